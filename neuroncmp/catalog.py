@@ -1,0 +1,307 @@
+"""The metric catalog: what every known metric means, its unit and which direction is better.
+
+Names are the summary-json keys (the profiler's own); aliases map other tool versions' names
+(Neuron Explorer's ``neuroncore_idx``, ...) onto them. Per-core throttle keys fold the core
+index into the name (``throttle_active_nc0_time_ns``) and are recognised by pattern. Anything
+else is still kept: ``lookup`` returns an uncatalogued spec with a unit guessed from the suffix.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from . import units as u
+
+HIGHER, LOWER, NEUTRAL = "higher", "lower", "neutral"
+
+# Display order of groups; the first ones are the profiler's own (formats.md 2, 5).
+GROUPS = ("overall_stats", "data_movement", "tensor_engine", "vector_engine", "scalar_engine",
+          "sync_engine", "gpsimd_engine", "cc_engine", "throttling", "memory", "host_memory",
+          "monitor", "training", "system", "uncatalogued")
+
+_KIND_OF_UNIT = {u.SECOND: "time", u.BYTE: "bytes", u.FLOP: "flop", u.CYCLE: "cycles",
+                 u.COUNT: "count", u.FRACTION: "fraction", u.INTENSITY: "intensity",
+                 u.FLOP_RATE: "rate", u.BYTE_RATE: "rate", u.SAMPLE_RATE: "rate",
+                 u.STEP_RATE: "rate", u.HERTZ: "rate", u.DIMENSIONLESS: "ratio", u.TEXT: "text"}
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """Catalog entry. ``raw_unit`` is the unit the summary-json stores (``ns`` for ``*_ns``)."""
+
+    name: str
+    group: str
+    unit: str
+    direction: str = NEUTRAL
+    extensive: bool = False
+    meaning: str = ""
+    aliases: tuple[str, ...] = ()
+    raw_unit: str = ""
+    kind: str = ""
+    catalogued: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.raw_unit:
+            object.__setattr__(self, "raw_unit", self.unit)
+        if not self.kind:
+            object.__setattr__(self, "kind", _KIND_OF_UNIT.get(self.unit, "ratio"))
+
+
+def _spec(name: str, group: str, unit: str, direction: str = NEUTRAL, extensive: bool = False,
+          meaning: str = "", **extra: object) -> MetricSpec:
+    return MetricSpec(name, group, unit, direction, extensive, meaning, **extra)  # type: ignore[arg-type]
+
+
+def _overall() -> list[MetricSpec]:
+    g = "overall_stats"
+    return [
+        _spec("event_count", g, u.COUNT, NEUTRAL, True, "trace events recorded in the profile"),
+        _spec("trace_count", g, u.COUNT, NEUTRAL, True, "trace records in the profile"),
+        _spec("total_time", g, u.SECOND, LOWER, True, "on-device time of the step, idle gaps included"),
+        _spec("total_active_time", g, u.SECOND, LOWER, True, "time with any engine or DMA active"),
+        _spec("total_active_time_percent", g, u.FRACTION, HIGHER, False,
+              "share of total_time with any engine or DMA active"),
+        _spec("neuroncore_cycle_count", g, u.CYCLE, LOWER, True, "total_time x NeuronCore clock"),
+        _spec("model_flops", g, u.FLOP, NEUTRAL, True, "2 x MACs of the model's matmuls (a count)"),
+        _spec("hardware_flops", g, u.FLOP, NEUTRAL, True,
+              "all tensor-engine matmul work, transposes included (a count)"),
+        _spec("transpose_flops", g, u.FLOP, LOWER, True, "tensor-engine work spent on transposes"),
+        _spec("mm_arithmetic_intensity", g, u.INTENSITY, HIGHER, False,
+              "(hardware - transpose FLOPs) / HBM bytes moved"),
+        _spec("peak_flops_bandwidth_ratio", g, u.INTENSITY, NEUTRAL, False,
+              "roofline ridge: peak FLOP/s over HBM bandwidth"),
+    ]
+
+
+def _data_movement() -> list[MetricSpec]:
+    g = "data_movement"
+    b, c, f, s = u.BYTE, u.COUNT, u.FRACTION, u.SECOND
+    rows = [
+        ("dma_active_cycles", u.CYCLE, LOWER, True, "cycles with at least one DMA in flight"),
+        ("dma_active_time", s, LOWER, True, "time with at least one DMA in flight"),
+        ("dma_active_time_percent", f, NEUTRAL, False, "share of total_time with a DMA in flight"),
+        ("dma_packet_time", s, NEUTRAL, True, "summed DMA packet durations (overlaps counted)"),
+        ("dma_queue_count", c, NEUTRAL, False, "DMA queues used"),
+        ("dma_transfer_average_bytes", b, NEUTRAL, False, "mean size of one DMA transfer"),
+        ("dma_transfer_count", c, NEUTRAL, True, "DMA transfers"),
+        ("dma_transfer_time", s, LOWER, True, "summed DMA transfer durations (overlaps counted)"),
+        ("dma_transfer_total_bytes", b, LOWER, True, "bytes moved by DMA"),
+        ("dynamic_dma_packet_percent", f, NEUTRAL, False, "share of DMA packets issued dynamically"),
+        ("dynamic_dma_size_percent", f, NEUTRAL, False, "share of DMA bytes issued dynamically"),
+        ("hbm_read_bytes", b, LOWER, True, "bytes read from HBM"),
+        ("hbm_write_bytes", b, LOWER, True, "bytes written to HBM"),
+        ("input_queue_bytes", b, NEUTRAL, True, "bytes through the input queues"),
+        ("inputs_and_weights_size_bytes", b, NEUTRAL, False, "size of inputs and weights"),
+        ("mbu_estimated_percent", f, NEUTRAL, False,
+         "HBM bytes / total_time / bandwidth of one HBM stack"),
+        ("mbu_min_read_util_percent", f, NEUTRAL, False, "minimum HBM read utilization"),
+        ("output_queue_bytes", b, NEUTRAL, True, "bytes through the output queues"),
+        ("psum_read_bytes", b, NEUTRAL, True, "bytes read from PSUM"),
+        ("psum_read_sbuf_write_bytes", b, NEUTRAL, True, "bytes copied from PSUM to SBUF"),
+        ("psum_read_sbuf_write_count", c, NEUTRAL, True, "PSUM-to-SBUF copies"),
+        ("psum_write_bytes", b, NEUTRAL, True, "bytes written to PSUM"),
+        ("sbuf_read_bytes", b, NEUTRAL, True, "bytes read from SBUF"),
+        ("sbuf_write_bytes", b, NEUTRAL, True, "bytes written to SBUF"),
+        ("software_dynamic_dma_packet_count", c, NEUTRAL, True, "software dynamic DMA packets"),
+        ("software_dynamic_dma_size", b, NEUTRAL, True, "bytes of software dynamic DMA"),
+        ("spill_reload_bytes", b, LOWER, True, "bytes reloaded from HBM spills into SBUF"),
+        ("spill_save_bytes", b, LOWER, True, "bytes spilled from SBUF to HBM"),
+        ("static_dma_packet_count", c, NEUTRAL, True, "static DMA packets"),
+        ("static_dma_size", b, NEUTRAL, True, "bytes of static DMA"),
+        ("weight_queue_bytes", b, NEUTRAL, True, "bytes through the weight queues"),
+        ("weight_size_bytes", b, NEUTRAL, False, "size of the weights"),
+    ]
+    return [_spec(n, g, unit, d, e, m) for n, unit, d, e, m in rows]
+
+
+def _engines() -> list[MetricSpec]:
+    specs = []
+    for engine in ("tensor", "vector", "scalar", "sync", "gpsimd"):
+        g, p = f"{engine}_engine", f"{engine}_engine"
+        busy = HIGHER if engine == "tensor" else NEUTRAL
+        specs += [
+            _spec(f"{p}_active_time", g, u.SECOND, NEUTRAL, True,
+                  f"time with at least one {engine}-engine instruction in flight"),
+            _spec(f"{p}_active_time_percent", g, u.FRACTION, busy, False,
+                  f"share of total_time the {engine} engine is active"),
+            _spec(f"{p}_instruction_count", g, u.COUNT, NEUTRAL, True, f"{engine}-engine instructions"),
+            _spec(f"{p}_instruction_time", g, u.SECOND, NEUTRAL, True,
+                  f"summed {engine}-engine instruction durations (may exceed total_time)"),
+        ]
+    t = "tensor_engine"
+    specs += [
+        _spec("mfu_estimated_percent", t, u.FRACTION, HIGHER, False,
+              "model FLOPs utilization: model_flops / (peak FLOP/s x total_time)"),
+        _spec("hfu_estimated_percent", t, u.FRACTION, HIGHER, False,
+              "hardware FLOPs utilization: hardware_flops / (peak FLOP/s x total_time)"),
+        _spec("mfu_max_achievable_estimated_percent", t, u.FRACTION, HIGHER, False,
+              "roofline bound on MFU at this arithmetic intensity"),
+        _spec("matmul_instruction_count", t, u.COUNT, NEUTRAL, True, "matmul instructions"),
+        _spec("activate_instruction_count", "scalar_engine", u.COUNT, NEUTRAL, True,
+              "activation instructions"),
+        _spec("activate_instruction_time", "scalar_engine", u.SECOND, NEUTRAL, True,
+              "summed activation instruction durations"),
+    ]
+    return specs
+
+
+def _collectives() -> list[MetricSpec]:
+    g = "cc_engine"
+    return [
+        _spec("cc_cores_instruction_active_time", g, u.SECOND, NEUTRAL, True,
+              "time with a collective-core instruction in flight"),
+        _spec("cc_cores_instruction_active_time_percent", g, u.FRACTION, NEUTRAL, False,
+              "share of total_time with a collective-core instruction in flight"),
+        _spec("cc_cores_instruction_count", g, u.COUNT, NEUTRAL, True, "collective-core instructions"),
+        _spec("cc_cores_instruction_time", g, u.SECOND, NEUTRAL, True,
+              "summed collective-core instruction durations"),
+        _spec("cc_op_active_time", g, u.SECOND, LOWER, True, "time with a collective op in flight"),
+        _spec("cc_op_active_time_percent", g, u.FRACTION, LOWER, False,
+              "share of total_time with a collective op in flight"),
+        _spec("cc_op_count", g, u.COUNT, NEUTRAL, False, "collective operations in the step"),
+        _spec("cc_op_time", g, u.SECOND, LOWER, True, "summed collective op durations"),
+    ]
+
+
+def _system() -> list[MetricSpec]:
+    g, t = "system", u.TEXT
+    return [
+        _spec("instance_type", g, t, meaning="EC2 instance type"),
+        _spec("compiler_version", g, t, meaning="neuronx-cc version"),
+        _spec("runtime_version", g, t, meaning="Neuron runtime version"),
+        _spec("driver_version", g, t, meaning="Neuron driver version"),
+        _spec("collectives_version", g, t, meaning="Neuron collectives version"),
+        _spec("profiler_version", g, t, meaning="profiler version", aliases=("explorer_version",)),
+        _spec("profile_schema_version", g, t, meaning="Neuron Explorer profile schema version"),
+        _spec("nc_idx", g, u.COUNT, kind="index", meaning="NeuronCore index",
+              aliases=("neuroncore_idx",)),
+        _spec("nd_idx", g, u.COUNT, kind="index", meaning="Neuron device index",
+              aliases=("neuron_device_idx",)),
+        _spec("lnc_config", g, u.COUNT, kind="index", meaning="logical NeuronCore config",
+              aliases=("logical_neuroncore_config",)),
+        _spec("num_physical_cores", g, u.COUNT, kind="index", meaning="physical NeuronCores"),
+        _spec("vnc_enabled", g, t, meaning="virtual NeuronCore enabled"),
+        _spec("hbm_ddr_bandwidth", g, u.BYTE_RATE, meaning="bandwidth of one HBM stack"),
+        _spec("neuroncore_frequency", g, u.HERTZ, meaning="NeuronCore clock"),
+        _spec("device_type", g, t, meaning="Neuron device type"),
+        _spec("neuroncore_per_device_count", g, u.COUNT, kind="index",
+              meaning="NeuronCores per device"),
+        _spec("neuron_device_count", g, u.COUNT, kind="index", meaning="Neuron devices"),
+        _spec("neuron_device_memory_size", g, u.BYTE, meaning="memory of one Neuron device"),
+    ]
+
+
+def _training() -> list[MetricSpec]:
+    g = "training"
+    return [
+        _spec("epoch", g, u.DIMENSIONLESS, meaning="epochs completed"),
+        _spec("train_runtime", g, u.SECOND, LOWER, False, "wall time of the training run"),
+        _spec("train_samples_per_second", g, u.SAMPLE_RATE, HIGHER, False, "end-to-end training throughput"),
+        _spec("train_steps_per_second", g, u.STEP_RATE, NEUTRAL, False, "optimizer steps per second"),
+        _spec("train_loss", g, u.DIMENSIONLESS, LOWER, False, "mean training loss"),
+        _spec("eval_runtime", g, u.SECOND, LOWER, False, "wall time of evaluation"),
+        _spec("eval_samples_per_second", g, u.SAMPLE_RATE, HIGHER, False, "evaluation throughput"),
+        _spec("eval_steps_per_second", g, u.STEP_RATE, NEUTRAL, False, "evaluation steps per second"),
+        _spec("eval_loss", g, u.DIMENSIONLESS, LOWER, False, "evaluation loss"),
+        _spec("total_flos", g, u.FLOP, NEUTRAL, False, "FLOPs of the whole run, as the Trainer counts"),
+        _spec("train_samples", g, u.COUNT, NEUTRAL, False, "training samples"),
+        _spec("eval_samples", g, u.COUNT, NEUTRAL, False, "evaluation samples"),
+    ]
+
+
+def _host_memory() -> list[MetricSpec]:
+    g, b = "host_memory", u.BYTE
+    return [
+        _spec("host_used_memory_total", g, b, LOWER, meaning="host memory used (neuron-top)"),
+        _spec("host_used_memory_tensors", g, b, LOWER, meaning="host memory for tensors"),
+        _spec("host_used_memory_constants", g, b, LOWER, meaning="host memory for constants"),
+        _spec("host_used_memory_app", g, b, LOWER, meaning="host application memory"),
+        _spec("host_used_memory_dma_buffers", g, b, LOWER, meaning="host memory for DMA buffers"),
+        _spec("device_used_memory_total", g, b, LOWER, meaning="device memory used (neuron-top)"),
+        _spec("device_used_memory_tensors", g, b, LOWER, meaning="device memory for tensors"),
+        _spec("device_used_memory_constants", g, b, LOWER, meaning="device memory for constants"),
+    ]
+
+
+def _memory() -> list[MetricSpec]:
+    return [_spec("device_memory_total", "memory", u.BYTE, LOWER, False,
+                  "device memory in use by type, summed (profiler's NC Memory Usage Info)")]
+
+
+@lru_cache(maxsize=1)
+def catalog() -> dict[str, MetricSpec]:
+    """Every catalogued metric by canonical name."""
+    specs = (_overall() + _data_movement() + _engines() + _collectives() + _system()
+             + _training() + _host_memory() + _memory())
+    return {spec.name: spec for spec in specs}
+
+
+@lru_cache(maxsize=1)
+def _aliases() -> dict[str, str]:
+    return {alias: spec.name for spec in catalog().values() for alias in spec.aliases}
+
+
+# Per-core keys: the core index sits inside the name (formats.md 2). Order matters: first match.
+_CORE_PATTERNS: tuple[tuple[re.Pattern[str], str, str, str, bool, str], ...] = (
+    (re.compile(r"^throttle_.*nc\d+.*_ns$"), "throttling", u.SECOND, LOWER, True,
+     "time the core was power-throttled"),
+    (re.compile(r"^throttle_.*util_limit.*nc\d+.*_percent$|^throttle_.*max_achievable.*_percent$"),
+     "throttling", u.FRACTION, HIGHER, False, "utilization cap imposed by throttling"),
+    (re.compile(r"^throttle_.*nc\d+.*_percent$"), "throttling", u.FRACTION, LOWER, False,
+     "share of the step the core was throttled"),
+    (re.compile(r"^neuroncore_utilization_nc\d+_percent$"), "monitor", u.FRACTION, HIGHER, False,
+     "NeuronCore utilization (neuron-monitor)"),
+    (re.compile(r"^memory\.profiler_buffers$"), "memory", u.BYTE, NEUTRAL, False,
+     "device memory reserved by the profiler (absent when not profiling)"),
+    (re.compile(r"^memory\."), "memory", u.BYTE, LOWER, False, "device memory of one usage type"),
+    (re.compile(r"^neuroncore_flops_nc\d+$"), "monitor", u.FLOP_RATE, HIGHER, False,
+     "FLOP/s achieved by the core (neuron-monitor)"),
+)
+
+# Unknown metrics: unit guessed from the suffix (design.md), direction neutral.
+_SUFFIX_UNITS = (("_percent", u.FRACTION, u.FRACTION), ("_time_ns", u.SECOND, "ns"),
+                 ("_ns", u.SECOND, "ns"), ("_time", u.SECOND, u.SECOND),
+                 ("_bytes", u.BYTE, u.BYTE), ("_size", u.BYTE, u.BYTE),
+                 ("_count", u.COUNT, u.COUNT), ("_cycles", u.CYCLE, u.CYCLE),
+                 ("_flops", u.FLOP, u.FLOP), ("_version", u.TEXT, u.TEXT),
+                 ("_runtime", u.SECOND, u.SECOND), ("_samples_per_second", u.SAMPLE_RATE, u.SAMPLE_RATE),
+                 ("_steps_per_second", u.STEP_RATE, u.STEP_RATE))
+
+
+def canonical_name(name: str) -> str:
+    """The catalog's name for ``name`` (aliases resolved)."""
+    return _aliases().get(name, name)
+
+
+@lru_cache(maxsize=4096)
+def lookup(name: str) -> MetricSpec:
+    """The spec of ``name``: catalogued, per-core pattern, or an uncatalogued guess."""
+    name = canonical_name(name)
+    spec = catalog().get(name)
+    if spec is not None:
+        return spec
+    for pattern, group, unit, direction, extensive, meaning in _CORE_PATTERNS:
+        if pattern.search(name):
+            raw = "ns" if name.endswith("_ns") else unit
+            return _spec(name, group, unit, direction, extensive, meaning, raw_unit=raw)
+    return guess(name)
+
+
+def guess(name: str) -> MetricSpec:
+    """An uncatalogued spec with the unit its name suffix suggests (dimensionless if none)."""
+    for suffix, unit, raw in _SUFFIX_UNITS:
+        if name.endswith(suffix):
+            return _spec(name, "uncatalogued", unit, raw_unit=raw, catalogued=False,
+                         meaning=f"not in the catalog; unit guessed from '{suffix}'")
+    return _spec(name, "uncatalogued", u.DIMENSIONLESS, catalogued=False,
+                 meaning="not in the catalog; no unit could be guessed")
+
+
+def with_group(spec: MetricSpec, group: str) -> MetricSpec:
+    return replace(spec, group=group)
+
+
+def group_rank(group: str) -> int:
+    return GROUPS.index(group) if group in GROUPS else len(GROUPS)

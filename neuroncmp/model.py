@@ -1,0 +1,160 @@
+"""The normalized profile model every parser produces and every consumer reads.
+
+Values are magnitudes in the catalog's canonical unit; ``Metric.quantity`` builds the pint
+Quantity on demand, so loading and rendering never import pint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import catalog
+from .catalog import MetricSpec
+from .units import BYTE, format_value, quantity
+
+Value = int | float | str
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a profile came from: file, parser name and (for multi-section files) the section."""
+
+    path: str
+    format: str
+    section: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path} [{self.section}]" if self.section else self.path
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One value: canonical name, magnitude in the canonical unit, and the text it was read from."""
+
+    name: str
+    value: Value
+    unit: str
+    raw: str
+    group: str
+
+    @property
+    def spec(self) -> MetricSpec:
+        return catalog.lookup(self.name)
+
+    @property
+    def catalogued(self) -> bool:
+        return self.spec.catalogued
+
+    @property
+    def quantity(self) -> Any:
+        """The value as a pint Quantity (imports pint on first use)."""
+        if isinstance(self.value, str):
+            raise TypeError(f"{self.name} is text ({self.value!r}), not a quantity")
+        return quantity(self.value, self.unit)
+
+    def display(self) -> str:
+        return format_value(self.value, self.unit)
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    """One row of the device memory usage table: bytes of one usage type on one core."""
+
+    device: int | None
+    core: int | None
+    usage_type: str
+    label: str
+    bytes: int
+    raw: str = ""
+
+
+@dataclass(frozen=True)
+class Anomaly:
+    """Something in the input that looks wrong; recorded, never raised."""
+
+    code: str
+    message: str
+    metric: str | None = None
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An input line (or key) a parser could not use, with the reason: counted and reported."""
+
+    where: str
+    text: str
+    reason: str
+
+
+@dataclass
+class Profile:
+    """One captured profile (one variant) after normalization."""
+
+    source: Source
+    label: str
+    params: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    metrics: dict[str, Metric] = field(default_factory=dict)
+    memory: list[MemoryRow] = field(default_factory=list)
+    training: dict[str, Metric] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    anomalies: list[Anomaly] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+    @property
+    def batch_size(self) -> int | None:
+        return self.params.get("batch_size")
+
+    @property
+    def batch_size_inferred(self) -> bool:
+        return self.params.get("batch_size_source") == "inferred"
+
+    def value(self, name: str) -> Value | None:
+        """A metric's or Trainer value's magnitude by canonical name (aliases accepted)."""
+        name = catalog.canonical_name(name)
+        metric = self.metrics.get(name) or self.training.get(name)
+        return None if metric is None else metric.value
+
+    def info(self, key: str) -> Any:
+        """A metadata fact: the metadata dict first, then a system metric of that name."""
+        if key in self.metadata:
+            return self.metadata[key]
+        return self.value(key)
+
+    def memory_rows(self) -> list[MemoryRow]:
+        """Memory rows without the table's own Total row."""
+        return [row for row in self.memory if row.usage_type != "total"]
+
+    def memory_total(self) -> int | None:
+        """The table's Total (summed over cores), or the sum of rows when it has none."""
+        totals = [row.bytes for row in self.memory if row.usage_type == "total"]
+        if totals:
+            return sum(totals)
+        rows = self.memory_rows()
+        return sum(row.bytes for row in rows) if rows else None
+
+    def memory_by_type(self) -> dict[str, int]:
+        """Bytes per canonical usage type, summed over devices and cores, in table order."""
+        summed: dict[str, int] = {}
+        for row in self.memory_rows():
+            summed[row.usage_type] = summed.get(row.usage_type, 0) + row.bytes
+        return summed
+
+    def memory_metrics(self) -> dict[str, Metric]:
+        """Memory by type as ``memory.<type>`` metrics (bytes), plus the total, for comparing."""
+        out: dict[str, Metric] = {}
+        for usage, amount in self.memory_by_type().items():
+            out[f"memory.{usage}"] = Metric(f"memory.{usage}", amount, BYTE, str(amount), "memory")
+        total = self.memory_total()
+        if total is not None:
+            out["device_memory_total"] = Metric("device_memory_total", total, BYTE, str(total), "memory")
+        return out
+
+    def uncatalogued(self) -> list[str]:
+        return [name for name, metric in self.metrics.items() if not metric.catalogued]
+
+    def __repr__(self) -> str:
+        bs = self.batch_size
+        return (f"<Profile {self.label!r} batch_size={bs} metrics={len(self.metrics)} "
+                f"memory_rows={len(self.memory)} training={len(self.training)} from {self.source}>")

@@ -1,0 +1,205 @@
+"""Units: display-string parsing, human formatting and the package's one pint registry.
+
+Values are stored as plain magnitudes in a canonical unit (``"s"``, ``"B"``, ``"FLOP"``, ...);
+pint is imported only when a caller asks for a Quantity (``registry()``), because importing
+pint (and numpy with it) costs ten times Python's own start-up and the CLI must feel instant.
+The conversion tables below are checked against the pint registry in ``tests/test_units.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from typing import Any
+
+# Canonical units used by the catalog. Each is a pint expression valid in ``registry()``.
+SECOND, BYTE, FLOP, CYCLE, COUNT, FRACTION = "s", "B", "FLOP", "cycle", "count", "fraction"
+INTENSITY, FLOP_RATE, BYTE_RATE, SAMPLE_RATE, STEP_RATE = (
+    "FLOP/B", "FLOP/s", "B/s", "sample/s", "step/s")
+HERTZ, DIMENSIONLESS, TEXT = "Hz", "dimensionless", "text"
+NUMERIC_UNITS = (SECOND, BYTE, FLOP, CYCLE, COUNT, FRACTION, INTENSITY, FLOP_RATE, BYTE_RATE,
+                 SAMPLE_RATE, STEP_RATE, HERTZ, DIMENSIONLESS)
+
+_KI = 1024
+# Display token -> (canonical unit, factor as a Decimal string, pint expression of the token).
+# "GFLOPS" in profiler exports is a FLOP *count* (model_flops), not a rate: see formats.md 5.
+DISPLAY_UNITS: dict[str, tuple[str, str, str]] = {
+    "ns": (SECOND, "1e-9", "ns"), "us": (SECOND, "1e-6", "us"), "µs": (SECOND, "1e-6", "us"),
+    "ms": (SECOND, "1e-3", "ms"), "s": (SECOND, "1", "s"), "min": (SECOND, "60", "min"),
+    "h": (SECOND, "3600", "hour"),
+    "B": (BYTE, "1", "B"), "KiB": (BYTE, str(_KI), "KiB"), "MiB": (BYTE, str(_KI**2), "MiB"),
+    "GiB": (BYTE, str(_KI**3), "GiB"), "TiB": (BYTE, str(_KI**4), "TiB"),
+    "kB": (BYTE, "1e3", "kB"), "KB": (BYTE, "1e3", "kB"), "MB": (BYTE, "1e6", "MB"),
+    "GB": (BYTE, "1e9", "GB"), "TB": (BYTE, "1e12", "TB"),
+    "FLOP": (FLOP, "1", "FLOP"), "FLOPS": (FLOP, "1", "FLOP"),
+    "KFLOPS": (FLOP, "1e3", "kFLOP"), "MFLOPS": (FLOP, "1e6", "MFLOP"),
+    "GFLOPS": (FLOP, "1e9", "GFLOP"), "TFLOPS": (FLOP, "1e12", "TFLOP"),
+    "PFLOPS": (FLOP, "1e15", "PFLOP"),
+    "%": (FRACTION, "0.01", "percent"),
+    "flops/byte": (INTENSITY, "1", "FLOP/B"), "FLOP/B": (INTENSITY, "1", "FLOP/B"),
+    "cycles": (CYCLE, "1", "cycle"),
+}
+# neuron-top and runtime logs print KB/MB/GB for binary multiples (formats.md 6).
+_BINARY_SI = {"KB": "KiB", "kB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB"}
+
+_NUMBER_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\s\d].*?)?\s*$")
+
+
+def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> tuple[Any, str] | None:
+    """Convert ``number`` in display unit ``token`` to (magnitude, canonical unit), or None.
+
+    Decimal arithmetic keeps ``114.7 ms`` exactly ``0.1147`` s; byte, FLOP, cycle and count
+    magnitudes that come out whole are returned as ``int``.
+    """
+    if token is None or token == "":
+        return _plain(number), COUNT
+    if binary_si and token in _BINARY_SI:
+        token = _BINARY_SI[token]
+    entry = DISPLAY_UNITS.get(token)
+    if entry is None:
+        return None
+    unit, factor, _ = entry
+    try:
+        value = Decimal(number) * Decimal(factor)
+    except InvalidOperation:
+        return None
+    return _tidy(value, unit), unit
+
+
+def _plain(number: str) -> int | float:
+    try:
+        return int(number)
+    except ValueError:
+        return float(number)
+
+
+def _tidy(value: Decimal, unit: str) -> int | float:
+    # Bytes, FLOPs and cycles are whole by nature; a display rounding leaves a fraction we drop.
+    if unit in (BYTE, FLOP, CYCLE, COUNT):
+        return int(value.to_integral_value())
+    return float(value)
+
+
+def split_number_unit(text: str) -> tuple[str, str | None] | None:
+    """``"53.78 ms"`` -> ``("53.78", "ms")``; ``"4.9GB"`` -> ``("4.9", "GB")``; else None."""
+    match = _NUMBER_UNIT.match(text)
+    if not match:
+        return None
+    return match.group(1), match.group(2)
+
+
+def parse_display(text: str, *, binary_si: bool = False) -> tuple[Any, str] | None:
+    """Parse a display-formatted value (``"3.979 GiB"``) to (magnitude, canonical unit)."""
+    parts = split_number_unit(text)
+    if parts is None:
+        return None
+    return to_canonical(parts[0], parts[1], binary_si=binary_si)
+
+
+# ---- human formatting (no pint: this runs on the CLI's terminal path) -------------------------
+
+_SCALES: dict[str, list[tuple[float, str]]] = {
+    SECOND: [(1e-9, "ns"), (1e-6, "us"), (1e-3, "ms"), (1.0, "s")],
+    BYTE: [(1.0, "B"), (_KI, "KiB"), (_KI**2, "MiB"), (_KI**3, "GiB"), (_KI**4, "TiB")],
+    FLOP: [(1.0, "FLOP"), (1e3, "KFLOP"), (1e6, "MFLOP"), (1e9, "GFLOP"), (1e12, "TFLOP"),
+           (1e15, "PFLOP")],
+    FLOP_RATE: [(1.0, "FLOP/s"), (1e9, "GFLOP/s"), (1e12, "TFLOP/s")],
+    BYTE_RATE: [(1.0, "B/s"), (1e9, "GB/s")],
+    HERTZ: [(1.0, "Hz"), (1e6, "MHz"), (1e9, "GHz")],
+}
+_SUFFIX = {FRACTION: "%", INTENSITY: "FLOP/B", SAMPLE_RATE: "samples/s", STEP_RATE: "steps/s",
+           CYCLE: "cycles"}
+
+
+def pick_scale(value: float, unit: str) -> tuple[float, str]:
+    """The (factor, label) a column of ``unit`` should use, chosen from a reference ``value``."""
+    if unit == FRACTION:
+        return 0.01, "%"
+    scales = _SCALES.get(unit)
+    if not scales:
+        return 1.0, _SUFFIX.get(unit, "")
+    chosen = scales[0]
+    for factor, label in scales:
+        if abs(value) >= factor:
+            chosen = (factor, label)
+    return chosen
+
+
+def significant(number: float, digits: int = 4) -> str:
+    """``114.7``, ``8.583``, ``20.39``, ``0.0058``: ``digits`` significant figures, no exponent."""
+    if number == 0:
+        return "0"
+    if not _finite(number):
+        return str(number)
+    text = f"{number:.{digits}g}"
+    if "e" in text:
+        text = f"{number:.{max(digits - 1, 0)}e}" if abs(number) >= 1e15 else _expand(number, digits)
+    return text
+
+
+def _expand(number: float, digits: int) -> str:
+    exponent = int(f"{abs(number):e}".split("e")[1])
+    decimals = max(digits - 1 - exponent, 0)
+    return f"{number:.{decimals}f}"
+
+
+def _finite(number: float) -> bool:
+    return number == number and number not in (float("inf"), float("-inf"))
+
+
+def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None) -> str:
+    """Human text for a canonical magnitude: ``0.1147, "s"`` -> ``"114.7 ms"``."""
+    if isinstance(value, str) or unit == TEXT:
+        return str(value)
+    if value is None:
+        return "-"
+    if isinstance(value, int) and unit in (COUNT, CYCLE):
+        return f"{value:,}"
+    factor, label = scale or pick_scale(value, unit)
+    text = significant(value / factor)
+    return f"{text} {label}" if label else text
+
+
+# ---- pint, on demand ---------------------------------------------------------------------------
+
+_DEFINITIONS = (
+    "FLOP = [flop] = flop",
+    "clock_cycle = [clock_cycle] = cycle_count",
+    "sample = [sample]",
+    "step = [step]",
+    "fraction = 1 = frac",
+)
+
+
+@lru_cache(maxsize=1)
+def registry() -> Any:
+    """The package's single pint UnitRegistry, built on first use (pint's docs: create it once).
+
+    pint ships ``bit = []`` (dimensionless), so bytes could be added to a percent. We load
+    pint's own definitions with ``bit`` given an ``[information]`` dimension instead.
+    """
+    import pint
+    from importlib import resources
+
+    package = resources.files("pint")
+    text = package.joinpath("default_en.txt").read_text(encoding="utf-8")
+    constants = package.joinpath("constants_en.txt").read_text(encoding="utf-8")
+    text = text.replace("\nbit = []\n", "\nbit = [information]\n")
+    text = text.replace("@import constants_en.txt", constants)
+    ureg = pint.UnitRegistry(None, cache_folder=None)
+    ureg.load_definitions(text.splitlines())
+    for definition in _DEFINITIONS:
+        ureg.define(definition)
+    return ureg
+
+
+def pint_unit(unit: str) -> str:
+    """The pint expression of a canonical unit name (``cycle`` clashes with pint's angle)."""
+    return {CYCLE: "clock_cycle", TEXT: "dimensionless"}.get(unit, unit)
+
+
+def quantity(value: float, unit: str) -> Any:
+    """A pint Quantity for a canonical magnitude."""
+    ureg = registry()
+    return ureg.Quantity(value, pint_unit(unit))
