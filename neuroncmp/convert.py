@@ -45,7 +45,9 @@ def raw_value(metric: Metric) -> Any:
 
 def summary_json(profile: Profile) -> dict[str, Any]:
     metrics = {m.name: raw_value(m) for m in profile.metrics.values() if m.group != "host_memory"}
-    digest = hashlib.sha1(f"{profile.source}".encode()).hexdigest()[:24]
+    # The export carries no profile id; derive a stable one from the file name and section.
+    origin = f"{Path(profile.source.path).name}|{profile.source.section}"
+    digest = hashlib.sha1(origin.encode()).hexdigest()[:24]
     return {f"n_{digest}": metrics}
 
 

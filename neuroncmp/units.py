@@ -38,7 +38,7 @@ DISPLAY_UNITS: dict[str, tuple[str, str, str]] = {
     "PFLOPS": (FLOP, "1e15", "PFLOP"),
     "%": (FRACTION, "0.01", "percent"),
     "flops/byte": (INTENSITY, "1", "FLOP/B"), "FLOP/B": (INTENSITY, "1", "FLOP/B"),
-    "cycles": (CYCLE, "1", "cycle"),
+    "cycles": (CYCLE, "1", "clock_cycle"),
 }
 # neuron-top and runtime logs print KB/MB/GB for binary multiples (formats.md 6).
 _BINARY_SI = {"KB": "KiB", "kB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB"}

@@ -1,0 +1,143 @@
+"""Each parser on real or faithfully constructed input, and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import neuroncmp
+from conftest import FIXTURES, RUN
+from neuroncmp.errors import MissingDependencyError, NeuroncmpError, ParseError, UnknownFormatError
+from neuroncmp.parsers import parsers
+
+
+def _b32_block():
+    return next(iter(json.loads((RUN / "b32.json").read_text()).values()))
+
+
+def test_public_sample_summary_json_flat():
+    (profile,) = neuroncmp.load(FIXTURES / "summary-json_trimmed_trn1.2xlarge_profiler-2.29.18.json")
+    assert profile.source.format == "summary-json"
+    assert profile.metrics["total_time"].quantity.to("ms").m == pytest.approx(213.808050051)
+    assert profile.metrics["vector_engine_active_time_percent"].value == pytest.approx(0.9645396092701302)
+    assert profile.metrics["hbm_read_bytes"].value == 6582249472
+    assert profile.metrics["runtime_version"].value == "2.31.24 (0b044)"
+    assert profile.uncatalogued() == []
+    assert [a.code for a in profile.anomalies] == []  # cycles/1.4 GHz = 213.81 ms = total_time
+
+
+def test_summary_json_with_several_wrapper_keys(tmp_path):
+    block = _b32_block()
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps({"n_aaa": block, "n_bbb": dict(block, total_time=0.2)}))
+    first, second = neuroncmp.load(path)
+    assert (first.source.section, second.source.section) == ("n_aaa", "n_bbb")
+    assert second.metrics["total_time"].value == 0.2
+
+
+def test_summary_json_nan_and_unknown_metric_are_kept(tmp_path):
+    path = tmp_path / "b8.json"
+    path.write_text('{"n_x": {"total_time": NaN, "brand_new_metric_bytes": 2048, "odd": "x"}}')
+    (profile,) = neuroncmp.load(path)
+    assert profile.batch_size == 8 and profile.params["batch_size_source"] == "file name"
+    assert [a.code for a in profile.anomalies] == ["nan-value"]
+    assert profile.metrics["brand_new_metric_bytes"].quantity.to("KiB").m == 2
+    assert sorted(profile.uncatalogued()) == ["brand_new_metric_bytes", "odd"]
+
+
+def test_summary_text_matches_summary_json(tmp_path):
+    block = _b32_block()
+    path = tmp_path / "b32.txt"
+    path.write_text("".join(f"{key}  {block[key]}\n" for key in sorted(block)))
+    (text_profile,) = neuroncmp.load(path)
+    (json_profile,) = neuroncmp.load(RUN / "b32.json", format="summary-json")
+    assert text_profile.source.format == "summary-text"
+    assert {k: m.value for k, m in text_profile.metrics.items()} == \
+        {k: m.value for k, m in json_profile.metrics.items() if m.group != "host_memory"}
+
+
+def test_trainer_text_block(tmp_path):
+    seed_block = (RUN / "003_a8d02f199ef107f4.txt").read_text().split("```")[1]
+    path = tmp_path / "train.log"
+    path.write_text(seed_block)
+    (profile,) = neuroncmp.load(path)
+    assert profile.source.format == "trainer-text"
+    assert profile.training["train_runtime"].value == pytest.approx(254.32)
+    assert profile.training["total_flos"].value == 1470300 * 2**30
+    assert profile.training["train_samples_per_second"].unit == "sample/s"
+
+
+def test_trainer_json_sidecar():
+    (profile,) = neuroncmp.load(RUN / "b32.all_results.json")
+    assert profile.source.format == "trainer-json" and profile.label == "b32"
+    assert profile.training["train_runtime"].value == pytest.approx(174.6)
+
+
+def test_neuron_monitor_report():
+    (profile,) = neuroncmp.load(FIXTURES / "neuron-monitor-report.json")
+    assert profile.source.format == "neuron-monitor"
+    assert profile.metrics["neuroncore_utilization_nc0_percent"].value == pytest.approx(0.8725)
+    assert profile.metrics["neuroncore_flops_nc0"].quantity.to("TFLOP/s").m == pytest.approx(18.75)
+    assert profile.metrics["device_used_memory_total"].value == 11381663334
+    assert profile.metadata["lnc_config"] == 1 and profile.metadata["neuroncore_per_device_count"] == 2
+    scratch = [r for r in profile.memory if r.usage_type == "shared_scratchpad"]
+    assert [(r.core, r.bytes) for r in scratch] == [(0, 3758096384), (1, 0)]
+    assert profile.memory_by_type()["model_code"] == 102422528 + 100663296
+
+
+def test_neuron_monitor_json_lines(tmp_path):
+    line = (FIXTURES / "neuron-monitor-report.json").read_text().strip()
+    path = tmp_path / "monitor.jsonl"
+    path.write_text(line + "\n" + line + "\n")
+    assert [p.label for p in neuroncmp.load(path)] == ["monitor-0", "monitor-1"]
+
+
+def test_markdown_memory_sidecar_alone():
+    (profile,) = neuroncmp.load(RUN / "b32.memory.md")
+    assert len(profile.memory) == 23 and profile.memory_total() == round(7.742 * 2**30)
+    assert profile.metrics["device_used_memory_total"].quantity.to("GiB").m == pytest.approx(10.6, abs=1e-9)
+
+
+def test_formats_registry_lists_every_parser():
+    names = {p.name for p in parsers()}
+    assert names == {"summary-json", "summary-text", "ui-markdown", "explorer-parquet",
+                     "neuron-monitor", "trainer-json", "trainer-text"}
+
+
+# ---- bad input --------------------------------------------------------------------------------
+
+BAD = {
+    "empty.json": (b"", ParseError, "empty file"),
+    "truncated.json": (b'{"n_a": {"total_time": 0.1, ', ParseError, "line 1"),
+    "junk.json": (bytes(range(256)) * 4, ParseError, "binary"),
+    "junk.txt": (b"\xff\xfe\xfa" * 50, ParseError, "UTF-8"),
+    "wrongtype.json": (b'{"n_a": {"total_time": "fast"}}', ParseError, "key 'total_time'"),
+    "list.json": (b"[1, 2, 3]", ParseError, "JSON object"),
+    "notables.md": (b"# Baseline\n\njust some words\n", ParseError, "summary table"),
+    "mystery.xyz": (b"hello there, nothing Neuron here\n", UnknownFormatError, "cannot tell"),
+    "badamount.md": (b"| ND Idx | NC Idx | Usage Type | Amount |\n| - | - | - | - |\n| 0 | 0 | io | lots |\n",
+                     ParseError, "line 3"),
+    "badunit.md": (b"| Group | Name | Value |\n| - | - | - |\n| overall_stats | **total_time** | 3 **GiB** |\n",
+                   ParseError, "total_time"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_names_file_and_place(tmp_path, name):
+    content, error, fragment = BAD[name]
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(error) as caught:
+        neuroncmp.load(path)
+    assert str(path) in str(caught.value) and fragment in str(caught.value)
+
+
+def test_unknown_forced_format():
+    with pytest.raises(UnknownFormatError, match="known formats"):
+        neuroncmp.load(RUN / "b32.json", format="nope")
+
+
+def test_missing_file():
+    with pytest.raises(NeuroncmpError, match="no such file"):
+        neuroncmp.load("does/not/exist.json")

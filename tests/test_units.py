@@ -1,0 +1,65 @@
+"""The pure-Python conversion tables agree with pint; bytes have their own dimension."""
+
+from __future__ import annotations
+
+import pint
+import pytest
+
+from neuroncmp import catalog
+from neuroncmp import units as u
+
+
+@pytest.mark.parametrize("token", sorted(u.DISPLAY_UNITS))
+def test_display_table_agrees_with_pint(token):
+    canonical, factor, pint_expr = u.DISPLAY_UNITS[token]
+    ureg = u.registry()
+    assert ureg.Quantity(1, pint_expr).to(u.pint_unit(canonical)).m == pytest.approx(float(factor))
+
+
+@pytest.mark.parametrize("spec", list(catalog.catalog().values()), ids=lambda s: s.name)
+def test_every_catalog_unit_is_a_pint_unit(spec):
+    if spec.unit != u.TEXT:
+        assert u.quantity(1, spec.unit).m == 1
+    raw = u.DISPLAY_UNITS.get(spec.raw_unit, (spec.raw_unit,))[0]
+    assert raw == spec.unit, "the raw unit must convert to the canonical one"
+
+
+def test_bytes_are_not_dimensionless():
+    with pytest.raises(pint.DimensionalityError):
+        u.quantity(5, u.BYTE) + u.quantity(0.5, u.FRACTION)
+    assert u.quantity(1, "GiB").to("B").m == 2**30
+    assert u.quantity(0.2039, u.FRACTION).to("percent").m == pytest.approx(20.39)
+
+
+def test_registry_is_built_once():
+    assert u.registry() is u.registry()
+
+
+@pytest.mark.parametrize("text, value, unit", [
+    ("53.78 ms", 0.05378, "s"), ("322.1 us", 0.0003221, "s"), ("1.14 s", 1.14, "s"),
+    ("114.7 ms", 0.1147, "s"), ("340.347 KiB", round(340.347 * 1024), "B"),
+    ("3.979 GiB", round(3.979 * 2**30), "B"), ("85.22 %", 0.8522, "fraction"),
+    ("536.363 GFLOPS", 536_363_000_000, "FLOP"), ("1.287 TFLOPS", 1_287_000_000_000, "FLOP"),
+    ("69.75 flops/byte", 69.75, "FLOP/B"), ("0 B", 0, "B"), ("488839", 488839, "count"),
+])
+def test_parse_display(text, value, unit):
+    assert u.parse_display(text) == (value, unit)
+
+
+def test_neuron_top_gigabytes_are_binary():
+    assert u.parse_display("4.9GB", binary_si=True) == (round(4.9 * 2**30), "B")
+    assert u.parse_display("4.9GB") == (4_900_000_000, "B")
+
+
+@pytest.mark.parametrize("value, unit, text", [
+    (0.1147, "s", "114.7 ms"), (round(8.583 * 2**30), "B", "8.583 GiB"), (0.2039, "fraction", "20.39 %"),
+    (3.11e-6, "s", "3.11 us"), (0.000058, "fraction", "0.0058 %"), (75289488, "cycle", "75,289,488"),
+    (2_145_000_000_000, "FLOP", "2.145 TFLOP"), (25300 / 100, "fraction", "25300 %"),
+])
+def test_format_value(value, unit, text):
+    assert u.format_value(value, unit) == text
+
+
+def test_unparseable_display_is_none():
+    assert u.parse_display("fast") is None
+    assert u.parse_display("3 parsecs") is None
