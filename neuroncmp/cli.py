@@ -117,6 +117,101 @@ def convert(report: str, out_dir: str, format_in: str | None) -> None:
         click.echo(str(path))
 
 
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--baseline", "baseline_name", metavar="LABEL",
+              help="Label or section title of the baseline (default: the first profile).")
+@click.option("--group", "groups", multiple=True, metavar="GROUP", help="Only these catalog groups.")
+@click.option("--metric", "globs", multiple=True, metavar="GLOB", help="Only metrics matching GLOB.")
+@click.option("--only-changed", is_flag=True, help="Hide rows inside the noise band (counted).")
+@click.option("--sort", type=click.Choice(["group", "change", "name"]), default="group", show_default=True)
+@click.option("--basis", type=click.Choice(["auto", "step", "sample"]), default="auto", show_default=True,
+              help="Extensive metrics per step or per sample; auto: per sample when batch sizes differ.")
+@click.option("--threshold", "thresholds", multiple=True, metavar="[KEY=]N%|Npp",
+              help="Noise band: '5%', 'time=2%', 'fraction=1pp', 'spill_*=0.5%'.")
+@click.option("--format", "fmt", type=click.Choice(["term", "md", "json", "csv", "html"]), default=None,
+              help="Output format (default: term, or from -o's extension).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to FILE (atomically) instead of the terminal.")
+@click.option("--fail-on", "rules", multiple=True, metavar="RULE",
+              help="Exit 3 if RULE trips, e.g. 'mfu_estimated_percent<-2pp', 'total_time/sample>+5%'.")
+@format_in_option
+@no_color_option
+@width_option
+@_guard
+def diff(files: tuple[str, ...], baseline_name: str | None, groups: tuple[str, ...],
+         globs: tuple[str, ...], only_changed: bool, sort: str, basis: str,
+         thresholds: tuple[str, ...], fmt: str | None, output: str | None, rules: tuple[str, ...],
+         format_in: str | None, no_color: bool, width: int | None) -> None:
+    """Compare a baseline against variants: FILES are profiles or multi-section exports."""
+    from .compare import compare
+    from .gates import evaluate, parse_rule
+    from .loader import load_many
+    from .thresholds import Thresholds
+
+    fmt = _output_format(fmt, output)
+    parsed_rules = [_usage(parse_rule, rule) for rule in rules]
+    _usage(Thresholds, list(thresholds))
+    profiles = _baseline_first(load_many(files, format_in), baseline_name)
+    comparison = compare(profiles[0], *profiles[1:], basis=basis, thresholds=thresholds,
+                         groups=groups, metrics=globs, only_changed=only_changed, sort=sort)
+    _usage(evaluate, comparison, parsed_rules)
+    _emit(comparison, fmt, output, no_color, width)
+    if comparison.tripped():
+        sys.exit(EXIT_GATE)
+
+
+def _usage(func: Callable[..., Any], *args: Any) -> Any:
+    """Call ``func``; a RuleError becomes a usage error (exit 2) naming the bad option."""
+    from .errors import RuleError
+
+    try:
+        return func(*args)
+    except RuleError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def _output_format(fmt: str | None, output: str | None) -> str:
+    from .render import BY_EXTENSION
+
+    if fmt or not output:
+        return fmt or "term"
+    suffix = Path(output).suffix.lower()
+    if suffix not in BY_EXTENSION:
+        raise click.UsageError(f"-o {output}: cannot tell the format from '{suffix or 'no extension'}'; "
+                               "add --format term|md|json|csv|html")
+    return BY_EXTENSION[suffix]
+
+
+def _baseline_first(profiles: list[Any], name: str | None) -> list[Any]:
+    labels = {p.label for p in profiles}
+    if len(labels) < 2:
+        raise NeuroncmpError(f"diff needs profiles with at least two labels; got {sorted(labels)}")
+    if name is None:
+        return profiles
+    chosen = [p for p in profiles if name in (p.label, p.source.section)]
+    if not chosen:
+        raise click.UsageError(f"--baseline {name!r}: no profile has that label or section title "
+                               f"(labels: {', '.join(dict.fromkeys(p.label for p in profiles))})")
+    label = chosen[0].label
+    return [p for p in profiles if p.label == label] + [p for p in profiles if p.label != label]
+
+
+def _emit(comparison: Any, fmt: str, output: str | None, no_color: bool, width: int | None) -> None:
+    from .render import render_text
+
+    if output:
+        from .convert import write_atomic
+
+        write_atomic(Path(output), render_text(comparison, fmt, width=width or 100))
+    elif fmt == "term":
+        from .render.term import render
+
+        _console(no_color, width).print(render(comparison))
+    else:
+        click.echo(render_text(comparison, fmt), nl=False)
+
+
 def main() -> None:
     cli(prog_name="neuroncmp")
 

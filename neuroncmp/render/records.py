@@ -1,0 +1,47 @@
+"""Tidy records of a comparison (one per metric x variant x basis): CSV, JSON and pandas share them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..compare import Comparison, Delta, Row
+
+FIELDS = ("metric", "group", "unit", "kind", "direction", "extensive", "catalogued", "basis",
+          "baseline_label", "variant_label", "baseline_batch_size", "variant_batch_size",
+          "baseline", "variant", "delta", "relative", "points", "ratio", "verdict", "p_value",
+          "n_baseline", "n_variant", "shown")
+
+
+def _numeric(value: Any) -> Any:
+    if isinstance(value, float) and value != value:
+        return None
+    return value
+
+
+def delta_fields(delta: Delta) -> dict[str, Any]:
+    return {"basis": delta.basis, "baseline": _numeric(delta.baseline), "variant": _numeric(delta.variant),
+            "delta": delta.delta, "relative": delta.relative, "points": delta.points,
+            "ratio": delta.ratio, "verdict": delta.verdict, "p_value": delta.p_value}
+
+
+def records(comparison: Comparison) -> list[dict[str, Any]]:
+    out = []
+    for row in comparison.rows:
+        for cell, side in zip(row.cells, comparison.variants):
+            for delta in (cell.step, cell.sample):
+                if delta is None:
+                    continue
+                out.append(_record(comparison, row, cell, side, delta))
+    return out
+
+
+def _record(comparison: Comparison, row: Row, cell: Any, side: Any, delta: Delta) -> dict[str, Any]:
+    spec = row.spec
+    record = {"metric": row.name, "group": spec.group, "unit": row.unit, "kind": spec.kind,
+              "direction": spec.direction, "extensive": spec.extensive, "catalogued": spec.catalogued,
+              "baseline_label": comparison.baseline.label, "variant_label": cell.variant,
+              "baseline_batch_size": comparison.baseline.batch_size,
+              "variant_batch_size": side.batch_size, "n_baseline": cell.n_baseline,
+              "n_variant": cell.n_variant, "shown": cell.shown(comparison.basis) is delta}
+    record.update(delta_fields(delta))
+    return {name: record[name] for name in FIELDS}

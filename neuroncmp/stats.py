@@ -1,0 +1,47 @@
+"""Small statistics for repeated captures: median, spread and an exact permutation test.
+
+No scipy: the test is a two-sided permutation test on the difference of means, exact for the
+small capture counts profiles come in (all splits enumerated up to 20,000), sampled beyond that
+with a fixed seed so results are reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from math import comb
+from statistics import median
+
+EXACT_LIMIT = 20_000
+SAMPLES = 20_000
+
+
+def spread(values: list[float]) -> tuple[float, float]:
+    return min(values), max(values)
+
+
+def permutation_p_value(a: list[float], b: list[float]) -> float | None:
+    """Two-sided p-value that ``a`` and ``b`` share a distribution; None with fewer than 2 each."""
+    if len(a) < 2 or len(b) < 2:
+        return None
+    pooled, n = a + b, len(a)
+    observed = abs(_mean(a) - _mean(b))
+    total = sum(pooled)
+    if comb(len(pooled), n) <= EXACT_LIMIT:
+        splits = [list(c) for c in combinations(range(len(pooled)), n)]
+    else:
+        rng = random.Random(0)
+        splits = [rng.sample(range(len(pooled)), n) for _ in range(SAMPLES)]
+    extreme = 0
+    for split in splits:
+        first = sum(pooled[i] for i in split)
+        diff = abs(first / n - (total - first) / (len(pooled) - n))
+        extreme += diff >= observed - 1e-12 * max(abs(observed), 1.0)
+    return extreme / len(splits)
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+__all__ = ["median", "spread", "permutation_p_value"]
