@@ -113,6 +113,12 @@ class Comparison:
     captures: str = ""
     gates: list[Any] = field(default_factory=list)
     also_step: bool = False  # auto basis chose per sample: views add the per-step change too
+    sort: str = "group"
+
+    @property
+    def grouped(self) -> bool:
+        """Whether rows come in catalog-group order (views print group headings then)."""
+        return self.sort == "group"
 
     @property
     def sides(self) -> list[Side]:
@@ -291,11 +297,21 @@ def _view(comparison: Comparison, groups: list[str], globs: list[str], only_chan
         comparison.hidden_unchanged = len(kept) - len(changed)
         kept = changed
     comparison.rows = _sorted(kept, sort, comparison.basis)
+    comparison.sort = sort
 
 
 def _sorted(rows: list[Row], sort: str, basis: str) -> list[Row]:
     if sort == "name":
         return sorted(rows, key=lambda r: r.name)
     if sort == "change":
-        return sorted(rows, key=lambda r: (not r.changed(basis), -r.magnitude(basis)))
+        return sorted(rows, key=lambda r: (_change_rank(r, basis), -r.magnitude(basis)))
     return rows
+
+
+def _change_rank(row: Row, basis: str) -> int:
+    """better/worse first, then neutral changes, then rows on one side only, then unchanged."""
+    verdicts = {cell.shown(basis).verdict for cell in row.cells}
+    for rank, kinds in enumerate(({BETTER, WORSE}, {NEUTRAL}, {ADDED, REMOVED})):
+        if verdicts & kinds:
+            return rank
+    return 3

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Callable
 
-from .compare import Comparison, Delta, Row
+from .compare import Cell, Comparison, Delta, Row
 from .errors import RuleError
 
 _RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"
@@ -44,10 +44,25 @@ class Rule:
         return delta.delta
 
 
+@dataclass(frozen=True)
+class Hit:
+    """One metric x variant x basis where a rule tripped, with the measured change."""
+
+    metric: str
+    variant: str
+    basis: str
+    value: float
+    unit: str
+
+    def __str__(self) -> str:
+        basis = "/sample" if self.basis == "sample" else ""
+        return f"{self.metric}{basis} {self.variant}: {self.value:+.4g}{self.unit}"
+
+
 @dataclass
 class GateResult:
     rule: Rule
-    hits: list[str] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
 
     @property
     def tripped(self) -> bool:
@@ -78,7 +93,7 @@ def evaluate(comparison: Comparison, rules: list[Rule]) -> list[GateResult]:
     return results
 
 
-def _hits(rule: Rule, row: Row, default_basis: str) -> list[str]:
+def _hits(rule: Rule, row: Row, default_basis: str) -> list[Hit]:
     if rule.unit == "pp" and row.spec.kind != "fraction":
         raise RuleError(f"--fail-on '{rule.text}': pp applies to percentages only; "
                         f"{row.name} is {row.spec.kind}, use % or an absolute change")
@@ -86,13 +101,12 @@ def _hits(rule: Rule, row: Row, default_basis: str) -> list[str]:
     for cell in row.cells:
         delta = _pick(cell, rule.basis or default_basis, rule)
         value = None if delta is None else rule.measure(delta)
-        if value is not None and _OPS[rule.op](value, rule.threshold):
-            hits.append(f"{row.name}{'/sample' if delta.basis == 'sample' else ''} "  # type: ignore[union-attr]
-                        f"{cell.variant}: {value:+.4g}{rule.unit}")
+        if delta is not None and value is not None and _OPS[rule.op](value, rule.threshold):
+            hits.append(Hit(row.name, cell.variant, delta.basis, value, rule.unit))
     return hits
 
 
-def _pick(cell, basis: str, rule: Rule) -> Delta | None:  # type: ignore[no-untyped-def]
+def _pick(cell: Cell, basis: str, rule: Rule) -> Delta | None:
     if rule.basis == "sample":
         return cell.sample  # None when the metric is intensive or batch sizes unknown
     return cell.shown(basis) if rule.basis is None else cell.step

@@ -19,3 +19,13 @@ def seed_profiles():
     import neuroncmp
 
     return neuroncmp.load(SEED)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="Rewrite tests/golden/* from the current output (then review the diff).")
+
+
+@pytest.fixture()
+def update_golden(request):
+    return request.config.getoption("--update-golden")

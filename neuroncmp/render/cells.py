@@ -144,7 +144,7 @@ def gate_lines(comparison: Comparison) -> list[str]:
     lines = []
     for gate in comparison.gates:
         if gate.tripped:
-            lines.append(f"FAILED --fail-on {gate.rule.text}: " + "; ".join(gate.hits))
+            lines.append(f"FAILED --fail-on {gate.rule.text}: " + "; ".join(map(str, gate.hits)))
         else:
             lines.append(f"passed --fail-on {gate.rule.text}")
     return lines

@@ -44,7 +44,7 @@ def fragment(comparison: Comparison) -> str:
     parts.append(f'<table><thead><tr><th class="m">metric</th>{head}</tr></thead><tbody>')
     group = None
     for row in comparison.rows:
-        if row.spec.group != group:
+        if comparison.grouped and row.spec.group != group:
             group = row.spec.group
             parts.append(f'<tr class="g"><td colspan="{len(comparison.sides) + 1}">{escape(group)}</td></tr>')
         parts.append(_row(row, comparison.basis))

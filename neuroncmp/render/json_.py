@@ -55,7 +55,10 @@ def to_dict(comparison: Comparison) -> dict[str, Any]:
         "only_in": comparison.only_in,
         "hidden_unchanged": comparison.hidden_unchanged,
         "filtered_out": comparison.filtered_out,
-        "gates": [{"rule": g.rule.text, "tripped": g.tripped, "hits": g.hits} for g in comparison.gates],
+        "gates": [{"rule": g.rule.text, "tripped": g.tripped,
+                   "hits": [{"metric": h.metric, "variant": h.variant, "basis": h.basis,
+                             "value": h.value, "unit": h.unit, "text": str(h)} for h in g.hits]}
+                  for g in comparison.gates],
         "rows": [_row(row, comparison.basis) for row in comparison.rows],
     }
 

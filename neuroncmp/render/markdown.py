@@ -32,8 +32,10 @@ def render(comparison: Comparison) -> str:
     header = "| metric | " + " | ".join(s.label for s in comparison.sides) + " |"
     rule = "|---|" + "---:|" * len(comparison.sides)
     group = None
+    if not comparison.grouped:
+        lines += ["", header, rule]
     for row in comparison.rows:
-        if row.spec.group != group:
+        if comparison.grouped and row.spec.group != group:
             group = row.spec.group
             lines += ["", f"### {group}", "", header, rule]
         lines.append(_row(row, comparison.basis))

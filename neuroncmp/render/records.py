@@ -9,7 +9,7 @@ from ..compare import Comparison, Delta, Row
 FIELDS = ("metric", "group", "unit", "kind", "direction", "extensive", "catalogued", "basis",
           "baseline_label", "variant_label", "baseline_batch_size", "variant_batch_size",
           "baseline", "variant", "delta", "relative", "points", "ratio", "verdict", "p_value",
-          "n_baseline", "n_variant", "shown")
+          "n_baseline", "n_variant", "shown", "tripped_rules")
 
 
 def _numeric(value: Any) -> Any:
@@ -42,6 +42,8 @@ def _record(comparison: Comparison, row: Row, cell: Any, side: Any, delta: Delta
               "baseline_label": comparison.baseline.label, "variant_label": cell.variant,
               "baseline_batch_size": comparison.baseline.batch_size,
               "variant_batch_size": side.batch_size, "n_baseline": cell.n_baseline,
-              "n_variant": cell.n_variant, "shown": cell.shown(comparison.basis) is delta}
+              "n_variant": cell.n_variant, "shown": cell.shown(comparison.basis) is delta,
+              "tripped_rules": "; ".join(g.rule.text for g in comparison.gates for h in g.hits
+                                         if (h.metric, h.variant, h.basis) == (row.name, cell.variant, delta.basis))}
     record.update(delta_fields(delta))
     return {name: record[name] for name in FIELDS}

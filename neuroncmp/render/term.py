@@ -37,7 +37,7 @@ def table(comparison: Comparison) -> Table:
         grid.add_column("trend", no_wrap=True, min_width=len(comparison.sides) + 1)
     group = None
     for row in visible_rows(comparison):
-        if row.spec.group != group:
+        if comparison.grouped and row.spec.group != group:
             group = row.spec.group
             grid.add_row(Text(group, style="bold cyan"), end_section=False)
         grid.add_row(*_cells(row, comparison.basis, show_trend))

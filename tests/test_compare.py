@@ -1,0 +1,194 @@
+"""compare() on the real sweep, repeated captures, and hypothesis properties of the differ."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import neuroncmp
+from conftest import RUN
+from neuroncmp.compare import _change_rank, compare
+from neuroncmp.model import Metric, Profile, Source
+
+
+def _load(*names):
+    return [neuroncmp.load(RUN / name)[0] for name in names]
+
+
+def _row(comparison, name):
+    return next(r for r in comparison.all_rows if r.name == name)
+
+
+def test_baseline_vs_b32_acceptance_values():
+    comparison = compare(*_load("baseline.json", "b32.json"))
+    assert comparison.basis == "sample"
+    mfu = _row(comparison, "mfu_estimated_percent").cells[0]
+    assert (mfu.step.baseline, mfu.step.variant) == (0.1087, 0.2039)
+    assert mfu.step.points == pytest.approx(9.52) and mfu.step.verdict == "better" and mfu.sample is None
+    spill = _row(comparison, "spill_reload_bytes").cells[0]
+    assert spill.step.verdict == "worse" and spill.step.relative == pytest.approx(2.6215, abs=1e-4)
+    assert spill.sample.verdict == "better" and spill.sample.relative == pytest.approx(-0.0946, abs=1e-4)
+    assert spill.sample.baseline == pytest.approx(round(2.37 * 2**30) / 8)
+    cc = _row(comparison, "cc_op_time").cells[0]
+    assert (cc.step.baseline, cc.step.variant, cc.step.verdict) == (0.01393, 0.016, "worse")
+    assert cc.sample.verdict == "better"
+
+
+def test_memory_and_trainer_rows_are_compared():
+    comparison = compare(*_load("b16.json", "b32.json"))
+    scratch = _row(comparison, "memory.shared_scratchpad").cells[0].step
+    assert (scratch.baseline, scratch.variant, scratch.verdict) == (2 * 2**30, 3.5 * 2**30, "worse")
+    assert _row(comparison, "memory.profiler_buffers").cells[0].step.verdict == "unchanged"
+    throughput = _row(comparison, "train_samples_per_second").cells[0].step
+    assert throughput.verdict == "better" and throughput.ratio == pytest.approx(137.45 / 94.369)
+    assert _row(comparison, "device_memory_total").cells[0].step.variant == round(7.742 * 2**30)
+
+
+def test_equal_batch_sizes_compare_per_step():
+    comparison = compare(*_load("b32.json", "b32-cc-optim.json"))
+    assert comparison.basis == "step" and "equal" in comparison.basis_reason
+    assert not comparison.also_step
+
+
+def test_added_removed_and_only_in():
+    comparison = compare(*_load("baseline.json", "b2.json"))
+    assert _row(comparison, "memory.shared_scratchpad").cells[0].step.verdict == "removed"
+    assert "memory.shared_scratchpad" in comparison.only_in
+    assert any("missing on b2" in w for w in comparison.warnings)
+
+
+def test_comparability_warnings_name_the_difference(tmp_path):
+    block = next(iter(json.loads((RUN / "b32.json").read_text()).values()))
+    path = tmp_path / "b32-new.json"
+    path.write_text(json.dumps({"n_x": dict(block, compiler_version="2.22.0", instance_type="trn1.32xlarge")}))
+    comparison = compare(*_load("b32.json"), neuroncmp.load(path)[0])
+    text = " | ".join(comparison.warnings)
+    assert "compiler_version differs: b32=2.21.18209.0+043b1bf7, b32-new=2.22.0" in text
+    assert "instance_type differs" in text
+
+
+def _capture(tmp_path, label, index, total_time):
+    block = next(iter(json.loads((RUN / "b32.json").read_text()).values()))
+    folder = tmp_path / f"run{index}"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{label}.json"
+    path.write_text(json.dumps({"n_x": dict(block, total_time=total_time)}))
+    return neuroncmp.load(path)[0]
+
+
+def test_repeated_captures_use_median_spread_and_a_test(tmp_path):
+    base = [_capture(tmp_path, "b32", i, t) for i, t in enumerate((0.1147, 0.1150, 0.1144, 0.1149))]
+    fast = [_capture(tmp_path, "b32-fast", i, t) for i, t in enumerate((0.1000, 0.1003, 0.0998, 0.1001))]
+    comparison = compare(base, fast)
+    cell = _row(comparison, "total_time").cells[0]
+    assert (cell.n_baseline, cell.n_variant) == (4, 4)
+    assert cell.step.baseline == pytest.approx(0.1148) and cell.spread_baseline == (0.1144, 0.1150)
+    assert cell.step.p_value == pytest.approx(2 / 70) and cell.step.verdict == "better"
+    assert "repeated captures (b32 x4, b32-fast x4)" in comparison.captures
+
+
+def test_not_significant_is_unchanged(tmp_path):
+    base = [_capture(tmp_path, "a", i, t) for i, t in enumerate((0.10, 0.14))]
+    variant = [_capture(tmp_path, "b", i, t) for i, t in enumerate((0.11, 0.15))]
+    cell = _row(compare(base, variant), "total_time").cells[0]
+    assert cell.step.p_value == pytest.approx(4 / 6) and cell.step.verdict == "unchanged"
+
+
+def test_single_capture_says_so():
+    comparison = compare(*_load("b16.json", "b32.json"))
+    assert comparison.captures.startswith("one capture per side")
+    assert _row(comparison, "total_time").cells[0].step.p_value is None
+
+
+def test_thresholds_override_bands():
+    profiles = _load("b32.json", "b32-cc-optim.json")
+    row = lambda c: _row(c, "total_time").cells[0].step.verdict  # noqa: E731
+    assert row(compare(*profiles)) == "unchanged"  # 114.7 -> 114.0 ms is inside 2 %
+    assert row(compare(*profiles, thresholds=["time=0.1%"])) == "better"
+    assert row(compare(*profiles, thresholds=["total_*=0.1%"])) == "better"
+
+
+def test_filters_and_sorting():
+    profiles = _load("baseline.json", "b32.json")
+    only = compare(*profiles, only_changed=True)
+    assert only.hidden_unchanged > 0 and all(r.changed(only.basis) for r in only.rows)
+    grouped = compare(*profiles, groups=["tensor_engine"])
+    assert {r.spec.group for r in grouped.rows} == {"tensor_engine"} and grouped.filtered_out > 0
+    by_change = compare(*profiles, sort="change")
+    keys = [(_change_rank(r, by_change.basis), -r.magnitude(by_change.basis)) for r in by_change.rows]
+    assert keys == sorted(keys) and by_change.rows[0].name == "memory.dma_rings_spill"
+    assert not by_change.grouped
+    assert [r.name for r in compare(*profiles, sort="name").rows] == sorted(r.name for r in only.all_rows)
+
+
+def test_to_frame_is_tidy():
+    frame = compare(*_load("baseline.json", "b32.json")).to_frame()
+    mfu = frame[(frame.metric == "mfu_estimated_percent")]
+    assert len(mfu) == 1 and mfu.iloc[0].points == pytest.approx(9.52)
+    assert set(frame[frame.metric == "total_time"].basis) == {"step", "sample"}
+
+
+# ---- properties -------------------------------------------------------------------------------
+
+NAMES = ["total_time", "mfu_estimated_percent", "spill_reload_bytes", "hbm_read_bytes",
+         "dma_queue_count", "mm_arithmetic_intensity", "event_count", "cc_op_active_time_percent"]
+positive = st.floats(min_value=1e-6, max_value=1e12, allow_nan=False, allow_infinity=False)
+fraction = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
+
+
+@st.composite
+def profiles(draw, label="p"):
+    chosen = draw(st.lists(st.sampled_from(NAMES), min_size=1, unique=True))
+    profile = Profile(Source("mem", "test"), label, {"batch_size": draw(st.sampled_from([1, 8, 32]))})
+    for name in chosen:
+        spec = neuroncmp.lookup(name)
+        value = draw(fraction if spec.unit == "fraction" else positive)
+        profile.metrics[name] = Metric(name, value, spec.unit, repr(value), spec.group)
+    return profile
+
+
+FLIP = {"better": "worse", "worse": "better", "unchanged": "unchanged", "neutral": "neutral",
+        "added": "removed", "removed": "added"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(profiles())
+def test_a_profile_against_itself_is_unchanged(profile):
+    twin = Profile(profile.source, "twin", dict(profile.params), metrics=dict(profile.metrics))
+    comparison = compare(profile, twin)
+    assert all(cell.step.verdict == "unchanged" for row in comparison.all_rows for cell in row.cells)
+
+
+@settings(max_examples=200, deadline=None)
+@given(profiles("a"), profiles("b"))
+def test_swapping_sides_inverts_ratios_and_flips_verdicts(a, b):
+    forward, backward = compare(a, b), compare(b, a)
+    back = {row.name: row.cells[0] for row in backward.all_rows}
+    for row in forward.all_rows:
+        there, here = back[row.name], row.cells[0]
+        for mine, theirs in ((here.step, there.step), (here.sample, there.sample)):
+            if mine is None:
+                continue
+            assert theirs.verdict == FLIP[mine.verdict]
+            if mine.ratio and theirs.ratio and math.isfinite(mine.ratio * theirs.ratio):
+                assert mine.ratio * theirs.ratio == pytest.approx(1.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(profiles("a"), profiles("b"), st.sampled_from([2**-30, 2**-10, 2**10, 2**30]))
+def test_rescaling_input_units_changes_no_verdict(a, b, factor):
+    """Values read in another unit (KiB vs B, ms vs s by a power of two) give the same verdicts."""
+    def rescaled(profile):
+        copy = Profile(profile.source, profile.label, dict(profile.params))
+        for name, m in profile.metrics.items():
+            value = m.value if m.unit == "fraction" else m.value * factor
+            copy.metrics[name] = Metric(name, value, m.unit, m.raw, m.group)
+        return copy
+    original, scaled = compare(a, b), compare(rescaled(a), rescaled(b))
+    verdicts = lambda c: [(r.name, cell.step.verdict, cell.sample and cell.sample.verdict)  # noqa: E731
+                          for r in c.all_rows for cell in r.cells]
+    assert verdicts(original) == verdicts(scaled)

@@ -1,0 +1,37 @@
+"""Golden files: every output format of `neuroncmp diff` on the bundled sweep, fixed width, no colour.
+
+Refresh with `python -m pytest tests/test_golden.py --update-golden` and review the diff like code.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT, VARIANT_FILES
+from neuroncmp.cli import cli
+
+GOLDEN = ROOT / "tests" / "golden"
+SWEEP = [f"profiles/trn1-2xlarge-bs-sweep/{name}" for name in VARIANT_FILES]
+CASES = {
+    "sweep.txt": [*SWEEP, "--format", "term", "--width", "100", "--no-color"],
+    "sweep.md": [*SWEEP, "--format", "md"],
+    "sweep.json": [*SWEEP, "--format", "json"],
+    "sweep.csv": [*SWEEP, "--format", "csv"],
+    "sweep.html": [*SWEEP, "--format", "html"],
+    "baseline-b32-changed.txt": [SWEEP[0], SWEEP[4], "--only-changed", "--sort", "change",
+                                 "--width", "100", "--no-color",
+                                 "--fail-on", "mfu_estimated_percent<-2pp"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden(name, monkeypatch, update_golden):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "100")
+    result = CliRunner().invoke(cli, ["diff", *CASES[name]], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    path = GOLDEN / name
+    if update_golden:
+        path.write_text(result.output)
+    assert result.output == path.read_text()
