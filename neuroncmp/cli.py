@@ -205,11 +205,30 @@ def _emit(comparison: Any, fmt: str, output: str | None, no_color: bool, width: 
 
         write_atomic(Path(output), render_text(comparison, fmt, width=width or 100))
     elif fmt == "term":
-        from .render.term import render
-
-        _console(no_color, width).print(render(comparison))
+        _print_term(comparison, no_color, width)
     else:
         click.echo(render_text(comparison, fmt), nl=False)
+
+
+def _wants_colour(no_color: bool) -> bool:
+    """Colour only on a terminal, and never with --no-color or NO_COLOR (FORCE_COLOR forces it)."""
+    import os
+
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+
+
+def _print_term(comparison: Any, no_color: bool, width: int | None) -> None:
+    import shutil
+
+    from .render import term
+
+    if not _wants_colour(no_color):  # piped or plain: no need to import rich at all
+        click.echo(term.render(comparison, width or shutil.get_terminal_size((100, 24)).columns), nl=False)
+        return
+    console = _console(no_color, width)
+    console.print(term.to_rich(term.render_lines(comparison, console.width)), soft_wrap=True)
 
 
 def main() -> None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from . import stats
+from .gcpause import paused_gc
 from .catalog import MetricSpec, group_rank, lookup
 from .model import Metric, Profile
 from .thresholds import Band, Thresholds
@@ -31,11 +32,11 @@ class Side:
 
     label: str
     profiles: tuple[Profile, ...]
+    batch_size: int | None = field(init=False)
 
-    @property
-    def batch_size(self) -> int | None:
-        sizes = {p.batch_size for p in self.profiles}
-        return sizes.pop() if len(sizes) == 1 else None
+    def __post_init__(self) -> None:
+        sizes = {p.batch_size for p in self.profiles}  # captures of one side must agree
+        object.__setattr__(self, "batch_size", sizes.pop() if len(sizes) == 1 else None)
 
     @property
     def batch_size_source(self) -> str | None:
@@ -51,9 +52,12 @@ class Side:
         return out
 
 
-@dataclass(frozen=True)
-class Delta:
-    """One metric, one variant, one basis (per step or per sample)."""
+class Delta(NamedTuple):
+    """One metric, one variant, one basis (per step or per sample).
+
+    NamedTuples, not frozen dataclasses: a 500-variant sweep makes 90,000 of them, and a
+    frozen dataclass's ``__init__`` costs several times a tuple's.
+    """
 
     basis: str
     baseline: Any
@@ -66,8 +70,7 @@ class Delta:
     p_value: float | None = None
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     variant: str
     step: Delta
     sample: Delta | None
@@ -163,7 +166,8 @@ def compare(baseline: Profile | Iterable[Profile], *variants: Profile | Iterable
         raise ValueError("compare() needs a baseline and at least one variant with another label")
     bands = Thresholds(list(thresholds))
     chosen, reason = _basis(sides, basis)
-    all_rows = _rows(sides, bands)
+    with paused_gc():
+        all_rows = _rows(sides, bands)
     comparison = Comparison(sides[0], sides[1:], [], all_rows, chosen, reason, bands,
                             also_step=basis == "auto" and chosen == "sample")
     comparison.only_in = _only_in(sides)
@@ -195,56 +199,82 @@ def _rows(sides: list[Side], bands: Thresholds) -> list[Row]:
     return sorted(rows, key=lambda r: group_rank(r.spec.group))  # stable: keeps input order
 
 
+@dataclass(frozen=True)
+class _Baseline:
+    """The baseline's values of one metric, computed once per row (not once per variant)."""
+
+    step: list[Any]
+    sample: list[Any] | None
+    step_central: Any
+    sample_central: Any
+    spread: tuple[float, float] | None
+
+
 def _row(name: str, sides: list[Side], values: list[dict[str, list[Metric]]], bands: Thresholds) -> Row:
     spec = lookup(name)
-    base = values[0].get(name, [])
-    unit = (base or next(v[name] for v in values if name in v))[0].unit
+    metrics = values[0].get(name, [])
+    unit = (metrics or next(v[name] for v in values if name in v))[0].unit
     band = bands.band(spec)
-    cells = tuple(_cell(spec, band, sides[0], base, side, values[i + 1].get(name, []))
+    base = _baseline(spec, metrics, sides[0].batch_size)
+    cells = tuple(_cell(spec, band, base, len(metrics), side, values[i + 1].get(name, []))
                   for i, side in enumerate(sides[1:]))
     return Row(name, spec, unit, cells)
 
 
-def _cell(spec: MetricSpec, band: Band, base_side: Side, base: list[Metric], side: Side,
-          var: list[Metric]) -> Cell:
-    step = _delta(spec, band, "step", [m.value for m in base], [m.value for m in var])
+def _baseline(spec: MetricSpec, metrics: list[Metric], batch: int | None) -> _Baseline:
+    step = [m.value for m in metrics]
+    sample = _per(step, batch) if spec.extensive and batch else None
+    return _Baseline(step, sample, _central(step), _central(sample) if sample is not None else None,
+                     _spread(step))
+
+
+def _cell(spec: MetricSpec, band: Band, base: _Baseline, n_base: int, side: Side,
+          metrics: list[Metric]) -> Cell:
+    values = [m.value for m in metrics]
+    step = _delta(spec, band, "step", base.step, base.step_central, values)
     sample = None
-    if spec.extensive and base_side.batch_size and side.batch_size:
-        sample = _delta(spec, band, "sample", _per(base, base_side.batch_size), _per(var, side.batch_size))
-    return Cell(side.label, step, sample, len(base), len(var), _spread(base), _spread(var))
+    if base.sample is not None and side.batch_size:
+        sample = _delta(spec, band, "sample", base.sample, base.sample_central, _per(values, side.batch_size))
+    return Cell(side.label, step, sample, n_base, len(values), base.spread, _spread(values))
 
 
-def _per(metrics: list[Metric], batch: int) -> list[Any]:
-    return [m.value / batch if isinstance(m.value, (int, float)) else m.value for m in metrics]
+def _per(values: list[Any], batch: int | None) -> list[Any]:
+    return [v / batch if isinstance(v, (int, float)) and batch else v for v in values]
 
 
-def _spread(metrics: list[Metric]) -> tuple[float, float] | None:
-    numbers = [m.value for m in metrics if isinstance(m.value, (int, float))]
+def _spread(values: list[Any]) -> tuple[float, float] | None:
+    if len(values) < 2:
+        return None
+    numbers = [v for v in values if isinstance(v, (int, float))]
     return stats.spread(numbers) if len(numbers) > 1 else None
 
 
 def _central(values: list[Any]) -> Any:
     if not values:
         return None
+    if len(values) == 1:
+        return values[0]
     if all(isinstance(v, (int, float)) for v in values):
-        return stats.median(values) if len(values) > 1 else values[0]
+        return stats.median(values)
     texts = {str(v) for v in values}
     return texts.pop() if len(texts) == 1 else "mixed: " + ", ".join(sorted(texts))
 
 
-def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], var: list[Any]) -> Delta:
-    b, v = _central(base), _central(var)
+def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], b: Any, var: list[Any]) -> Delta:
+    v = _central(var)
     if b is None or v is None:
         return Delta(basis, b, v, None, None, None, None, ADDED if b is None else REMOVED)
     if not (isinstance(b, (int, float)) and isinstance(v, (int, float))):
         return Delta(basis, b, v, None, None, None, None, UNCHANGED if b == v else NEUTRAL)
-    if math.isnan(b) or math.isnan(v):
+    if b != b or v != v:  # NaN
         return Delta(basis, b, v, None, None, None, None, NEUTRAL)
     delta = v - b
     relative = delta / b if b else None
     ratio = v / b if b else None
     points = delta * 100 if spec.kind == "fraction" else None
-    p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var])
+    p_value = None
+    if len(base) > 1 and len(var) > 1:
+        p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var])
     verdict = _verdict(spec, band, b, v, points, p_value)
     return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value)
 

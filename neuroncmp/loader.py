@@ -9,6 +9,7 @@ from typing import Any, Iterable
 from . import checks
 from .batch import infer_batch_sizes
 from .errors import NeuroncmpError, ParseError
+from .gcpause import paused_gc
 from .model import Profile
 from .parsers.common import add_metric
 from .parsers.registry import Parser, by_name, for_directory, for_text
@@ -35,7 +36,8 @@ def load(path: str | Path, format: str | None = None) -> list[Profile]:
 
 def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Profile]:
     """Profiles of several files in order; batch sizes inferred across the whole set."""
-    profiles = [profile for path in paths for profile in load(path, format)]
+    with paused_gc():
+        profiles = [profile for path in paths for profile in load(path, format)]
     infer_batch_sizes(profiles)
     return profiles
 

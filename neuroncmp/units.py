@@ -8,6 +8,7 @@ The conversion tables below are checked against the pint registry in ``tests/tes
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -145,7 +146,7 @@ def _expand(number: float, digits: int) -> str:
 
 
 def _finite(number: float) -> bool:
-    return number == number and number not in (float("inf"), float("-inf"))
+    return math.isfinite(number)
 
 
 def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None) -> str:

@@ -10,16 +10,9 @@ BY_EXTENSION = {".md": "md", ".markdown": "md", ".json": "json", ".csv": "csv", 
 def render_text(comparison: object, fmt: str, *, width: int = 100) -> str:
     """Any comparison format as a string (the terminal one rendered plain at ``width``)."""
     if fmt == "term":
-        import io
-
-        from rich.console import Console
-
         from .term import render
 
-        buffer = io.StringIO()
-        Console(file=buffer, width=width, no_color=True, color_system=None,
-                force_terminal=False, highlight=False).print(render(comparison))  # type: ignore[arg-type]
-        return buffer.getvalue()
+        return render(comparison, width)  # type: ignore[arg-type]
     module = {"md": "markdown", "json": "json_", "csv": "csv_", "html": "html"}[fmt]
     from importlib import import_module
 

@@ -22,9 +22,8 @@ def _side(side: Side) -> dict[str, Any]:
             "sources": [str(p.source) for p in side.profiles]}
 
 
-def _cell(cell: Cell, row: Row, basis: str) -> dict[str, Any]:
+def _cell(cell: Cell, row: Row, basis: str, scale: tuple[float, str] | None) -> dict[str, Any]:
     shown = cell.shown(basis)
-    scale = c.scale_for(row, basis)
     return {"variant": cell.variant, "shown_basis": shown.basis,
             "n_baseline": cell.n_baseline, "n_variant": cell.n_variant,
             "spread_baseline": cell.spread_baseline, "spread_variant": cell.spread_variant,
@@ -37,10 +36,11 @@ def _cell(cell: Cell, row: Row, basis: str) -> dict[str, Any]:
 
 def _row(row: Row, basis: str) -> dict[str, Any]:
     spec = row.spec
+    scale = c.scale_for(row, basis)
     return {"metric": row.name, "group": spec.group, "unit": row.unit, "kind": spec.kind,
             "direction": spec.direction, "extensive": spec.extensive, "catalogued": spec.catalogued,
             "meaning": spec.meaning, "display_unit": c.unit_label(row, basis),
-            "cells": [_cell(cell, row, basis) for cell in row.cells]}
+            "cells": [_cell(cell, row, basis, scale) for cell in row.cells]}
 
 
 def to_dict(comparison: Comparison) -> dict[str, Any]:
@@ -64,4 +64,11 @@ def to_dict(comparison: Comparison) -> dict[str, Any]:
 
 
 def render(comparison: Comparison) -> str:
-    return json.dumps(to_dict(comparison), indent=2, ensure_ascii=False) + "\n"
+    """Indented at the top, one compact line per row: readable, and fast for 500 variants
+    (json's C encoder only runs without ``indent``)."""
+    data = to_dict(comparison)
+    rows = data.pop("rows")
+    head = json.dumps(data, indent=2, ensure_ascii=False)[:-2]
+    body = ",\n".join("    " + json.dumps(row, ensure_ascii=False) for row in rows)
+    return f'{head},\n  "rows": [\n{body}\n  ]\n}}\n' if rows else f'{head},\n  "rows": []\n}}\n'
+

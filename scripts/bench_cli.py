@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Benchmark the CLI against a plain-Python floor measured in the same run (these machines are noisy).
+
+  python scripts/bench_cli.py [--repeat N] [--variants 500] [--check]
+
+1. cold `neuroncmp diff` of the 8 bundled profiles vs `python -c` json-loading the same 8 files;
+2. cold `neuroncmp --help` vs the same floor;
+3. a generated sweep of N variants: `load_many` + `compare` in process, and the CLI writing JSON.
+Targets (issue 3): diff within 8x of the floor, --help within 5x, the N-variant diff under 1 s.
+--check exits 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / "profiles" / "trn1-2xlarge-bs-sweep"
+FILES = [str(RUN / f"{name}.json") for name in
+         ("baseline", "b2", "b4", "b16", "b32", "b32-cc-optim", "b48", "b64")]
+TARGETS = {"diff": 8.0, "help": 5.0}
+
+
+def _cli() -> list[str]:
+    script = Path(sys.executable).parent / "neuroncmp"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "neuroncmp"]
+
+
+def timed(cmd: list[str], repeat: int) -> float:
+    """Median wall time of ``cmd`` over ``repeat`` cold runs (after one warm-up for the disk cache)."""
+    samples = []
+    for index in range(repeat + 1):
+        start = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                       env=dict(os.environ, COLUMNS="100"))
+        if index:
+            samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def floor_cmd(files: list[str]) -> list[str]:
+    code = "import json,sys\nfor f in sys.argv[1:]:\n    json.load(open(f))"
+    return [sys.executable, "-c", code, *files]
+
+
+def generate_sweep(folder: Path, count: int) -> list[str]:
+    """``count`` summary-json variants of b32 with every numeric value nudged deterministically."""
+    block = next(iter(json.loads((RUN / "b32.json").read_text()).values()))
+    paths = [str(RUN / "b32.json")]
+    for index in range(count):
+        factor = 1 + ((index * 37) % 200 - 100) / 1000
+        nudged = {k: (type(v)(v * factor) if isinstance(v, (int, float)) and not k.endswith("_idx") else v)
+                  for k, v in block.items()}
+        path = folder / f"v{index:03d}.json"
+        path.write_text(json.dumps({f"n_{index}": nudged}))
+        paths.append(str(path))
+    return paths
+
+
+def in_process(paths: list[str], repeat: int) -> float:
+    sys.path.insert(0, str(ROOT))
+    import neuroncmp
+    from neuroncmp.compare import compare
+
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        profiles = neuroncmp.load_many(paths)
+        compare(profiles[0], *profiles[1:])
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--variants", type=int, default=500)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    cli = _cli()
+    floor = timed(floor_cmd(FILES), args.repeat)
+    diff = timed([*cli, "diff", *FILES, "--no-color"], args.repeat)
+    helps = timed([*cli, "--help"], args.repeat)
+    folder = Path(tempfile.mkdtemp(prefix="neuroncmp-bench-"))
+    try:
+        paths = generate_sweep(folder, args.variants)
+        library = in_process(paths, max(1, args.repeat // 3))
+        big_cli = timed([*cli, "diff", *paths, "--format", "json", "-o", str(folder / "out.json")],
+                        max(1, args.repeat // 3))
+    finally:
+        shutil.rmtree(folder)
+    ratios = {"diff": diff / floor, "help": helps / floor}
+    print(f"floor (python -c json.load x8): {floor * 1000:7.1f} ms")
+    print(f"neuroncmp diff (8 profiles):     {diff * 1000:7.1f} ms  = {ratios['diff']:.1f}x floor (target {TARGETS['diff']:g}x)")
+    print(f"neuroncmp --help:               {helps * 1000:7.1f} ms  = {ratios['help']:.1f}x floor (target {TARGETS['help']:g}x)")
+    print(f"{args.variants}-variant load+compare (library): {library * 1000:7.1f} ms (target 1000 ms)")
+    print(f"{args.variants}-variant diff CLI -> JSON file:   {big_cli * 1000:7.1f} ms")
+    missed = [k for k, v in ratios.items() if v > TARGETS[k]] + (["variants"] if library > 1.0 else [])
+    if missed:
+        print(f"targets missed: {', '.join(missed)}")
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
