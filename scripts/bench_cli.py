@@ -4,7 +4,7 @@
   python scripts/bench_cli.py [--repeat N] [--variants 500] [--check]
 
 1. cold `neuroncmp diff` of the 8 bundled profiles vs `python -c` json-loading the same 8 files;
-2. cold `neuroncmp --help` vs the same floor;
+2. cold `neuroncmp --help` vs the same floor, and `neuroncmp show` vs `python -c 'import json'`;
 3. a generated sweep of N variants: `load_many` + `compare` in process, and the CLI writing JSON.
 Targets (issue 3): diff within 8x of the floor, --help within 5x, the N-variant diff under 1 s.
 --check exits 1 when a target is missed.
@@ -90,6 +90,8 @@ def main() -> int:
     floor = timed(floor_cmd(FILES), args.repeat)
     diff = timed([*cli, "diff", *FILES, "--no-color"], args.repeat)
     helps = timed([*cli, "--help"], args.repeat)
+    bare = timed([sys.executable, "-c", "import json"], args.repeat)
+    show = timed([*cli, "show", FILES[4], "--no-color"], args.repeat)
     folder = Path(tempfile.mkdtemp(prefix="neuroncmp-bench-"))
     try:
         paths = generate_sweep(folder, args.variants)
@@ -102,6 +104,7 @@ def main() -> int:
     print(f"floor (python -c json.load x8): {floor * 1000:7.1f} ms")
     print(f"neuroncmp diff (8 profiles):     {diff * 1000:7.1f} ms  = {ratios['diff']:.1f}x floor (target {TARGETS['diff']:g}x)")
     print(f"neuroncmp --help:               {helps * 1000:7.1f} ms  = {ratios['help']:.1f}x floor (target {TARGETS['help']:g}x)")
+    print(f"neuroncmp show b32.json:        {show * 1000:7.1f} ms  = {show / bare:.1f}x python -c 'import json' ({bare * 1000:.1f} ms)")
     print(f"{args.variants}-variant load+compare (library): {library * 1000:7.1f} ms (target 1000 ms)")
     print(f"{args.variants}-variant diff CLI -> JSON file:   {big_cli * 1000:7.1f} ms")
     missed = [k for k, v in ratios.items() if v > TARGETS[k]] + (["variants"] if library > 1.0 else [])
