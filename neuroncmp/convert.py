@@ -29,10 +29,6 @@ _NEURON_TOP = (("host", "Host Used Memory", ("total", "tensors", "constants", "a
 _TOP_LABELS = {"total": "Total", "tensors": "Tensors", "constants": "Constants", "app": "App. Memory"}
 
 
-def file_stem(profile: Profile) -> str:
-    return profile.label
-
-
 def raw_value(metric: Metric) -> Any:
     """The value as summary-json stores it (``*_ns`` keys in nanoseconds, the rest as is)."""
     raw_unit = lookup(metric.name).raw_unit
@@ -89,7 +85,7 @@ def plan(profiles: list[Profile], source: Path) -> dict[str, str]:
     outputs: dict[str, str] = {}
     entries = []
     for profile in profiles:
-        stem = file_stem(profile)
+        stem = profile.label
         files = {"summary": f"{stem}.json"}
         outputs[files["summary"]] = _json(summary_json(profile))
         memory, training = memory_markdown(profile), trainer_json(profile)

@@ -65,19 +65,22 @@ class Thresholds:
         for glob, band in self.by_glob.items():
             if fnmatchcase(spec.name, glob):
                 return band
-        if spec.kind in self.by_kind:
-            return self.by_kind[spec.kind]
-        everywhere = self.everywhere
-        # A global band applies where its kind fits: pp to fractions, % to everything else.
-        if everywhere is not None and everywhere.points == (spec.kind == "fraction"):
-            return everywhere
-        return DEFAULT_BANDS.get(spec.kind, Band(0.01))
+        return self.for_kind(spec.kind)
+
+    def for_kind(self, kind: str) -> Band:
+        if kind in self.by_kind:
+            return self.by_kind[kind]
+        if self.everywhere is not None and _fits(self.everywhere, kind):
+            return self.everywhere
+        return DEFAULT_BANDS.get(kind, Band(0.01))
 
     def describe(self) -> dict[str, str]:
-        out = {kind: str(band) for kind, band in DEFAULT_BANDS.items() if kind not in ("text", "index")}
-        if self.everywhere is not None:
-            fits = lambda kind: self.everywhere.points == (kind == "fraction")  # noqa: E731
-            out = {k: (str(self.everywhere) if fits(k) else v) for k, v in out.items()}
-        out.update({k: str(b) for k, b in self.by_kind.items()})
-        out.update({k: str(b) for k, b in self.by_glob.items()})
+        """The band in force per kind, then per metric glob (shown in every output's footer)."""
+        out = {kind: str(self.for_kind(kind)) for kind in KINDS if kind not in ("text", "index")}
+        out.update({glob: str(band) for glob, band in self.by_glob.items()})
         return out
+
+
+def _fits(band: Band, kind: str) -> bool:
+    """A global band applies where its kind fits: pp to fractions, % to everything else."""
+    return band.points == (kind == "fraction")

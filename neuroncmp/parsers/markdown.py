@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .. import units as u
 from ..errors import ParseError
@@ -105,9 +106,10 @@ def _consume(lines: list[str], i: int, first: int, path: str, profile: Profile) 
     return i + 1
 
 
-def _block_end(lines: list[str], start: int, stops: object) -> int:
+def _block_end(lines: list[str], start: int, stops: Callable[[str], bool]) -> int:
+    """Index of the first line from ``start`` on that ends the block (or the end of the text)."""
     for j in range(start, len(lines)):
-        if stops(lines[j]):  # type: ignore[operator]
+        if stops(lines[j]):
             return j
     return len(lines)
 

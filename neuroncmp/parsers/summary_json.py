@@ -32,8 +32,8 @@ def parse(text: str, path: str) -> list[Profile]:
 
 def _blocks(data: Any, path: str) -> list[tuple[str, dict[str, Any]]]:
     if not isinstance(data, dict) or not data:
-        raise ParseError(path, "top level", "a non-empty JSON object of metrics",
-                         type(data).__name__ if data or data == {} else repr(data))
+        found = "an empty object" if data == {} else f"a JSON {type(data).__name__}"
+        raise ParseError(path, "top level", "a non-empty JSON object of metrics", found)
     if isinstance(data.get("summary"), list):
         return [(f"summary[{i}]", _as_object(b, path, f"summary[{i}]"))
                 for i, b in enumerate(data["summary"])]

@@ -68,12 +68,12 @@ def parse_block(lines: list[str], path: str, first_line: int, profile: Profile) 
 
 
 def parse_text(text: str, path: str) -> list[Profile]:
+    """A log or text file holding printed Trainer blocks (code fences around them are ignored)."""
     profile = _new_profile(path, TEXT_NAME)
-    lines = text.splitlines()
-    body = [line for line in lines if line.strip() and not line.strip().startswith("```")]
-    if not any(HEADER.match(line) for line in body):
+    lines = ["" if line.strip().startswith("```") else line for line in text.splitlines()]
+    if not any(HEADER.match(line) for line in lines):
         raise ParseError(path, "whole file", "a '***** train metrics *****' block", "none")
-    parse_block([ln if not ln.strip().startswith("```") else "" for ln in lines], path, 1, profile)
+    parse_block(lines, path, 1, profile)
     return [profile]
 
 

@@ -82,7 +82,8 @@ def change_text(delta: Delta) -> str:
 
 def _percent(relative: float) -> str:
     number = relative * 100
-    decimals = 0 if abs(number) >= 100 else 1 if abs(number) >= 1 else 2
+    size = abs(round(number, 1))  # 99.96 rounds to 100.0: show it as +100%
+    decimals = 0 if size >= 100 else 1 if size >= 1 else 2
     return f"{number:+.{decimals}f}%"
 
 
