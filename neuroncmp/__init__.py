@@ -3,22 +3,44 @@
     import neuroncmp as nc
     baseline, b32 = nc.load("baseline.json")[0], nc.load("b32.json")[0]
     b32.metrics["mfu_estimated_percent"].quantity      # <Quantity(0.2039, 'fraction')>
+    nc.compare(baseline, b32).to_frame()               # pandas, one row per metric x variant
 
-The core imports no pint, pandas or rich: they load only where used.
+The public names load on first use (PEP 562), so ``neuroncmp --help`` pays for none of them;
+the core imports no pint, pandas or rich: they load only where used.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from .catalog import MetricSpec, lookup
-from .errors import (MissingDependencyError, NeuroncmpError, ParseError, RuleError,
-                     UnknownFormatError)
-from .loader import load, load_many
-from .model import Anomaly, MemoryRow, Metric, Profile, Skipped, Source
+_EXPORTS = {
+    "load": "loader", "load_many": "loader", "compare": "comparison", "Comparison": "comparison",
+    "Profile": "model", "Metric": "model", "MemoryRow": "model", "Anomaly": "model",
+    "Skipped": "model", "Source": "model", "MetricSpec": "catalog", "lookup": "catalog",
+    "NeuroncmpError": "errors", "ParseError": "errors", "UnknownFormatError": "errors",
+    "MissingDependencyError": "errors", "RuleError": "errors",
+}
+__all__ = ["__version__", *_EXPORTS]
 
-__all__ = [
-    "__version__", "load", "load_many", "Profile", "Metric", "MemoryRow", "Anomaly", "Skipped",
-    "Source", "MetricSpec", "lookup", "NeuroncmpError", "ParseError",
-    "UnknownFormatError", "MissingDependencyError", "RuleError",
-]
+if TYPE_CHECKING:
+    from .catalog import MetricSpec, lookup
+    from .comparison import Comparison, compare
+    from .errors import (MissingDependencyError, NeuroncmpError, ParseError, RuleError,
+                         UnknownFormatError)
+    from .loader import load, load_many
+    from .model import Anomaly, MemoryRow, Metric, Profile, Skipped, Source
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'neuroncmp' has no attribute {name!r}")
+    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -144,7 +144,7 @@ def diff(files: tuple[str, ...], baseline_name: str | None, groups: tuple[str, .
          thresholds: tuple[str, ...], fmt: str | None, output: str | None, rules: tuple[str, ...],
          format_in: str | None, no_color: bool, width: int | None) -> None:
     """Compare a baseline against variants: FILES are profiles or multi-section exports."""
-    from .compare import compare
+    from .comparison import compare
     from .gates import evaluate, parse_rule
     from .loader import load_many
     from .thresholds import Thresholds

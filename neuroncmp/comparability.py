@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .compare import Side
+    from .comparison import Side
 
 KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version",
         "collectives_version", "profiler_version", "lnc_config", "nc_idx", "nd_idx",
-        "num_physical_cores")
+        "num_physical_cores", "neuroncore_per_device_count", "neuron_device_count")
 
 
 def warnings_for(sides: list["Side"], only_in: dict[str, list[str]], requested: str,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Callable
 
-from .compare import Cell, Comparison, Delta, Row
+from .comparison import Cell, Comparison, Delta, Row
 from .errors import RuleError
 
 _RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"

@@ -46,6 +46,9 @@ def _parse(path: Path, format: str | None) -> list[Profile]:
     if not path.exists():
         raise NeuroncmpError(f"{path}: no such file or directory")
     if path.is_dir():
+        manifest = None if format else read_manifest(path)
+        if manifest is not None:  # a run folder written by `neuroncmp convert`
+            return [p for entry in manifest.get("profiles", []) for p in load(path / entry["file"])]
         parser = by_name(format) if format else for_directory(path)
         return parser.parse("", str(path))
     text = read_text(path)

@@ -69,7 +69,7 @@ def generate_sweep(folder: Path, count: int) -> list[str]:
 def in_process(paths: list[str], repeat: int) -> float:
     sys.path.insert(0, str(ROOT))
     import neuroncmp
-    from neuroncmp.compare import compare
+    from neuroncmp.comparison import compare
 
     samples = []
     for _ in range(repeat):

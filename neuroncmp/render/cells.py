@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compare import ADDED, BETTER, NEUTRAL, REMOVED, UNCHANGED, WORSE, Comparison, Delta, Row
+from ..comparison import ADDED, BETTER, NEUTRAL, REMOVED, UNCHANGED, WORSE, Comparison, Delta, Row
 from ..units import format_value, pick_scale, significant
 
 MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone"}

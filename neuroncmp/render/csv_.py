@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from ..compare import Comparison
+from ..comparison import Comparison
 from .records import FIELDS, records
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compare import Comparison
+from ..comparison import Comparison
 from .records import FIELDS, records
 
 

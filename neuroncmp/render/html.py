@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..compare import Comparison, Row
+from ..comparison import Comparison, Row
 from . import cells as c
 
 CSS = """

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..compare import Cell, Comparison, Row, Side
+from ..comparison import Cell, Comparison, Row, Side
 from . import cells as c
 from .records import delta_fields
 

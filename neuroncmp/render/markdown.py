@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..compare import Comparison, Row
+from ..comparison import Comparison, Row
 from . import cells as c
 
 

@@ -48,8 +48,8 @@ def memory_table(profile: Profile) -> Table | None:
     if not profile.memory:
         return None
     total = profile.memory_total() or 0
-    table = Table(title="Device memory by usage type", title_justify="left", show_edge=False,
-                  pad_edge=False)
+    title = f"Device memory by usage type (total {format_value(total, 'B')})"
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
     for column, justify in (("nd", "right"), ("nc", "right"), ("usage type", "left"),
                             ("label", "left"), ("amount", "right"), ("share", "right")):
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]

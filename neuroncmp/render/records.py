@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compare import Comparison, Delta, Row
+from ..comparison import Comparison, Delta, Row
 
 FIELDS = ("metric", "group", "unit", "kind", "direction", "extensive", "catalogued", "basis",
           "baseline_label", "variant_label", "baseline_batch_size", "variant_batch_size",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..compare import BETTER, UNCHANGED, WORSE, Comparison, Row
+from ..comparison import BETTER, UNCHANGED, WORSE, Comparison, Row
 from . import cells as c
 
 STYLE = {BETTER: "green", WORSE: "red", UNCHANGED: "dim"}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import neuroncmp
 from conftest import RUN
-from neuroncmp.compare import _change_rank, compare
+from neuroncmp.comparison import _change_rank, compare
 from neuroncmp.model import Metric, Profile, Source
 
 
@@ -192,3 +192,11 @@ def test_rescaling_input_units_changes_no_verdict(a, b, factor):
     verdicts = lambda c: [(r.name, cell.step.verdict, cell.sample and cell.sample.verdict)  # noqa: E731
                           for r in c.all_rows for cell in r.cells]
     assert verdicts(original) == verdicts(scaled)
+
+
+def test_run_folder_loads_in_manifest_order_and_renders_in_notebooks():
+    profiles = neuroncmp.load(RUN)
+    assert [p.label for p in profiles] == ["baseline", "b16", "b32", "b32-cc-optim", "b48", "b64", "b4", "b2"]
+    comparison = neuroncmp.compare(profiles[0], *profiles[1:])
+    html = comparison._repr_html_()
+    assert html.startswith('<div class="ncmp">') and "mfu_estimated_percent" in html and "<!DOCTYPE" not in html
