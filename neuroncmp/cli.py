@@ -186,7 +186,9 @@ def _output_format(fmt: str | None, output: str | None) -> str:
 def _baseline_first(profiles: list[Any], name: str | None) -> list[Any]:
     labels = {p.label for p in profiles}
     if len(labels) < 2:
-        raise NeuroncmpError(f"diff needs profiles with at least two labels; got {sorted(labels)}")
+        raise NeuroncmpError(
+            f"diff needs profiles with at least two labels, got only {sorted(labels)}: files sharing a "
+            "label are repeated captures of one side; name the variant's file differently")
     if name is None:
         return profiles
     chosen = [p for p in profiles if name in (p.label, p.source.section)]

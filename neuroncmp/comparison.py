@@ -16,6 +16,7 @@ from typing import Any, Iterable, NamedTuple
 from . import stats
 from .gcpause import paused_gc
 from .catalog import MetricSpec, group_rank, lookup
+from .errors import NeuroncmpError
 from .model import Metric, Profile
 from .thresholds import Band, Thresholds
 
@@ -163,7 +164,7 @@ def compare(baseline: Profile | Iterable[Profile], *variants: Profile | Iterable
 
     sides = sides_from(baseline, variants)
     if len(sides) < 2:
-        raise ValueError("compare() needs a baseline and at least one variant with another label")
+        raise NeuroncmpError("compare() needs a baseline and at least one variant with another label")
     bands = Thresholds(list(thresholds))
     chosen, reason = _basis(sides, basis)
     with paused_gc():
