@@ -166,3 +166,20 @@ def test_help_documents_every_option():
     for option in ("--group", "--metric", "--only-changed", "--sort", "--basis", "--threshold", "--format",
                    "--output", "--no-color", "--width", "--fail-on", "--baseline"):
         assert option in text
+
+
+def test_repeated_captures_from_the_command_line(tmp_path):
+    block = next(iter(json.loads((RUN / "b32.json").read_text()).values()))
+    files = []
+    for index, (label, total) in enumerate([("b32", 0.1147), ("b32", 0.1149), ("b32", 0.1146),
+                                            ("fast", 0.1001), ("fast", 0.0999), ("fast", 0.1003)]):
+        folder = tmp_path / f"run{index}"
+        folder.mkdir()
+        (folder / f"{label}.json").write_text(json.dumps({"n_x": dict(block, total_time=total)}))
+        files.append(str(folder / f"{label}.json"))
+    data = json.loads(run(*files, "--format", "json", "--metric", "total_time").output)
+    cell = data["rows"][0]["cells"][0]
+    assert (cell["n_baseline"], cell["n_variant"]) == (3, 3)
+    assert cell["step"]["p_value"] == pytest.approx(0.1) and cell["step"]["verdict"] == "unchanged"
+    assert data["captures"].startswith("repeated captures (b32 x3, fast x3)")
+    assert cell["display"]["change"] == "-12.7% ?"  # a big change, but 3 captures cannot show it is real

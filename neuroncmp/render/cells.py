@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..comparison import ADDED, BETTER, NEUTRAL, REMOVED, UNCHANGED, WORSE, Comparison, Delta, Row
+from ..comparison import (ALPHA, ADDED, BETTER, NEUTRAL, REMOVED, UNCHANGED, WORSE, Comparison,
+                          Delta, Row)
 from ..units import format_value, pick_scale, significant
 
 MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone"}
-LEGEND = "✔ better  ✘ worse  = within noise band  ~ changed (no better direction)  new/gone: on one side only"
+LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better direction)  "
+          "? not significant (repeated captures)  new/gone: on one side only")
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
@@ -89,7 +91,10 @@ def _percent(relative: float) -> str:
 
 def change_with_mark(delta: Delta, sep: str = " ") -> str:
     change = change_text(delta)
-    return f"{change}{sep}{MARK[delta.verdict]}".strip()
+    mark = MARK[delta.verdict]
+    if delta.verdict == UNCHANGED and delta.p_value is not None and delta.p_value >= ALPHA:
+        mark = "?"  # captures differ, but not beyond what their spread explains
+    return f"{change}{sep}{mark}".strip()
 
 
 def trend(row: Row, basis: str) -> str:
