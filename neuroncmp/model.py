@@ -7,7 +7,7 @@ Quantity on demand, so loading and rendering never import pint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import catalog
 from .catalog import MetricSpec
@@ -28,9 +28,12 @@ class Source:
         return f"{self.path} [{self.section}]" if self.section else self.path
 
 
-@dataclass(frozen=True)
-class Metric:
-    """One value: canonical name, magnitude in the canonical unit, and the text it was read from."""
+class Metric(NamedTuple):
+    """One value: canonical name, magnitude in the canonical unit, and the text it was read from.
+
+    A NamedTuple rather than a frozen dataclass: loading a 500-profile sweep builds 45,000 of
+    them, and a tuple is several times cheaper to create.
+    """
 
     name: str
     value: Value
