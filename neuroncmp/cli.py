@@ -6,6 +6,7 @@ tripped. Heavy modules (rich, pint, pandas) are imported inside the commands tha
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -81,13 +82,14 @@ def show(files: tuple[str, ...], output: str, format_in: str | None, no_color: b
         data: Any = [profile_dict(p) for p in profiles]
         click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2))
         return
-    from .render.profile_term import render
+    from .render.lines import Line
+    from .render.profile_term import render_lines
 
-    console = _console(no_color, width)
+    columns = width or shutil.get_terminal_size((100, 24)).columns
+    lines: list[Line] = []
     for index, profile in enumerate(profiles):
-        if index:
-            console.rule()
-        console.print(render(profile))
+        lines += ([[], [("─" * columns, "dim")], []] if index else []) + render_lines(profile, columns)
+    _print_lines(lines, no_color, width)
 
 
 @cli.command()
@@ -222,15 +224,20 @@ def _wants_colour(no_color: bool) -> bool:
 
 
 def _print_term(comparison: Any, no_color: bool, width: int | None) -> None:
-    import shutil
-
     from .render import term
 
-    if not _wants_colour(no_color):  # piped or plain: no need to import rich at all
-        click.echo(term.render(comparison, width or shutil.get_terminal_size((100, 24)).columns), nl=False)
+    columns = width or shutil.get_terminal_size((100, 24)).columns
+    _print_lines(term.render_lines(comparison, columns), no_color, width)
+
+
+def _print_lines(lines: list[Any], no_color: bool, width: int | None) -> None:
+    """Plain text when piped or --no-color (rich is not even imported), else colour via rich."""
+    from .render.lines import plain, to_rich
+
+    if not _wants_colour(no_color):
+        click.echo(plain(lines), nl=False)
         return
-    console = _console(no_color, width)
-    console.print(term.to_rich(term.render_lines(comparison, console.width)), soft_wrap=True)
+    _console(no_color, width).print(to_rich(lines), soft_wrap=True)
 
 
 def main() -> None:

@@ -1,64 +1,55 @@
-"""``neuroncmp show``: one profile grouped by catalog group, in human units (rich)."""
+"""``neuroncmp show``: one profile grouped by catalog group, in human units."""
 
 from __future__ import annotations
-
-from typing import Any
-
-from rich.console import Group
-from rich.table import Table
-from rich.text import Text
 
 from ..catalog import group_rank
 from ..model import Profile
 from ..units import format_value
+from .lines import Line, grid, wrapped
 
 
-def _heading(profile: Profile) -> Text:
-    text = Text(profile.label, style="bold")
+def _heading(profile: Profile, width: int) -> list[Line]:
+    line: Line = [(profile.label, "bold")]
     if profile.batch_size is not None:
-        text.append(f"  batch size {profile.batch_size}")
+        line.append((f"  batch size {profile.batch_size}", ""))
         if profile.params.get("batch_size_source") in ("inferred", "trainer"):
-            text.append(f" (inferred: {profile.params.get('batch_size_how')})", style="yellow")
-    text.append(f"  from {profile.source} ({profile.source.format})", style="dim")
-    return text
-
-
-def _metadata_line(profile: Profile) -> Text | None:
+            line.append((f" (inferred: {profile.params.get('batch_size_how')})", "yellow"))
+    line.append((f"  from {profile.source} ({profile.source.format})", "dim"))
     keys = ("instance_type", "lnc_config", "compiler_version", "runtime_version", "profiler_version")
-    parts = [f"{k}={profile.info(k)}" for k in keys if profile.info(k) is not None]
-    return Text("  ".join(parts), style="dim") if parts else None
+    facts = "  ".join(f"{k}={profile.info(k)}" for k in keys if profile.info(k) is not None)
+    return [line] + (wrapped(facts, "dim", width) if facts else [])
 
 
-def metrics_table(profile: Profile) -> Table:
-    table = Table(title="Metrics", title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column("metric", no_wrap=True)
-    table.add_column("value", justify="right", overflow="fold")
-    ordered = sorted(profile.metrics.values(), key=lambda m: (group_rank(m.group), m.group))
+def metrics_lines(profile: Profile) -> list[Line]:
+    rows = []
     group = None
-    for metric in ordered:
+    for metric in sorted(profile.metrics.values(), key=lambda m: (group_rank(m.group), m.group)):
         if metric.group != group:
             group = metric.group
-            table.add_row(Text(group, style="bold cyan"), "")
+            rows.append([(group, "bold cyan"), ("", "")])
         name = metric.name + ("" if metric.catalogued else "  (uncatalogued)")
-        table.add_row(f"  {name}", metric.display())
-    return table
+        rows.append([(f"  {name}", ""), (metric.display(), "")])
+    return [[("Metrics", "bold underline")]] + grid(["metric", "value"], rows, right={1})
 
 
-def memory_table(profile: Profile) -> Table | None:
+def memory_lines(profile: Profile) -> list[Line]:
     if not profile.memory:
-        return None
+        return []
     total = profile.memory_total() or 0
+    rows = [[(_idx(r.device), ""), (_idx(r.core), ""), (r.usage_type, ""), (r.label, ""),
+             (format_value(r.bytes, "B"), ""), ("" if r.usage_type == "total" else _share(r.bytes, total), "")]
+            for r in profile.memory]
     title = f"Device memory by usage type (total {format_value(total, 'B')})"
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    for column, justify in (("nd", "right"), ("nc", "right"), ("usage type", "left"),
-                            ("label", "left"), ("amount", "right"), ("share", "right")):
-        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for row in profile.memory:
-        share = _share(row.bytes, total) if row.usage_type != "total" else ""
-        style = "bold" if row.usage_type == "total" else ""
-        table.add_row(_idx(row.device), _idx(row.core), row.usage_type, row.label,
-                      format_value(row.bytes, "B"), share, style=style)
-    return table
+    header = ["nd", "nc", "usage type", "label", "amount", "share"]
+    return [[(title, "bold underline")]] + grid(header, rows, right={0, 1, 4, 5})
+
+
+def training_lines(profile: Profile) -> list[Line]:
+    if not profile.training:
+        return []
+    rows = [[(m.name, ""), (m.display(), ""), (m.raw, "dim")] for m in profile.training.values()]
+    return [[("Trainer metrics", "bold underline")]] + grid(["metric", "value", "as printed"], rows,
+                                                            right={1})
 
 
 def _share(amount: int, total: int) -> str:
@@ -72,40 +63,27 @@ def _idx(value: int | None) -> str:
     return "" if value is None else str(value)
 
 
-def training_table(profile: Profile) -> Table | None:
-    if not profile.training:
-        return None
-    table = Table(title="Trainer metrics", title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    table.add_column("as printed", style="dim")
-    for metric in profile.training.values():
-        table.add_row(metric.name, metric.display(), metric.raw)
-    return table
-
-
-def _footer(profile: Profile) -> list[Text]:
-    lines = [Text(f"note: {note}", style="italic") for note in profile.notes]
-    lines += [Text(f"anomaly [{a.code}]: {a.message}", style="yellow") for a in profile.anomalies]
+def _footer(profile: Profile, width: int) -> list[Line]:
+    lines = []
+    for note in profile.notes:
+        lines += wrapped(f"note: {note}", "italic", width)
+    for anomaly in profile.anomalies:
+        lines += wrapped(f"anomaly [{anomaly.code}]: {anomaly.message}", "yellow", width)
     uncatalogued = profile.uncatalogued()
     if uncatalogued:
-        lines.append(Text(f"{len(uncatalogued)} uncatalogued metric(s): {', '.join(uncatalogued)}",
-                          style="yellow"))
+        lines += wrapped(f"{len(uncatalogued)} uncatalogued metric(s): {', '.join(uncatalogued)}",
+                         "yellow", width)
     if profile.skipped:
-        lines.append(Text(f"{len(profile.skipped)} input line(s) not used "
-                          f"(first: {profile.skipped[0].where}: {profile.skipped[0].reason})", style="dim"))
+        first = profile.skipped[0]
+        lines += wrapped(f"{len(profile.skipped)} input line(s) not used (first: {first.where}: "
+                         f"{first.reason})", "dim", width)
     return lines
 
 
-def render(profile: Profile) -> Any:
-    parts: list[Any] = [_heading(profile)]
-    meta = _metadata_line(profile)
-    if meta:
-        parts.append(meta)
-    for table in (metrics_table(profile), memory_table(profile), training_table(profile)):
-        if table is not None:
-            parts += [Text(""), table]
-    footer = _footer(profile)
-    if footer:
-        parts += [Text("")] + footer
-    return Group(*parts)
+def render_lines(profile: Profile, width: int = 100) -> list[Line]:
+    lines = _heading(profile, width)
+    for block in (metrics_lines(profile), memory_lines(profile), training_lines(profile)):
+        if block:
+            lines += [[]] + block
+    footer = _footer(profile, width)
+    return lines + ([[]] + footer if footer else [])

@@ -10,22 +10,15 @@ reads without colour; colour (green better, red worse, dim unchanged) only reinf
 
 from __future__ import annotations
 
-import textwrap
-from typing import Any
-
 from ..comparison import BETTER, UNCHANGED, WORSE, Comparison, Row
 from . import cells as c
+from .lines import Line, plain
+from .lines import wrapped as _wrapped
 
 STYLE = {BETTER: "green", WORSE: "red", UNCHANGED: "dim"}
 GAP = " "
-Piece = tuple[str, str]          # (text, rich style)
-Line = list[Piece]
-TermCell = list[Piece]           # one piece per line of a cell
+TermCell = list[tuple[str, str]]  # one (text, style) piece per line of a cell
 Entry = tuple[str, list[TermCell]]  # ("group" | "row" | "step", cells)
-
-
-def _wrapped(text: str, style: str, width: int) -> list[Line]:
-    return [[(part, style)] for part in textwrap.wrap(text, width, break_on_hyphens=False) or [""]]
 
 
 def header(comparison: Comparison, width: int) -> list[Line]:
@@ -153,23 +146,6 @@ def footer(comparison: Comparison, width: int) -> list[Line]:
 
 def render_lines(comparison: Comparison, width: int = 100) -> list[Line]:
     return header(comparison, width) + [[]] + table(comparison, width) + [[]] + footer(comparison, width)
-
-
-def plain(lines: list[Line]) -> str:
-    return "".join("".join(text for text, _ in line).rstrip() + "\n" for line in lines)
-
-
-def to_rich(lines: list[Line]) -> Any:
-    """One rich Text of the report; print it with ``soft_wrap=True`` (it is laid out already)."""
-    from rich.text import Text
-
-    text = Text()
-    for line in lines:
-        for piece, style in line:
-            text.append(piece, style=style or None)
-        text.append("\n")
-    text.rstrip()
-    return text
 
 
 def render(comparison: Comparison, width: int = 100) -> str:
