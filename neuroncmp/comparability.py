@@ -24,8 +24,8 @@ def warnings_for(sides: list["Side"], only_in: dict[str, list[str]], requested: 
 def _only_in_warnings(only_in: dict[str, list[str]], labels: list[str]) -> list[str]:
     """One line per set of sides: 'metrics only in baseline, b16: memory.generic, ... (23)'."""
     by_sides: dict[tuple[str, ...], list[str]] = {}
-    for name, present in only_in.items():
-        by_sides.setdefault(tuple(present), []).append(name)
+    for name, having in only_in.items():
+        by_sides.setdefault(tuple(having), []).append(name)
     lines = []
     for present, names in by_sides.items():
         missing = [label for label in labels if label not in present]

@@ -96,8 +96,8 @@ class Row:
 
     def magnitude(self, basis: str) -> float:
         """Largest |relative change| across variants (for sorting by change)."""
-        sizes = [abs(c.shown(basis).relative) for c in self.cells
-                 if c.shown(basis).relative is not None and not math.isnan(c.shown(basis).relative)]
+        relatives = [c.shown(basis).relative for c in self.cells]
+        sizes = [abs(r) for r in relatives if r is not None and not math.isnan(r)]
         return max(sizes, default=math.inf if self.changed(basis) else 0.0)
 
 

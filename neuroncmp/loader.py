@@ -49,8 +49,8 @@ def _parse(path: Path, format: str | None) -> list[Profile]:
         manifest = None if format else read_manifest(path)
         if manifest is not None:  # a run folder written by `neuroncmp convert`
             return [p for entry in manifest.get("profiles", []) for p in load(path / entry["file"])]
-        parser = by_name(format) if format else for_directory(path)
-        return parser.parse("", str(path))
+        reader = by_name(format) if format else for_directory(path)
+        return reader.parse("", str(path))
     text = read_text(path)
     parser: Parser = by_name(format) if format else for_text(path, text[:_HEAD_BYTES])
     if parser.reads_directory:

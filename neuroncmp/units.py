@@ -188,7 +188,7 @@ def registry() -> Any:
     constants = package.joinpath("constants_en.txt").read_text(encoding="utf-8")
     text = text.replace("\nbit = []\n", "\nbit = [information]\n")
     text = text.replace("@import constants_en.txt", constants)
-    ureg = pint.UnitRegistry(None, cache_folder=None)
+    ureg: Any = pint.UnitRegistry(None, cache_folder=None)
     ureg.load_definitions(text.splitlines())
     for definition in _DEFINITIONS:
         ureg.define(definition)

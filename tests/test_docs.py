@@ -32,7 +32,7 @@ def test_every_input_format_is_documented(name):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_output_format_is_documented(fmt):
-    assert re.search(rf"term\\?\|md\\?\|json\\?\|csv\\?\|html", README) and fmt in README
+    assert re.search(r"term\\?\|md\\?\|json\\?\|csv\\?\|html", README) and fmt in README
 
 
 def test_first_screen_has_the_two_setup_commands():

@@ -8,7 +8,7 @@ import pytest
 
 import neuroncmp
 from conftest import FIXTURES, RUN
-from neuroncmp.errors import MissingDependencyError, NeuroncmpError, ParseError, UnknownFormatError
+from neuroncmp.errors import NeuroncmpError, ParseError, UnknownFormatError
 from neuroncmp.parsers import parsers
 
 

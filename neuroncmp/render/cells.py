@@ -11,7 +11,7 @@ from typing import Any
 
 from ..comparison import (ALPHA, ADDED, BETTER, NEUTRAL, REMOVED, UNCHANGED, WORSE, Comparison,
                           Delta, Row)
-from ..units import format_value, pick_scale, significant
+from ..units import pick_scale, significant
 
 MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone"}
 LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better direction)  "

@@ -27,7 +27,7 @@ def delta_fields(delta: Delta) -> dict[str, Any]:
 def records(comparison: Comparison) -> list[dict[str, Any]]:
     out = []
     for row in comparison.rows:
-        for cell, side in zip(row.cells, comparison.variants):
+        for cell, side in zip(row.cells, comparison.variants, strict=True):
             for delta in (cell.step, cell.sample):
                 if delta is None:
                     continue
