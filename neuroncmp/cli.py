@@ -147,20 +147,30 @@ def diff(files: tuple[str, ...], baseline_name: str | None, groups: tuple[str, .
          format_in: str | None, no_color: bool, width: int | None) -> None:
     """Compare a baseline against variants: FILES are profiles or multi-section exports."""
     from .comparison import compare
-    from .gates import evaluate, parse_rule
     from .loader import load_many
     from .thresholds import Thresholds
 
     fmt = _output_format(fmt, output)
-    parsed_rules = [_usage(parse_rule, rule) for rule in rules]
+    parsed_rules = _rules(rules)
     _usage(Thresholds, list(thresholds))
     profiles = _baseline_first(load_many(files, format_in), baseline_name)
     comparison = compare(profiles[0], *profiles[1:], basis=basis, thresholds=thresholds,
                          groups=groups, metrics=globs, only_changed=only_changed, sort=sort)
-    _usage(evaluate, comparison, parsed_rules)
+    if parsed_rules:
+        from .gates import evaluate
+
+        _usage(evaluate, comparison, parsed_rules)
     _emit(comparison, fmt, output, no_color, width)
     if comparison.tripped():
         sys.exit(EXIT_GATE)
+
+
+def _rules(rules: tuple[str, ...]) -> list[Any]:
+    if not rules:
+        return []
+    from .gates import parse_rule
+
+    return [_usage(parse_rule, rule) for rule in rules]
 
 
 def _usage(func: Callable[..., Any], *args: Any) -> Any:

@@ -84,8 +84,7 @@ class Cell(NamedTuple):
         return self.sample if basis == "sample" and self.sample is not None else self.step
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     name: str
     spec: MetricSpec
     unit: str
@@ -200,8 +199,7 @@ def _rows(sides: list[Side], bands: Thresholds) -> list[Row]:
     return sorted(rows, key=lambda r: group_rank(r.spec.group))  # stable: keeps input order
 
 
-@dataclass(frozen=True)
-class _Baseline:
+class _Baseline(NamedTuple):
     """The baseline's values of one metric, computed once per row (not once per variant)."""
 
     step: list[Any]

@@ -13,7 +13,7 @@ import operator
 import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .comparison import Cell, Comparison, Delta, Row
 from .errors import RuleError
@@ -24,8 +24,7 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     text: str
     metric: str
     basis: str | None
@@ -44,8 +43,7 @@ class Rule:
         return delta.delta
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     """One metric x variant x basis where a rule tripped, with the measured change."""
 
     metric: str

@@ -102,7 +102,7 @@ def _apply_manifest(path: Path, profiles: list[Profile]) -> None:
     profile.metadata.update(entry.get("metadata", {}))
     profile.notes.extend(entry.get("notes", []))
     if entry.get("section"):
-        profile.source = type(profile.source)(profile.source.path, profile.source.format, entry["section"])
+        profile.source = profile.source._replace(section=entry["section"])
     for key in ("memory", "training"):
         if entry.get(key):
             _merge_sidecar(profile, path.parent / entry[key])

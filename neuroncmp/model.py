@@ -16,8 +16,7 @@ from .units import BYTE, format_value, quantity
 Value = int | float | str
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """Where a profile came from: file, parser name and (for multi-section files) the section."""
 
     path: str
@@ -60,8 +59,7 @@ class Metric(NamedTuple):
         return format_value(self.value, self.unit)
 
 
-@dataclass(frozen=True)
-class MemoryRow:
+class MemoryRow(NamedTuple):
     """One row of the device memory usage table: bytes of one usage type on one core."""
 
     device: int | None
@@ -72,8 +70,7 @@ class MemoryRow:
     raw: str = ""
 
 
-@dataclass(frozen=True)
-class Anomaly:
+class Anomaly(NamedTuple):
     """Something in the input that looks wrong; recorded, never raised."""
 
     code: str
@@ -81,8 +78,7 @@ class Anomaly:
     metric: str | None = None
 
 
-@dataclass(frozen=True)
-class Skipped:
+class Skipped(NamedTuple):
     """An input line (or key) a parser could not use, with the reason: counted and reported."""
 
     where: str

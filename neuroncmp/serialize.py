@@ -7,7 +7,6 @@ catalog names it; NaN becomes ``null`` with ``"nan": true`` so the output stays 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict
 from typing import Any
 
 from .model import Metric, Profile
@@ -27,15 +26,15 @@ def profile_dict(profile: Profile) -> dict[str, Any]:
     return {
         "schema": PROFILE_SCHEMA,
         "label": profile.label,
-        "source": asdict(profile.source),
+        "source": profile.source._asdict(),
         "params": profile.params,
         "metadata": profile.metadata,
         "metrics": {name: metric_dict(m) for name, m in profile.metrics.items()},
-        "memory": [asdict(row) for row in profile.memory],
+        "memory": [row._asdict() for row in profile.memory],
         "memory_total_bytes": profile.memory_total(),
         "training": {name: metric_dict(m) for name, m in profile.training.items()},
         "notes": profile.notes,
-        "anomalies": [asdict(a) for a in profile.anomalies],
+        "anomalies": [a._asdict() for a in profile.anomalies],
         "uncatalogued": profile.uncatalogued(),
-        "skipped": {"count": len(profile.skipped), "items": [asdict(s) for s in profile.skipped]},
+        "skipped": {"count": len(profile.skipped), "items": [s._asdict() for s in profile.skipped]},
     }

@@ -9,15 +9,14 @@ across the band; fraction bands are absolute percentage points.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import NamedTuple
 
 from .catalog import MetricSpec
 from .errors import RuleError
 
 
-@dataclass(frozen=True)
-class Band:
+class Band(NamedTuple):
     value: float        # a relative fraction (0.02 = 2 %) or percentage points
     points: bool = False  # True: absolute percentage points (fractions only)
 

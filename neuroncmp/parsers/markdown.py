@@ -9,9 +9,8 @@ memory table with or without a header row; the Trainer block in a code fence; ne
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .. import units as u
 from ..errors import ParseError
@@ -32,11 +31,10 @@ _TOP_KEYS = {"total": "total", "tensors": "tensors", "constants": "constants",
 _SEPARATOR = re.compile(r"^:?-+:?$")
 
 
-@dataclass
-class _Section:
+class _Section(NamedTuple):
     title: str | None
     first_line: int
-    lines: list[str] = field(default_factory=list)
+    lines: list[str]
 
 
 def parse(text: str, path: str) -> list[Profile]:
@@ -64,7 +62,7 @@ def _split_sections(lines: list[str]) -> tuple[list[_Section], list[Skipped]]:
     for number, line in enumerate(lines, 1):
         match = _SECTION.match(line)
         if match:
-            sections.append(_Section(match.group(1), number + 1))
+            sections.append(_Section(match.group(1), number + 1, []))
         elif sections:
             sections[-1].lines.append(line)
         elif line.strip():

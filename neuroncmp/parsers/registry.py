@@ -6,9 +6,8 @@ by sniffing every format (sqlite-utils' ``rows_from_file`` order).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..errors import UnknownFormatError
 from ..model import Profile
@@ -16,8 +15,7 @@ from ..model import Profile
 ParseFn = Callable[[str, str], list[Profile]]  # (text or directory path, path) -> profiles
 
 
-@dataclass(frozen=True)
-class Parser:
+class Parser(NamedTuple):
     name: str
     description: str
     suffixes: tuple[str, ...]
