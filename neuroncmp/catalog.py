@@ -9,7 +9,7 @@ else is still kept: ``lookup`` returns an uncatalogued spec with a unit guessed 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from . import units as u
@@ -297,10 +297,6 @@ def guess(name: str) -> MetricSpec:
                          meaning=f"not in the catalog; unit guessed from '{suffix}'")
     return _spec(name, "uncatalogued", u.DIMENSIONLESS, catalogued=False,
                  meaning="not in the catalog; no unit could be guessed")
-
-
-def with_group(spec: MetricSpec, group: str) -> MetricSpec:
-    return replace(spec, group=group)
 
 
 def group_rank(group: str) -> int:

@@ -215,7 +215,7 @@ def _emit(comparison: Any, fmt: str, output: str | None, no_color: bool, width: 
     from .render import render_text
 
     if output:
-        from .convert import write_atomic
+        from .atomic import write_atomic
 
         write_atomic(Path(output), render_text(comparison, fmt, width=width or 100))
     elif fmt == "term":

@@ -24,7 +24,6 @@ BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL = (
     "better", "worse", "unchanged", "added", "removed", "neutral")
 VERDICTS = (BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL)
 ALPHA = 0.05
-SORTS = ("group", "change", "name")
 
 
 @dataclass(frozen=True)
@@ -167,10 +166,11 @@ def compare(baseline: Profile | Iterable[Profile], *variants: Profile | Iterable
     bands = Thresholds(list(thresholds))
     chosen, reason = _basis(sides, basis)
     with paused_gc():
-        all_rows = _rows(sides, bands)
+        values = [side.metrics() for side in sides]  # built once: rows and only_in share it
+        all_rows = _rows(sides, values, bands)
     comparison = Comparison(sides[0], sides[1:], [], all_rows, chosen, reason, bands,
                             also_step=basis == "auto" and chosen == "sample")
-    comparison.only_in = _only_in(sides)
+    comparison.only_in = _only_in(sides, values)
     comparison.warnings = warnings_for(sides, comparison.only_in, basis, chosen)
     comparison.captures = _captures_note(sides)
     _view(comparison, list(groups), list(metrics), only_changed, sort)
@@ -190,8 +190,7 @@ def _basis(sides: list[Side], requested: str) -> tuple[str, str]:
     return "step", "per step (batch sizes equal)"
 
 
-def _rows(sides: list[Side], bands: Thresholds) -> list[Row]:
-    values = [side.metrics() for side in sides]
+def _rows(sides: list[Side], values: list[dict[str, list[Metric]]], bands: Thresholds) -> list[Row]:
     names: dict[str, None] = {}
     for side_values in values:
         names.update(dict.fromkeys(side_values))
@@ -297,10 +296,10 @@ def _verdict(spec: MetricSpec, band: Band, b: float, v: float, points: float | N
     return BETTER if (v > b) == (spec.direction == "higher") else WORSE
 
 
-def _only_in(sides: list[Side]) -> dict[str, list[str]]:
+def _only_in(sides: list[Side], values: list[dict[str, list[Metric]]]) -> dict[str, list[str]]:
     present: dict[str, list[str]] = {}
-    for side in sides:
-        for name in side.metrics():
+    for side, side_values in zip(sides, values, strict=True):
+        for name in side_values:
             present.setdefault(name, []).append(side.label)
     return {name: labels for name, labels in present.items() if len(labels) < len(sides)}
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
-import tempfile
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .atomic import write_atomic
 from .catalog import lookup
 from .loader import MANIFEST, MANIFEST_SCHEMA
 from .model import Metric, Profile
@@ -104,22 +103,6 @@ def plan(profiles: list[Profile], source: Path) -> dict[str, str]:
 
 def _json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same directory and rename: no half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def convert(profiles: list[Profile], source: Path, out_dir: Path) -> list[Path]:

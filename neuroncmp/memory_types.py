@@ -40,7 +40,3 @@ def canonical_usage(label: str) -> str:
         return _EXACT[loose]
     return re.sub(r"[^a-z0-9]+", "_", loose).strip("_") or "unknown"
 
-
-def is_known(label: str) -> bool:
-    loose = re.sub(r"\s*\(unused\)\s*", "", label.strip()).lower().replace("syncill", "spill")
-    return label.strip() in _EXACT or loose in _LOOSE or loose in _EXACT

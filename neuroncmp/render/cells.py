@@ -62,9 +62,9 @@ def compact(value: float) -> str:
     return significant(value)
 
 
-def unit_label(row: Row, basis: str) -> str:
-    scale = scale_for(row, basis)
-    return scale[1] if scale and scale[1] else ""
+def unit_label(scale: tuple[float, str] | None) -> str:
+    """The display unit a row's title carries, from the scale ``scale_for`` chose."""
+    return scale[1] if scale else ""
 
 
 def change_text(delta: Delta) -> str:
@@ -126,10 +126,9 @@ def batch_line(comparison: Comparison) -> str:
                                        for i, side in enumerate(comparison.sides))
 
 
-def metric_title(row: Row, basis: str, *, with_unit: bool = False) -> str:
+def metric_title(row: Row, basis: str, unit: str = "") -> str:
     suffix = "/sample" if row_basis(row, basis) == "sample" else ""
-    unit = f" [{unit_label(row, basis)}]" if with_unit and unit_label(row, basis) else ""
-    return row.name + suffix + unit + ("" if row.spec.catalogued else " (uncatalogued)")
+    return row.name + suffix + (f" [{unit}]" if unit else "") + ("" if row.spec.catalogued else " (uncatalogued)")
 
 
 def footer_lines(comparison: Comparison) -> list[str]:

@@ -39,7 +39,7 @@ def _row(row: Row, basis: str) -> dict[str, Any]:
     scale = c.scale_for(row, basis)
     return {"metric": row.name, "group": spec.group, "unit": row.unit, "kind": spec.kind,
             "direction": spec.direction, "extensive": spec.extensive, "catalogued": spec.catalogued,
-            "meaning": spec.meaning, "display_unit": c.unit_label(row, basis),
+            "meaning": spec.meaning, "display_unit": c.unit_label(scale),
             "cells": [_cell(cell, row, basis, scale) for cell in row.cells]}
 
 

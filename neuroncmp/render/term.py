@@ -42,8 +42,8 @@ def visible_rows(comparison: Comparison) -> list[Row]:
 def _row_cells(row: Row, basis: str, show_trend: bool, title: str | None = None) -> list[TermCell]:
     scale = c.scale_for(row, basis)
     first = row.cells[0].shown(basis)
-    unit = c.unit_label(row, basis)
-    name = (title + (f" [{unit}]" if unit else "")) if title else c.metric_title(row, basis, with_unit=True)
+    unit = c.unit_label(scale)
+    name = (title + (f" [{unit}]" if unit else "")) if title else c.metric_title(row, basis, unit)
     out: list[TermCell] = [[(name, "")], [(c.value_text(first.baseline, row, scale, unit=False), "")]]
     for cell in row.cells:
         delta = cell.shown(basis)
