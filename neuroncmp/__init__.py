@@ -5,6 +5,10 @@
     b32.metrics["mfu_estimated_percent"].quantity      # <Quantity(0.2039, 'fraction')>
     nc.compare(baseline, b32).to_frame()               # pandas, one row per metric x variant
 
+The pipeline, one package per stage: ``ingest`` (files -> ``Profile``), ``model`` / ``catalog`` /
+``units`` (the normalized, unit-aware model), ``comparison`` (and ``analysis``: pure computations
+on profiles), ``render`` (results -> text, documents, frames), ``cli`` and ``api`` on top.
+
 The public names load on first use (PEP 562), so ``neuroncmp --help`` pays for none of them;
 the core imports no pint, pandas or rich: they load only where used.
 """
@@ -17,20 +21,24 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "load": "loader", "load_many": "loader", "compare": "comparison", "Comparison": "comparison",
+    "load": "api", "load_many": "api", "compare": "api", "Comparison": "api",
     "Profile": "model", "Metric": "model", "MemoryRow": "model", "Anomaly": "model",
     "Skipped": "model", "Source": "model", "MetricSpec": "catalog", "lookup": "catalog",
-    "NeuroncmpError": "errors", "ParseError": "errors", "UnknownFormatError": "errors",
-    "MissingDependencyError": "errors", "RuleError": "errors",
+    "NeuroncmpError": "errors", "ParseError": "errors", "InputError": "errors",
+    "UsageError": "errors", "UnknownFormatError": "errors", "MissingDependencyError": "errors",
+    "RuleError": "errors",
 }
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "__version__", "load", "load_many", "compare", "Comparison", "Profile", "Metric", "MemoryRow",
+    "Anomaly", "Skipped", "Source", "MetricSpec", "lookup", "NeuroncmpError", "ParseError",
+    "InputError", "UsageError", "UnknownFormatError", "MissingDependencyError", "RuleError",
+]
 
 if TYPE_CHECKING:
+    from .api import Comparison, compare, load, load_many
     from .catalog import MetricSpec, lookup
-    from .comparison import Comparison, compare
-    from .errors import (MissingDependencyError, NeuroncmpError, ParseError, RuleError,
-                         UnknownFormatError)
-    from .loader import load, load_many
+    from .errors import (InputError, MissingDependencyError, NeuroncmpError, ParseError, RuleError,
+                         UnknownFormatError, UsageError)
     from .model import Anomaly, MemoryRow, Metric, Profile, Skipped, Source
 
 

@@ -1,18 +1,34 @@
-"""Exception hierarchy.
+"""Exception hierarchy and the exit codes they map to: the one place both are defined.
 
-The library raises these and never exits; only ``cli.main`` turns them into exit codes, so
-"the tool could not read this" (exit 2) stays distinct from "a gate tripped" (exit 3).
+The library raises these and never exits. The CLI's single error boundary (``cli.app``) turns
+them into one-line messages and these exit codes; the README's "Exit codes" table repeats them
+and a test keeps the two in step.
+
+| code | meaning                                                           | raised as      |
+|------|-------------------------------------------------------------------|----------------|
+| 0    | success                                                           |                |
+| 1    | an input could not be read (file, place, what was expected)       | ``InputError`` |
+| 2    | usage error: a malformed or contradictory option                  | ``UsageError`` |
+| 3    | a ``--fail-on`` gate tripped                                      | ``GateTripped``|
 """
 
 from __future__ import annotations
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_GATE = 0, 1, 2, 3
 
 
 class NeuroncmpError(Exception):
     """Base class for every error neuroncmp raises on purpose."""
 
+    exit_code = EXIT_INPUT
 
-class ParseError(NeuroncmpError):
-    """An input file could not be read: names the file, the place and what was expected."""
+
+class InputError(NeuroncmpError):
+    """An input could not be read or used (missing file, unknown format, bad content)."""
+
+
+class ParseError(InputError):
+    """An input file could not be parsed: names the file, the place and what was expected."""
 
     def __init__(self, path: str, where: str, expected: str, found: str | None = None) -> None:
         self.path, self.where, self.expected, self.found = str(path), where, expected, found
@@ -22,13 +38,25 @@ class ParseError(NeuroncmpError):
         super().__init__(message)
 
 
-class UnknownFormatError(NeuroncmpError):
+class UnknownFormatError(InputError):
     """The format of a file could not be recognised, or a forced format name is unknown."""
 
 
-class MissingDependencyError(NeuroncmpError):
+class MissingDependencyError(InputError):
     """An optional extra (pyarrow, matplotlib, ...) is needed but not installed."""
 
 
-class RuleError(NeuroncmpError):
-    """A ``--fail-on`` rule or another user option is malformed."""
+class UsageError(NeuroncmpError):
+    """An option is malformed or names something that does not exist (exit 2)."""
+
+    exit_code = EXIT_USAGE
+
+
+class RuleError(UsageError):
+    """A ``--fail-on`` rule or a ``--threshold`` band is malformed."""
+
+
+class GateTripped(NeuroncmpError):
+    """At least one ``--fail-on`` gate tripped; raised by the CLI after the report is written."""
+
+    exit_code = EXIT_GATE

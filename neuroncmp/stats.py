@@ -1,4 +1,4 @@
-"""Small statistics for repeated captures: median, spread and an exact permutation test.
+"""Small statistics used across the pipeline: median, spread and an exact permutation test.
 
 No scipy: the test is a two-sided permutation test on the difference of means, exact for the
 small capture counts profiles come in (all splits enumerated up to 20,000), sampled beyond that

@@ -149,17 +149,33 @@ def _finite(number: float) -> bool:
     return math.isfinite(number)
 
 
-def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None) -> str:
-    """Human text for a canonical magnitude: ``0.1147, "s"`` -> ``"114.7 ms"``."""
-    if isinstance(value, str) or unit == TEXT:
-        return str(value)
+def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None, *,
+                 with_unit: bool = True) -> str:
+    """Human text for a canonical magnitude, the one formatter of every view (show and diff alike).
+
+    ``0.1147, "s"`` -> ``"114.7 ms"``; 4 significant figures in the scale ``pick_scale`` chooses
+    (or ``scale``, so a column reads in one unit); counts, cycles and plain ratios of 100,000 or
+    more in short form (``160.6M``); ``with_unit=False`` leaves the unit to a column title.
+    """
     if value is None:
         return "-"
-    if isinstance(value, int) and unit in (COUNT, CYCLE):
-        return f"{value:,}"
+    if isinstance(value, str) or unit == TEXT:
+        return str(value)
+    if value != value:
+        return "NaN"
+    if unit in (COUNT, CYCLE, DIMENSIONLESS) and abs(value) >= 1e5:
+        return compact(value)
     factor, label = scale or pick_scale(value, unit)
     text = significant(value / factor)
-    return f"{text} {label}" if label else text
+    return f"{text} {label}" if with_unit and label else text
+
+
+def compact(value: float) -> str:
+    """``2489194`` -> ``2.489M``: large counts in narrow columns."""
+    for factor, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= factor:
+            return significant(value / factor) + suffix
+    return significant(value)
 
 
 # ---- pint, on demand ---------------------------------------------------------------------------

@@ -33,13 +33,142 @@ def test_unknown_metrics_get_a_guessed_unit_and_are_marked(name, unit):
     assert (spec.unit, spec.catalogued, spec.direction, spec.group) == (unit, False, "neutral", "uncatalogued")
 
 
-def test_key_directions():
-    assert catalog.lookup("mfu_estimated_percent").direction == "higher"
-    assert catalog.lookup("total_time").direction == "lower"
-    assert catalog.lookup("spill_reload_bytes").extensive is True
-    assert catalog.lookup("mfu_estimated_percent").extensive is False
+# Reviewed by hand: every catalogued metric's direction (which way is better), whether it grows
+# with the batch (extensive: compared per sample) and its canonical unit. A metric added to or
+# changed in the catalog must be added or changed here too, on purpose.
+REVIEWED = [
+    ('event_count', 'neutral', True, 'count'),
+    ('trace_count', 'neutral', True, 'count'),
+    ('total_time', 'lower', True, 's'),
+    ('total_active_time', 'lower', True, 's'),
+    ('total_active_time_percent', 'higher', False, 'fraction'),
+    ('neuroncore_cycle_count', 'lower', True, 'cycle'),
+    ('model_flops', 'neutral', True, 'FLOP'),
+    ('hardware_flops', 'neutral', True, 'FLOP'),
+    ('transpose_flops', 'lower', True, 'FLOP'),
+    ('mm_arithmetic_intensity', 'higher', False, 'FLOP/B'),
+    ('peak_flops_bandwidth_ratio', 'neutral', False, 'FLOP/B'),
+    ('dma_active_cycles', 'lower', True, 'cycle'),
+    ('dma_active_time', 'lower', True, 's'),
+    ('dma_active_time_percent', 'neutral', False, 'fraction'),
+    ('dma_packet_time', 'neutral', True, 's'),
+    ('dma_queue_count', 'neutral', False, 'count'),
+    ('dma_transfer_average_bytes', 'neutral', False, 'B'),
+    ('dma_transfer_count', 'neutral', True, 'count'),
+    ('dma_transfer_time', 'lower', True, 's'),
+    ('dma_transfer_total_bytes', 'lower', True, 'B'),
+    ('dynamic_dma_packet_percent', 'neutral', False, 'fraction'),
+    ('dynamic_dma_size_percent', 'neutral', False, 'fraction'),
+    ('hbm_read_bytes', 'lower', True, 'B'),
+    ('hbm_write_bytes', 'lower', True, 'B'),
+    ('input_queue_bytes', 'neutral', True, 'B'),
+    ('inputs_and_weights_size_bytes', 'neutral', False, 'B'),
+    ('mbu_estimated_percent', 'neutral', False, 'fraction'),
+    ('mbu_min_read_util_percent', 'neutral', False, 'fraction'),
+    ('output_queue_bytes', 'neutral', True, 'B'),
+    ('psum_read_bytes', 'neutral', True, 'B'),
+    ('psum_read_sbuf_write_bytes', 'neutral', True, 'B'),
+    ('psum_read_sbuf_write_count', 'neutral', True, 'count'),
+    ('psum_write_bytes', 'neutral', True, 'B'),
+    ('sbuf_read_bytes', 'neutral', True, 'B'),
+    ('sbuf_write_bytes', 'neutral', True, 'B'),
+    ('software_dynamic_dma_packet_count', 'neutral', True, 'count'),
+    ('software_dynamic_dma_size', 'neutral', True, 'B'),
+    ('spill_reload_bytes', 'lower', True, 'B'),
+    ('spill_save_bytes', 'lower', True, 'B'),
+    ('static_dma_packet_count', 'neutral', True, 'count'),
+    ('static_dma_size', 'neutral', True, 'B'),
+    ('weight_queue_bytes', 'neutral', True, 'B'),
+    ('weight_size_bytes', 'neutral', False, 'B'),
+    ('tensor_engine_active_time', 'neutral', True, 's'),
+    ('tensor_engine_active_time_percent', 'higher', False, 'fraction'),
+    ('tensor_engine_instruction_count', 'neutral', True, 'count'),
+    ('tensor_engine_instruction_time', 'neutral', True, 's'),
+    ('vector_engine_active_time', 'neutral', True, 's'),
+    ('vector_engine_active_time_percent', 'neutral', False, 'fraction'),
+    ('vector_engine_instruction_count', 'neutral', True, 'count'),
+    ('vector_engine_instruction_time', 'neutral', True, 's'),
+    ('scalar_engine_active_time', 'neutral', True, 's'),
+    ('scalar_engine_active_time_percent', 'neutral', False, 'fraction'),
+    ('scalar_engine_instruction_count', 'neutral', True, 'count'),
+    ('scalar_engine_instruction_time', 'neutral', True, 's'),
+    ('sync_engine_active_time', 'neutral', True, 's'),
+    ('sync_engine_active_time_percent', 'neutral', False, 'fraction'),
+    ('sync_engine_instruction_count', 'neutral', True, 'count'),
+    ('sync_engine_instruction_time', 'neutral', True, 's'),
+    ('gpsimd_engine_active_time', 'neutral', True, 's'),
+    ('gpsimd_engine_active_time_percent', 'neutral', False, 'fraction'),
+    ('gpsimd_engine_instruction_count', 'neutral', True, 'count'),
+    ('gpsimd_engine_instruction_time', 'neutral', True, 's'),
+    ('mfu_estimated_percent', 'higher', False, 'fraction'),
+    ('hfu_estimated_percent', 'higher', False, 'fraction'),
+    ('mfu_max_achievable_estimated_percent', 'higher', False, 'fraction'),
+    ('matmul_instruction_count', 'neutral', True, 'count'),
+    ('activate_instruction_count', 'neutral', True, 'count'),
+    ('activate_instruction_time', 'neutral', True, 's'),
+    ('cc_cores_instruction_active_time', 'neutral', True, 's'),
+    ('cc_cores_instruction_active_time_percent', 'neutral', False, 'fraction'),
+    ('cc_cores_instruction_count', 'neutral', True, 'count'),
+    ('cc_cores_instruction_time', 'neutral', True, 's'),
+    ('cc_op_active_time', 'lower', True, 's'),
+    ('cc_op_active_time_percent', 'lower', False, 'fraction'),
+    ('cc_op_count', 'neutral', False, 'count'),
+    ('cc_op_time', 'lower', True, 's'),
+    ('instance_type', 'neutral', False, 'text'),
+    ('compiler_version', 'neutral', False, 'text'),
+    ('runtime_version', 'neutral', False, 'text'),
+    ('driver_version', 'neutral', False, 'text'),
+    ('collectives_version', 'neutral', False, 'text'),
+    ('profiler_version', 'neutral', False, 'text'),
+    ('profile_schema_version', 'neutral', False, 'text'),
+    ('nc_idx', 'neutral', False, 'count'),
+    ('nd_idx', 'neutral', False, 'count'),
+    ('lnc_config', 'neutral', False, 'count'),
+    ('num_physical_cores', 'neutral', False, 'count'),
+    ('vnc_enabled', 'neutral', False, 'text'),
+    ('hbm_ddr_bandwidth', 'neutral', False, 'B/s'),
+    ('neuroncore_frequency', 'neutral', False, 'Hz'),
+    ('device_type', 'neutral', False, 'text'),
+    ('neuroncore_per_device_count', 'neutral', False, 'count'),
+    ('neuron_device_count', 'neutral', False, 'count'),
+    ('neuron_device_memory_size', 'neutral', False, 'B'),
+    ('epoch', 'neutral', False, 'dimensionless'),
+    ('train_runtime', 'lower', False, 's'),
+    ('train_samples_per_second', 'higher', False, 'sample/s'),
+    ('train_steps_per_second', 'neutral', False, 'step/s'),
+    ('train_loss', 'lower', False, 'dimensionless'),
+    ('eval_runtime', 'lower', False, 's'),
+    ('eval_samples_per_second', 'higher', False, 'sample/s'),
+    ('eval_steps_per_second', 'neutral', False, 'step/s'),
+    ('eval_loss', 'lower', False, 'dimensionless'),
+    ('total_flos', 'neutral', False, 'FLOP'),
+    ('train_samples', 'neutral', False, 'count'),
+    ('eval_samples', 'neutral', False, 'count'),
+    ('host_used_memory_total', 'lower', False, 'B'),
+    ('host_used_memory_tensors', 'lower', False, 'B'),
+    ('host_used_memory_constants', 'lower', False, 'B'),
+    ('host_used_memory_app', 'lower', False, 'B'),
+    ('host_used_memory_dma_buffers', 'lower', False, 'B'),
+    ('device_used_memory_total', 'lower', False, 'B'),
+    ('device_used_memory_tensors', 'lower', False, 'B'),
+    ('device_used_memory_constants', 'lower', False, 'B'),
+    ('device_memory_total', 'lower', False, 'B'),
+]
+
+
+def test_every_catalogued_metric_is_in_the_reviewed_table():
+    assert [name for name, *_ in REVIEWED] == list(catalog.catalog())
+
+
+@pytest.mark.parametrize("name, direction, extensive, unit", REVIEWED, ids=[r[0] for r in REVIEWED])
+def test_direction_extensive_and_unit_match_the_reviewed_table(name, direction, extensive, unit):
+    spec = catalog.lookup(name)
+    assert (spec.direction, spec.extensive, spec.unit) == (direction, extensive, unit)
+
+
+def test_pattern_metrics():
     assert catalog.lookup("memory.profiler_buffers").direction == "neutral"
-    assert catalog.lookup("memory.shared_scratchpad").unit == "B"
+    assert (catalog.lookup("memory.shared_scratchpad").unit, catalog.lookup("memory.io").direction) == ("B", "lower")
 
 
 def test_every_spec_is_well_formed():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from decimal import Decimal
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,9 @@ from hypothesis import strategies as st
 
 import neuroncmp
 from conftest import RUN
-from neuroncmp.comparison import _change_rank, compare
+from neuroncmp.comparison import compare, select
+from neuroncmp.comparison.view import change_rank
+from neuroncmp.ingest.values import display_metric
 from neuroncmp.model import Metric, Profile, Source
 
 
@@ -20,7 +23,7 @@ def _load(*names):
 
 
 def _row(comparison, name):
-    return next(r for r in comparison.all_rows if r.name == name)
+    return comparison.row(name)
 
 
 def test_baseline_vs_b32_acceptance_values():
@@ -51,7 +54,7 @@ def test_memory_and_trainer_rows_are_compared():
 def test_equal_batch_sizes_compare_per_step():
     comparison = compare(*_load("b32.json", "b32-cc-optim.json"))
     assert comparison.basis == "step" and "equal" in comparison.basis_reason
-    assert not comparison.also_step
+    assert not comparison.step_context
 
 
 def test_added_removed_and_only_in():
@@ -112,21 +115,33 @@ def test_thresholds_override_bands():
     assert row(compare(*profiles, thresholds=["total_*=0.1%"])) == "better"
 
 
-def test_filters_and_sorting():
-    profiles = _load("baseline.json", "b32.json")
-    only = compare(*profiles, only_changed=True)
-    assert only.hidden_unchanged > 0 and all(r.changed(only.basis) for r in only.rows)
-    grouped = compare(*profiles, groups=["tensor_engine"])
+def test_views_filter_and_sort_without_changing_the_result():
+    comparison = compare(*_load("baseline.json", "b32.json"))
+    rows_before = comparison.rows
+    only = select(comparison, only_changed=True)
+    assert only.hidden_unchanged > 0 and all(r.changed(comparison.basis) for r in only.rows)
+    assert len(only.rows) + only.hidden_unchanged == len(comparison.rows)
+    grouped = select(comparison, groups=["tensor_engine"])
     assert {r.spec.group for r in grouped.rows} == {"tensor_engine"} and grouped.filtered_out > 0
-    by_change = compare(*profiles, sort="change")
-    keys = [(_change_rank(r, by_change.basis), -r.magnitude(by_change.basis)) for r in by_change.rows]
+    by_change = select(comparison, sort="change")
+    keys = [(change_rank(r, comparison.basis), -r.magnitude(comparison.basis)) for r in by_change.rows]
     assert keys == sorted(keys) and by_change.rows[0].name == "memory.dma_rings_spill"
     assert not by_change.grouped
-    assert [r.name for r in compare(*profiles, sort="name").rows] == sorted(r.name for r in only.all_rows)
+    assert [r.name for r in select(comparison, sort="name").rows] == sorted(r.name for r in comparison.rows)
+    assert comparison.rows is rows_before  # a view never changes the result
+
+
+def test_results_are_immutable():
+    comparison = compare(*_load("baseline.json", "b32.json"))
+    delta = comparison.row("total_time").cells[0].step
+    for target, attribute in ((comparison, "rows"), (delta, "verdict"), (comparison.row("total_time"), "cells")):
+        with pytest.raises(AttributeError):
+            setattr(target, attribute, None)
+    assert delta != tuple(getattr(delta, f) for f in delta.__dataclass_fields__)  # not a bare tuple
 
 
 def test_to_frame_is_tidy():
-    frame = compare(*_load("baseline.json", "b32.json")).to_frame()
+    frame = neuroncmp.compare(*_load("baseline.json", "b32.json")).to_frame()
     mfu = frame[(frame.metric == "mfu_estimated_percent")]
     assert len(mfu) == 1 and mfu.iloc[0].points == pytest.approx(9.52)
     assert set(frame[frame.metric == "total_time"].basis) == {"step", "sample"}
@@ -160,15 +175,15 @@ FLIP = {"better": "worse", "worse": "better", "unchanged": "unchanged", "neutral
 def test_a_profile_against_itself_is_unchanged(profile):
     twin = Profile(profile.source, "twin", dict(profile.params), metrics=dict(profile.metrics))
     comparison = compare(profile, twin)
-    assert all(cell.step.verdict == "unchanged" for row in comparison.all_rows for cell in row.cells)
+    assert all(cell.step.verdict == "unchanged" for row in comparison.rows for cell in row.cells)
 
 
 @settings(max_examples=200, deadline=None)
 @given(profiles("a"), profiles("b"))
 def test_swapping_sides_inverts_ratios_and_flips_verdicts(a, b):
     forward, backward = compare(a, b), compare(b, a)
-    back = {row.name: row.cells[0] for row in backward.all_rows}
-    for row in forward.all_rows:
+    back = {row.name: row.cells[0] for row in backward.rows}
+    for row in forward.rows:
         there, here = back[row.name], row.cells[0]
         for mine, theirs in ((here.step, there.step), (here.sample, there.sample)):
             if mine is None:
@@ -178,20 +193,49 @@ def test_swapping_sides_inverts_ratios_and_flips_verdicts(a, b):
                 assert mine.ratio * theirs.ratio == pytest.approx(1.0)
 
 
+# Display units a profile could be written in, per canonical unit (the UI export uses all of them).
+UNIT_CHOICES = {"s": ["ns", "us", "ms", "s"], "B": ["B", "KiB", "MiB", "GiB"],
+                "FLOP": ["FLOPS", "MFLOPS", "GFLOPS", "TFLOPS"], "fraction": ["%"], "count": [""],
+                "FLOP/B": ["flops/byte"]}
+FACTORS = {"ns": "1e-9", "us": "1e-6", "ms": "1e-3", "s": "1", "B": "1", "KiB": "1024", "MiB": "1048576",
+           "GiB": "1073741824", "FLOPS": "1", "MFLOPS": "1e6", "GFLOPS": "1e9", "TFLOPS": "1e12",
+           "%": "0.01", "": "1", "flops/byte": "1"}
+
+
+@st.composite
+def written_profiles(draw, label):
+    """A profile as display strings (``"53.78 ms"``), each value written in two display units."""
+    chosen = draw(st.lists(st.sampled_from(NAMES), min_size=1, unique=True))
+    values = {}
+    for name in chosen:
+        unit = neuroncmp.lookup(name).unit
+        digits = draw(st.integers(min_value=1, max_value=10**6))
+        exponent = draw(st.integers(min_value=-4, max_value=3)) if unit != "fraction" else -4
+        canonical = Decimal(digits).scaleb(exponent)  # a decimal value in the canonical unit
+        pair = [draw(st.sampled_from(UNIT_CHOICES[unit])) for _ in range(2)]
+        values[name] = [(str(canonical / Decimal(FACTORS[token])), token) for token in pair]
+    batch = draw(st.sampled_from([1, 8, 32]))
+    return [_written(label, batch, {n: v[i] for n, v in values.items()}) for i in (0, 1)]
+
+
+def _written(label, batch, texts):
+    profile = Profile(Source("mem", "test"), label, {"batch_size": batch})
+    for name, (number, token) in texts.items():
+        profile.metrics[name] = display_metric("mem", "test", name, f"{number} {token}".strip())
+    return profile
+
+
 @settings(max_examples=200, deadline=None)
-@given(profiles("a"), profiles("b"), st.sampled_from([2**-30, 2**-10, 2**10, 2**30]))
-def test_rescaling_input_units_changes_no_verdict(a, b, factor):
-    """Values read in another unit (KiB vs B, ms vs s by a power of two) give the same verdicts."""
-    def rescaled(profile):
-        copy = Profile(profile.source, profile.label, dict(profile.params))
-        for name, m in profile.metrics.items():
-            value = m.value if m.unit == "fraction" else m.value * factor
-            copy.metrics[name] = Metric(name, value, m.unit, m.raw, m.group)
-        return copy
-    original, scaled = compare(a, b), compare(rescaled(a), rescaled(b))
+@given(written_profiles("a"), written_profiles("b"))
+def test_the_display_unit_an_input_uses_changes_no_value_and_no_verdict(a, b):
+    """``53.78 ms`` and ``0.05378 s`` (or ``3 GiB`` and ``3072 MiB``) are the same value and verdict."""
+    (a1, a2), (b1, b2) = a, b
+    for one, other in ((a1, a2), (b1, b2)):
+        assert {k: m.value for k, m in one.metrics.items()} == {k: m.value for k, m in other.metrics.items()}
+    first, second = compare(a1, b1), compare(a2, b2)
     verdicts = lambda c: [(r.name, cell.step.verdict, cell.sample and cell.sample.verdict)  # noqa: E731
-                          for r in c.all_rows for cell in r.cells]
-    assert verdicts(original) == verdicts(scaled)
+                          for r in c.rows for cell in r.cells]
+    assert verdicts(first) == verdicts(second)
 
 
 def test_run_folder_loads_in_manifest_order_and_renders_in_notebooks():

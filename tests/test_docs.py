@@ -8,8 +8,8 @@ import pytest
 
 from conftest import ROOT
 from neuroncmp.cli import cli
-from neuroncmp.parsers import parsers
-from neuroncmp.render import FORMATS
+from neuroncmp.ingest.registry import parsers
+from neuroncmp.render.registry import names as output_formats
 
 README = (ROOT / "README.md").read_text()
 
@@ -30,9 +30,23 @@ def test_every_input_format_is_documented(name):
     assert f"| `{name}` |" in README
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_every_output_format_is_documented(fmt):
-    assert re.search(r"term\\?\|md\\?\|json\\?\|csv\\?\|html", README) and fmt in README
+def test_the_format_option_lists_exactly_the_registered_formats():
+    row = next(line for line in README.splitlines() if line.startswith("| `--format "))
+    documented = re.search(r"`--format ([a-z|\\]+)`", row).group(1).replace("\\", "").split("|")
+    assert documented == output_formats("diff")
+
+
+def test_exit_codes_in_the_readme_match_errors_py():
+    from neuroncmp import errors
+
+    section = README.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    codes = dict(re.findall(r"^\| (\d) \| ([^|]+?) \|", section, re.M))
+    assert codes.keys() == {"0", "1", "2", "3"}
+    assert (errors.EXIT_OK, errors.EXIT_INPUT, errors.EXIT_USAGE, errors.EXIT_GATE) == (0, 1, 2, 3)
+    assert "input" in codes["1"] and "usage" in codes["2"] and "gate" in codes["3"]
+    for exc, code in ((errors.ParseError("f", "w", "e"), 1), (errors.UsageError(), 2), (errors.RuleError(), 2),
+                      (errors.GateTripped(), 3), (errors.UnknownFormatError(), 1)):
+        assert exc.exit_code == code
 
 
 def test_first_screen_has_the_two_setup_commands():

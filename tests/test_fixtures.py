@@ -9,7 +9,8 @@ import pytest
 
 import neuroncmp
 from conftest import RUN, SEED, VARIANT_FILES
-from neuroncmp.convert import convert
+from neuroncmp.render.run_folder import convert
+from neuroncmp.units import NUMERIC_UNITS, TEXT
 
 ALL_FILES = sorted(p for p in RUN.iterdir() if p.is_file() and p.name != "README.md")
 
@@ -20,7 +21,10 @@ def test_every_bundled_file_parses(path: Path):
     assert profiles
     for profile in profiles:
         assert profile.metrics or profile.memory or profile.training
-        assert all(m.unit for m in profile.metrics.values())
+        for metric in (*profile.metrics.values(), *profile.training.values()):
+            spec = neuroncmp.lookup(metric.name)
+            assert metric.unit in (*NUMERIC_UNITS, TEXT), metric
+            assert metric.unit == spec.unit or not spec.catalogued, metric  # the catalog's unit
 
 
 def _essence(profile):

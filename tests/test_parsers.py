@@ -9,7 +9,7 @@ import pytest
 import neuroncmp
 from conftest import FIXTURES, RUN
 from neuroncmp.errors import NeuroncmpError, ParseError, UnknownFormatError
-from neuroncmp.parsers import parsers
+from neuroncmp.ingest.registry import parsers
 
 
 def _b32_block():

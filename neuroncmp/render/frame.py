@@ -1,14 +1,16 @@
-"""pandas DataFrame of a comparison (``Comparison.to_frame()``): pandas is imported only here."""
+"""pandas DataFrame of a comparison: pandas is imported only here."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..comparison import Comparison
+from .base import DiffReport
 from .records import FIELDS, records
 
 
-def to_frame(comparison: Comparison) -> Any:
+def to_frame(report: DiffReport) -> Any:
+    """Tidy: one row per metric x variant x basis of the report's view."""
     import pandas as pd
 
-    return pd.DataFrame.from_records(records(comparison), columns=list(FIELDS))
+    return pd.DataFrame.from_records(records(report.comparison, report.view.rows, report.gates),
+                                     columns=list(FIELDS))

@@ -1,10 +1,13 @@
-"""Tidy records of a comparison (one per metric x variant x basis): CSV, JSON and pandas share them."""
+"""Tidy records of a comparison, one per metric x variant x basis: CSV, JSON and pandas share them."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, TYPE_CHECKING
 
-from ..comparison import Comparison, Delta, Row
+from ..comparison.result import Cell, Comparison, Delta, Row, Side
+
+if TYPE_CHECKING:  # gates load only when --fail-on is used
+    from ..comparison.gates import GateResult
 
 FIELDS = ("metric", "group", "unit", "kind", "direction", "extensive", "catalogued", "basis",
           "baseline_label", "variant_label", "baseline_batch_size", "variant_batch_size",
@@ -24,18 +27,24 @@ def delta_fields(delta: Delta) -> dict[str, Any]:
             "ratio": delta.ratio, "verdict": delta.verdict, "p_value": delta.p_value}
 
 
-def records(comparison: Comparison) -> list[dict[str, Any]]:
+def records(comparison: Comparison, rows: Iterable[Row],
+            gates: tuple[GateResult, ...] = ()) -> list[dict[str, Any]]:
     out = []
-    for row in comparison.rows:
+    for row in rows:
         for cell, side in zip(row.cells, comparison.variants, strict=True):
             for delta in (cell.step, cell.sample):
-                if delta is None:
-                    continue
-                out.append(_record(comparison, row, cell, side, delta))
+                if delta is not None:
+                    out.append(_record(comparison, row, cell, side, delta, gates))
     return out
 
 
-def _record(comparison: Comparison, row: Row, cell: Any, side: Any, delta: Delta) -> dict[str, Any]:
+def _tripped(gates: tuple[GateResult, ...], row: Row, cell: Cell, delta: Delta) -> str:
+    return "; ".join(g.rule.text for g in gates for h in g.hits
+                     if (h.metric, h.variant, h.basis) == (row.name, cell.variant, delta.basis))
+
+
+def _record(comparison: Comparison, row: Row, cell: Cell, side: Side, delta: Delta,
+            gates: tuple[GateResult, ...]) -> dict[str, Any]:
     spec = row.spec
     record = {"metric": row.name, "group": spec.group, "unit": row.unit, "kind": spec.kind,
               "direction": spec.direction, "extensive": spec.extensive, "catalogued": spec.catalogued,
@@ -43,7 +52,6 @@ def _record(comparison: Comparison, row: Row, cell: Any, side: Any, delta: Delta
               "baseline_batch_size": comparison.baseline.batch_size,
               "variant_batch_size": side.batch_size, "n_baseline": cell.n_baseline,
               "n_variant": cell.n_variant, "shown": cell.shown(comparison.basis) is delta,
-              "tripped_rules": "; ".join(g.rule.text for g in comparison.gates for h in g.hits
-                                         if (h.metric, h.variant, h.basis) == (row.name, cell.variant, delta.basis))}
+              "tripped_rules": _tripped(gates, row, cell, delta)}
     record.update(delta_fields(delta))
     return {name: record[name] for name in FIELDS}

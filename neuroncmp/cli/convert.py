@@ -1,0 +1,24 @@
+"""``neuroncmp convert``: split a multi-profile export into a run folder, one file per variant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .app import cli
+from .options import format_in_option
+
+
+@cli.command()
+@click.argument("report", type=click.Path())
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Folder to write one summary-json file per profile into.")
+@format_in_option
+def convert(report: str, out_dir: str, format_in: str | None) -> None:
+    """Split a multi-profile REPORT (the profiler UI's export) into one file per variant."""
+    from ..ingest import load
+    from ..render.run_folder import convert as write_folder
+
+    for path in write_folder(load(report, format_in), Path(report), Path(out_dir)):
+        click.echo(str(path))

@@ -1,0 +1,55 @@
+"""``neuroncmp diff``: load -> compare -> select a view -> check gates -> render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .app import cli
+from .options import format_in_option, no_color_option, output_options, width_option
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--baseline", "baseline", metavar="LABEL",
+              help="Label or section title of the baseline (default: the first profile).")
+@click.option("--group", "groups", multiple=True, metavar="GROUP", help="Only these catalog groups.")
+@click.option("--metric", "globs", multiple=True, metavar="GLOB", help="Only metrics matching GLOB.")
+@click.option("--only-changed", is_flag=True, help="Hide rows inside the noise band (counted).")
+@click.option("--sort", type=click.Choice(["group", "change", "name"]), default="group", show_default=True)
+@click.option("--basis", type=click.Choice(["auto", "step", "sample"]), default="auto", show_default=True,
+              help="Extensive metrics per step or per sample; auto: per sample when batch sizes differ.")
+@click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|Npp",
+              help="Noise band: '5%', 'time=2%', 'fraction=1pp', 'spill_*=0.5%'.")
+@output_options("diff")
+@click.option("--fail-on", "rules", multiple=True, metavar="RULE",
+              help="Exit 3 if RULE trips, e.g. 'mfu_estimated_percent<-2pp', 'total_time/sample>+5%'.")
+@format_in_option
+@no_color_option
+@width_option
+def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], globs: tuple[str, ...],
+         only_changed: bool, sort: str, basis: str, bands: tuple[str, ...], fmt: str | None,
+         output: str | None, rules: tuple[str, ...], format_in: str | None, no_color: bool, width: int | None) -> None:
+    """Compare a baseline against variants: FILES are profiles, multi-section exports or run folders."""
+    from ..comparison import compare, select
+    from ..comparison.bands import Bands
+    from ..errors import GateTripped
+    from ..ingest import load_many
+    from ..render.base import DiffReport
+    from .output import choose, emit
+
+    renderer = choose("diff", fmt, output)
+    gates: tuple[Any, ...] = ()
+    if rules:  # parsed before any loading, so a bad rule fails fast (gates load only when used)
+        from ..comparison.gates import evaluate, parse_rule
+
+        parsed_rules = [parse_rule(text) for text in rules]
+    parsed_bands = Bands(bands)
+    comparison = compare(load_many(files, format_in), baseline=baseline, basis=basis, thresholds=parsed_bands)
+    if rules:
+        gates = evaluate(comparison, parsed_rules)
+    view = select(comparison, groups=groups, metrics=globs, only_changed=only_changed, sort=sort)
+    emit(renderer, "diff", DiffReport(comparison, view, gates), output, no_color, width)
+    if any(gate.tripped for gate in gates):
+        raise GateTripped("a --fail-on gate tripped")

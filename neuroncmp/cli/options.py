@@ -1,0 +1,50 @@
+"""Options shared by several commands, as reusable decorators (sqlite-utils' habit)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+
+class FormatChoice(click.Choice):  # type: ignore[type-arg]
+    """``--format`` choices read from the renderer registry only when needed (not for ``--help``)."""
+
+    def __init__(self, document: str) -> None:
+        self.document = document
+        self.case_sensitive = True
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        from ..render.registry import names
+
+        return tuple(names(self.document))
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Check one name (importing only its module), not the whole list."""
+        from ..errors import UsageError
+        from ..render.registry import by_name
+
+        try:
+            by_name(value, self.document)
+        except UsageError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
+format_in_option = click.option(
+    "--format-in", "format_in", metavar="NAME", default=None,
+    help="Force the input parser (see 'neuroncmp formats'); default: by suffix and content.")
+no_color_option = click.option("--no-color", is_flag=True, help="Plain text, no colour.")
+width_option = click.option("--width", type=click.IntRange(40, 400), default=None,
+                            help="Terminal width in columns (default: the terminal's).")
+
+
+def output_options(document: str) -> Any:
+    """``--format`` and ``-o FILE`` for a command rendering ``document``."""
+    def decorate(func: Any) -> Any:
+        func = click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+                            help="Write to FILE (atomically) instead of the terminal.")(func)
+        return click.option("--format", "fmt", type=FormatChoice(document), default=None,
+                            help="Output format (default: term, or from -o's extension).")(func)
+    return decorate

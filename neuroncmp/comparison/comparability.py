@@ -1,0 +1,63 @@
+"""Are the runs comparable at all? Warnings shown in every output of a comparison."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from .result import Side
+
+KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version",
+        "collectives_version", "profiler_version", "lnc_config", "nc_idx", "nd_idx",
+        "num_physical_cores", "neuroncore_per_device_count", "neuron_device_count")
+
+
+def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basis: str) -> list[str]:
+    found = [w for key in KEYS if (w := _differs(sides, key))]
+    found += _batch_warnings(sides, basis)
+    found += _anomaly_warnings(sides)
+    found += _only_in_warnings(only_in, [side.label for side in sides])
+    return found
+
+
+def _only_in_warnings(only_in: Mapping[str, tuple[str, ...]], labels: list[str]) -> list[str]:
+    """One line per set of sides: 'metrics only in baseline, b16: memory.generic, ... (23)'."""
+    by_sides: dict[tuple[str, ...], list[str]] = {}
+    for name, having in only_in.items():
+        by_sides.setdefault(tuple(having), []).append(name)
+    lines = []
+    for present, names in by_sides.items():
+        missing = [label for label in labels if label not in present]
+        shown = ", ".join(names[:4]) + (f" ... ({len(names)} metrics)" if len(names) > 4 else "")
+        lines.append(f"missing on {', '.join(missing)}: {shown}")
+    return lines
+
+
+def _differs(sides: list[Side], key: str) -> str | None:
+    values = {side.label: {str(p.info(key)) for p in side.profiles if p.info(key) is not None}
+              for side in sides}
+    known = {v for vs in values.values() for v in vs}
+    if len(known) <= 1 and all(values.values()) or not known:
+        return None
+    parts = ", ".join(f"{label}={'/'.join(sorted(vs)) or '?'}" for label, vs in values.items())
+    return f"{key} differs: {parts}"
+
+
+def _batch_warnings(sides: list[Side], basis: str) -> list[str]:
+    out = []
+    for side in sides:
+        if side.batch_size_inferred:
+            how = side.profiles[0].params.get("batch_size_how", side.batch_size_source)
+            out.append(f"{side.label}: batch size {side.batch_size} is inferred ({how}), not stated")
+        elif side.batch_size is None and basis == "sample":
+            out.append(f"{side.label}: batch size unknown, its per-sample values are not shown")
+    return out
+
+
+def _anomaly_warnings(sides: list[Side]) -> list[str]:
+    out = []
+    for side in sides:
+        codes = sorted({a.code for p in side.profiles for a in p.anomalies})
+        if codes:
+            count = sum(len(p.anomalies) for p in side.profiles)
+            out.append(f"{side.label}: {count} input anomal{'y' if count == 1 else 'ies'} ({', '.join(codes)})")
+    return out

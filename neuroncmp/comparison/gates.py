@@ -1,0 +1,123 @@
+"""``--fail-on`` rules for CI: ``mfu_estimated_percent<-2pp``, ``spill_reload_bytes>+10%``,
+``total_time/sample>+5%``, ``hbm_read_bytes>=1.5x``.
+
+A rule is METRIC-GLOB[/step|/sample] OP NUMBER UNIT with OP one of < <= > >= and UNIT one of
+``%`` (relative change), ``pp`` (percentage points, fractions only), ``x`` (ratio variant/baseline)
+or nothing (absolute change in the metric's base unit: seconds, bytes, ...). It trips when any
+variant's change satisfies it. A malformed rule, or one that matches no metric, is a RuleError.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Callable, Iterable
+
+from ..errors import RuleError
+from .result import Cell, Comparison, Delta, Row
+
+_RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"
+                   r"(?P<op><=|>=|<|>)\s*(?P<num>[+-]?(?:\d+\.?\d*|\.\d+))\s*(?P<unit>%|pp|x)?\s*$")
+_OPS: dict[str, Callable[[float, float], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A parsed ``--fail-on`` rule."""
+
+    text: str
+    metric: str
+    basis: str | None
+    op: str
+    threshold: float
+    unit: str
+
+    def measure(self, delta: Delta) -> float | None:
+        """The number this rule compares: relative %, points, ratio or absolute change."""
+        if self.unit == "%":
+            return None if delta.relative is None else delta.relative * 100
+        if self.unit == "pp":
+            return delta.points
+        if self.unit == "x":
+            return delta.ratio
+        return delta.delta
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One metric x variant x basis where a rule tripped, with the measured change."""
+
+    metric: str
+    variant: str
+    basis: str
+    value: float
+    unit: str
+
+    def __str__(self) -> str:
+        basis = "/sample" if self.basis == "sample" else ""
+        return f"{self.metric}{basis} {self.variant}: {self.value:+.4g}{self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """One rule's outcome: every metric x variant x basis where it tripped."""
+
+    rule: Rule
+    hits: tuple[Hit, ...] = ()
+
+    @property
+    def tripped(self) -> bool:
+        return bool(self.hits)
+
+    @property
+    def line(self) -> str:
+        """``passed --fail-on RULE`` or ``FAILED --fail-on RULE: hit; hit``."""
+        if not self.tripped:
+            return f"passed --fail-on {self.rule.text}"
+        return f"FAILED --fail-on {self.rule.text}: " + "; ".join(map(str, self.hits))
+
+
+def tripped(results: Iterable[GateResult]) -> list[GateResult]:
+    return [result for result in results if result.tripped]
+
+
+def parse_rule(text: str) -> Rule:
+    match = _RULE.match(text)
+    if match is None:
+        raise RuleError(f"--fail-on '{text}': expected METRIC[/sample] OP NUMBER[%|pp|x], "
+                        "e.g. 'mfu_estimated_percent<-2pp' or 'total_time/sample>+5%'")
+    return Rule(text.strip(), match["metric"], match["basis"], match["op"], float(match["num"]),
+                match["unit"] or "")
+
+
+def evaluate(comparison: Comparison, rules: Iterable[Rule]) -> tuple[GateResult, ...]:
+    """Check every rule against every variant (over all rows, whatever a view shows)."""
+    results = []
+    for rule in rules:
+        rows = [r for r in comparison.rows if fnmatchcase(r.name, rule.metric)]
+        if not rows:
+            raise RuleError(f"--fail-on '{rule.text}': no metric matches '{rule.metric}'")
+        results.append(GateResult(rule, tuple(hit for row in rows for hit in _hits(rule, row, comparison.basis))))
+    return tuple(results)
+
+
+def _hits(rule: Rule, row: Row, default_basis: str) -> list[Hit]:
+    if rule.unit == "pp" and row.spec.kind != "fraction":
+        raise RuleError(f"--fail-on '{rule.text}': pp applies to percentages only; "
+                        f"{row.name} is {row.spec.kind}, use % or an absolute change")
+    hits = []
+    for cell in row.cells:
+        delta = _pick(cell, rule.basis or default_basis, rule)
+        value = None if delta is None else rule.measure(delta)
+        if delta is not None and value is not None and _OPS[rule.op](value, rule.threshold):
+            hits.append(Hit(row.name, cell.variant, delta.basis, value, rule.unit))
+    return hits
+
+
+def _pick(cell: Cell, basis: str, rule: Rule) -> Delta | None:
+    if rule.basis == "sample":
+        return cell.sample  # None when the metric is intensive or batch sizes unknown
+    return cell.shown(basis) if rule.basis is None else cell.step

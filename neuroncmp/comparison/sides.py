@@ -1,0 +1,47 @@
+"""Which profiles form which side: repeated captures grouped by label, the baseline chosen first.
+
+Profiles sharing a label are captures of one side (``run1/b32.json``, ``run2/b32.json``). The
+baseline is the first label, or the one named by label or section title.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..errors import InputError, UsageError
+from ..model import Profile
+from .result import Side
+
+ProfileInput = Profile | Iterable[Profile]
+
+
+def flatten(items: Iterable[ProfileInput]) -> list[Profile]:
+    """Profiles and iterables of profiles, flattened in order."""
+    flat: list[Profile] = []
+    for item in items:
+        flat.extend([item] if isinstance(item, Profile) else list(item))
+    return flat
+
+
+def arrange(profiles: list[Profile], baseline: str | None = None) -> list[Side]:
+    """Sides in order, baseline first; ``baseline`` names it by label or section title."""
+    groups: dict[str, list[Profile]] = {}
+    for profile in profiles:
+        groups.setdefault(profile.label, []).append(profile)
+    if len(groups) < 2:
+        raise InputError(
+            f"a comparison needs profiles with at least two labels, got only {sorted(groups)}: "
+            "files sharing a label are repeated captures of one side; name the variant's file "
+            "differently")
+    first = next(iter(groups)) if baseline is None else _baseline_label(profiles, baseline)
+    order = [first] + [label for label in groups if label != first]
+    return [Side.of(label, tuple(groups[label])) for label in order]
+
+
+def _baseline_label(profiles: list[Profile], name: str) -> str:
+    for profile in profiles:
+        if name in (profile.label, profile.source.section):
+            return profile.label
+    labels = ", ".join(dict.fromkeys(p.label for p in profiles))
+    raise UsageError(f"--baseline {name!r}: no profile has that label or section title "
+                     f"(labels: {labels})")

@@ -1,0 +1,88 @@
+"""Data-quality checks run on every loaded profile: anomalies are recorded on it, never raised."""
+
+from __future__ import annotations
+
+import math
+
+from ..model import Anomaly, Profile
+from ..units import format_value
+
+# trn1/trn2 NeuronCore clocks (formats.md 7-8); used only when the profile carries no clock.
+CLOCK_HZ = {"trn1": 1.4e9, "trn1n": 1.4e9, "trn2": 1.2e9, "inf2": 1.4e9}
+MEMORY_TOLERANCE = 0.001   # a Total and its rows are each rounded to 4 significant digits
+CYCLE_TOLERANCE = 0.005
+SHARE_TOLERANCE = 0.01     # relative; plus half a display step of the percent
+
+
+def check(profile: Profile) -> None:
+    """Append every anomaly found in ``profile`` (idempotent: clears earlier check results)."""
+    profile.anomalies[:] = [a for a in profile.anomalies if a.code == "duplicate-metric"]
+    for finder in (_nan_values, _percent_over_100, _memory_total, _cycles, _active_shares):
+        profile.anomalies.extend(finder(profile))
+
+
+def _nan_values(profile: Profile) -> list[Anomaly]:
+    return [Anomaly("nan-value", f"{m.name} is NaN in the input", m.name)
+            for m in (*profile.metrics.values(), *profile.training.values())
+            if isinstance(m.value, float) and math.isnan(m.value)]
+
+
+def _percent_over_100(profile: Profile) -> list[Anomaly]:
+    return [Anomaly("percent-over-100", f"{m.name} is {format_value(m.value, m.unit)}, above 100 % "
+                    "(kept as read, not clamped)", m.name)
+            for m in profile.metrics.values()
+            if m.unit == "fraction" and isinstance(m.value, (int, float)) and m.value > 1]
+
+
+def _memory_total(profile: Profile) -> list[Anomaly]:
+    totals = [r.bytes for r in profile.memory if r.usage_type == "total"]
+    rows = profile.memory_rows()
+    if not totals or not rows:
+        return []
+    total, summed = sum(totals), sum(r.bytes for r in rows)
+    if abs(total - summed) <= MEMORY_TOLERANCE * max(total, 1):
+        return []
+    return [Anomaly("memory-total-mismatch", f"memory Total {format_value(total, 'B')} is not the "
+                    f"sum of its rows ({format_value(summed, 'B')})", "device_memory_total")]
+
+
+def clock_hz(profile: Profile) -> float | None:
+    clock = profile.value("neuroncore_frequency")
+    if isinstance(clock, (int, float)):
+        return float(clock)
+    instance = profile.info("instance_type")
+    family = str(instance).split(".")[0] if instance else ""
+    return CLOCK_HZ.get(family)
+
+
+def _cycles(profile: Profile) -> list[Anomaly]:
+    cycles, total, clock = (profile.value("neuroncore_cycle_count"), profile.value("total_time"),
+                            clock_hz(profile))
+    if not all(isinstance(v, (int, float)) for v in (cycles, total)) or not clock or not total:
+        return []
+    implied = cycles / clock  # type: ignore[operator]
+    if abs(implied - total) <= CYCLE_TOLERANCE * total:  # type: ignore[operator]
+        return []
+    return [Anomaly("cycles-mismatch", f"neuroncore_cycle_count / {clock / 1e9:g} GHz = "
+                    f"{format_value(implied, 's')}, but total_time is {format_value(total, 's')}",
+                    "neuroncore_cycle_count")]
+
+
+def _active_shares(profile: Profile) -> list[Anomaly]:
+    """``X_time / total_time`` should equal ``X_time_percent`` (active-time pairs)."""
+    total = profile.value("total_time")
+    if not isinstance(total, (int, float)) or not total:
+        return []
+    found = []
+    for name, metric in profile.metrics.items():
+        if not name.endswith("_active_time_percent") or not isinstance(metric.value, (int, float)):
+            continue
+        time = profile.value(name.removesuffix("_percent"))
+        if not isinstance(time, (int, float)):
+            continue
+        share = time / total
+        if abs(share - metric.value) > SHARE_TOLERANCE * max(share, metric.value) + 5e-5:
+            found.append(Anomaly("share-mismatch", f"{name} is {format_value(metric.value, 'fraction')}"
+                                 f" but {name.removesuffix('_percent')} / total_time is "
+                                 f"{format_value(share, 'fraction')}", name))
+    return found

@@ -1,0 +1,47 @@
+"""Batch sizes a profile does not state: from Trainer throughput, else from FLOPs per sample.
+
+An inferred batch size is always marked ``batch_size_source="inferred"`` (or ``"trainer"``),
+never passed off as fact.
+"""
+
+from __future__ import annotations
+
+from ..stats import median
+
+from ..model import Profile
+
+TOLERANCE = 0.02  # an estimate must be within 2 % of a whole number to be taken
+
+
+def infer_batch_sizes(profiles: list[Profile]) -> None:
+    for profile in profiles:
+        if profile.batch_size is None:
+            _from_trainer(profile)
+    per_sample = _flops_per_sample(profiles)
+    if per_sample is None:
+        return
+    for profile in profiles:
+        flops = profile.value("model_flops")
+        if profile.batch_size is None and isinstance(flops, (int, float)) and flops > 0:
+            _take(profile, flops / per_sample, "inferred",
+                  f"model_flops / {per_sample / 1e9:.2f} GFLOP per sample (median across the set)")
+
+
+def _from_trainer(profile: Profile) -> None:
+    samples, steps = profile.value("train_samples_per_second"), profile.value("train_steps_per_second")
+    if isinstance(samples, (int, float)) and isinstance(steps, (int, float)) and steps > 0:
+        _take(profile, samples / steps, "trainer", "train_samples_per_second / train_steps_per_second")
+
+
+def _flops_per_sample(profiles: list[Profile]) -> float | None:
+    ratios = [p.value("model_flops") / p.batch_size for p in profiles  # type: ignore[operator]
+              if p.batch_size and p.params.get("batch_size_source") not in ("inferred",)
+              and isinstance(p.value("model_flops"), (int, float))]
+    return median(ratios) if ratios else None
+
+
+def _take(profile: Profile, estimate: float, source: str, how: str) -> None:
+    whole = round(estimate)
+    if whole >= 1 and abs(estimate - whole) <= TOLERANCE * whole:
+        profile.params.update(batch_size=whole, batch_size_source=source,
+                              batch_size_estimate=round(estimate, 3), batch_size_how=how)

@@ -1,0 +1,77 @@
+"""``neuron-profile view --output-format summary-json`` (and the ``summary`` list of ``json``).
+
+Shapes accepted (formats.md 2): ``{"n_<hash>": {metrics}}`` with one or more keys, a bare flat
+object of metrics (hand-trimmed files), and the full ``json`` output's ``{"summary": [{...}]}``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...errors import ParseError
+from ..naming import params_from_name
+from ...model import Profile, Skipped, Source
+from ..values import add_metric, raw_metric
+from ..decode import head_is_json_object, loads
+from ..parser import Parser
+
+NAME = "summary-json"
+
+
+def parse(text: str, path: str) -> list[Profile]:
+    data = loads(text, path)
+    blocks = _blocks(data, path)
+    stem = Path(path).stem
+    profiles = []
+    for key, block in blocks:
+        label_source = stem if len(blocks) == 1 else f"{stem}-{key}"
+        profiles.append(profile_from_mapping(block, path, key, label_source))
+    return profiles
+
+
+def _blocks(data: Any, path: str) -> list[tuple[str, dict[str, Any]]]:
+    if not isinstance(data, dict) or not data:
+        found = "an empty object" if data == {} else f"a JSON {type(data).__name__}"
+        raise ParseError(path, "top level", "a non-empty JSON object of metrics", found)
+    if isinstance(data.get("summary"), list):
+        return [(f"summary[{i}]", _as_object(b, path, f"summary[{i}]"))
+                for i, b in enumerate(data["summary"])]
+    if all(isinstance(v, dict) for v in data.values()):
+        return [(key, value) for key, value in data.items()]
+    return [("(flat)", data)]
+
+
+def _as_object(block: Any, path: str, where: str) -> dict[str, Any]:
+    if not isinstance(block, dict):
+        raise ParseError(path, where, "a JSON object of metrics", type(block).__name__)
+    return block
+
+
+def profile_from_mapping(block: dict[str, Any], path: str, key: str, name: str,
+                         fmt: str = NAME) -> Profile:
+    """A Profile from one flat ``{metric: raw value}`` mapping (summary-json semantics)."""
+    label, params = params_from_name(name, "file name")
+    section = None if key == "(flat)" else key
+    profile = Profile(Source(path, fmt, section), label, params)
+    if not block:
+        raise ParseError(path, f"object '{key}'", "at least one metric", "an empty object")
+    for metric_key, value in block.items():
+        where = f"object '{key}'"
+        if isinstance(value, (dict, list)):
+            profile.skipped.append(Skipped(f"{where}, key '{metric_key}'", repr(value)[:60],
+                                           "nested value, not a metric"))
+            continue
+        if value is None:
+            profile.skipped.append(Skipped(f"{where}, key '{metric_key}'", "null", "no value"))
+            continue
+        add_metric(profile, raw_metric(path, where, metric_key, value), where)
+    return profile
+
+
+def sniff(head: str) -> bool:
+    return head_is_json_object(head)
+
+
+PARSER = Parser(NAME, "neuron-profile / neuron-explorer summary-json ({\"n_<id>\": {...}} or flat)",
+                (".json",), sniff, parse)

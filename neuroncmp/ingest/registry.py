@@ -1,0 +1,66 @@
+"""The input format registry: picks a parser by explicit name, then suffix, then content sniffing.
+
+sqlite-utils' ``rows_from_file`` order: a forced name wins; else the formats claiming the file's
+suffix are sniffed; else every format is sniffed. Specific formats come before the catch-alls
+(summary-json accepts any JSON object), so ``_MODULES`` is the sniffing order.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import import_module
+from pathlib import Path
+
+from ..errors import UnknownFormatError
+from .parser import Parser
+
+_MODULES = ("neuron_monitor", "trainer", "ui_markdown", "summary_json", "summary_text",
+            "explorer_parquet")
+
+
+@lru_cache(maxsize=1)
+def parsers() -> tuple[Parser, ...]:
+    """Every input format, in sniffing order (format modules are imported on first use)."""
+    found: list[Parser] = []
+    for name in _MODULES:
+        module = import_module(f"{__package__}.formats.{name}")
+        found += getattr(module, "PARSERS", None) or [module.PARSER]
+    return tuple(found)
+
+
+def names() -> list[str]:
+    return [parser.name for parser in parsers()]
+
+
+def by_name(name: str) -> Parser:
+    for parser in parsers():
+        if parser.name == name:
+            return parser
+    raise UnknownFormatError(f"unknown format '{name}'; known formats: {', '.join(names())}")
+
+
+def for_directory(path: Path) -> Parser:
+    for parser in parsers():
+        if parser.reads_directory and parser.sniff(str(path)):
+            return parser
+    raise UnknownFormatError(
+        f"{path}: a directory, but neither a run folder (manifest.json, as written by "
+        "'neuroncmp convert' or 'neuroncmp capture') nor a Neuron Explorer output folder "
+        "(Summary.parquet)")
+
+
+def for_text(path: Path, head: str) -> Parser:
+    """The parser for a file: suffix candidates first (sniffed), then every parser's sniff."""
+    suffix = path.suffix.lower()
+    candidates = [p for p in parsers() if suffix in p.suffixes and not p.reads_directory]
+    for parser in candidates:
+        if parser.sniff(head):
+            return parser
+    for parser in parsers():
+        if not parser.reads_directory and parser not in candidates and parser.sniff(head):
+            return parser
+    if candidates:
+        return candidates[-1]  # the suffix's fallback parser gives the precise error
+    raise UnknownFormatError(
+        f"{path}: cannot tell its format from the name or content; force one with "
+        f"--format-in NAME (known: {', '.join(names())})")

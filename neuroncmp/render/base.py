@@ -1,0 +1,64 @@
+"""The renderer interface: one small class per output format, found by the registry.
+
+A renderer declares its ``name`` (the ``--format`` value), the file ``extensions`` that select
+it for ``-o FILE``, and its output ``kind`` (``text``: a string to print or write). It renders
+the documents it supports: ``diff(report, width)`` for a comparison. A new format is one new
+module in ``render/formats/`` defining ``RENDERER``; nothing else changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, TYPE_CHECKING
+
+from ..comparison.result import Comparison
+from ..comparison.view import View, select
+from ..model import Profile
+
+if TYPE_CHECKING:  # gates load only when --fail-on is used
+    from ..comparison.gates import GateResult
+
+
+@dataclass(frozen=True, slots=True)
+class DiffReport:
+    """What a diff renderer shows: the comparison, the chosen view of it, and gate outcomes."""
+
+    comparison: Comparison
+    view: View
+    gates: tuple[GateResult, ...] = ()
+
+    @classmethod
+    def of(cls, comparison: Comparison, view: View | None = None,
+           gates: tuple[GateResult, ...] = ()) -> "DiffReport":
+        return cls(comparison, view if view is not None else select(comparison), gates)
+
+
+class Renderer:
+    """Base class of the output formats (see the module docstring)."""
+
+    name: ClassVar[str]
+    extensions: ClassVar[tuple[str, ...]] = ()
+    kind: ClassVar[str] = "text"
+    description: ClassVar[str] = ""
+    order: ClassVar[int] = 50  # position in --format choices and listings
+    aliases: ClassVar[tuple[str, ...]] = ()  # other names --format accepts
+
+    def render(self, document: str, value: Any, width: int = 100) -> str:
+        """``value`` as ``document`` (``"diff"``, ...) in this format."""
+        return getattr(self, document)(value, width)  # type: ignore[no-any-return]
+
+    def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
+        """Styled lines for a colour terminal, for formats that have them (else None)."""
+        return None
+
+    def diff(self, report: DiffReport, width: int = 100) -> str:
+        """The comparison in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot show a comparison")
+
+    def profiles(self, profiles: list[Profile], width: int = 100) -> str:
+        """Loaded profiles (``neuroncmp show``) in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot show profiles")
+
+    def supports(self, document: str) -> bool:
+        """Whether this format overrides the method that renders ``document`` (e.g. ``"diff"``)."""
+        return getattr(type(self), document, None) is not getattr(Renderer, document, None)

@@ -1,0 +1,50 @@
+"""The text around a comparison table, the same in every format: titles, batch sizes, footers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..comparison.result import Comparison, Side
+from ..comparison.view import View
+
+if TYPE_CHECKING:  # gates load only when --fail-on is used
+    from ..comparison.gates import GateResult
+
+
+def batch_text(side: Side) -> str:
+    """``32``, ``8*`` (inferred) or ``?`` (unknown)."""
+    if side.batch_size is None:
+        return "?"
+    return f"{side.batch_size}{'*' if side.batch_size_inferred else ''}"
+
+
+def side_title(side: Side) -> str:
+    return f"{side.label} (bs {batch_text(side)})"
+
+
+def title(comparison: Comparison) -> str:
+    """``baseline (bs 8*) vs b32 (bs 32), b64 (bs 64)``."""
+    names = [side_title(side) for side in comparison.sides]
+    return f"{names[0]} vs {', '.join(names[1:])}"
+
+
+def batch_line(comparison: Comparison) -> str:
+    return "batch sizes: " + ", ".join(f"{side.label} {batch_text(side)}" for side in comparison.sides)
+
+
+def footer_lines(comparison: Comparison, view: View) -> list[str]:
+    lines = [f"{len(view.rows)} metric rows shown; basis: {comparison.basis_reason}"]
+    if view.hidden_unchanged:
+        lines.append(f"{view.hidden_unchanged} unchanged rows hidden (--only-changed)")
+    if view.filtered_out:
+        lines.append(f"{view.filtered_out} rows left out by --group/--metric")
+    bands = ", ".join(f"{k} {v}" for k, v in comparison.bands.describe().items())
+    lines.append(f"noise bands: {bands}")
+    lines.append(comparison.captures)
+    if any(side.batch_size_inferred for side in comparison.sides):
+        lines.append("* batch size inferred, not stated in the input")
+    return lines
+
+
+def gate_lines(gates: tuple[GateResult, ...]) -> list[str]:
+    return [gate.line for gate in gates]

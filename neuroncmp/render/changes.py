@@ -1,0 +1,56 @@
+"""How a change is written, the same in every format: ``+9.52pp``, ``-9.5%``, ``x2.13``, a mark.
+
+Fractions change in percentage points, everything else in relative %; a verdict mark makes the
+change readable without colour (colour only reinforces it).
+"""
+
+from __future__ import annotations
+
+from ..comparison.result import ADDED, BETTER, NEUTRAL, REMOVED, UNCHANGED, WORSE, Delta
+
+MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone"}
+NOT_SIGNIFICANT = "?"
+LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better direction)  "
+          "? not significant (repeated captures)  new/gone: on one side only")
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def change_text(delta: Delta) -> str:
+    """``+9.52pp``, ``-9.5%``, ``x2.13`` for big ratios; ``from 0``; ``changed`` for text."""
+    if delta.verdict in (ADDED, REMOVED) or delta.delta == 0:
+        return ""
+    if delta.points is not None:
+        return f"{delta.points:+.{1 if abs(delta.points) >= 10 else 2}f}pp"
+    if delta.relative is not None:
+        if abs(delta.relative) >= 10:
+            return f"x{delta.ratio:.3g}"
+        return _percent(delta.relative)
+    if delta.delta is not None:  # baseline 0: no relative change exists
+        return "from 0"
+    return "" if delta.verdict == UNCHANGED else "changed"
+
+
+def _percent(relative: float) -> str:
+    number = relative * 100
+    size = abs(round(number, 1))  # 99.96 rounds to 100.0: show it as +100%
+    decimals = 0 if size >= 100 else 1 if size >= 1 else 2
+    return f"{number:+.{decimals}f}%"
+
+
+def mark(delta: Delta) -> str:
+    return NOT_SIGNIFICANT if delta.not_significant else MARK[delta.verdict]
+
+
+def change_with_mark(delta: Delta, sep: str = " ") -> str:
+    return f"{change_text(delta)}{sep}{mark(delta)}".strip()
+
+
+def sparkline(points: list[object]) -> str:
+    """A sparkline of the points (empty for text, NaN or fewer than 3 points)."""
+    numbers = [p for p in points if isinstance(p, (int, float)) and p == p]
+    if len(numbers) < 3 or len(numbers) != len(points):
+        return ""
+    low, high = min(numbers), max(numbers)
+    if high == low:
+        return SPARKS[0] * len(numbers)
+    return "".join(SPARKS[round((n - low) / (high - low) * (len(SPARKS) - 1))] for n in numbers)

@@ -1,0 +1,25 @@
+"""Tidy CSV: one row per metric x variant x basis, base units, the same numbers as every output."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ..base import DiffReport, Renderer
+from ..records import FIELDS, records
+
+
+class Csv(Renderer):
+    name, extensions, order = "csv", (".csv",), 40
+    description = "tidy table, one row per metric x variant x basis, base units"
+
+    def diff(self, report: DiffReport, width: int = 100) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for record in records(report.comparison, report.view.rows, report.gates):
+            writer.writerow({k: ("" if v is None else v) for k, v in record.items()})
+        return out.getvalue()
+
+
+RENDERER = Csv()

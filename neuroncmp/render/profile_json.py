@@ -1,0 +1,40 @@
+"""One profile as plain data (``neuroncmp show --format json``), schema ``neuroncmp.profile/1``.
+
+Every value is in its canonical base unit (seconds, bytes, FLOP, 0-1 fractions), named as the
+catalog names it; NaN becomes ``null`` with ``"nan": true`` so the output stays valid JSON.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..model import Metric, Profile
+
+PROFILE_SCHEMA = "neuroncmp.profile/1"
+
+
+def metric_dict(metric: Metric) -> dict[str, Any]:
+    out: dict[str, Any] = {"value": metric.value, "unit": metric.unit, "group": metric.group,
+                           "raw": metric.raw, "catalogued": metric.catalogued}
+    if isinstance(metric.value, float) and math.isnan(metric.value):
+        out.update(value=None, nan=True)
+    return out
+
+
+def profile_dict(profile: Profile) -> dict[str, Any]:
+    return {
+        "schema": PROFILE_SCHEMA,
+        "label": profile.label,
+        "source": profile.source._asdict(),
+        "params": profile.params,
+        "metadata": profile.metadata,
+        "metrics": {name: metric_dict(m) for name, m in profile.metrics.items()},
+        "memory": [row._asdict() for row in profile.memory],
+        "memory_total_bytes": profile.memory_total(),
+        "training": {name: metric_dict(m) for name, m in profile.training.items()},
+        "notes": profile.notes,
+        "anomalies": [a._asdict() for a in profile.anomalies],
+        "uncatalogued": profile.uncatalogued(),
+        "skipped": {"count": len(profile.skipped), "items": [s._asdict() for s in profile.skipped]},
+    }

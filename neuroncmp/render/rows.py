@@ -1,0 +1,103 @@
+"""The one walk over a comparison's rows that every tabular renderer shares.
+
+``lines(comparison, view)`` yields, in order, a ``Heading`` when the catalog group changes (in
+grouped views) and a ``Line`` per metric row, followed by its per-step ``Line`` when per-sample
+rows carry per-step context. A ``Line`` holds what every format shows of a row: the title,
+the display unit chosen from the baseline (pyperf's rule: a row reads in one unit), each side's
+value and each variant's change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from ..comparison.result import Comparison, Delta, Row
+from ..comparison.view import View
+from ..units import format_value, pick_scale
+from .changes import sparkline
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    group: str
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One row in one basis, ready to show."""
+
+    row: Row
+    basis: str                 # the basis of the values: "step" or "sample"
+    step_context: bool         # a per-step line under a per-sample row
+    scale: tuple[float, str] | None
+
+    @property
+    def title(self) -> str:
+        """``total_time/sample``, ``name (uncatalogued)``; the unit is left to ``unit``."""
+        return self.titled("")
+
+    def titled(self, unit: str) -> str:
+        """The title with a unit in brackets: ``total_time/sample [ms]``."""
+        suffix = "/sample" if self.basis == "sample" else ""
+        bracket = f" [{unit}]" if unit else ""
+        return self.row.name + suffix + bracket + ("" if self.row.spec.catalogued else " (uncatalogued)")
+
+    @property
+    def unit(self) -> str:
+        """The display unit of the row's values (``ms``, ``GiB``, ``%``), or ``""``."""
+        return self.scale[1] if self.scale else ""
+
+    @property
+    def deltas(self) -> list[Delta]:
+        return [cell.shown(self.basis) for cell in self.row.cells]
+
+    @property
+    def baseline(self) -> Any:
+        return self.row.cells[0].shown(self.basis).baseline
+
+    def value(self, value: Any, *, with_unit: bool = True) -> str:
+        """A value of this row in its display unit."""
+        return format_value(value, self.row.unit, self.scale, with_unit=with_unit)
+
+    def trend(self) -> str:
+        """A sparkline of the baseline then each variant."""
+        return sparkline([self.baseline] + [delta.variant for delta in self.deltas])
+
+
+Entry = Heading | Line
+
+
+def lines(comparison: Comparison, view: View, *, hide_identical_text: bool = False) -> Iterator[Entry]:
+    """Headings and lines in view order (see the module docstring)."""
+    group = None
+    for row in view.rows:
+        if hide_identical_text and identical_text(row):
+            continue
+        if view.grouped and row.spec.group != group:
+            group = row.spec.group
+            yield Heading(group)
+        basis = row.basis(comparison.basis)
+        yield line(row, basis)
+        if comparison.step_context and basis == "sample":
+            yield line(row, "step", step_context=True)
+
+
+def line(row: Row, basis: str, *, step_context: bool = False) -> Line:
+    return Line(row, basis, step_context, scale_for(row, basis))
+
+
+def identical_text(row: Row) -> bool:
+    """Versions and indices that agree on every side (the terminal leaves them to a count)."""
+    return row.spec.kind in ("text", "index") and not row.changed("step")
+
+
+def scale_for(row: Row, basis: str) -> tuple[float, str] | None:
+    """The display scale of a row, chosen from the baseline (else the first numeric variant)."""
+    reference = next((c.shown(basis).baseline for c in row.cells), None)
+    if not isinstance(reference, (int, float)):
+        reference = next((c.shown(basis).variant for c in row.cells
+                          if isinstance(c.shown(basis).variant, (int, float))), None)
+    if not isinstance(reference, (int, float)) or reference != reference:
+        return None
+    return pick_scale(reference, row.unit)

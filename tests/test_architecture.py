@@ -1,0 +1,102 @@
+"""The house: the folders draw the pipeline, nothing imports from a layer above it, no import circle.
+
+Layers, bottom to top (a module may import its own layer and the ones below):
+foundation (errors, stats, atomic) < units < catalog < model < ingest < comparison < analysis
+< render < api and cli. Imports under ``if TYPE_CHECKING:`` do not count; imports inside
+functions do (a lazy import from above is still a dependency on it).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+PACKAGE = ROOT / "neuroncmp"
+LAYERS = {"errors": 0, "stats": 0, "atomic": 0, "units": 1, "catalog": 2, "model": 3, "ingest": 4,
+          "comparison": 5, "analysis": 6, "capture": 6, "store": 6, "render": 7, "api": 8, "cli": 8,
+          "__main__": 9}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = {id(node) for block in ast.walk(tree)
+               if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+               for node in ast.walk(block)}
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            candidates = [module] + [f"{module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            candidates = [alias.name for alias in node.names]
+        else:
+            continue
+        out |= {c for c in candidates if c in MODULES and c != name}
+    return out
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS.get(parts[1]) if len(parts) > 1 else None  # the package root re-exports lazily
+
+
+def test_every_module_has_a_layer():
+    assert [m for m in MODULES if m != "neuroncmp" and _layer(m) is None] == []
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "neuroncmp"))
+def test_no_module_imports_from_a_layer_above(module):
+    above = [dep for dep in GRAPH[module] if dep != "neuroncmp" and _layer(dep) > _layer(module)]
+    assert above == [], f"{module} imports from a layer above it: {above}"
+
+
+def test_no_import_circles():
+    circles, done = [], set()
+
+    def visit(module: str, stack: list[str]) -> None:
+        if module in stack:
+            circles.append(stack[stack.index(module):] + [module])
+            return
+        if module in done:
+            return
+        done.add(module)
+        for dep in sorted(GRAPH[module]):
+            if not (module == "neuroncmp" or dep.startswith(module + ".") and path_is_init(module)):
+                visit(dep, stack + [module])
+
+    def path_is_init(module: str) -> bool:
+        return MODULES[module].name == "__init__.py"
+
+    for module in sorted(GRAPH):
+        visit(module, [])
+    assert circles == []
+
+
+def test_the_walk_sees_real_imports():
+    """Guard against a walker that finds nothing (a test that cannot fail)."""
+    assert "neuroncmp.comparison.result" in GRAPH["neuroncmp.comparison.differ"]
+    assert "neuroncmp.render.base" in GRAPH["neuroncmp.render.formats.term"]
+    assert _layer("neuroncmp.render.rows") > _layer("neuroncmp.comparison.view")

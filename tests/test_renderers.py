@@ -1,0 +1,85 @@
+"""Contract: every registered output format renders the same comparison, with the same numbers;
+a new format is one new class, registered without touching any other module."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import neuroncmp
+from conftest import RUN
+from neuroncmp.cli import cli
+from neuroncmp.comparison import compare, select
+from neuroncmp.comparison.gates import evaluate, parse_rule
+from neuroncmp.render import registry
+from neuroncmp.render.base import DiffReport, Renderer
+
+FORMATS = registry.names("diff")
+
+
+@pytest.fixture(scope="module")
+def report():
+    profiles = [neuroncmp.load(RUN / f)[0] for f in ("baseline.json", "b32.json", "b64.json")]
+    comparison = compare(profiles)
+    return DiffReport(comparison, select(comparison), evaluate(comparison, [parse_rule("total_time/step>+5%")]))
+
+
+def test_the_five_formats_are_registered():
+    assert FORMATS == ["term", "md", "json", "csv", "html"]
+    assert registry.names("profiles") == ["term", "json"]
+    assert registry.by_name("table", "profiles") is registry.by_name("term")  # show --format table
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_every_format_renders_the_comparison(report, name):
+    renderer = registry.by_name(name)
+    text = renderer.render("diff", report, 100)
+    assert isinstance(text, str) and text.endswith("\n")
+    assert renderer.extensions and all(ext.startswith(".") for ext in renderer.extensions)
+    assert registry.for_output(f"out{renderer.extensions[0]}") is renderer
+    # the same MFU change and the tripped gate, in every format
+    assert "mfu_estimated_percent" in text
+    mfu = "0.2039" if name in ("json", "csv") else "20.39"
+    assert mfu in text
+    assert "total_time/step&gt;+5%" in text if name == "html" else "total_time/step>+5%" in text
+
+
+def test_the_json_carries_the_same_numbers_as_the_result(report):
+    data = json.loads(registry.by_name("json").diff(report))
+    cell = next(r for r in data["rows"] if r["metric"] == "total_time")["cells"][0]
+    delta = report.comparison.row("total_time").cells[0].sample
+    assert (cell["sample"]["baseline"], cell["sample"]["variant"]) == (delta.baseline, delta.variant)
+
+
+class Rows(Renderer):
+    """A sixth format, defined here: one metric name and verdict per line."""
+
+    name, extensions, description = "rows", (".rows",), "metric names and verdicts"
+
+    def diff(self, report: DiffReport, width: int = 100) -> str:
+        return "".join(f"{row.name} {row.cells[0].shown(report.comparison.basis).verdict}\n"
+                       for row in report.view.rows)
+
+
+def test_a_sixth_format_is_one_class(tmp_path):
+    registry.register(Rows())
+    try:
+        assert "rows" in registry.names("diff")
+        result = CliRunner().invoke(cli, ["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"),
+                                          "--format", "rows", "--metric", "mfu_estimated_percent"])
+        assert result.exit_code == 0 and result.output == "mfu_estimated_percent better\n"
+        out = tmp_path / "diff.rows"
+        result = CliRunner().invoke(cli, ["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"),
+                                          "-o", str(out), "--metric", "total_time"])
+        assert result.exit_code == 0 and out.read_text() == "total_time better\n"
+    finally:
+        registry.unregister("rows")
+    assert "rows" not in registry.names("diff")
+
+
+def test_unknown_format_is_a_usage_error():
+    result = CliRunner().invoke(cli, ["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"),
+                                      "--format", "xlsx"])
+    assert result.exit_code == 2 and "unknown output format 'xlsx'" in result.output
