@@ -8,16 +8,18 @@ else is still kept: ``lookup`` returns an uncatalogued spec with a unit guessed 
 
 from __future__ import annotations
 
+import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable, Iterable, Mapping
 
 from . import units as u
 
 HIGHER, LOWER, NEUTRAL = "higher", "lower", "neutral"
 
-# Display order of groups; the first ones are the profiler's own (formats.md 2, 5).
-GROUPS = ("overall_stats", "data_movement", "tensor_engine", "vector_engine", "scalar_engine",
+# Display order of groups; after the derived throughput, the profiler's own (formats.md 2, 5).
+GROUPS = ("throughput", "overall_stats", "data_movement", "tensor_engine", "vector_engine", "scalar_engine",
           "sync_engine", "gpsimd_engine", "cc_engine", "throttling", "memory", "host_memory",
           "monitor", "training", "system", "uncatalogued")
 
@@ -41,6 +43,18 @@ class MetricSpec:
     raw_unit: str = ""
     kind: str = ""
     catalogued: bool = True
+    formula: str = ""                     # derived metrics: how they are computed, in words
+    inputs: tuple[str, ...] = ()          # derived metrics: what they need
+    compute: Callable[[Mapping[str, float]], float] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def derived(self) -> bool:
+        return self.compute is not None
+
+    @property
+    def scored(self) -> bool:
+        """Whether a change gets a better/worse verdict (a direction is known)."""
+        return self.direction != NEUTRAL
 
     def __post_init__(self) -> None:
         if not self.raw_unit:
@@ -194,21 +208,97 @@ def _system() -> list[MetricSpec]:
 
 
 def _training() -> list[MetricSpec]:
+    """Hugging Face Trainer metrics: end to end (host, data loading and every graph included), so
+    they measure other things than the profile's one device step. Model quality (loss) and
+    bookkeeping (epochs, sample counts) are shown, never scored as performance."""
     g = "training"
+    shown = "not a performance metric: shown, not scored"
     return [
-        _spec("epoch", g, u.DIMENSIONLESS, meaning="epochs completed"),
-        _spec("train_runtime", g, u.SECOND, LOWER, False, "wall time of the training run"),
-        _spec("train_samples_per_second", g, u.SAMPLE_RATE, HIGHER, False, "end-to-end training throughput"),
-        _spec("train_steps_per_second", g, u.STEP_RATE, NEUTRAL, False, "optimizer steps per second"),
-        _spec("train_loss", g, u.DIMENSIONLESS, LOWER, False, "mean training loss"),
-        _spec("eval_runtime", g, u.SECOND, LOWER, False, "wall time of evaluation"),
-        _spec("eval_samples_per_second", g, u.SAMPLE_RATE, HIGHER, False, "evaluation throughput"),
+        _spec("epoch", g, u.DIMENSIONLESS, meaning=f"epochs completed ({shown})"),
+        _spec("train_runtime", g, u.SECOND, LOWER, False,
+              "wall time of the whole training run, end to end (Trainer)"),
+        _spec("train_samples_per_second", g, u.SAMPLE_RATE, HIGHER, False,
+              "end-to-end training throughput (Trainer: host, data loading and every graph included)"),
+        _spec("train_steps_per_second", g, u.STEP_RATE, NEUTRAL, False,
+              "optimizer steps per second, end to end (Trainer)"),
+        _spec("train_loss", g, u.DIMENSIONLESS, meaning=f"mean training loss ({shown})"),
+        _spec("eval_runtime", g, u.SECOND, meaning="wall time of evaluation (depends on the eval set's size; "
+              "not scored)"),
+        _spec("eval_samples_per_second", g, u.SAMPLE_RATE, HIGHER, False,
+              "evaluation throughput, end to end (Trainer)"),
         _spec("eval_steps_per_second", g, u.STEP_RATE, NEUTRAL, False, "evaluation steps per second"),
-        _spec("eval_loss", g, u.DIMENSIONLESS, LOWER, False, "evaluation loss"),
-        _spec("total_flos", g, u.FLOP, NEUTRAL, False, "FLOPs of the whole run, as the Trainer counts"),
+        _spec("eval_loss", g, u.DIMENSIONLESS, meaning=f"evaluation loss ({shown})"),
+        _spec("total_flos", g, u.FLOP, NEUTRAL, False,
+              "FLOPs of the whole run as the Trainer counts them (not the profile's model_flops)"),
         _spec("train_samples", g, u.COUNT, NEUTRAL, False, "training samples"),
         _spec("eval_samples", g, u.COUNT, NEUTRAL, False, "evaluation samples"),
     ]
+
+
+def _ratio(top: str, bottom: str) -> Callable[[Mapping[str, float]], float]:
+    return lambda v: v[top] / v[bottom]
+
+
+def _derived() -> list[MetricSpec]:
+    """Metrics computed from others once per profile, when their inputs exist (marked derived)."""
+    def d(name: str, group: str, unit: str, direction: str, extensive: bool, meaning: str,
+          formula: str, inputs: tuple[str, ...], compute: Callable[[Mapping[str, float]], float]) -> MetricSpec:
+        return MetricSpec(name, group, unit, direction, extensive, meaning, formula=formula,
+                          inputs=inputs, compute=compute)
+
+    return [
+        d("device_throughput", "throughput", u.SAMPLE_RATE, HIGHER, False,
+          "samples per second of device time (the profiled step only)", "batch_size / total_time",
+          ("batch_size", "total_time"), _ratio("batch_size", "total_time")),
+        d("trainer_step_time", "throughput", u.SECOND, LOWER, True,
+          "wall time of one training step, end to end (Trainer)", "1 / train_steps_per_second",
+          ("train_steps_per_second",), lambda v: 1 / v["train_steps_per_second"]),
+        d("device_share_of_step", "throughput", u.FRACTION, HIGHER, False,
+          "share of the end-to-end training step spent in the profiled device graph",
+          "total_time / trainer_step_time = total_time x train_steps_per_second",
+          ("total_time", "train_steps_per_second"),
+          lambda v: v["total_time"] * v["train_steps_per_second"]),
+        d("achieved_flop_rate", "throughput", u.FLOP_RATE, HIGHER, False,
+          "model FLOP/s achieved over the step", "model_flops / total_time",
+          ("model_flops", "total_time"), _ratio("model_flops", "total_time")),
+        d("hbm_traffic_bytes", "data_movement", u.BYTE, LOWER, True, "bytes read from and written to HBM",
+          "hbm_read_bytes + hbm_write_bytes", ("hbm_read_bytes", "hbm_write_bytes"),
+          lambda v: v["hbm_read_bytes"] + v["hbm_write_bytes"]),
+        d("spill_reload_share", "data_movement", u.FRACTION, LOWER, False,
+          "share of HBM reads that reload spilled data", "spill_reload_bytes / hbm_read_bytes",
+          ("spill_reload_bytes", "hbm_read_bytes"), _ratio("spill_reload_bytes", "hbm_read_bytes")),
+        d("transpose_share", "tensor_engine", u.FRACTION, LOWER, False,
+          "share of tensor-engine FLOPs spent on transposes", "transpose_flops / hardware_flops",
+          ("transpose_flops", "hardware_flops"), _ratio("transpose_flops", "hardware_flops")),
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """One line of the headline every diff opens with: a metric, the basis it is shown in, a name."""
+
+    metric: str
+    basis: str    # "step" or "sample" (per sample needs batch sizes)
+    label: str
+
+
+# The key numbers per variant, in order (design.md; issue 7). "sample" lines need batch sizes.
+HEADLINE = (
+    Headline("total_time", "step", "step time (device)"),
+    Headline("total_time", "sample", "time per sample (device)"),
+    Headline("device_throughput", "step", "throughput (device)"),
+    Headline("train_samples_per_second", "step", "throughput (end to end, Trainer)"),
+    Headline("mfu_estimated_percent", "step", "MFU"),
+    Headline("tensor_engine_active_time_percent", "step", "tensor engine active"),
+    Headline("vector_engine_active_time_percent", "step", "vector engine active"),
+    Headline("scalar_engine_active_time_percent", "step", "scalar engine active"),
+    Headline("gpsimd_engine_active_time_percent", "step", "GpSimd engine active"),
+    Headline("dma_active_time_percent", "step", "DMA active"),
+    Headline("spill_reload_bytes", "sample", "spill reload per sample"),
+    Headline("hbm_traffic_bytes", "sample", "HBM traffic per sample"),
+    Headline("cc_op_active_time_percent", "step", "collectives share of step"),
+    Headline("device_memory_total", "step", "device memory"),
+)
 
 
 def _host_memory() -> list[MetricSpec]:
@@ -234,7 +324,7 @@ def _memory() -> list[MetricSpec]:
 def catalog() -> dict[str, MetricSpec]:
     """Every catalogued metric by canonical name."""
     specs = (_overall() + _data_movement() + _engines() + _collectives() + _system()
-             + _training() + _host_memory() + _memory())
+             + _training() + _host_memory() + _memory() + _derived())
     return {spec.name: spec for spec in specs}
 
 
@@ -270,6 +360,22 @@ _SUFFIX_UNITS = (("_percent", u.FRACTION, u.FRACTION), ("_time_ns", u.SECOND, "n
                  ("_steps_per_second", u.STEP_RATE, u.STEP_RATE))
 
 
+# How the pattern families above read in a listing (same order).
+_FAMILY_NAMES = ("throttle_*_nc<N>_*_ns", "throttle_*util_limit*_nc<N>_percent",
+                 "throttle_*_nc<N>_*_percent", "neuroncore_utilization_nc<N>_percent",
+                 "memory.profiler_buffers", "memory.<usage type>", "neuroncore_flops_nc<N>")
+
+
+def listing(glob: str = "*") -> list[MetricSpec]:
+    """Every catalogued metric and pattern family whose name matches ``glob`` (``neuroncmp metrics``)."""
+    from fnmatch import fnmatchcase
+
+    families = [_spec(name, group, unit, direction, extensive, meaning)
+                for name, (_, group, unit, direction, extensive, meaning) in zip(_FAMILY_NAMES, _CORE_PATTERNS, strict=False)]
+    found = [spec for spec in [*catalog().values(), *families] if fnmatchcase(spec.name, glob)]
+    return sorted(found, key=lambda spec: group_rank(spec.group))
+
+
 def canonical_name(name: str) -> str:
     """The catalog's name for ``name`` (aliases resolved)."""
     return _aliases().get(name, name)
@@ -297,6 +403,20 @@ def guess(name: str) -> MetricSpec:
                          meaning=f"not in the catalog; unit guessed from '{suffix}'")
     return _spec(name, "uncatalogued", u.DIMENSIONLESS, catalogued=False,
                  meaning="not in the catalog; no unit could be guessed")
+
+
+def derived_specs() -> list[MetricSpec]:
+    return [spec for spec in catalog().values() if spec.derived]
+
+
+def closest(query: str, names: Iterable[str], n: int = 3) -> list[str]:
+    """The names most like ``query`` (a typo or a prefix: ``mfu`` -> ``mfu_estimated_percent``)."""
+    names = list(dict.fromkeys(names))
+    stem = query.strip("*?")
+    prefixed = [name for name in names if stem and name.startswith(stem)]
+    found = prefixed + difflib.get_close_matches(query, names, n=n, cutoff=0.5)
+    found += [name for name in names if stem and stem in name]
+    return list(dict.fromkeys(found))[:n]
 
 
 def group_rank(group: str) -> int:

@@ -6,6 +6,7 @@ Quantity on demand, so loading and rendering never import pint.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -149,6 +150,28 @@ class Profile:
         if total is not None:
             out["device_memory_total"] = Metric("device_memory_total", total, BYTE, str(total), "memory")
         return out
+
+    def derived_metrics(self) -> dict[str, Metric]:
+        """The catalog's derived metrics whose inputs this profile has (``raw`` holds the formula)."""
+        values = self._numbers()
+        out: dict[str, Metric] = {}
+        for spec in catalog.derived_specs():
+            if all(name in values for name in spec.inputs):
+                try:
+                    value = spec.compute(values)  # type: ignore[misc]
+                except ZeroDivisionError:
+                    continue  # an input of 0: the ratio does not exist
+                out[spec.name] = Metric(spec.name, value, spec.unit, f"= {spec.formula}", spec.group)
+        return out
+
+    def _numbers(self) -> dict[str, float]:
+        """Finite numeric values by name, with ``batch_size`` (inputs of derived metrics)."""
+        merged = {**self.metrics, **self.memory_metrics(), **self.training}
+        values = {name: m.value for name, m in merged.items()
+                  if isinstance(m.value, (int, float)) and math.isfinite(m.value)}
+        if self.batch_size:
+            values["batch_size"] = self.batch_size
+        return values  # type: ignore[return-value]
 
     def uncatalogued(self) -> list[str]:
         return [name for name, metric in self.metrics.items() if not metric.catalogued]

@@ -128,15 +128,17 @@ def pick_scale(value: float, unit: str) -> tuple[float, str]:
 
 
 def significant(number: float, digits: int = 4) -> str:
-    """``114.7``, ``8.583``, ``20.39``, ``0.0058``: ``digits`` significant figures, no exponent."""
+    """``114.7``, ``279.0``, ``20.39``, ``0.5000``: ``digits`` significant figures, trailing zeros
+    kept (a column reads at one precision), no exponent below 1e15; whole numbers of more digits
+    than ``digits`` in full (``61105``)."""
     if number == 0:
         return "0"
     if not _finite(number):
         return str(number)
-    text = f"{number:.{digits}g}"
+    text = f"{number:#.{digits}g}"
     if "e" in text:
         text = f"{number:.{max(digits - 1, 0)}e}" if abs(number) >= 1e15 else _expand(number, digits)
-    return text
+    return text.removesuffix(".")  # "2551." -> "2551"
 
 
 def _expand(number: float, digits: int) -> str:
@@ -166,7 +168,7 @@ def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None, 
     if unit in (COUNT, CYCLE, DIMENSIONLESS) and abs(value) >= 1e5:
         return compact(value)
     factor, label = scale or pick_scale(value, unit)
-    text = significant(value / factor)
+    text = str(value) if isinstance(value, int) and factor == 1 else significant(value / factor)
     return f"{text} {label}" if with_unit and label else text
 
 

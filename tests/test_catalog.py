@@ -136,11 +136,11 @@ REVIEWED = [
     ('train_runtime', 'lower', False, 's'),
     ('train_samples_per_second', 'higher', False, 'sample/s'),
     ('train_steps_per_second', 'neutral', False, 'step/s'),
-    ('train_loss', 'lower', False, 'dimensionless'),
-    ('eval_runtime', 'lower', False, 's'),
+    ('train_loss', 'neutral', False, 'dimensionless'),      # model quality: shown, not scored
+    ('eval_runtime', 'neutral', False, 's'),               # depends on the eval set's size
     ('eval_samples_per_second', 'higher', False, 'sample/s'),
     ('eval_steps_per_second', 'neutral', False, 'step/s'),
-    ('eval_loss', 'lower', False, 'dimensionless'),
+    ('eval_loss', 'neutral', False, 'dimensionless'),
     ('total_flos', 'neutral', False, 'FLOP'),
     ('train_samples', 'neutral', False, 'count'),
     ('eval_samples', 'neutral', False, 'count'),
@@ -153,6 +153,14 @@ REVIEWED = [
     ('device_used_memory_tensors', 'lower', False, 'B'),
     ('device_used_memory_constants', 'lower', False, 'B'),
     ('device_memory_total', 'lower', False, 'B'),
+    # derived (computed from the metrics above; formulas in the catalog and the README)
+    ('device_throughput', 'higher', False, 'sample/s'),
+    ('trainer_step_time', 'lower', True, 's'),
+    ('device_share_of_step', 'higher', False, 'fraction'),
+    ('achieved_flop_rate', 'higher', False, 'FLOP/s'),
+    ('hbm_traffic_bytes', 'lower', True, 'B'),
+    ('spill_reload_share', 'lower', False, 'fraction'),
+    ('transpose_share', 'lower', False, 'fraction'),
 ]
 
 

@@ -19,15 +19,110 @@ def run(*args):
     return CliRunner().invoke(cli, ["diff", *args])
 
 
+def _raw(path):
+    return next(iter(json.loads(open(path).read()).values()))
+
+
+def test_acceptance_headline_first_screen():
+    """Device throughput, MFU and time per sample within the first 25 lines, computed here from the
+    raw summary-json (batch 8 is the inferred baseline size, 32 from the file's title)."""
+    base, b32 = _raw(BASE), _raw(B32)
+    throughput = (8 / base["total_time"], 32 / b32["total_time"])
+    assert [f"{t:.1f}" for t in throughput] == ["148.8", "279.0"]
+    first = "\n".join(run(BASE, B32, "--no-color", "--width", "100").output.splitlines()[:25])
+    line = next(text for text in first.splitlines() if text.startswith("throughput (device)"))
+    assert "148.8" in line and "279.0" in line
+    assert f"{(throughput[1] / throughput[0] - 1) * 100:+.1f}%✔" in first          # +87.6%
+    mfu = (base["mfu_estimated_percent"] * 100, b32["mfu_estimated_percent"] * 100)
+    assert f"{mfu[0]:.2f}" in first and f"{mfu[1]:.2f}" in first                   # 10.87 -> 20.39
+    assert f"{mfu[1] - mfu[0]:+.2f}pp✔" in first                                    # +9.52pp
+    per_sample = (base["total_time"] / 8 * 1000, b32["total_time"] / 32 * 1000)
+    assert f"{per_sample[0]:.3f}" in first and f"{per_sample[1]:.3f}" in first     # 6.723 -> 3.584
+
+
 def test_acceptance_baseline_vs_b32():
     result = run(BASE, B32, "--no-color", "--width", "120")
     assert result.exit_code == 0
     out = result.output
     assert "mfu_estimated_percent [%]" in out and "10.87" in out and "20.39" in out and "+9.52pp✔" in out
     assert "spill_reload_bytes/sample [MiB]" in out and "-9.5%✔" in out   # per sample: better
-    assert "+262%✘" in out                                               # per step: worse
-    assert "cc_op_time/sample [ms]" in out and "-71.3%✔" in out and "+14.9%✘" in out
+    assert "cc_op_time/sample [ms]" in out and "-71.3%✔" in out
     assert "batch size 8 is inferred" in out
+    step_lines = [text for text in out.splitlines() if text.lstrip().startswith("per step")]
+    assert len(step_lines) > 30 and "+262%" in out and "+14.9%" in out     # per-step changes shown ...
+    assert not any("✘" in text or "✔" in text for text in step_lines)     # ... as context, not scored
+
+
+def test_suspect_values_decide_no_verdict_either_way():
+    """The baseline's throttle cap of 109.67 % is flagged percent-over-100: no verdict on either side."""
+    for args in ((BASE, B32), (B32, BASE), (str(SEED), "--baseline", "Batch 16")):
+        data = json.loads(run(*args, "--format", "json").output)
+        row = next(r for r in data["rows"] if r["metric"] == "throttle_avg_util_limit_nc0_percent")
+        baseline_cell = [c for c in row["cells"] if c["variant"] == "baseline"] or row["cells"]
+        for cell in baseline_cell:
+            assert cell["step"]["verdict"] == "suspect" and "percent-over-100" in cell["suspect"]
+            assert cell["display"]["change"].endswith("!")
+
+
+def test_gates_do_not_judge_suspect_values():
+    result = run(BASE, B32, "--fail-on", "throttle_avg_util_limit_nc0_percent<-1pp", "--no-color", "--width", "400")
+    assert result.exit_code == 0   # -10.9pp would trip, but the baseline's value is suspect
+    assert "not evaluated, suspect input: throttle_avg_util_limit_nc0_percent b32" in result.output
+
+
+def test_trivial_memory_changes_are_unchanged():
+    data = json.loads(run(BASE, B32, "--format", "json", "--group", "memory").output)
+    cells = {r["metric"]: r["cells"][0] for r in data["rows"]}
+    assert (cells["memory.io"]["step"]["baseline"], cells["memory.io"]["step"]["variant"]) == (64, 72)
+    assert cells["memory.io"]["step"]["verdict"] == "unchanged"            # 8 B: under the 1 MiB floor
+    ring = cells["memory.dma_rings_io"]["step"]
+    assert abs(ring["variant"] - ring["baseline"]) < 2**20 and ring["verdict"] == "unchanged"
+    assert cells["memory.shared_scratchpad"]["step"]["verdict"] == "worse"  # 1.5 -> 3.5 GiB is real
+
+
+def test_training_quality_is_shown_not_scored():
+    data = json.loads(run(str(RUN / "b32.json"), str(RUN / "b32-cc-optim.json"), "--format", "json").output)
+    verdicts = {r["metric"]: r["cells"][0]["step"]["verdict"] for r in data["rows"]}
+    assert verdicts["eval_loss"] == "neutral" and verdicts["train_loss"] == "neutral"
+
+
+def test_eval_sets_of_different_size_get_a_warning():
+    data = json.loads(run(str(RUN / "b16.json"), str(RUN / "b64.json"), "--format", "json").output)
+    warning = next(w for w in data["warnings"] if w.startswith("eval sets differ"))
+    b16, b64 = (json.loads((RUN / f"{n}.all_results.json").read_text()) for n in ("b16", "b64"))
+    for label, values in (("b16", b16), ("b64", b64)):
+        assert f"{label} ~{values['eval_samples_per_second'] * values['eval_runtime']:.0f}" in warning
+
+
+def test_variants_in_batch_size_order_with_the_trend_along_it():
+    data = json.loads(run(str(RUN), "--format", "json").output)
+    assert [v["label"] for v in data["variants"]] == ["b2", "b4", "b16", "b32", "b32-cc-optim", "b48", "b64"]
+    given = json.loads(run(str(RUN), "--format", "json", "--order", "given").output)
+    assert [v["label"] for v in given["variants"]] == ["b16", "b32", "b32-cc-optim", "b48", "b64", "b4", "b2"]
+    out = run(str(RUN), "--no-color", "--width", "100", "--metric", "total_time").output
+    line = next(text for text in out.splitlines() if text.startswith("total_time/sample"))
+    assert line.endswith("█▄▃▂▁▁▁▁")  # falls steadily from b2 to b64 (the baseline, b8, in its place)
+
+
+@pytest.mark.parametrize("option, value, names", [
+    ("--group", "tensor", "tensor_engine"), ("--metric", "mfu", "mfu_estimated_percent")])
+def test_filters_matching_nothing_are_usage_errors_naming_the_closest(option, value, names):
+    result = run(BASE, B32, option, value)
+    assert result.exit_code == 2 and names in result.output
+
+
+def test_summary_shows_the_headline_only():
+    out = run(BASE, B32, "--summary", "--no-color").output
+    assert "throughput (device)" in out and "hbm_read_bytes" not in out and "headline only" in out
+
+
+def test_an_object_with_no_known_metric_is_refused(tmp_path):
+    alien = tmp_path / "b8.json"
+    alien.write_text('{"foo": 1}')
+    result = run(B32, str(alien))
+    assert result.exit_code == 1 and "known Neuron metric" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert run(B32, str(alien), "--format-in", "summary-json").exit_code == 0
 
 
 @pytest.mark.parametrize("first, second, code", [(BASE, B32, 0), (B32, BASE, 3)])
@@ -57,13 +152,15 @@ def test_tripped_gates_are_listed_in_every_format(fmt):
     assert result.exit_code == 3
     assert ("mfu_estimated_percent&lt;-2pp" if fmt == "html" else "mfu_estimated_percent<-2pp") in result.output
     if fmt == "csv":
-        row = next(r for r in csv.DictReader(io.StringIO(result.output)) if r["metric"] == "mfu_estimated_percent")
+        assert "warning:" not in result.stdout and "warning:" in result.stderr  # a pure table
+        row = next(r for r in csv.DictReader(io.StringIO(result.stdout)) if r["metric"] == "mfu_estimated_percent")
         assert row["tripped_rules"] == "mfu_estimated_percent<-2pp"
 
 
 @pytest.mark.parametrize("rule, fragment", [
     ("mfu<<2", "expected METRIC"), ("nope_metric>1%", "no metric matches"),
     ("total_time>+2pp", "pp applies to percentages only"), ("total_time>", "expected METRIC"),
+    ("mfu_estimated_percent<-2", "is a percentage: give the threshold in pp"),
 ])
 def test_malformed_rules_are_usage_errors(rule, fragment):
     result = run(BASE, B32, "--fail-on", rule)
@@ -74,7 +171,8 @@ def test_multi_section_export_with_baseline_by_title():
     result = run(str(SEED), "--baseline", "Batch 16", "--format", "json")
     data = json.loads(result.output)
     assert data["baseline"]["label"] == "b16"
-    assert [v["label"] for v in data["variants"]] == ["baseline", "b32", "b32-cc-optim", "b48", "b64", "b4", "b2"]
+    # variants by batch size (the baseline label's batch, 8, is inferred across the export)
+    assert [v["label"] for v in data["variants"]] == ["b2", "b4", "baseline", "b32", "b32-cc-optim", "b48", "b64"]
 
 
 def test_unknown_baseline_is_usage_error():
@@ -88,14 +186,14 @@ def test_single_profile_is_an_error():
 
 
 def test_output_file_format_from_extension(tmp_path):
-    for suffix, check in ((".json", lambda t: json.loads(t)["schema"] == "neuroncmp.comparison/1"),
+    for suffix, check in ((".json", lambda t: json.loads(t)["schema"] == "neuroncmp.comparison/2"),
                           (".csv", lambda t: t.startswith("metric,group,unit")),
                           (".md", lambda t: t.startswith("## neuroncmp diff")),
                           (".html", lambda t: t.startswith("<!DOCTYPE html>")),
                           (".txt", lambda t: t.startswith("neuroncmp diff:"))):
         out = tmp_path / f"diff{suffix}"
         result = run(BASE, B32, "-o", str(out))
-        assert result.exit_code == 0 and result.output == "" and check(out.read_text()), suffix
+        assert result.exit_code == 0 and result.stdout == "" and check(out.read_text()), suffix
 
 
 def test_unknown_output_extension(tmp_path):
@@ -113,11 +211,12 @@ def test_bad_input_leaves_no_output_file(tmp_path):
 
 
 def test_only_changed_counts_hidden_rows():
-    result = run(BASE, B32, "--only-changed", "--format", "json")
-    data = json.loads(result.output)
-    assert data["hidden_unchanged"] == 32
-    assert all(any(c["step"]["verdict"] != "unchanged" or (c["sample"] or {}).get("verdict", "unchanged") != "unchanged"
-                   for c in row["cells"]) for row in data["rows"])
+    full = json.loads(run(BASE, B32, "--format", "json").output)
+    unchanged = [r["metric"] for r in full["rows"]
+                 if all(c[c["shown_basis"]]["verdict"] in ("unchanged", "absent") for c in r["cells"])]
+    data = json.loads(run(BASE, B32, "--only-changed", "--format", "json").output)
+    assert data["hidden_unchanged"] == len(unchanged) > 20
+    assert {r["metric"] for r in data["rows"]} == {r["metric"] for r in full["rows"]} - set(unchanged)
 
 
 def test_group_metric_sort_basis_threshold_options():
@@ -131,7 +230,7 @@ def test_group_metric_sort_basis_threshold_options():
     assert total["shown_basis"] == "step" and total["step"]["verdict"] == "worse"
     loose = json.loads(run(BASE, B32, "--threshold", "time=500%", "--format", "json").output)
     total = next(r for r in loose["rows"] if r["metric"] == "total_time")["cells"][0]
-    assert total["step"]["verdict"] == "unchanged" and loose["noise_bands"]["time"] == "500%"
+    assert total["sample"]["verdict"] == "unchanged" and loose["noise_bands"]["time"] == "500% or 1 us"
 
 
 def test_bad_threshold_is_usage_error():
@@ -140,7 +239,7 @@ def test_bad_threshold_is_usage_error():
 
 
 def test_csv_is_tidy_one_row_per_metric_variant_basis():
-    rows = list(csv.DictReader(io.StringIO(run(BASE, B32, B64, "--format", "csv").output)))
+    rows = list(csv.DictReader(io.StringIO(run(BASE, B32, B64, "--format", "csv").stdout)))
     total = [r for r in rows if r["metric"] == "total_time"]
     assert {(r["variant_label"], r["basis"]) for r in total} == {("b32", "step"), ("b32", "sample"),
                                                                  ("b64", "step"), ("b64", "sample")}
@@ -158,7 +257,7 @@ def test_sweep_fits_100_columns():
                                     "b32-cc-optim.json", "b48.json", "b64.json")]
     out = run(*files, "--width", "100", "--no-color").output
     assert max(len(line) for line in out.splitlines()) <= 100
-    assert "trend" in out and "▃█▄▂▁▁▁▁" in out  # total_time/sample across the sweep
+    assert "trend" in out and "█▄▃▂▁▁▁▁" in out  # total_time/sample falls along the batch sizes
 
 
 def test_help_documents_every_option():

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import neuroncmp
 from conftest import RUN
 from neuroncmp.comparison import compare, select
-from neuroncmp.comparison.view import change_rank
+from neuroncmp.comparison.view import change_in_bands, change_rank
 from neuroncmp.ingest.values import display_metric
 from neuroncmp.model import Metric, Profile, Source
 
@@ -33,12 +33,14 @@ def test_baseline_vs_b32_acceptance_values():
     assert (mfu.step.baseline, mfu.step.variant) == (0.1087, 0.2039)
     assert mfu.step.points == pytest.approx(9.52) and mfu.step.verdict == "better" and mfu.sample is None
     spill = _row(comparison, "spill_reload_bytes").cells[0]
-    assert spill.step.verdict == "worse" and spill.step.relative == pytest.approx(2.6215, abs=1e-4)
+    assert spill.step.verdict == "context" and spill.step.relative == pytest.approx(2.6215, abs=1e-4)
     assert spill.sample.verdict == "better" and spill.sample.relative == pytest.approx(-0.0946, abs=1e-4)
     assert spill.sample.baseline == pytest.approx(round(2.37 * 2**30) / 8)
     cc = _row(comparison, "cc_op_time").cells[0]
-    assert (cc.step.baseline, cc.step.variant, cc.step.verdict) == (0.01393, 0.016, "worse")
+    assert (cc.step.baseline, cc.step.variant, cc.step.verdict) == (0.01393, 0.016, "context")
     assert cc.sample.verdict == "better"
+    stepped = compare(*_load("baseline.json", "b32.json"), basis="step")  # --basis step scores per step
+    assert stepped.row("spill_reload_bytes").cells[0].step.verdict == "worse"
 
 
 def test_memory_and_trainer_rows_are_compared():
@@ -124,8 +126,12 @@ def test_views_filter_and_sort_without_changing_the_result():
     grouped = select(comparison, groups=["tensor_engine"])
     assert {r.spec.group for r in grouped.rows} == {"tensor_engine"} and grouped.filtered_out > 0
     by_change = select(comparison, sort="change")
-    keys = [(change_rank(r, comparison.basis), -r.magnitude(comparison.basis)) for r in by_change.rows]
-    assert keys == sorted(keys) and by_change.rows[0].name == "memory.dma_rings_spill"
+    keys = [(change_rank(r, comparison.basis), -change_in_bands(r, comparison.basis)) for r in by_change.rows]
+    assert keys == sorted(keys)
+    # ranked in noise bands: MFU +9.52pp is 19 bands of 0.5pp, dma_rings_spill +328% is ln(4.28)/ln(1.01) = 146
+    mfu, spill = (comparison.row(n) for n in ("mfu_estimated_percent", "memory.dma_rings_spill"))
+    assert change_in_bands(mfu, "sample") == pytest.approx(9.52 / 0.5)
+    assert change_in_bands(spill, "sample") == pytest.approx(math.log(272.1 / 63.54) / math.log(1.01), rel=1e-3)
     assert not by_change.grouped
     assert [r.name for r in select(comparison, sort="name").rows] == sorted(r.name for r in comparison.rows)
     assert comparison.rows is rows_before  # a view never changes the result
@@ -167,7 +173,7 @@ def profiles(draw, label="p"):
 
 
 FLIP = {"better": "worse", "worse": "better", "unchanged": "unchanged", "neutral": "neutral",
-        "added": "removed", "removed": "added"}
+        "added": "removed", "removed": "added", "context": "context", "suspect": "suspect", "absent": "absent"}
 
 
 @settings(max_examples=200, deadline=None)

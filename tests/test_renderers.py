@@ -83,3 +83,23 @@ def test_unknown_format_is_a_usage_error():
     result = CliRunner().invoke(cli, ["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"),
                                       "--format", "xlsx"])
     assert result.exit_code == 2 and "unknown output format 'xlsx'" in result.output
+
+
+def test_markdown_leads_with_the_headline_and_lists_warnings(report):
+    text = registry.by_name("md").diff(report)
+    assert text.index("### Headline") < text.index("**Warnings**") < text.index("<details>")
+    warnings = text.split("**Warnings**", 1)[1].split("\n\n", 2)[1].splitlines()
+    assert len(warnings) == len(report.comparison.warnings) and all(w.startswith("- ") for w in warnings)
+
+
+def test_html_folds_the_full_table_under_the_headline(report):
+    text = registry.by_name("html").diff(report)
+    assert text.index("throughput (device)") < text.index("<details><summary>All metrics")
+
+
+def test_every_result_object_has_a_short_repr(report):
+    comparison = report.comparison
+    row = comparison.row("total_time")
+    for value in (comparison, report, report.view, comparison.baseline, row, row.cells[0],
+                  row.cells[0].step, report.gates[0]):
+        assert len(repr(value)) < 400 and len(str(value)) < 400, type(value).__name__

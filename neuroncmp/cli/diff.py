@@ -17,7 +17,12 @@ from .options import format_in_option, no_color_option, output_options, width_op
 @click.option("--group", "groups", multiple=True, metavar="GROUP", help="Only these catalog groups.")
 @click.option("--metric", "globs", multiple=True, metavar="GLOB", help="Only metrics matching GLOB.")
 @click.option("--only-changed", is_flag=True, help="Hide rows inside the noise band (counted).")
-@click.option("--sort", type=click.Choice(["group", "change", "name"]), default="group", show_default=True)
+@click.option("--sort", type=click.Choice(["group", "change", "name"]), default="group", show_default=True,
+              help="group: catalog order; change: biggest change first, measured in noise bands; name.")
+@click.option("--order", type=click.Choice(["batch", "given"]), default="batch", show_default=True,
+              help="Variants by batch size (when all are known) or in the order given.")
+@click.option("--summary", "--headline", "summary", is_flag=True,
+              help="Only the headline (the key numbers per variant), not the full table.")
 @click.option("--basis", type=click.Choice(["auto", "step", "sample"]), default="auto", show_default=True,
               help="Extensive metrics per step or per sample; auto: per sample when batch sizes differ.")
 @click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|Npp",
@@ -29,7 +34,7 @@ from .options import format_in_option, no_color_option, output_options, width_op
 @no_color_option
 @width_option
 def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], globs: tuple[str, ...],
-         only_changed: bool, sort: str, basis: str, bands: tuple[str, ...], fmt: str | None,
+         only_changed: bool, sort: str, order: str, summary: bool, basis: str, bands: tuple[str, ...], fmt: str | None,
          output: str | None, rules: tuple[str, ...], format_in: str | None, no_color: bool, width: int | None) -> None:
     """Compare a baseline against variants: FILES are profiles, multi-section exports or run folders."""
     from ..comparison import compare, select
@@ -37,7 +42,7 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     from ..errors import GateTripped
     from ..ingest import load_many
     from ..render.base import DiffReport
-    from .output import choose, emit
+    from .output import choose, emit, warn
 
     renderer = choose("diff", fmt, output)
     gates: tuple[Any, ...] = ()
@@ -46,10 +51,13 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
 
         parsed_rules = [parse_rule(text) for text in rules]
     parsed_bands = Bands(bands)
-    comparison = compare(load_many(files, format_in), baseline=baseline, basis=basis, thresholds=parsed_bands)
+    comparison = compare(load_many(files, format_in), baseline=baseline, basis=basis,
+                         thresholds=parsed_bands, order=order)
     if rules:
         gates = evaluate(comparison, parsed_rules)
     view = select(comparison, groups=groups, metrics=globs, only_changed=only_changed, sort=sort)
-    emit(renderer, "diff", DiffReport(comparison, view, gates), output, no_color, width)
+    if renderer.name == "csv":  # a pure table: its warnings go to standard error
+        warn(comparison.warnings)
+    emit(renderer, "diff", DiffReport(comparison, view, gates, summary), output, no_color, width)
     if any(gate.tripped for gate in gates):
         raise GateTripped("a --fail-on gate tripped")

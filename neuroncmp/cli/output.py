@@ -43,6 +43,12 @@ def print_lines(lines: list[Any], no_color: bool, width: int | None) -> None:
     console.print(to_rich(lines), soft_wrap=True)
 
 
+def warn(messages: Any) -> None:
+    """Warnings on standard error (for outputs that must stay pure data, such as CSV)."""
+    for message in messages:
+        click.echo(f"warning: {message}", err=True)
+
+
 def write_file(path: str, text: str) -> None:
     from ..atomic import write_atomic
 

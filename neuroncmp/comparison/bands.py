@@ -1,87 +1,183 @@
 """Noise bands: how big a change must be before it is called better or worse.
 
-Defaults per metric kind (documented in the README); ``--threshold`` overrides them globally
-(``5%``), per kind (``time=2%``, ``fraction=1pp``) or per metric glob (``spill_*=0.5%``).
-Relative bands are tested on |ln(variant / baseline)| so swapping the sides never moves a row
-across the band; fraction bands are absolute percentage points.
+Two bands per metric kind (documented in the README), and a change inside EITHER is unchanged:
+- a relative band (``2%``: tested on |ln(variant / baseline)| so swapping the sides never moves a
+  row across it), or for fractions a band in percentage points (``0.5pp``);
+- an absolute floor in the kind's unit (``1 MiB`` for bytes, ``1 us`` for times), so a 64 B -> 72 B
+  memory row or a sub-microsecond time is not a verdict however large its relative change
+  (memory capacity rows: 1 MiB; traffic and other bytes: 1 KiB).
+
+``--threshold`` overrides them globally (``5%``), per kind (``time=2%``, ``fraction=1pp``,
+``bytes=4MiB``) or per metric glob (``spill_*=0.5%``, ``memory.*=16MiB``); a bare number is a
+floor in the kind's base unit (``count=2``).
 """
 
 from __future__ import annotations
 
+import difflib
+import math
 import re
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from dataclasses import dataclass
 from typing import Iterable
 
-from ..catalog import MetricSpec
+from .. import units as u
+from ..catalog import MetricSpec, catalog
 from ..errors import RuleError
 
 
 @dataclass(frozen=True, slots=True)
 class Band:
-    """A noise band: a change inside it is "unchanged"."""
+    """A noise band: a change inside the relative band or under the floor is "unchanged"."""
 
-    value: float        # a relative fraction (0.02 = 2 %) or percentage points
+    value: float          # a relative fraction (0.02 = 2 %) or percentage points
     points: bool = False  # True: absolute percentage points (fractions only)
+    floor: float = 0.0    # absolute change in the base unit at or under which nothing changed
+    floor_unit: str = ""  # the base unit of the floor (for display)
 
     def __str__(self) -> str:
-        return f"{self.value:g}pp" if self.points else f"{self.value * 100:g}%"
+        relative = f"{self.value:g}pp" if self.points else f"{self.value * 100:g}%"
+        return f"{relative} or {setting(self.floor, self.floor_unit)}" if self.floor else relative
+
+    def width(self) -> float:
+        """The band's size on the scale changes are tested on: pp, or ln(1 + relative band)."""
+        return self.value if self.points else math.log1p(self.value)
+
+
+def setting(value: float, unit: str) -> str:
+    """A floor as a setting is written: ``1 MiB``, ``1 us``, ``0.5`` (no padding zeros)."""
+    factor, label = u.pick_scale(value, unit)
+    return f"{value / factor:g} {label}".strip()
 
 
 DEFAULT_BANDS: dict[str, Band] = {
-    "time": Band(0.02), "cycles": Band(0.02), "bytes": Band(0.01), "count": Band(0.01),
-    "flop": Band(0.01), "fraction": Band(0.5, points=True), "intensity": Band(0.02),
-    "rate": Band(0.02), "ratio": Band(0.01), "index": Band(0.0), "text": Band(0.0),
+    "time": Band(0.02, floor=1e-6, floor_unit=u.SECOND), "cycles": Band(0.02),
+    "bytes": Band(0.01, floor=1024, floor_unit=u.BYTE),
+    "count": Band(0.01, floor=0.5, floor_unit=u.COUNT), "flop": Band(0.01),
+    "fraction": Band(0.5, points=True), "intensity": Band(0.02), "rate": Band(0.02),
+    "ratio": Band(0.01), "index": Band(0.0), "text": Band(0.0),
 }
+# Memory capacity (GiB-scale tables) moves in MiB steps: a 64 B -> 72 B row or a 0.19 MiB ring
+# buffer change is noise there, while traffic per sample (KiB-scale) keeps the kind's 1 KiB floor.
+_MiB = 2**20
+DEFAULT_GLOB_FLOORS: dict[str, tuple[float, str]] = {
+    "memory.*": (_MiB, u.BYTE), "device_memory_total": (_MiB, u.BYTE),
+    "host_used_memory_*": (_MiB, u.BYTE), "device_used_memory_*": (_MiB, u.BYTE)}
 KINDS = tuple(DEFAULT_BANDS)
-_SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?(?P<num>[0-9]*\.?[0-9]+)\s*(?P<unit>%|pp)$")
+KIND_UNITS = {"time": u.SECOND, "bytes": u.BYTE, "count": u.COUNT, "cycles": u.CYCLE, "flop": u.FLOP}
+_SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?\s*(?P<num>[0-9]*\.?[0-9]+(?:[eE][-+]?\d+)?)\s*(?P<unit>\S*)$")
 
 
-def parse_band(text: str) -> tuple[str | None, Band]:
-    """``"5%"`` -> (None, 5 %); ``"fraction=1pp"`` -> ("fraction", 1 pp)."""
+@dataclass(frozen=True, slots=True)
+class Override:
+    """One ``--threshold``: a relative band or a floor, for a kind, a metric glob or everything."""
+
+    key: str | None
+    band: Band | None = None   # a relative / points band
+    floor: float | None = None  # an absolute floor in the base unit
+    floor_unit: str = ""
+
+    def __str__(self) -> str:
+        return str(self.band) if self.band is not None else setting(self.floor or 0.0, self.floor_unit)
+
+
+def parse_band(text: str) -> Override:
+    """``"5%"``, ``"fraction=1pp"``, ``"bytes=1MiB"``, ``"time=1us"``, ``"spill_*=0.5%"``."""
     match = _SPEC.match(text.strip())
     if match is None:
-        raise RuleError(f"--threshold '{text}': expected [KIND|METRIC-GLOB=]NUMBER% or NUMBERpp "
-                        f"(kinds: {', '.join(KINDS)})")
-    value = float(match.group("num"))
-    band = Band(value, points=True) if match.group("unit") == "pp" else Band(value / 100)
-    return match.group("key"), band
+        raise RuleError(f"--threshold '{text}': expected [KIND|METRIC-GLOB=]NUMBER% or NUMBERpp, "
+                        f"or a floor such as bytes=1MiB or time=1us (kinds: {', '.join(KINDS)})")
+    key, number, unit = match.group("key"), match.group("num"), match.group("unit")
+    key = key.strip() if key else None
+    kinds = _kinds_of(key, text)
+    if unit == "%":
+        return Override(key, band=Band(float(number) / 100))
+    if unit == "pp":
+        _require(kinds <= {"fraction"}, text, "pp (percentage points) applies to percentages only")
+        return Override(key, band=Band(float(number), points=True))
+    value, base = _floor(number, unit, kinds, text)
+    return Override(key, floor=value, floor_unit=base)
+
+
+def _floor(number: str, unit: str, kinds: set[str], text: str) -> tuple[float, str]:
+    """A floor in the base unit of the kinds it applies to (one base unit for them all)."""
+    _require(bool(kinds), text, "a floor needs a kind or metric: bytes=1MiB, time=1us, count=2")
+    bases = {KIND_UNITS.get(kind) for kind in kinds}
+    _require(len(bases) == 1 and None not in bases, text,
+             f"{'/'.join(sorted(kinds))} takes a relative band (%) or points (pp), not a floor")
+    base = bases.pop()
+    converted = u.to_canonical(number, unit or None)
+    _require(converted is not None, text, f"unknown unit '{unit}'")
+    value, canonical = converted  # type: ignore[misc]
+    _require(canonical == base or not unit, text, f"'{unit}' does not fit {'/'.join(sorted(kinds))} "
+             f"(use {base}-based units, e.g. bytes=1MiB, time=1us)")
+    return float(value), str(base)
+
+
+def _require(condition: bool, text: str, why: str) -> None:
+    if not condition:
+        raise RuleError(f"--threshold '{text}': {why}")
+
+
+def _kinds_of(key: str | None, text: str) -> set[str]:
+    """The metric kinds ``key`` names: a kind, or the kinds of the metrics a glob matches."""
+    if key is None:
+        return set()
+    if key in KINDS:
+        return {key}
+    specs = [spec for name, spec in catalog().items() if fnmatchcase(name, key)]
+    if not specs and key.startswith(("memory.", "throttle_")):
+        return {"bytes"} if key.startswith("memory.") else {"time", "fraction"}
+    if not specs:
+        close = difflib.get_close_matches(key, [*KINDS, *catalog()], n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise RuleError(f"--threshold '{text}': '{key}' is neither a kind ({', '.join(KINDS)}) nor "
+                        f"a metric or glob matching one{hint}")
+    return {spec.kind for spec in specs}
 
 
 class Bands:
     """Band lookup: metric glob overrides, then kind overrides, then a global one, then defaults."""
 
     def __init__(self, specs: Iterable[str] = ()) -> None:
-        self.by_glob: dict[str, Band] = {}
-        self.by_kind: dict[str, Band] = {}
-        self.everywhere: Band | None = None
-        for text in specs:
-            key, band = parse_band(text)
-            if key is None:
-                self.everywhere = band
-            elif key in KINDS:
-                self.by_kind[key] = band
-            else:
-                self.by_glob[key] = band
+        self.overrides = tuple(parse_band(text) for text in specs)
 
     def band(self, spec: MetricSpec) -> Band:
-        for glob, band in self.by_glob.items():
+        band = self.for_kind(spec.kind)
+        for glob, (floor, unit) in DEFAULT_GLOB_FLOORS.items():
             if fnmatchcase(spec.name, glob):
-                return band
-        return self.for_kind(spec.kind)
+                band = replace(band, floor=floor, floor_unit=unit)
+        for override in self.overrides:
+            if override.key is not None and override.key not in KINDS and fnmatchcase(spec.name, override.key):
+                band = _apply(band, override, spec.kind)
+        return band
 
     def for_kind(self, kind: str) -> Band:
-        if kind in self.by_kind:
-            return self.by_kind[kind]
-        if self.everywhere is not None and _fits(self.everywhere, kind):
-            return self.everywhere
-        return DEFAULT_BANDS.get(kind, Band(0.01))
+        band = DEFAULT_BANDS.get(kind, Band(0.01))
+        for override in self.overrides:  # global first, then the kind's own, in order given
+            if override.key is None and override.band is not None and _fits(override.band, kind):
+                band = _apply(band, override, kind)
+        for override in self.overrides:
+            if override.key == kind:
+                band = _apply(band, override, kind)
+        return band
 
     def describe(self) -> dict[str, str]:
-        """The band in force per kind, then per metric glob (shown in every output's footer)."""
+        """The bands in force per kind, then per metric glob (shown in every output's footer)."""
         out = {kind: str(self.for_kind(kind)) for kind in KINDS if kind not in ("text", "index")}
-        out.update({glob: str(band) for glob, band in self.by_glob.items()})
+        for glob, (floor, unit) in DEFAULT_GLOB_FLOORS.items():
+            out[glob] = f"floor {setting(floor, unit)}"
+        for override in self.overrides:
+            if override.key not in (None, *KINDS):
+                out[str(override.key)] = str(override)
         return out
+
+
+def _apply(band: Band, override: Override, kind: str) -> Band:
+    """``band`` with the override's relative band or floor in place of its own."""
+    if override.band is not None:
+        return replace(override.band, floor=band.floor, floor_unit=band.floor_unit)
+    return replace(band, floor=override.floor or 0.0, floor_unit=override.floor_unit)
 
 
 def _fits(band: Band, kind: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from ..model import Profile
 from .result import Side
 
 KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version",
@@ -14,6 +15,7 @@ KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version"
 def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basis: str) -> list[str]:
     found = [w for key in KEYS if (w := _differs(sides, key))]
     found += _batch_warnings(sides, basis)
+    found += _eval_set_warnings(sides)
     found += _anomaly_warnings(sides)
     found += _only_in_warnings(only_in, [side.label for side in sides])
     return found
@@ -61,3 +63,28 @@ def _anomaly_warnings(sides: list[Side]) -> list[str]:
             count = sum(len(p.anomalies) for p in side.profiles)
             out.append(f"{side.label}: {count} input anomal{'y' if count == 1 else 'ies'} ({', '.join(codes)})")
     return out
+
+
+EVAL_SET_TOLERANCE = 0.05  # eval sizes implied by rounded rates and runtimes agree within ~1 %
+
+
+def eval_set_size(profile: Profile) -> float | None:
+    """Samples in the eval set: ``eval_samples`` when the Trainer wrote it, else
+    ``eval_samples_per_second x eval_runtime`` (both are end-to-end figures of the same pass)."""
+    stated = profile.value("eval_samples")
+    if isinstance(stated, (int, float)):
+        return float(stated)
+    rate, runtime = profile.value("eval_samples_per_second"), profile.value("eval_runtime")
+    if isinstance(rate, (int, float)) and isinstance(runtime, (int, float)):
+        return rate * runtime
+    return None
+
+
+def _eval_set_warnings(sides: list[Side]) -> list[str]:
+    """Eval throughput compared across eval sets of different sizes is not like for like."""
+    sizes = {side.label: size for side in sides if (size := eval_set_size(side.profiles[0])) is not None}
+    if len(sizes) < 2 or max(sizes.values()) <= (1 + EVAL_SET_TOLERANCE) * min(sizes.values()):
+        return []
+    shown = ", ".join(f"{label} ~{size:.0f}" for label, size in sizes.items())
+    return [f"eval sets differ in size ({shown} samples, eval_samples_per_second x eval_runtime): "
+            "eval throughput and runtime are not comparable across them"]

@@ -9,48 +9,66 @@ compared per sample when batch sizes are known.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any, Iterable, NamedTuple
 
-from ..catalog import MetricSpec, group_rank, lookup
+from ..catalog import MetricSpec, derived_specs, group_rank, lookup
 from ..model import Metric
 from .. import stats
 from .bands import Band, Bands
 from .comparability import warnings_for
-from .result import (ADDED, ALPHA, BETTER, NEUTRAL, REMOVED, UNCHANGED, WORSE, Cell, Comparison,
-                     Delta, Row, Side)
+from .result import (ABSENT, ADDED, ALPHA, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED,
+                     WORSE, Cell, Comparison, Delta, Row, Side)
 from .sides import ProfileInput, arrange, flatten
 
 BASES = ("auto", "step", "sample")
 
 
 def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "auto",
-            thresholds: Bands | Iterable[str] = ()) -> Comparison:
+            thresholds: Bands | Iterable[str] = (), order: str = "batch") -> Comparison:
     """Compare the baseline against each variant.
 
     ``profiles``: profiles, or iterables of them (a ``load()`` result); those sharing a label
     are repeated captures of one side. The baseline is the first label, or ``baseline`` (a
     label or section title). ``basis``: ``auto`` (per sample when batch sizes differ, with
     per-step values as context), ``step`` or ``sample``. ``thresholds``: the noise bands, as
-    ``Bands`` or ``--threshold`` strings such as ``"time=2%"``.
+    ``Bands`` or ``--threshold`` strings such as ``"time=2%"``. ``order``: variants by batch size
+    (``batch``, when every batch size is known) or as given (``given``).
     """
-    sides = arrange(flatten(profiles), baseline)
+    sides = arrange(flatten(profiles), baseline, order)
     bands = thresholds if isinstance(thresholds, Bands) else Bands(thresholds)
     chosen, reason = _basis(sides, basis)
+    context = basis == "auto" and chosen == "sample"
     values = [side_values(side) for side in sides]  # built once: rows and only_in share it
     only_in = _only_in(sides, values)
-    return Comparison(sides[0], tuple(sides[1:]), _rows(sides, values, bands), chosen, reason, basis,
-                      bands, tuple(warnings_for(sides, only_in, chosen)), only_in,
-                      _captures_note(sides))
+    rows = _rows(sides, values, bands, [suspects(side) for side in sides], context)
+    return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis, bands,
+                      tuple(warnings_for(sides, only_in, chosen)), only_in, _captures_note(sides))
 
 
 def side_values(side: Side) -> dict[str, list[Metric]]:
-    """Every comparable value by name: summary metrics, memory by type, Trainer metrics."""
+    """Every comparable value by name: summary metrics, memory by type, Trainer and derived metrics."""
     out: dict[str, list[Metric]] = {}
     for profile in side.profiles:
-        merged = {**profile.metrics, **profile.memory_metrics(), **profile.training}
+        merged = {**profile.metrics, **profile.memory_metrics(), **profile.training,
+                  **profile.derived_metrics()}
         for name, metric in merged.items():
             out.setdefault(name, []).append(metric)
     return out
+
+
+def suspects(side: Side) -> dict[str, str]:
+    """Metric -> why its value on this side cannot be trusted (its anomalies, or an input's)."""
+    found: dict[str, str] = {}
+    for profile in side.profiles:
+        for anomaly in profile.anomalies:
+            if anomaly.metric:
+                found.setdefault(anomaly.metric, f"{side.label}: {anomaly.code} ({anomaly.message})")
+    for spec in derived_specs():  # a derived value inherits its inputs' doubts
+        reason = next((found[name] for name in spec.inputs if name in found), None)
+        if reason is not None:
+            found.setdefault(spec.name, reason)
+    return found
 
 
 def _basis(sides: list[Side], requested: str) -> tuple[str, str]:
@@ -59,18 +77,31 @@ def _basis(sides: list[Side], requested: str) -> tuple[str, str]:
         return "step", "per step (as requested)"
     if requested == "sample":
         return "sample", "per sample for extensive metrics (as requested)"
-    if None not in sizes and len(set(sizes)) > 1:
+    if None in sizes:
+        unknown = ", ".join(side.label for side in sides if side.batch_size is None)
+        return "step", f"per step (batch size unknown for {unknown})"
+    if len(set(sizes)) > 1:
         return "sample", "per sample for extensive metrics, per step below them (batch sizes differ)"
-    if None in sizes and len({s for s in sizes if s is not None}) > 1:
-        return "step", "per step (some batch sizes unknown)"
     return "step", "per step (batch sizes equal)"
 
 
-def _rows(sides: list[Side], values: list[dict[str, list[Metric]]], bands: Bands) -> tuple[Row, ...]:
+class _Context(NamedTuple):
+    """What every row of one comparison shares."""
+
+    sides: list[Side]
+    values: list[dict[str, list[Metric]]]
+    suspects: list[dict[str, str]]
+    bands: Bands
+    step_context: bool  # per-step values are context beside the per-sample comparison
+
+
+def _rows(sides: list[Side], values: list[dict[str, list[Metric]]], bands: Bands,
+          doubts: list[dict[str, str]], step_context: bool) -> tuple[Row, ...]:
     names: dict[str, None] = {}
     for side_values_ in values:
         names.update(dict.fromkeys(side_values_))
-    rows = [_row(name, sides, values, bands) for name in names]
+    shared = _Context(sides, values, doubts, bands, step_context)
+    rows = [_row(name, shared) for name in names]
     return tuple(sorted(rows, key=lambda r: group_rank(r.spec.group)))  # stable: keeps input order
 
 
@@ -84,15 +115,14 @@ class _Baseline(NamedTuple):
     spread: tuple[float, float] | None
 
 
-def _row(name: str, sides: list[Side], values: list[dict[str, list[Metric]]], bands: Bands) -> Row:
+def _row(name: str, shared: _Context) -> Row:
     spec = lookup(name)
-    metrics = values[0].get(name, [])
-    unit = (metrics or next(v[name] for v in values if name in v))[0].unit
-    band = bands.band(spec)
-    base = _baseline(spec, metrics, sides[0].batch_size)
-    cells = tuple(_cell(spec, band, base, len(metrics), side, values[i + 1].get(name, []))
-                  for i, side in enumerate(sides[1:]))
-    return Row(name, spec, unit, cells)
+    metrics = shared.values[0].get(name, [])
+    unit = (metrics or next(v[name] for v in shared.values if name in v))[0].unit
+    band = shared.bands.band(spec)
+    base = _baseline(spec, metrics, shared.sides[0].batch_size)
+    cells = tuple(_cell(name, spec, band, base, shared, i) for i in range(1, len(shared.sides)))
+    return Row(name, spec, unit, cells, band)
 
 
 def _baseline(spec: MetricSpec, metrics: list[Metric], batch: int | None) -> _Baseline:
@@ -102,14 +132,26 @@ def _baseline(spec: MetricSpec, metrics: list[Metric], batch: int | None) -> _Ba
                      _spread(step))
 
 
-def _cell(spec: MetricSpec, band: Band, base: _Baseline, n_base: int, side: Side,
-          metrics: list[Metric]) -> Cell:
-    values = [m.value for m in metrics]
+def _cell(name: str, spec: MetricSpec, band: Band, base: _Baseline, shared: _Context, index: int) -> Cell:
+    side = shared.sides[index]
+    values = [m.value for m in shared.values[index].get(name, [])]
+    doubt = shared.suspects[0].get(name) or shared.suspects[index].get(name)
     step = _delta(spec, band, "step", base.step, base.step_central, values)
     sample = None
     if base.sample is not None and side.batch_size:
         sample = _delta(spec, band, "sample", base.sample, base.sample_central, _per(values, side.batch_size))
-    return Cell(side.label, step, sample, n_base, len(values), base.spread, _spread(values))
+        if shared.step_context:
+            step = replace(step, verdict=CONTEXT) if step.verdict not in (ADDED, REMOVED, ABSENT) else step
+    if doubt is not None:
+        step, sample = _suspect(step), _suspect(sample) if sample is not None else None
+    return Cell(side.label, step, sample, len(base.step), len(values), base.spread, _spread(values), doubt)
+
+
+def _suspect(delta: Delta) -> Delta:
+    """A delta built on a flagged value: its change is kept, its verdict is "suspect"."""
+    if delta.verdict in (ADDED, REMOVED, ABSENT):
+        return delta
+    return replace(delta, verdict=SUSPECT)
 
 
 def _per(values: list[Any], batch: int | None) -> list[Any]:
@@ -137,7 +179,8 @@ def _central(values: list[Any]) -> Any:
 def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], b: Any, var: list[Any]) -> Delta:
     v = _central(var)
     if b is None or v is None:
-        return Delta(basis, b, v, None, None, None, None, ADDED if b is None else REMOVED)
+        verdict = ABSENT if b is None and v is None else ADDED if b is None else REMOVED
+        return Delta(basis, b, v, None, None, None, None, verdict)
     if not (isinstance(b, (int, float)) and isinstance(v, (int, float))):
         return Delta(basis, b, v, None, None, None, None, UNCHANGED if b == v else NEUTRAL)
     if b != b or v != v:  # NaN
@@ -154,6 +197,9 @@ def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], b: Any, va
 
 
 def inside_band(band: Band, b: float, v: float, points: float | None) -> bool:
+    """Whether ``b`` -> ``v`` is noise: under the absolute floor, or inside the relative band."""
+    if band.floor and abs(v - b) <= band.floor:
+        return True
     if band.points:
         return abs(points if points is not None else (v - b) * 100) <= band.value
     if b == v:
@@ -173,10 +219,13 @@ def _verdict(spec: MetricSpec, band: Band, b: float, v: float, points: float | N
 
 
 def _only_in(sides: list[Side], values: list[dict[str, list[Metric]]]) -> dict[str, tuple[str, ...]]:
+    """Metrics some sides lack (derived ones follow their inputs, which are listed already)."""
     present: dict[str, list[str]] = {}
+    derived = {spec.name for spec in derived_specs()}
     for side, side_values_ in zip(sides, values, strict=True):
         for name in side_values_:
-            present.setdefault(name, []).append(side.label)
+            if name not in derived:
+                present.setdefault(name, []).append(side.label)
     return {name: tuple(labels) for name, labels in present.items() if len(labels) < len(sides)}
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Callable, Iterable
 
+from ..catalog import closest
 from ..errors import RuleError
 from .result import Cell, Comparison, Delta, Row
 
@@ -67,6 +68,7 @@ class GateResult:
 
     rule: Rule
     hits: tuple[Hit, ...] = ()
+    skipped: tuple[str, ...] = ()  # "metric variant: why" for suspect values the rule did not judge
 
     @property
     def tripped(self) -> bool:
@@ -74,10 +76,12 @@ class GateResult:
 
     @property
     def line(self) -> str:
-        """``passed --fail-on RULE`` or ``FAILED --fail-on RULE: hit; hit``."""
-        if not self.tripped:
-            return f"passed --fail-on {self.rule.text}"
-        return f"FAILED --fail-on {self.rule.text}: " + "; ".join(map(str, self.hits))
+        """``passed --fail-on RULE`` or ``FAILED --fail-on RULE: hit; hit``, and what was not judged."""
+        head = f"FAILED --fail-on {self.rule.text}: " + "; ".join(map(str, self.hits)) if self.tripped \
+            else f"passed --fail-on {self.rule.text}"
+        if self.skipped:
+            head += f" (not evaluated, suspect input: {'; '.join(self.skipped)})"
+        return head
 
 
 def tripped(results: Iterable[GateResult]) -> list[GateResult]:
@@ -99,17 +103,35 @@ def evaluate(comparison: Comparison, rules: Iterable[Rule]) -> tuple[GateResult,
     for rule in rules:
         rows = [r for r in comparison.rows if fnmatchcase(r.name, rule.metric)]
         if not rows:
-            raise RuleError(f"--fail-on '{rule.text}': no metric matches '{rule.metric}'")
-        results.append(GateResult(rule, tuple(hit for row in rows for hit in _hits(rule, row, comparison.basis))))
+            close = closest(rule.metric, [row.name for row in comparison.rows])
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise RuleError(f"--fail-on '{rule.text}': no metric matches '{rule.metric}'{hint}")
+        for row in rows:
+            _check_units(rule, row)
+        hits = tuple(hit for row in rows for hit in _hits(rule, row, comparison.basis))
+        skipped = tuple(f"{row.name} {cell.variant}: {cell.suspect}" for row in rows for cell in row.cells
+                        if cell.suspect is not None)
+        results.append(GateResult(rule, hits, skipped))
     return tuple(results)
 
 
-def _hits(rule: Rule, row: Row, default_basis: str) -> list[Hit]:
+def _check_units(rule: Rule, row: Row) -> None:
+    """pp only for percentages; a percentage's threshold must say pp or % (a bare -2 would be
+    read as -200 percentage points and never trip)."""
     if rule.unit == "pp" and row.spec.kind != "fraction":
         raise RuleError(f"--fail-on '{rule.text}': pp applies to percentages only; "
                         f"{row.name} is {row.spec.kind}, use % or an absolute change")
+    if rule.unit == "" and row.spec.kind == "fraction":
+        raise RuleError(f"--fail-on '{rule.text}': {row.name} is a percentage: give the threshold in "
+                        f"pp (percentage points, e.g. <-2pp) or % (relative change, e.g. <-5%)")
+
+
+def _hits(rule: Rule, row: Row, default_basis: str) -> list[Hit]:
+    """Where the rule trips (values flagged as suspect are never judged)."""
     hits = []
     for cell in row.cells:
+        if cell.suspect is not None:
+            continue
         delta = _pick(cell, rule.basis or default_basis, rule)
         value = None if delta is None else rule.measure(delta)
         if delta is not None and value is not None and _OPS[rule.op](value, rule.threshold):

@@ -12,17 +12,20 @@ never compare equal to a bare tuple. Measured on Python 3.11: a frozen slots dat
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..catalog import MetricSpec
 from ..model import Profile
-from .bands import Bands
+from .bands import Band, Bands
 
 BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL = (
     "better", "worse", "unchanged", "added", "removed", "neutral")
-VERDICTS = (BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL)
+SUSPECT = "suspect"   # a side's value carries an input anomaly: the change is shown, never scored
+CONTEXT = "context"   # per step beside a per-sample comparison: shown, not scored
+ABSENT = "absent"     # on neither side of this cell (present on other variants)
+VERDICTS = (BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL, SUSPECT, CONTEXT, ABSENT)
+SCORED = (BETTER, WORSE)
 ALPHA = 0.05  # significance level for repeated captures
 
 
@@ -34,6 +37,9 @@ class Side:
     profiles: tuple[Profile, ...]
     batch_size: int | None
     batch_size_source: str | None
+
+    def __repr__(self) -> str:
+        return f"<Side {self.label} batch_size={self.batch_size} captures={len(self.profiles)}>"
 
     @classmethod
     def of(cls, label: str, profiles: tuple[Profile, ...]) -> "Side":
@@ -77,6 +83,11 @@ class Cell:
     n_variant: int
     spread_baseline: tuple[float, float] | None = None
     spread_variant: tuple[float, float] | None = None
+    suspect: str | None = None   # why the values cannot be trusted: "baseline: percent-over-100 (...)"
+
+    def __repr__(self) -> str:
+        sample = f", sample {self.sample.verdict} {self.sample.relative}" if self.sample else ""
+        return f"<Cell {self.variant}: step {self.step.verdict} {self.step.relative}{sample}>"
 
     def shown(self, basis: str) -> Delta:
         """The delta in ``basis``, falling back to per step where no per-sample value exists."""
@@ -91,19 +102,17 @@ class Row:
     spec: MetricSpec
     unit: str
     cells: tuple[Cell, ...]
+    band: Band       # the noise band verdicts were judged against
 
     def basis(self, basis: str) -> str:
         """The basis this row is shown in: per sample only where a per-sample value exists."""
         return "sample" if basis == "sample" and any(c.sample is not None for c in self.cells) else "step"
 
     def changed(self, basis: str) -> bool:
-        return any(cell.shown(basis).verdict != UNCHANGED for cell in self.cells)
+        return any(cell.shown(basis).verdict not in (UNCHANGED, ABSENT) for cell in self.cells)
 
-    def magnitude(self, basis: str) -> float:
-        """Largest |relative change| across variants (for sorting by change)."""
-        relatives = [c.shown(basis).relative for c in self.cells]
-        sizes = [abs(r) for r in relatives if r is not None and not math.isnan(r)]
-        return max(sizes, default=math.inf if self.changed(basis) else 0.0)
+    def __repr__(self) -> str:
+        return f"<Row {self.name} [{self.unit}] x{len(self.cells)} variants>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +138,16 @@ class Comparison:
     def step_context(self) -> bool:
         """Auto basis chose per sample: per-step values accompany the per-sample rows."""
         return self.requested_basis == "auto" and self.basis == "sample"
+
+    def tally(self) -> tuple[dict[str, int], ...]:
+        """Per variant: how many rows got each verdict, each row judged in the compared basis."""
+        counts: list[dict[str, int]] = [{} for _ in self.variants]
+        for row in self.rows:
+            basis = row.basis(self.basis)
+            for count, cell in zip(counts, row.cells, strict=False):
+                verdict = cell.shown(basis).verdict
+                count[verdict] = count.get(verdict, 0) + 1
+        return tuple(counts)
 
     def row(self, name: str) -> Row:
         """The row of metric ``name`` (KeyError if no side has it)."""

@@ -23,8 +23,14 @@ def flatten(items: Iterable[ProfileInput]) -> list[Profile]:
     return flat
 
 
-def arrange(profiles: list[Profile], baseline: str | None = None) -> list[Side]:
-    """Sides in order, baseline first; ``baseline`` names it by label or section title."""
+ORDERS = ("batch", "given")
+
+
+def arrange(profiles: list[Profile], baseline: str | None = None, order: str = "batch") -> list[Side]:
+    """Sides in order, baseline first; ``baseline`` names it by label or section title.
+
+    ``order="batch"`` sorts the variants by batch size when every side's is known (ties keep the
+    given order); ``"given"`` keeps the order of the arguments (or the manifest)."""
     groups: dict[str, list[Profile]] = {}
     for profile in profiles:
         groups.setdefault(profile.label, []).append(profile)
@@ -33,9 +39,14 @@ def arrange(profiles: list[Profile], baseline: str | None = None) -> list[Side]:
             f"a comparison needs profiles with at least two labels, got only {sorted(groups)}: "
             "files sharing a label are repeated captures of one side; name the variant's file "
             "differently")
+    if order not in ORDERS:
+        raise UsageError(f"order {order!r}: expected one of {', '.join(ORDERS)}")
     first = next(iter(groups)) if baseline is None else _baseline_label(profiles, baseline)
-    order = [first] + [label for label in groups if label != first]
-    return [Side.of(label, tuple(groups[label])) for label in order]
+    sides = [Side.of(label, tuple(groups[label])) for label in groups]
+    variants = [side for side in sides if side.label != first]
+    if order == "batch" and all(side.batch_size is not None for side in sides):
+        variants.sort(key=lambda side: side.batch_size)  # type: ignore[arg-type, return-value]
+    return [next(side for side in sides if side.label == first)] + variants
 
 
 def _baseline_label(profiles: list[Profile], name: str) -> str:

@@ -8,11 +8,14 @@ catalog group and name match, drops unchanged ones on request (counting them), a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Iterable
 
-from .result import ADDED, BETTER, NEUTRAL, REMOVED, WORSE, Comparison, Row
+from ..catalog import closest
+from ..errors import UsageError
+from .result import ADDED, BETTER, NEUTRAL, REMOVED, SUSPECT, WORSE, Comparison, Delta, Row
 
 SORTS = ("group", "change", "name")
 
@@ -26,6 +29,10 @@ class View:
     hidden_unchanged: int = 0   # rows inside the noise band, hidden by only_changed
     filtered_out: int = 0       # rows not matching the group / metric filters
 
+    def __repr__(self) -> str:
+        return (f"<View {len(self.rows)} rows, sort {self.sort}, {self.hidden_unchanged} unchanged hidden, "
+                f"{self.filtered_out} filtered out>")
+
     @property
     def grouped(self) -> bool:
         """Rows come in catalog-group order, so views print group headings."""
@@ -37,6 +44,7 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
     """The rows of ``comparison`` to show (see the module docstring)."""
     groups, globs = list(groups), list(metrics)
     rows = comparison.rows
+    _check_filters(rows, groups, globs)
     kept = [r for r in rows if (not groups or r.spec.group in groups)
             and (not globs or any(fnmatchcase(r.name, g) for g in globs))]
     filtered_out = len(rows) - len(kept)
@@ -47,18 +55,59 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
     return View(tuple(_sorted(kept, sort, comparison.basis)), sort, hidden, filtered_out)
 
 
+def _check_filters(rows: tuple[Row, ...], groups: list[str], globs: list[str]) -> None:
+    """A filter that matches nothing is a mistake: say so, with the names it may have meant."""
+    present = [row.spec.group for row in rows]
+    for group in groups:
+        if group not in present:
+            raise UsageError(f"--group {group}: no such group in this comparison"
+                             f"{_hint(closest(group, present))} (groups: {', '.join(dict.fromkeys(present))})")
+    names = [row.name for row in rows]
+    for glob in globs:
+        if not any(fnmatchcase(name, glob) for name in names):
+            raise UsageError(f"--metric {glob}: matches no metric{_hint(closest(glob, names))}; "
+                             "globs match whole names ('mfu*'); 'neuroncmp metrics' lists them")
+
+
+def _hint(names: list[str]) -> str:
+    return f"; did you mean {', '.join(names)}?" if names else ""
+
+
 def _sorted(rows: list[Row], sort: str, basis: str) -> list[Row]:
     if sort == "name":
         return sorted(rows, key=lambda r: r.name)
     if sort == "change":
-        return sorted(rows, key=lambda r: (change_rank(r, basis), -r.magnitude(basis)))
+        return sorted(rows, key=lambda r: (change_rank(r, basis), -change_in_bands(r, basis)))
     return rows
 
 
+def change_in_bands(row: Row, basis: str) -> float:
+    """The row's largest change across variants in noise bands: a unit-free size, so ``+5.5pp``
+    (11 bands of 0.5 pp) and ``+149%`` (46 bands of 2 %) rank on one scale. A relative change
+    counts |ln(variant / baseline)| / ln(1 + band); points count |pp| / band; a change from or to
+    zero, or across zero, is infinitely many bands."""
+    width = row.band.width() or 1e-12
+    sizes = [_size(cell.shown(basis), row.band.points) / width for cell in row.cells]
+    return max(sizes, default=0.0)
+
+
+def _size(delta: Delta, points: bool) -> float:
+    if delta.delta is None:
+        return 0.0
+    if points:
+        return abs(delta.points if delta.points is not None else delta.delta * 100)
+    b, v = delta.baseline, delta.variant
+    if b == v:
+        return 0.0
+    if not b or not v or (b < 0) != (v < 0):
+        return math.inf
+    return abs(math.log(v / b))
+
+
 def change_rank(row: Row, basis: str) -> int:
-    """better/worse first, then neutral changes, then rows on one side only, then unchanged."""
+    """better/worse first, then neutral and suspect changes, then rows on one side only, then unchanged."""
     verdicts = {cell.shown(basis).verdict for cell in row.cells}
-    for rank, kinds in enumerate(({BETTER, WORSE}, {NEUTRAL}, {ADDED, REMOVED})):
+    for rank, kinds in enumerate(({BETTER, WORSE}, {NEUTRAL, SUSPECT}, {ADDED, REMOVED})):
         if verdicts & kinds:
             return rank
     return 3

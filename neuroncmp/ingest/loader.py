@@ -15,7 +15,7 @@ from ..model import Profile
 from . import anomalies
 from .batch_sizes import infer_batch_sizes
 from .decode import HEAD_BYTES, read_text
-from .manifest import apply_entry, entry_for, profile_files, read_manifest
+from .manifest import MANIFEST, apply_entry, entry_for, profile_files, read_manifest
 from .registry import by_name, for_directory, for_text
 from .values import add_metric
 
@@ -43,6 +43,8 @@ def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Pr
 
 def _read(path: Path, format: str | None) -> list[Profile]:
     """Parse ``path`` and apply its manifest entry and sidecars (no inference or checks yet)."""
+    if path.name == MANIFEST and path.is_file():
+        path = path.parent  # a run folder's manifest stands for the folder
     if path.is_dir():
         manifest = None if format else read_manifest(path)
         if manifest is not None:
@@ -63,7 +65,18 @@ def _parse_file(path: Path, format: str | None) -> list[Profile]:
     parser = by_name(format) if format else for_text(path, text[:HEAD_BYTES])
     if parser.reads_directory:
         raise ParseError(str(path), "path", f"a directory for format '{parser.name}'", "a file")
-    return parser.parse(text, str(path))
+    profiles = parser.parse(text, str(path))
+    if format is None and not any(_recognised(profile) for profile in profiles):
+        names = ", ".join(list(profiles[0].metrics)[:3]) if profiles else ""
+        raise ParseError(str(path), "whole file", f"at least one known Neuron metric for {parser.name} "
+                         "(see 'neuroncmp metrics'); force the format with --format-in if this is one",
+                         f"only unknown names ({names})")
+    return profiles
+
+
+def _recognised(profile: Profile) -> bool:
+    """Whether anything in the profile is something neuroncmp knows (not a random JSON object)."""
+    return bool(profile.memory or profile.training) or any(m.catalogued for m in profile.metrics.values())
 
 
 def _merge_sidecar(profile: Profile, sidecar: Path) -> None:

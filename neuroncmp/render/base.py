@@ -13,6 +13,7 @@ from typing import Any, ClassVar, TYPE_CHECKING
 
 from ..comparison.result import Comparison
 from ..comparison.view import View, select
+from ..catalog import MetricSpec
 from ..model import Profile
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
@@ -26,11 +27,15 @@ class DiffReport:
     comparison: Comparison
     view: View
     gates: tuple[GateResult, ...] = ()
+    summary: bool = False   # the headline only, not the full table
 
     @classmethod
     def of(cls, comparison: Comparison, view: View | None = None,
-           gates: tuple[GateResult, ...] = ()) -> "DiffReport":
-        return cls(comparison, view if view is not None else select(comparison), gates)
+           gates: tuple[GateResult, ...] = (), summary: bool = False) -> "DiffReport":
+        return cls(comparison, view if view is not None else select(comparison), gates, summary)
+
+    def __repr__(self) -> str:
+        return f"<DiffReport {self.comparison!r}, {len(self.view.rows)} rows shown>"
 
 
 class Renderer:
@@ -58,6 +63,10 @@ class Renderer:
     def profiles(self, profiles: list[Profile], width: int = 100) -> str:
         """Loaded profiles (``neuroncmp show``) in this format."""
         raise NotImplementedError(f"format '{self.name}' cannot show profiles")
+
+    def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
+        """Catalog entries (``neuroncmp metrics``) in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot list metrics")
 
     def supports(self, document: str) -> bool:
         """Whether this format overrides the method that renders ``document`` (e.g. ``"diff"``)."""

@@ -11,6 +11,17 @@ if TYPE_CHECKING:  # gates load only when --fail-on is used
     from ..comparison.gates import GateResult
 
 
+GROUP_TITLES = {
+    "throughput": "throughput (derived from the profile and Trainer metrics)",
+    "training": "training (Hugging Face Trainer: the whole run, end to end)",
+    "memory": "memory (device memory by usage type, the profiler's snapshot)",
+}
+
+
+def group_title(group: str) -> str:
+    return GROUP_TITLES.get(group, group)
+
+
 def batch_text(side: Side) -> str:
     """``32``, ``8*`` (inferred) or ``?`` (unknown)."""
     if side.batch_size is None:

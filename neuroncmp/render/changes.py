@@ -6,18 +6,21 @@ change readable without colour (colour only reinforces it).
 
 from __future__ import annotations
 
-from ..comparison.result import ADDED, BETTER, NEUTRAL, REMOVED, UNCHANGED, WORSE, Delta
+from ..comparison.result import (ABSENT, ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED,
+                                 WORSE, Delta)
 
-MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone"}
+MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone",
+        SUSPECT: "!", CONTEXT: "", ABSENT: ""}
 NOT_SIGNIFICANT = "?"
 LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better direction)  "
-          "? not significant (repeated captures)  new/gone: on one side only")
+          "! suspect input, not scored  ? not significant (repeated captures)  "
+          "new/gone: on one side only; per-step lines under per-sample rows are context, not scored")
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
 def change_text(delta: Delta) -> str:
     """``+9.52pp``, ``-9.5%``, ``x2.13`` for big ratios; ``from 0``; ``changed`` for text."""
-    if delta.verdict in (ADDED, REMOVED) or delta.delta == 0:
+    if delta.verdict in (ADDED, REMOVED, ABSENT) or delta.delta == 0:
         return ""
     if delta.points is not None:
         return f"{delta.points:+.{1 if abs(delta.points) >= 10 else 2}f}pp"

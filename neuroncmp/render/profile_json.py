@@ -33,6 +33,8 @@ def profile_dict(profile: Profile) -> dict[str, Any]:
         "memory": [row._asdict() for row in profile.memory],
         "memory_total_bytes": profile.memory_total(),
         "training": {name: metric_dict(m) for name, m in profile.training.items()},
+        "derived": {name: dict(metric_dict(m), formula=m.spec.formula)
+                    for name, m in profile.derived_metrics().items()},
         "notes": profile.notes,
         "anomalies": [a._asdict() for a in profile.anomalies],
         "uncatalogued": profile.uncatalogued(),

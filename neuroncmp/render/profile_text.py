@@ -23,12 +23,13 @@ def _heading(profile: Profile, width: int) -> list[Line]:
 def metrics_lines(profile: Profile) -> list[Line]:
     rows = []
     group = None
-    for metric in sorted(profile.metrics.values(), key=lambda m: (group_rank(m.group), m.group)):
+    shown = [*profile.metrics.values(), *profile.derived_metrics().values()]
+    for metric in sorted(shown, key=lambda m: (group_rank(m.group), m.group)):
         if metric.group != group:
             group = metric.group
             rows.append([(group, "bold cyan"), ("", "")])
-        name = metric.name + ("" if metric.catalogued else "  (uncatalogued)")
-        rows.append([(f"  {name}", ""), (metric.display(), "")])
+        note = "  (derived)" if metric.spec.derived else "" if metric.catalogued else "  (uncatalogued)"
+        rows.append([(f"  {metric.name}{note}", ""), (metric.display(), "")])
     return [[("Metrics", "bold underline")]] + grid(["metric", "value"], rows, right={1})
 
 

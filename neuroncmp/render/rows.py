@@ -41,7 +41,9 @@ class Line:
         """The title with a unit in brackets: ``total_time/sample [ms]``."""
         suffix = "/sample" if self.basis == "sample" else ""
         bracket = f" [{unit}]" if unit else ""
-        return self.row.name + suffix + bracket + ("" if self.row.spec.catalogued else " (uncatalogued)")
+        spec = self.row.spec
+        note = " (derived)" if spec.derived else "" if spec.catalogued else " (uncatalogued)"
+        return self.row.name + suffix + bracket + note
 
     @property
     def unit(self) -> str:
@@ -60,9 +62,10 @@ class Line:
         """A value of this row in its display unit."""
         return format_value(value, self.row.unit, self.scale, with_unit=with_unit)
 
-    def trend(self) -> str:
-        """A sparkline of the baseline then each variant."""
-        return sparkline([self.baseline] + [delta.variant for delta in self.deltas])
+    def trend(self, order: list[int]) -> str:
+        """A sparkline of the sides' values, in ``order`` (side indexes; see ``trend_order``)."""
+        values = [self.baseline] + [delta.variant for delta in self.deltas]
+        return sparkline([values[i] for i in order])
 
 
 Entry = Heading | Line
@@ -85,6 +88,14 @@ def lines(comparison: Comparison, view: View, *, hide_identical_text: bool = Fal
 
 def line(row: Row, basis: str, *, step_context: bool = False) -> Line:
     return Line(row, basis, step_context, scale_for(row, basis))
+
+
+def trend_order(comparison: Comparison) -> list[int]:
+    """Side indexes (0 = baseline) in batch-size order when every batch size is known, else as given."""
+    sides = comparison.sides
+    if any(side.batch_size is None for side in sides):
+        return list(range(len(sides)))
+    return sorted(range(len(sides)), key=lambda i: sides[i].batch_size)  # type: ignore[arg-type, return-value]
 
 
 def identical_text(row: Row) -> bool:

@@ -10,14 +10,17 @@ import json
 from typing import Any
 
 from ...comparison.result import Cell, Side
+from ...catalog import MetricSpec
 from ...model import Profile
 from ..base import DiffReport, Renderer
+from ..catalog_text import spec_record
 from ..changes import change_with_mark
 from ..profile_json import profile_dict
 from ..records import delta_fields
+from ..headline import headline, notes
 from ..rows import Line, line
 
-SCHEMA = "neuroncmp.comparison/1"
+SCHEMA = "neuroncmp.comparison/2"
 
 
 def _side(side: Side) -> dict[str, Any]:
@@ -28,7 +31,7 @@ def _side(side: Side) -> dict[str, Any]:
 
 def _cell(cell: Cell, shown: Line) -> dict[str, Any]:
     delta = cell.shown(shown.basis)
-    return {"variant": cell.variant, "shown_basis": delta.basis,
+    return {"variant": cell.variant, "shown_basis": delta.basis, "suspect": cell.suspect,
             "n_baseline": cell.n_baseline, "n_variant": cell.n_variant,
             "spread_baseline": cell.spread_baseline, "spread_variant": cell.spread_variant,
             "step": delta_fields(cell.step),
@@ -41,8 +44,21 @@ def _row(shown: Line) -> dict[str, Any]:
     row, spec = shown.row, shown.row.spec
     return {"metric": row.name, "group": spec.group, "unit": row.unit, "kind": spec.kind,
             "direction": spec.direction, "extensive": spec.extensive, "catalogued": spec.catalogued,
-            "meaning": spec.meaning, "display_unit": shown.unit,
-            "cells": [_cell(cell, shown) for cell in row.cells]}
+            "meaning": spec.meaning, "derived": spec.derived, "formula": spec.formula or None,
+            "display_unit": shown.unit, "cells": [_cell(cell, shown) for cell in row.cells]}
+
+
+def _headline(report: DiffReport) -> list[dict[str, Any]]:
+    """The headline's lines: label, metric, basis and the display strings (numbers are in rows)."""
+    out = []
+    for item in headline(report.comparison):
+        shown = item.line
+        out.append({"label": item.label, "metric": shown.row.name, "basis": shown.basis,
+                    "display_unit": shown.unit, "baseline": shown.value(shown.baseline),
+                    "variants": [{"variant": cell.variant, "value": shown.value(delta.variant),
+                                  "change": change_with_mark(delta), "verdict": delta.verdict}
+                                 for cell, delta in zip(shown.row.cells, shown.deltas, strict=False)]})
+    return out
 
 
 def to_dict(report: DiffReport) -> dict[str, Any]:
@@ -52,7 +68,9 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
         "basis": comparison.basis, "basis_reason": comparison.basis_reason,
         "baseline": _side(comparison.baseline),
         "variants": [_side(side) for side in comparison.variants],
-        "warnings": list(comparison.warnings),
+        "warnings": [*notes(comparison), *comparison.warnings],
+        "headline": _headline(report),
+        "tally": {side.label: counts for side, counts in zip(comparison.variants, comparison.tally(), strict=False)},
         "captures": comparison.captures,
         "noise_bands": comparison.bands.describe(),
         "only_in": {name: list(labels) for name, labels in comparison.only_in.items()},
@@ -78,6 +96,9 @@ class Json(Renderer):
         head = json.dumps(data, indent=2, ensure_ascii=False)[:-2]
         body = ",\n".join("    " + json.dumps(row, ensure_ascii=False) for row in rows)
         return f'{head},\n  "rows": [\n{body}\n  ]\n}}\n' if rows else f'{head},\n  "rows": []\n}}\n'
+
+    def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
+        return json.dumps([spec_record(spec) for spec in specs], indent=2) + "\n"
 
     def profiles(self, profiles: list[Profile], width: int = 100) -> str:
         """One normalized profile (``neuroncmp.profile/1``), or a list when there are several."""

@@ -1,102 +1,122 @@
-"""Terminal rendering of a comparison: header, one section per catalog group, footer.
+"""Terminal rendering of a comparison: title, headline, warnings, the full table, footer.
 
 The report is laid out as lines of (text, style) pieces with plain string padding
 (``render/layout.py``); the CLI prints them plain or through rich for colour. Each variant cell
 holds the value and, below it, the change with a verdict mark, so the table reads without
-colour; colour (green better, red worse, dim unchanged) only reinforces it.
+colour; colour (green better, red worse, yellow suspect, dim unchanged) only reinforces it.
+Metric names and side labels wrap at ``_``, ``/`` and ``-`` boundaries, never inside a word; when
+the columns cannot fit the width, the table is printed as one block per variant instead.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ...comparison.result import BETTER, UNCHANGED, WORSE, Comparison
+from ...comparison.result import BETTER, SUSPECT, UNCHANGED, WORSE, Comparison
+from ...catalog import MetricSpec
+from ...model import Profile
 from ..base import DiffReport, Renderer
-from ..captions import batch_line, footer_lines, gate_lines, title
+from ..catalog_text import catalog_lines
+from ..captions import batch_line, footer_lines, gate_lines, group_title, title
 from ..changes import LEGEND, change_with_mark
+from ..headline import headline, notes, tally_text
 from ..layout import Line as Styled
 from ..layout import plain, wrapped
-from ..profile_text import profile_lines
-from ...model import Profile
-from ..rows import Heading, Line, identical_text, lines
+from ..rows import Heading, Line, identical_text, lines, trend_order
 
-STYLE = {BETTER: "green", WORSE: "red", UNCHANGED: "dim"}
+STYLE = {BETTER: "green", WORSE: "red", SUSPECT: "yellow", UNCHANGED: "dim"}
 GAP = " "
+MIN_NAME = 16       # narrowest metric column before falling back to one block per variant
+INLINE_NAME = 32    # a metric column at least this wide: each change beside its value, one line a row
+MAX_LABEL = 12      # widest a column may grow for one word of a side's label
 TermCell = list[tuple[str, str]]  # one (text, style) piece per line of a cell
-Entry = tuple[str, list[TermCell]]  # ("group" | "row" | "step", cells)
+Entry = tuple[str, list[TermCell]]  # ("group" | "row" | "step" | "rule", cells)
 
 
-def header(comparison: Comparison, width: int) -> list[Styled]:
-    out = wrapped(f"neuroncmp diff: {title(comparison)}", "bold", width)
-    out += wrapped(f"{batch_line(comparison)}; basis: {comparison.basis_reason}", "", width)
-    for warning in comparison.warnings:
-        out += wrapped(f"warning: {warning}", "yellow", width)
-    return out
-
-
-def _cells(shown: Line, show_trend: bool) -> list[TermCell]:
+def _cells(shown: Line, order: list[int] | None, name: str | None = None) -> list[TermCell]:
     unit = f" [{shown.unit}]" if shown.unit else ""
-    name = "  per step" + unit if shown.step_context else shown.titled(shown.unit)
+    if name is None:
+        name = "  per step" + unit if shown.step_context else shown.titled(shown.unit)
+    else:
+        name += unit
     out: list[TermCell] = [[(name, "")], [(shown.value(shown.baseline, with_unit=False), "")]]
     for delta in shown.deltas:
         out.append([(shown.value(delta.variant, with_unit=False), ""),
                     (change_with_mark(delta, sep=""), STYLE.get(delta.verdict, ""))])
-    if show_trend:
-        out.append([(shown.trend(), "dim")])
+    if order is not None:
+        out.append([(shown.trend(order), "dim")])
     return out
 
 
-def _entries(report: DiffReport) -> list[Entry]:
-    show_trend = len(report.comparison.variants) >= 2
-    entries: list[Entry] = []
-    for entry in lines(report.comparison, report.view, hide_identical_text=True):
-        if isinstance(entry, Heading):
-            entries.append(("group", [[(entry.group, "bold cyan")]]))
-        else:
-            entries.append(("step" if entry.step_context else "row", _cells(entry, show_trend)))
+def _headline_entries(comparison: Comparison, order: list[int] | None) -> list[Entry]:
+    entries: list[Entry] = [("group", [[("headline", "bold cyan")]])]
+    entries += [("row", _cells(item.line, order, item.label)) for item in headline(comparison)]
+    tallies = [[(part, "") for part in tally_text(counts).split(" ", 1)] for counts in comparison.tally()]
+    entries.append(("row", [[("rows better / worse", "")], [("", "")], *tallies]
+                    + ([[("", "")]] if order is not None else [])))
     return entries
 
 
-def _labels(comparison: Comparison) -> list[str]:
-    labels = [side.label for side in comparison.sides]
-    return labels + (["trend"] if len(comparison.variants) >= 2 else [])
+def _table_entries(report: DiffReport, order: list[int] | None) -> list[Entry]:
+    entries: list[Entry] = []
+    for entry in lines(report.comparison, report.view, hide_identical_text=True):
+        if isinstance(entry, Heading):
+            entries.append(("group", [[(group_title(entry.group), "bold cyan")]]))
+        else:
+            entries.append(("step" if entry.step_context else "row", _cells(entry, order)))
+    return entries
 
 
-def _widths(labels: list[str], entries: list[Entry], width: int) -> list[int]:
-    """Value columns as wide as their values (labels fold); the metric column takes the rest."""
-    widths = [len("metric [unit]")] + [min(len(label), 8) for label in labels]
+def _words(text: str, separators: str) -> list[str]:
+    """``total_time/sample [ms]`` -> ``total_``, ``time/``, ``sample ``, ``[ms]``: pieces that end at
+    a separator; a bracketed unit stays whole."""
+    seps = separators
+    return re.findall(rf"\[[^\]]*\][^{seps}]*[{seps}]*|[^{seps}\[]*[{seps}]+|[^{seps}\[]+", text) or [text]
+
+
+def fold(text: str, width: int, separators: str = "_/ -") -> list[str]:
+    """``text`` in lines of at most ``width``, broken after a separator; a word longer than the
+    width (rare: no separator in 24 characters) is cut as a last resort."""
+    out = [""]
+    for word in _words(text, re.escape(separators)):
+        if out[-1] and len(out[-1]) + len(word) > width:
+            out.append("")
+        out[-1] += word
+        while len(out[-1]) > width:
+            out[-1:] = [out[-1][:width], out[-1][width:]]
+    return [part.rstrip() or part for part in out]
+
+
+def _widths(labels: list[str], entries: list[Entry]) -> list[int]:
+    """Value columns as wide as their values and their labels' longest word."""
+    widths = [0] + [min(max(len(w) for w in _words(label, "\\-_ ")), MAX_LABEL) for label in labels]
     for kind, cells in entries:
-        if kind != "group":
-            for i, cell in enumerate(cells):
+        if kind in ("row", "step"):
+            for i, cell in enumerate(cells[1:], 1):
                 widths[i] = max(widths[i], *(len(text) for text, _ in cell))
-    budget = width - sum(widths[1:]) - len(GAP) * len(labels)
-    widths[0] = max(min(widths[0], budget), 12)
     return widths
-
-
-def _chunks(text: str, width: int) -> list[str]:
-    return [text[i:i + width] for i in range(0, len(text), width)] or [""]
 
 
 def _entry_lines(kind: str, cells: list[TermCell], widths: list[int], trend: bool) -> list[Styled]:
     if kind == "group":
-        return [cells[0]]
-    names = _chunks(cells[0][0][0], widths[0])
+        (text, style), = cells[0]
+        return [[(part, style)] for part in fold(text, sum(widths) + len(GAP) * (len(widths) - 1), " ")]
+    names = fold(cells[0][0][0], widths[0])
     dim = kind == "step"
     out = []
     for n in range(max(len(names), *(len(cell) for cell in cells[1:]))):
         styled: Styled = [((names[n] if n < len(names) else "").ljust(widths[0]), "dim" if dim else "")]
         for i, cell in enumerate(cells[1:], 1):
             text, style = cell[n] if n < len(cell) else ("", "")
-            last_is_trend = trend and i == len(cells) - 1
-            padded = text.ljust(widths[i]) if last_is_trend else text.rjust(widths[i])
+            padded = text.ljust(widths[i]) if trend and i == len(cells) - 1 else text.rjust(widths[i])
             styled.append((GAP + padded, style or ("dim" if dim else "")))
         out.append(styled)
     return out
 
 
 def _header_lines(labels: list[str], widths: list[int]) -> list[Styled]:
-    folded = [_chunks(label, widths[i + 1]) for i, label in enumerate(labels)]
+    folded = [fold(label, widths[i + 1], "-_ ") for i, label in enumerate(labels)]
     height = max(len(f) for f in folded)
     out = []
     for n in range(height):
@@ -109,33 +129,133 @@ def _header_lines(labels: list[str], widths: list[int]) -> list[Styled]:
     return out
 
 
-def table(report: DiffReport, width: int) -> list[Styled]:
-    entries = _entries(report)
-    labels = _labels(report.comparison)
-    widths = _widths(labels, entries, width)
+def _grid(labels: list[str], blocks: list[list[Entry]], width: int, trend: bool,
+          between: list[Styled] | None = None) -> list[Styled]:
+    """Tables sharing one set of columns (the metric column takes what the values leave),
+    separated by a blank line and ``between`` (the warnings, under the headline)."""
+    entries = [entry for block in blocks for entry in block]
+    widths = _widths(labels, entries)
+    longest = max((len(cells[0][0][0]) for kind, cells in entries if kind != "group"), default=0)
+    widths[0] = min(width - sum(widths[1:]) - len(GAP) * len(labels), max(longest, len("metric [unit]")))
     out = _header_lines(labels, widths)
-    trend = labels[-1] == "trend"
-    for kind, cells in entries:
-        out += _entry_lines(kind, cells, widths, trend)
+    for index, block in enumerate(blocks):
+        if index:
+            out += [[]] + (between + [[]] if between else [])
+        for kind, cells in block:
+            out += _entry_lines(kind, cells, widths, trend)
     return out
 
 
-def footer(report: DiffReport, width: int) -> list[Styled]:
+def _fits(labels: list[str], blocks: list[list[Entry]], width: int, name: int) -> bool:
+    widths = _widths(labels, [entry for block in blocks for entry in block])
+    return width - sum(widths[1:]) - len(GAP) * len(labels) >= name
+
+
+def _inline(labels: list[str], blocks: list[list[Entry]], trend: bool) -> tuple[list[str], list[list[Entry]]]:
+    """Each variant's change in a column of its own beside its value (one line per row)."""
+    variants = len(labels) - 1 - trend
+    wide = [labels[0]] + [part for label in labels[1:1 + variants] for part in (label, "")] + labels[1 + variants:]
+    return wide, [[(kind, cells if kind == "group" else _split(cells, variants)) for kind, cells in block]
+                  for block in blocks]
+
+
+def _split(cells: list[TermCell], variants: int) -> list[TermCell]:
+    out = cells[:2]
+    for cell in cells[2:2 + variants]:
+        out += [cell[:1], cell[1:] or [("", "")]]
+    return out + cells[2 + variants:]
+
+
+def _layout(labels: list[str], blocks: list[list[Entry]], width: int, trend: bool,
+            between: list[Styled] | None = None) -> list[Styled] | None:
+    """Inline when it leaves a wide metric column, else stacked (change under value), else None."""
+    wide_labels, wide_blocks = _inline(labels, blocks, trend)
+    if _fits(wide_labels, wide_blocks, width, INLINE_NAME):
+        return _grid(wide_labels, wide_blocks, width, trend, between)
+    if _fits(labels, blocks, width, MIN_NAME):
+        return _grid(labels, blocks, width, trend, between)
+    return None
+
+
+def _per_variant(report: DiffReport, summary: bool, width: int) -> list[Styled]:
+    """The narrow layout: one block per variant (metric, baseline, variant, change)."""
+    comparison = report.comparison
+    out: list[Styled] = []
+    for index, side in enumerate(comparison.variants):
+        keep = [0, index + 1]
+        labels = [comparison.baseline.label, side.label]
+        blocks = [_headline_entries(comparison, None)] + ([] if summary else [_table_entries(report, None)])
+        narrowed = [[(kind, _pick(kind, cells, keep)) for kind, cells in block] for block in blocks]
+        out += ([[]] if index else []) + [[(f"{comparison.baseline.label} vs {side.label}", "bold")]]
+        out += _layout(labels, narrowed, width, False) or _grid(labels, narrowed, width, False)
+    return out
+
+
+def _pick(kind: str, cells: list[TermCell], keep: list[int]) -> list[TermCell]:
+    return cells if kind == "group" else [cells[0]] + [cells[i + 1] for i in keep]
+
+
+def header(comparison: Comparison, width: int) -> list[Styled]:
+    out = wrapped(f"neuroncmp diff: {title(comparison)}", "bold", width)
+    return out + wrapped(f"{batch_line(comparison)}; basis: {comparison.basis_reason}", "", width)
+
+
+def warnings(comparison: Comparison, width: int) -> list[Styled]:
+    out: list[Styled] = []
+    for text in [*notes(comparison), *comparison.warnings]:
+        out += wrapped(f"warning: {text}", "yellow", width)
+    return out
+
+
+def body(report: DiffReport, width: int, summary: bool) -> list[Styled]:
+    """The headline, the warnings, then the full table; or one block per variant when narrow."""
+    comparison = report.comparison
+    order = trend_order(comparison) if len(comparison.variants) >= 2 else None
+    labels = [side.label for side in comparison.sides] + (["trend"] if order is not None else [])
+    blocks = [_headline_entries(comparison, order)]
+    if not summary:
+        blocks.append(_table_entries(report, order))
+    found = warnings(comparison, width)
+    trend = order is not None
+    if summary and (table := _layout(labels, blocks, width, trend)) is not None:
+        return table + ([[]] + found if found else [])
+    if not summary and (table := _layout(labels, blocks, width, trend, found)) is not None:
+        return table
+    return (found + [[]] if found else []) + _per_variant(report, summary, width)
+
+
+def footer(report: DiffReport, width: int, summary: bool) -> list[Styled]:
     out: list[Styled] = []
     same = sum(1 for row in report.view.rows if identical_text(row))
-    notes = footer_lines(report.comparison, report.view)
-    if same:
-        notes.append(f"{same} identical metadata rows (versions, indices) not shown")
-    for note in notes + [LEGEND]:
+    notes_ = footer_lines(report.comparison, report.view)
+    if summary:
+        notes_[0] = f"headline only (--summary): {len(report.view.rows)} metric rows not shown"
+    if same and not summary:
+        notes_.append(f"{same} identical metadata rows (versions, indices) not shown")
+    if len(report.comparison.variants) >= 2:
+        notes_.append("trend: sparkline of baseline and variants in batch-size order (given order "
+                      "when a batch size is unknown)")
+    for note in notes_ + [LEGEND]:
         out += wrapped(note, "dim", width)
     for gate in gate_lines(report.gates):
         out += wrapped(gate, "bold red" if gate.startswith("FAILED") else "green", width)
     return out
 
 
-def styled_lines(report: DiffReport, width: int = 100) -> list[Styled]:
+def styled_lines(report: DiffReport, width: int = 100, summary: bool = False) -> list[Styled]:
     """The report as styled lines (the CLI prints them plain or in colour)."""
-    return header(report.comparison, width) + [[]] + table(report, width) + [[]] + footer(report, width)
+    return header(report.comparison, width) + [[]] + body(report, width, summary) + [[]] \
+        + footer(report, width, summary)
+
+
+def profiles_lines(profiles: list[Profile], width: int) -> list[Styled]:
+    """``neuroncmp show``: each profile grouped by catalog group, a rule between profiles."""
+    from ..profile_text import profile_lines
+
+    out: list[Styled] = []
+    for index, profile in enumerate(profiles):
+        out += ([[], [("─" * width, "dim")], []] if index else []) + profile_lines(profile, width)
+    return out
 
 
 class Term(Renderer):
@@ -143,22 +263,18 @@ class Term(Renderer):
     description = "the terminal table (plain text in a file)"
 
     def diff(self, report: DiffReport, width: int = 100) -> str:
-        return plain(styled_lines(report, width))
+        return plain(styled_lines(report, width, report.summary))
 
     def profiles(self, profiles: list[Profile], width: int = 100) -> str:
         return plain(profiles_lines(profiles, width))
 
+    def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
+        return plain(catalog_lines(specs))
+
     def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
-        layouts: dict[str, Any] = {"diff": styled_lines, "profiles": profiles_lines}
-        return layouts[document](value, width)  # type: ignore[no-any-return]
-
-
-def profiles_lines(profiles: list[Profile], width: int) -> list[Styled]:
-    """``neuroncmp show``: each profile grouped by catalog group, a rule between profiles."""
-    out: list[Styled] = []
-    for index, profile in enumerate(profiles):
-        out += ([[], [("─" * width, "dim")], []] if index else []) + profile_lines(profile, width)
-    return out
+        if document == "diff":
+            return styled_lines(value, width, value.summary)
+        return profiles_lines(value, width) if document == "profiles" else catalog_lines(value)
 
 
 RENDERER = Term()
