@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import units as u
+from .records import record
 
 HIGHER, LOWER, NEUTRAL = "higher", "lower", "neutral"
 
@@ -29,9 +29,10 @@ _KIND_OF_UNIT = {u.SECOND: "time", u.BYTE: "bytes", u.FLOP: "flop", u.CYCLE: "cy
                  u.STEP_RATE: "rate", u.HERTZ: "rate", u.DIMENSIONLESS: "ratio", u.TEXT: "text"}
 
 
-@dataclass(frozen=True)
-class MetricSpec:
-    """Catalog entry. ``raw_unit`` is the unit the summary-json stores (``ns`` for ``*_ns``)."""
+@record
+class MetricSpec(NamedTuple):
+    """Catalog entry. ``raw_unit`` is the unit the summary-json stores (``ns`` for ``*_ns``);
+    ``kind`` follows from the unit. Build entries with ``_spec``, which fills both in."""
 
     name: str
     group: str
@@ -45,7 +46,7 @@ class MetricSpec:
     catalogued: bool = True
     formula: str = ""                     # derived metrics: how they are computed, in words
     inputs: tuple[str, ...] = ()          # derived metrics: what they need
-    compute: Callable[[Mapping[str, float]], float] | None = field(default=None, compare=False, repr=False)
+    compute: Callable[[Mapping[str, float]], float] | None = None
 
     @property
     def derived(self) -> bool:
@@ -56,15 +57,17 @@ class MetricSpec:
         """Whether a change gets a better/worse verdict (a direction is known)."""
         return self.direction != NEUTRAL
 
-    def __post_init__(self) -> None:
-        if not self.raw_unit:
-            object.__setattr__(self, "raw_unit", self.unit)
-        if not self.kind:
-            object.__setattr__(self, "kind", _KIND_OF_UNIT.get(self.unit, "ratio"))
+    def __repr__(self) -> str:
+        return f"<MetricSpec {self.name} [{self.unit}] {self.group} {self.direction}>"
 
 
 def _spec(name: str, group: str, unit: str, direction: str = NEUTRAL, extensive: bool = False,
           meaning: str = "", **extra: object) -> MetricSpec:
+    """A catalog entry with ``raw_unit`` (default: ``unit``) and ``kind`` (from the unit) filled in."""
+    extra.setdefault("raw_unit", unit)
+    extra["raw_unit"] = extra["raw_unit"] or unit
+    extra.setdefault("kind", _KIND_OF_UNIT.get(unit, "ratio"))
+    extra["kind"] = extra["kind"] or _KIND_OF_UNIT.get(unit, "ratio")
     return MetricSpec(name, group, unit, direction, extensive, meaning, **extra)  # type: ignore[arg-type]
 
 
@@ -243,7 +246,7 @@ def _derived() -> list[MetricSpec]:
     """Metrics computed from others once per profile, when their inputs exist (marked derived)."""
     def d(name: str, group: str, unit: str, direction: str, extensive: bool, meaning: str,
           formula: str, inputs: tuple[str, ...], compute: Callable[[Mapping[str, float]], float]) -> MetricSpec:
-        return MetricSpec(name, group, unit, direction, extensive, meaning, formula=formula,
+        return _spec(name, group, unit, direction, extensive, meaning, formula=formula,
                           inputs=inputs, compute=compute)
 
     return [
@@ -273,8 +276,8 @@ def _derived() -> list[MetricSpec]:
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class Headline:
+@record
+class Headline(NamedTuple):
     """One line of the headline every diff opens with: a metric, the basis it is shown in, a name."""
 
     metric: str

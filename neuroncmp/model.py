@@ -12,11 +12,13 @@ from typing import Any, NamedTuple
 
 from . import catalog
 from .catalog import MetricSpec
+from .records import record
 from .units import BYTE, format_value, quantity
 
 Value = int | float | str
 
 
+@record
 class Source(NamedTuple):
     """Where a profile came from: file, parser name and (for multi-section files) the section."""
 
@@ -28,6 +30,7 @@ class Source(NamedTuple):
         return f"{self.path} [{self.section}]" if self.section else self.path
 
 
+@record
 class Metric(NamedTuple):
     """One value: canonical name, magnitude in the canonical unit, and the text it was read from.
 
@@ -60,6 +63,7 @@ class Metric(NamedTuple):
         return format_value(self.value, self.unit)
 
 
+@record
 class MemoryRow(NamedTuple):
     """One row of the device memory usage table: bytes of one usage type on one core."""
 
@@ -71,6 +75,7 @@ class MemoryRow(NamedTuple):
     raw: str = ""
 
 
+@record
 class Anomaly(NamedTuple):
     """Something in the input that looks wrong; recorded, never raised."""
 
@@ -79,6 +84,7 @@ class Anomaly(NamedTuple):
     metric: str | None = None
 
 
+@record
 class Skipped(NamedTuple):
     """An input line (or key) a parser could not use, with the reason: counted and reported."""
 

@@ -1,4 +1,4 @@
-"""Small statistics used across the pipeline: median, spread and an exact permutation test.
+"""Small statistics used across the pipeline: median, spread, an exact permutation test, least squares.
 
 No scipy: the test is a two-sided permutation test on the difference of means, exact for the
 small capture counts profiles come in (all splits enumerated up to 20,000), sampled beyond that
@@ -7,8 +7,11 @@ with a fixed seed so results are reproducible.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from itertools import combinations
 from math import comb
+from .records import record
 
 EXACT_LIMIT = 20_000
 SAMPLES = 20_000
@@ -52,3 +55,31 @@ def permutation_p_value(a: list[float], b: list[float]) -> float | None:
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
+
+
+@record
+class LinearFit(NamedTuple):
+    """``y = intercept + slope * x`` by ordinary least squares, with R^2 and residuals (y - fit)."""
+
+    intercept: float
+    slope: float
+    r2: float | None          # None when y does not vary (nothing to explain)
+    residuals: tuple[float, ...]
+
+    def at(self, x: float) -> float:
+        return self.intercept + self.slope * x
+
+
+def linear_fit(xs: list[float], ys: list[float]) -> LinearFit | None:
+    """Least squares through the points; None with fewer than two distinct x values."""
+    n = len(xs)
+    if n < 2 or len(set(xs)) < 2:
+        return None
+    mean_x, mean_y = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mean_x) ** 2 for x in xs)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / sxx
+    intercept = mean_y - slope * mean_x
+    residuals = tuple(y - (intercept + slope * x) for x, y in zip(xs, ys, strict=True))
+    total = sum((y - mean_y) ** 2 for y in ys)
+    r2 = 1 - sum(r * r for r in residuals) / total if total > 0 else None
+    return LinearFit(intercept, slope, r2, residuals)

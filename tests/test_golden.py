@@ -13,6 +13,11 @@ from neuroncmp.cli import cli
 
 GOLDEN = ROOT / "tests" / "golden"
 SWEEP = [f"profiles/trn1-2xlarge-bs-sweep/{name}" for name in VARIANT_FILES]
+SWEEPS = {  # neuroncmp sweep on the bundled run folder
+    "sweep-analysis.txt": ["profiles/trn1-2xlarge-bs-sweep/", "--width", "100", "--no-color",
+                           "--price-per-hour", "1.34"],
+    "sweep-analysis.md": ["profiles/trn1-2xlarge-bs-sweep/", "--format", "md"],
+}
 CASES = {
     "sweep.txt": [*SWEEP, "--format", "term", "--width", "100", "--no-color"],
     "sweep.md": [*SWEEP, "--format", "md"],
@@ -25,11 +30,12 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(SWEEPS))
 def test_golden(name, monkeypatch, update_golden):
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("COLUMNS", "100")
-    result = CliRunner().invoke(cli, ["diff", *CASES[name]], catch_exceptions=False)
+    args = ["diff", *CASES[name]] if name in CASES else ["sweep", *SWEEPS[name]]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     path = GOLDEN / name
     if update_golden:  # rewrite, then review `git diff tests/golden` like code: never compared here

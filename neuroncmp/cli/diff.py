@@ -37,6 +37,7 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
          only_changed: bool, sort: str, order: str, summary: bool, basis: str, bands: tuple[str, ...], fmt: str | None,
          output: str | None, rules: tuple[str, ...], format_in: str | None, no_color: bool, width: int | None) -> None:
     """Compare a baseline against variants: FILES are profiles, multi-section exports or run folders."""
+    from ..analysis.sweep import findings_for
     from ..comparison import compare, select
     from ..comparison.bands import Bands
     from ..errors import GateTripped
@@ -58,6 +59,7 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     view = select(comparison, groups=groups, metrics=globs, only_changed=only_changed, sort=sort)
     if renderer.name == "csv":  # a pure table: its warnings go to standard error
         warn(comparison.warnings)
-    emit(renderer, "diff", DiffReport(comparison, view, gates, summary), output, no_color, width)
+    findings = findings_for(comparison.sides)
+    emit(renderer, "diff", DiffReport(comparison, view, gates, summary, findings), output, no_color, width)
     if any(gate.tripped for gate in gates):
         raise GateTripped("a --fail-on gate tripped")

@@ -17,17 +17,17 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from .. import units as u
 from ..catalog import MetricSpec, catalog
 from ..errors import RuleError
+from ..records import record
 
 
-@dataclass(frozen=True, slots=True)
-class Band:
+@record
+class Band(NamedTuple):
     """A noise band: a change inside the relative band or under the floor is "unchanged"."""
 
     value: float          # a relative fraction (0.02 = 2 %) or percentage points
@@ -68,8 +68,8 @@ KIND_UNITS = {"time": u.SECOND, "bytes": u.BYTE, "count": u.COUNT, "cycles": u.C
 _SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?\s*(?P<num>[0-9]*\.?[0-9]+(?:[eE][-+]?\d+)?)\s*(?P<unit>\S*)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Override:
+@record
+class Override(NamedTuple):
     """One ``--threshold``: a relative band or a floor, for a kind, a metric glob or everything."""
 
     key: str | None
@@ -146,7 +146,7 @@ class Bands:
         band = self.for_kind(spec.kind)
         for glob, (floor, unit) in DEFAULT_GLOB_FLOORS.items():
             if fnmatchcase(spec.name, glob):
-                band = replace(band, floor=floor, floor_unit=unit)
+                band = band._replace(floor=floor, floor_unit=unit)
         for override in self.overrides:
             if override.key is not None and override.key not in KINDS and fnmatchcase(spec.name, override.key):
                 band = _apply(band, override, spec.kind)
@@ -176,8 +176,8 @@ class Bands:
 def _apply(band: Band, override: Override, kind: str) -> Band:
     """``band`` with the override's relative band or floor in place of its own."""
     if override.band is not None:
-        return replace(override.band, floor=band.floor, floor_unit=band.floor_unit)
-    return replace(band, floor=override.floor or 0.0, floor_unit=override.floor_unit)
+        return override.band._replace(floor=band.floor, floor_unit=band.floor_unit)
+    return band._replace(floor=override.floor or 0.0, floor_unit=override.floor_unit)
 
 
 def _fits(band: Band, kind: str) -> bool:

@@ -9,7 +9,6 @@ compared per sample when batch sizes are known.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Any, Iterable, NamedTuple
 
 from ..catalog import MetricSpec, derived_specs, group_rank, lookup
@@ -141,7 +140,7 @@ def _cell(name: str, spec: MetricSpec, band: Band, base: _Baseline, shared: _Con
     if base.sample is not None and side.batch_size:
         sample = _delta(spec, band, "sample", base.sample, base.sample_central, _per(values, side.batch_size))
         if shared.step_context:
-            step = replace(step, verdict=CONTEXT) if step.verdict not in (ADDED, REMOVED, ABSENT) else step
+            step = step._replace(verdict=CONTEXT) if step.verdict not in (ADDED, REMOVED, ABSENT) else step
     if doubt is not None:
         step, sample = _suspect(step), _suspect(sample) if sample is not None else None
     return Cell(side.label, step, sample, len(base.step), len(values), base.spread, _spread(values), doubt)
@@ -151,7 +150,7 @@ def _suspect(delta: Delta) -> Delta:
     """A delta built on a flagged value: its change is kept, its verdict is "suspect"."""
     if delta.verdict in (ADDED, REMOVED, ABSENT):
         return delta
-    return replace(delta, verdict=SUSPECT)
+    return delta._replace(verdict=SUSPECT)
 
 
 def _per(values: list[Any], batch: int | None) -> list[Any]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import operator
 import re
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from ..catalog import closest
 from ..errors import RuleError
 from .result import Cell, Comparison, Delta, Row
+from ..records import record
 
 _RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"
                    r"(?P<op><=|>=|<|>)\s*(?P<num>[+-]?(?:\d+\.?\d*|\.\d+))\s*(?P<unit>%|pp|x)?\s*$")
@@ -25,8 +25,8 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+@record
+class Rule(NamedTuple):
     """A parsed ``--fail-on`` rule."""
 
     text: str
@@ -47,8 +47,8 @@ class Rule:
         return delta.delta
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+@record
+class Hit(NamedTuple):
     """One metric x variant x basis where a rule tripped, with the measured change."""
 
     metric: str
@@ -62,8 +62,8 @@ class Hit:
         return f"{self.metric}{basis} {self.variant}: {self.value:+.4g}{self.unit}"
 
 
-@dataclass(frozen=True, slots=True)
-class GateResult:
+@record
+class GateResult(NamedTuple):
     """One rule's outcome: every metric x variant x basis where it tripped."""
 
     rule: Rule

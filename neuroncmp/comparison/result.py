@@ -4,19 +4,18 @@ A ``Comparison`` holds every row (one per metric), each with one ``Cell`` per va
 with a ``Delta`` per basis (per step; per sample for extensive metrics with known batch sizes).
 Selecting, filtering and sorting rows is a separate, cheap step (``view.select``).
 
-Records are ``@dataclass(frozen=True, slots=True)``: immutable, and unlike NamedTuples they
-never compare equal to a bare tuple. Measured on Python 3.11: a frozen slots dataclass costs
-~1 us to create against ~0.3 us for a NamedTuple, about 0.1 s on the 500-variant benchmark's
-100,000 deltas, which stays inside its 1 s target.
+Records are strict NamedTuples (``records.record``: immutable, cheap, equal only to their own
+kind); the ``Comparison`` container is a frozen dataclass, so the notebook API can subclass it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from ..catalog import MetricSpec
 from ..model import Profile
+from ..records import record
 from .bands import Band, Bands
 
 BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL = (
@@ -29,8 +28,8 @@ SCORED = (BETTER, WORSE)
 ALPHA = 0.05  # significance level for repeated captures
 
 
-@dataclass(frozen=True, slots=True)
-class Side:
+@record
+class Side(NamedTuple):
     """One side of the comparison: a label and its captures (one or more profiles)."""
 
     label: str
@@ -42,7 +41,7 @@ class Side:
         return f"<Side {self.label} batch_size={self.batch_size} captures={len(self.profiles)}>"
 
     @classmethod
-    def of(cls, label: str, profiles: tuple[Profile, ...]) -> "Side":
+    def of(cls, label: str, profiles: tuple[Profile, ...]) -> "Side":  # type: ignore[misc]
         sizes = {p.batch_size for p in profiles}  # captures of one side must agree
         return cls(label, profiles, sizes.pop() if len(sizes) == 1 else None,
                    profiles[0].params.get("batch_size_source"))
@@ -52,8 +51,8 @@ class Side:
         return self.batch_size is not None and self.batch_size_source in ("inferred", "trainer")
 
 
-@dataclass(frozen=True, slots=True)
-class Delta:
+@record
+class Delta(NamedTuple):
     """One metric, one variant, one basis (``step`` or ``sample``): both values and the change."""
 
     basis: str
@@ -72,8 +71,8 @@ class Delta:
         return self.verdict == UNCHANGED and self.p_value is not None and self.p_value >= ALPHA
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
+@record
+class Cell(NamedTuple):
     """One metric against one variant: per step, per sample (or None), capture counts, spreads."""
 
     variant: str
@@ -94,8 +93,8 @@ class Cell:
         return self.sample if basis == "sample" and self.sample is not None else self.step
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+@record
+class Row(NamedTuple):
     """One metric across all variants."""
 
     name: str
@@ -155,6 +154,13 @@ class Comparison:
             if row.name == name:
                 return row
         raise KeyError(name)
+
+    def cell(self, metric: str, variant: str) -> Cell:
+        """One metric against one variant (by label): ``comparison.cell("total_time", "b32")``."""
+        for cell in self.row(metric).cells:
+            if cell.variant == variant:
+                return cell
+        raise KeyError(f"{variant!r} is not a variant of this comparison")
 
     def __repr__(self) -> str:
         labels = ", ".join(side.label for side in self.variants)

@@ -9,19 +9,19 @@ catalog group and name match, drops unchanged ones on request (counting them), a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from ..catalog import closest
 from ..errors import UsageError
 from .result import ADDED, BETTER, NEUTRAL, REMOVED, SUSPECT, WORSE, Comparison, Delta, Row
+from ..records import record
 
 SORTS = ("group", "change", "name")
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+@record
+class View(NamedTuple):
     """The rows to show, in order, and what was left out (counted, never silently dropped)."""
 
     rows: tuple[Row, ...]

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import math
 
+from .. import hardware
 from ..model import Anomaly, Profile
 from ..units import format_value
 
-# trn1/trn2 NeuronCore clocks (formats.md 7-8); used only when the profile carries no clock.
-CLOCK_HZ = {"trn1": 1.4e9, "trn1n": 1.4e9, "trn2": 1.2e9, "inf2": 1.4e9}
 MEMORY_TOLERANCE = 0.001   # a Total and its rows are each rounded to 4 significant digits
 CYCLE_TOLERANCE = 0.005
 SHARE_TOLERANCE = 0.01     # relative; plus half a display step of the percent
@@ -50,9 +49,7 @@ def clock_hz(profile: Profile) -> float | None:
     clock = profile.value("neuroncore_frequency")
     if isinstance(clock, (int, float)):
         return float(clock)
-    instance = profile.info("instance_type")
-    family = str(instance).split(".")[0] if instance else ""
-    return CLOCK_HZ.get(family)
+    return hardware.clock_hz(profile.info("instance_type"))  # the family's, when the profile has none
 
 
 def _cycles(profile: Profile) -> list[Anomaly]:

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from ..model import Profile
+from ..records import record
 
 ParseFn = Callable[[str, str], list[Profile]]  # (text, or a directory's path; path) -> profiles
 
 
+@record
 class Parser(NamedTuple):
     """One input format. ``sniff`` gets the file's first 64 KiB (or a directory's path)."""
 

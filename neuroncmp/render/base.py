@@ -8,26 +8,29 @@ module in ``render/formats/`` defining ``RENDERER``; nothing else changes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, TYPE_CHECKING
+from typing import Any, ClassVar, NamedTuple, TYPE_CHECKING
 
 from ..comparison.result import Comparison
 from ..comparison.view import View, select
+from ..analysis.findings.base import Finding
+from ..analysis.sweep import Sweep
 from ..catalog import MetricSpec
 from ..model import Profile
+from ..records import record
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
     from ..comparison.gates import GateResult
 
 
-@dataclass(frozen=True, slots=True)
-class DiffReport:
+@record
+class DiffReport(NamedTuple):
     """What a diff renderer shows: the comparison, the chosen view of it, and gate outcomes."""
 
     comparison: Comparison
     view: View
     gates: tuple[GateResult, ...] = ()
     summary: bool = False   # the headline only, not the full table
+    findings: tuple[Finding, ...] = ()   # what the sweep analysis of these sides finds
 
     @classmethod
     def of(cls, comparison: Comparison, view: View | None = None,
@@ -63,6 +66,10 @@ class Renderer:
     def profiles(self, profiles: list[Profile], width: int = 100) -> str:
         """Loaded profiles (``neuroncmp show``) in this format."""
         raise NotImplementedError(f"format '{self.name}' cannot show profiles")
+
+    def sweep(self, sweep: Sweep, width: int = 100) -> str:
+        """A batch-size sweep (``neuroncmp sweep``) in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot show a sweep")
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
         """Catalog entries (``neuroncmp metrics``) in this format."""

@@ -8,6 +8,7 @@ from ..comparison.result import Comparison, Side
 from ..comparison.view import View
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
+    from ..analysis.findings.base import Finding
     from ..comparison.gates import GateResult
 
 
@@ -59,3 +60,12 @@ def footer_lines(comparison: Comparison, view: View) -> list[str]:
 
 def gate_lines(gates: tuple[GateResult, ...]) -> list[str]:
     return [gate.line for gate in gates]
+
+
+FINDINGS_TITLE = "findings (the sweep analysis of these profiles; 'neuroncmp sweep' shows the evidence)"
+
+
+def finding_line(finding: Finding) -> str:
+    """``[performance] spill reload is 86.2 % of HBM reads at b64 ... (up to 36.5 % of device step time)``."""
+    impact = f" (up to {finding.impact.share:.1%} of {finding.impact.of})" if finding.impact else ""
+    return f"[{finding.category}] {finding.title}{impact}"

@@ -7,15 +7,17 @@ per-sample line without batch sizes is left out with a note.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
+
 
 from ..catalog import HEADLINE
 from ..comparison.result import BETTER, SUSPECT, WORSE, Comparison
 from .rows import Line, line
+from ..records import record
 
 
-@dataclass(frozen=True, slots=True)
-class HeadlineRow:
+@record
+class HeadlineRow(NamedTuple):
     label: str   # "throughput (device)"
     line: Line   # the metric's values and changes in the headline's basis
 

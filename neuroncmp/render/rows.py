@@ -9,22 +9,22 @@ value and each variant's change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from ..comparison.result import Comparison, Delta, Row
 from ..comparison.view import View
 from ..units import format_value, pick_scale
 from .changes import sparkline
+from ..records import record
 
 
-@dataclass(frozen=True, slots=True)
-class Heading:
+@record
+class Heading(NamedTuple):
     group: str
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+@record
+class Line(NamedTuple):
     """One row in one basis, ready to show."""
 
     row: Row

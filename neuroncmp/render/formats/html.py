@@ -3,10 +3,15 @@ warnings and gates, then the full table in a collapsible ``<details>`` block."""
 
 from __future__ import annotations
 
+import base64
 from html import escape
 
+from ...analysis.findings.base import Finding
+from ...analysis.sweep import Sweep
+from ...units import format_value
+from .. import sweep_text
 from ..base import DiffReport, Renderer
-from ..captions import batch_line, footer_lines, gate_lines, group_title, title
+from ..captions import FINDINGS_TITLE, batch_line, finding_line, footer_lines, gate_lines, group_title, title
 from ..changes import LEGEND, change_with_mark
 from ..headline import headline, notes, tally_text
 from ..rows import Heading, Line, lines
@@ -73,9 +78,69 @@ def fragment(report: DiffReport) -> str:
               for g in gate_lines(report.gates)]
     if not report.summary:
         parts += _table(report)
+    if report.findings:
+        parts.append(f"<h4>{escape(FINDINGS_TITLE)}</h4><ol>"
+                     + "".join(f"<li>{escape(finding_line(f))}</li>" for f in report.findings) + "</ol>")
     parts += [f'<p class="foot">{escape(text)}</p>' for text in footer_lines(comparison, view) + [LEGEND]]
     parts.append("</div>")
     return "\n".join(parts)
+
+
+def _sweep_table(sweep: Sweep, names: tuple[str, ...], heading: str) -> str:
+    shown = [n for n in names if n == "batch" or any(row.get(n) is not None for row in sweep.table)]
+    head = "".join(f"<th>{escape(sweep_text.title(n))}</th>" for n in shown)
+    body = "".join("<tr>" + "".join(f"<td>{escape(sweep_text.cell(row, n))}</td>" for n in shown) + "</tr>"
+                   for row in sweep.table)
+    return f"<h4>{escape(heading)}</h4><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _charts(sweep: Sweep) -> list[str]:
+    """The sweep's charts as embedded PNG images, when the plot extra (matplotlib) is installed."""
+    from .. import charts
+
+    if not charts.available():
+        return ['<p class="foot">charts: pip install \'neuroncmp[plot]\' to embed them here</p>']
+    out = []
+    for name, build in charts.FIGURES.items():
+        data = base64.b64encode(charts.png(build(sweep))).decode("ascii")
+        out.append(f'<img alt="{name}" src="data:image/png;base64,{data}">')
+    return out
+
+
+def _finding(index: int, finding: Finding) -> str:
+    impact = finding.impact
+    parts = [f"<li><b>{escape(finding.title)}</b> <span class=\"foot\">({finding.category})</span><ul>"]
+    if impact is not None:
+        parts.append(f"<li>impact: up to {impact.share:.1%} of {escape(impact.of)} "
+                     f"({escape(format_value(impact.amount, impact.unit))}): {escape(impact.formula)}</li>")
+    evidence = "; ".join(sweep_text.evidence_text(e) for e in finding.evidence)
+    parts += [f"<li>evidence: {escape(evidence)}</li>", f"<li>fires at: {escape(', '.join(finding.where))}</li>",
+              f"<li>action: {escape(finding.action)}</li></ul></li>"]
+    return "".join(parts)
+
+
+def sweep_fragment(sweep: Sweep, with_charts: bool = True) -> str:
+    """A sweep as HTML: heading, tables, charts (plot extra), models, recommendation, findings."""
+    head = sweep_text.heading_text(sweep)
+    parts = [f'<div class="ncmp"><style>{CSS}</style><h3>{escape(head[0])}</h3>']
+    parts += [f"<p>{escape(text)}</p>" for text in head[1:]]
+    chosen = sweep.recommendation
+    if chosen is not None:
+        parts.append(f'<p class="better"><b>recommendation: {escape(chosen.label)}</b> (batch {chosen.batch_size}): '
+                     f"best {escape(chosen.by)}, {chosen.value:.1f} samples/s</p>"
+                     f'<p class="foot">{escape(chosen.caveat)}</p>')
+    parts.append("<h4>findings (ranked by estimated impact)</h4><ol>")
+    parts += [_finding(i, f) for i, f in enumerate(sweep.findings, 1)] + ["</ol>"]
+    parts.append(_sweep_table(sweep, sweep_text.THROUGHPUT, "throughput (per step on one NeuronCore)"))
+    parts += _charts(sweep) if with_charts else []
+    parts.append(_sweep_table(sweep, sweep_text.ENGINES, "utilization (% of the step)"))
+    parts.append(_sweep_table(sweep, sweep_text.MOVEMENT, "data movement and memory"))
+    parts.append("<h4>models</h4><ul>" + "".join(f"<li><b>{escape(label)}</b>: {escape(text)}</li>"
+                                                 for label, text in sweep_text.models_text(sweep)) + "</ul>")
+    parts += [f'<p class="foot">checked, did not fire: {escape(p.rule)}: {escape(p.reason)}</p>' for p in sweep.passed]
+    parts += [f'<p class="warn">not run: {escape(n.rule)}: {escape(n.reason)}</p>' for n in sweep.not_run]
+    parts += [f'<p class="foot">note: {escape(note)}</p>' for note in sweep.notes]
+    return "\n".join(parts + ["</div>"])
 
 
 def page(body: str, heading: str) -> str:
@@ -89,6 +154,9 @@ class Html(Renderer):
 
     def diff(self, report: DiffReport, width: int = 100) -> str:
         return page(fragment(report), "neuroncmp diff")
+
+    def sweep(self, sweep: Sweep, width: int = 100) -> str:
+        return page(sweep_fragment(sweep), "neuroncmp sweep")
 
 
 RENDERER = Html()

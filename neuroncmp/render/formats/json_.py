@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from ...comparison.result import Cell, Side
+from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
 from ...model import Profile
 from ..base import DiffReport, Renderer
@@ -19,6 +20,7 @@ from ..profile_json import profile_dict
 from ..records import delta_fields
 from ..headline import headline, notes
 from ..rows import Line, line
+from ..sweep_data import finding_dict, sweep_dict
 
 SCHEMA = "neuroncmp.comparison/2"
 
@@ -80,6 +82,7 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
                    "hits": [{"metric": h.metric, "variant": h.variant, "basis": h.basis,
                              "value": h.value, "unit": h.unit, "text": str(h)} for h in g.hits]}
                   for g in report.gates],
+        "findings": [finding_dict(f) for f in report.findings],
         "rows": [_row(line(row, row.basis(comparison.basis))) for row in view.rows],
     }
 
@@ -96,6 +99,9 @@ class Json(Renderer):
         head = json.dumps(data, indent=2, ensure_ascii=False)[:-2]
         body = ",\n".join("    " + json.dumps(row, ensure_ascii=False) for row in rows)
         return f'{head},\n  "rows": [\n{body}\n  ]\n}}\n' if rows else f'{head},\n  "rows": []\n}}\n'
+
+    def sweep(self, sweep: Sweep, width: int = 100) -> str:
+        return json.dumps(sweep_dict(sweep), indent=2, ensure_ascii=False) + "\n"
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
         return json.dumps([spec_record(spec) for spec in specs], indent=2) + "\n"

@@ -14,11 +14,14 @@ import re
 from typing import Any
 
 from ...comparison.result import BETTER, SUSPECT, UNCHANGED, WORSE, Comparison
+from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
 from ...model import Profile
 from ..base import DiffReport, Renderer
 from ..catalog_text import catalog_lines
-from ..captions import batch_line, footer_lines, gate_lines, group_title, title
+from ..sweep_text import hanging, sweep_lines
+from ..captions import (FINDINGS_TITLE, batch_line, finding_line, footer_lines, gate_lines, group_title,
+                        title)
 from ..changes import LEGEND, change_with_mark
 from ..headline import headline, notes, tally_text
 from ..layout import Line as Styled
@@ -242,10 +245,19 @@ def footer(report: DiffReport, width: int, summary: bool) -> list[Styled]:
     return out
 
 
+def findings(report: DiffReport, width: int) -> list[Styled]:
+    if not report.findings:
+        return []
+    out: list[Styled] = [[]] + wrapped(FINDINGS_TITLE, "bold cyan", width)
+    for index, finding in enumerate(report.findings, 1):
+        out += hanging(f"{index}. ", finding_line(finding), "", width)
+    return out
+
+
 def styled_lines(report: DiffReport, width: int = 100, summary: bool = False) -> list[Styled]:
     """The report as styled lines (the CLI prints them plain or in colour)."""
-    return header(report.comparison, width) + [[]] + body(report, width, summary) + [[]] \
-        + footer(report, width, summary)
+    return header(report.comparison, width) + [[]] + body(report, width, summary) \
+        + findings(report, width) + [[]] + footer(report, width, summary)
 
 
 def profiles_lines(profiles: list[Profile], width: int) -> list[Styled]:
@@ -271,9 +283,14 @@ class Term(Renderer):
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
         return plain(catalog_lines(specs))
 
+    def sweep(self, sweep: Sweep, width: int = 100) -> str:
+        return plain(sweep_lines(sweep, width))
+
     def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
         if document == "diff":
             return styled_lines(value, width, value.summary)
+        if document == "sweep":
+            return sweep_lines(value, width)
         return profiles_lines(value, width) if document == "profiles" else catalog_lines(value)
 
 

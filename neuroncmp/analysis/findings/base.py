@@ -1,0 +1,80 @@
+"""What a finding is, and the one small interface every rule implements.
+
+A rule looks at a sweep (``Context``) and returns a ``Finding`` (it fired: the metrics and values
+that fired it, an estimated impact with its formula, a suggested action), a ``Passed`` (it ran and
+did not fire, with the numbers that say why), or a ``NotRun`` (an input it needs is missing: it
+says which, and does not guess). Impacts are shares of the step time (or of end-to-end throughput)
+at the point the finding is about; a child rule never claims more than its parent's share
+(Nsight Compute's rule tree).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Protocol, TYPE_CHECKING
+from ...records import record
+
+if TYPE_CHECKING:
+    from ..sweep import Context
+
+PERFORMANCE, BATCH, QUALITY = "performance", "batch size", "data quality"
+
+
+@record
+class Evidence(NamedTuple):
+    """A value that fired (or cleared) a rule: ``spill_reload_share`` at b64 = 86.2 % (> 25 %)."""
+
+    metric: str
+    where: str          # the point or variant ("b64")
+    value: float | str
+    unit: str
+    note: str = ""      # the threshold or comparison it was held against
+
+
+@record
+class Impact(NamedTuple):
+    """An estimated gain: ``share`` of ``of`` (step time, end-to-end throughput), and its formula."""
+
+    share: float        # 0-1: the part of ``of`` at stake
+    of: str             # "device step time", "end-to-end step time", "device throughput"
+    amount: float       # in ``unit`` (seconds per step, samples/s)
+    unit: str
+    formula: str
+
+
+@record
+class Finding(NamedTuple):
+    rule: str
+    category: str
+    title: str                    # one line, with the key numbers
+    where: tuple[str, ...]        # the points it fires at (labels)
+    evidence: tuple[Evidence, ...]
+    impact: Impact | None
+    action: str
+    parent: str | None = None     # the rule whose share this one's impact is part of
+
+    def __repr__(self) -> str:
+        share = f", impact {self.impact.share:.0%} of {self.impact.of}" if self.impact else ""
+        return f"<Finding {self.rule}: {self.title[:80]}{share}>"
+
+
+@record
+class Passed(NamedTuple):
+    rule: str
+    reason: str                   # the numbers that cleared it
+
+
+@record
+class NotRun(NamedTuple):
+    rule: str
+    reason: str                   # the inputs it lacked
+
+
+Outcome = Finding | Passed | NotRun
+
+
+class Rule(Protocol):
+    """One rule: ``id`` names it, ``apply`` decides."""
+
+    id: str
+
+    def apply(self, context: "Context") -> Outcome: ...

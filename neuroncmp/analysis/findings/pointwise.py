@@ -1,0 +1,292 @@
+"""Rules judged at every batch size of the sweep; the finding reports the points it fires at and
+its evidence and impact at the recommended batch (or, if it does not fire there, the largest).
+
+A point whose needed value carries an input anomaly is not judged (suspect data never fires or
+clears a rule)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import models
+from ..series import Point
+from ..table import throttled_share
+from .base import PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed
+
+if TYPE_CHECKING:
+    from ..sweep import Context
+
+OUTSIDE_SHARE = 0.20     # XProf: input time of 20 % or more of the step is "highly input-bound"
+MFU_GAP = 0.5            # Neuron Explorer: MFU far below the roofline bound points at data movement
+TRANSPOSE_SHARE = 0.10   # Neuron Explorer: transpose FLOPs above 10 % of hardware FLOPs
+THROTTLED_SHARE = 0.05   # throttled for 5 % of the step or more
+SMALL_DMA = 4096         # Neuron Explorer: at least 4 KiB per DMA transfer
+
+
+class PointRule:
+    """Base of the per-point rules: ``needs`` lists the metrics, ``fires`` decides at one point."""
+
+    id = ""
+    needs: tuple[str, ...] = ()
+
+    def apply(self, context: "Context") -> Outcome:
+        usable = [p for p in context.points if p.trusted(*self.needs) and self.ready(p, context)]
+        if not usable:
+            return NotRun(self.id, f"needs {', '.join(self.needs)} (missing or suspect at every batch size)")
+        firing = [p for p in usable if self.fires(p, context)]
+        if not firing:
+            return Passed(self.id, self.cleared(usable, context))
+        focus = context.focus if context.focus in firing else firing[-1]
+        return self.finding(focus, tuple(p.label for p in firing), context)
+
+    def ready(self, point: Point, context: "Context") -> bool:
+        return True
+
+    def fires(self, point: Point, context: "Context") -> bool:
+        raise NotImplementedError
+
+    def cleared(self, usable: list[Point], context: "Context") -> str:
+        raise NotImplementedError
+
+    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+        raise NotImplementedError
+
+
+def _ev(point: Point, metric: str, unit: str, note: str = "") -> Evidence:
+    return Evidence(metric, point.label, point.get(metric), unit, note)  # type: ignore[arg-type]
+
+
+def _span(usable: list[Point], metric: str, scale: float = 100, unit: str = "%") -> str:
+    values = [p.get(metric) * scale for p in usable]  # type: ignore[operator]
+    return f"{min(values):.3g}{unit} to {max(values):.3g}{unit}"
+
+
+class OutsideGraph(PointRule):
+    """Most of the training step is spent outside the profiled graph (host, data loading, others)."""
+
+    id = "outside-graph"
+    needs = ("total_time", "train_steps_per_second")
+
+    def fires(self, point: Point, context: "Context") -> bool:
+        return 1 - point.get("device_share_of_step") >= OUTSIDE_SHARE  # type: ignore[operator]
+
+    def cleared(self, usable: list[Point], context: "Context") -> str:
+        return f"the profiled graph is {_span(usable, 'device_share_of_step')} of the Trainer's step"
+
+    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+        share = point.get("device_share_of_step") or 0.0
+        step = 1 / point.get("train_steps_per_second")  # type: ignore[operator]
+        outside = step - point.get("total_time")  # type: ignore[operator]
+        return Finding(
+            self.id, PERFORMANCE,
+            f"{1 - share:.0%} of each training step at {point.label} is outside the profiled device graph "
+            f"({outside * 1e3:.1f} ms of {step * 1e3:.1f} ms)",
+            where, (_ev(point, "total_time", "s"), _ev(point, "train_steps_per_second", "step/s"),
+                    _ev(point, "device_share_of_step", "fraction", f"below {1 - OUTSIDE_SHARE:.0%}")),
+            Impact(1 - share, "end-to-end step time", outside, "s",
+                   "1 - total_time x train_steps_per_second; end-to-end throughput could rise by up to "
+                   f"1 / {share:.3f} - 1 = {1 / share - 1:+.0%} if that time went away"),
+            "profile the host side: data loading (DataLoader num_workers, pin_memory, prefetch), host "
+            "syncs each step (.item(), logging), graph recompilation, the optimizer and other graphs; "
+            "the device profile covers one graph only")
+
+
+class MemoryBound(PointRule):
+    """Arithmetic intensity below the ridge: data movement, not compute, sets the pace."""
+
+    id = "memory-bound"
+    needs = ("mm_arithmetic_intensity",)
+
+    def fires(self, point: Point, context: "Context") -> bool:
+        return point.get("mm_arithmetic_intensity") < context.roof.ridge  # type: ignore[operator]
+
+    def cleared(self, usable: list[Point], context: "Context") -> str:
+        return f"intensity reaches the ridge {context.roof.ridge:.1f} FLOP/B (compute-bound)"
+
+    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+        ridge, intensity = context.roof.ridge, point.get("mm_arithmetic_intensity") or 0.0
+        bound = point.get("mfu_max_achievable_estimated_percent")
+        share, formula = (1 - bound, "1 - mfu_max_achievable_estimated_percent: the MFU the roofline "
+                          "allows at this intensity; at the ridge it would allow 100 %") if bound else (
+            1 - intensity / ridge, "1 - mm_arithmetic_intensity / ridge")
+        evidence = [_ev(point, "mm_arithmetic_intensity", "FLOP/B", f"ridge {ridge:.1f} FLOP/B"),
+                    _ev(point, "dma_active_time_percent", "fraction"),
+                    _ev(point, "tensor_engine_active_time_percent", "fraction")]
+        limit = _limit_text(context.intensity)
+        return Finding(
+            self.id, PERFORMANCE,
+            f"memory-bound at {_count(where, context)}: arithmetic intensity {intensity:.1f} FLOP/B at "
+            f"{point.label} is {intensity / ridge:.0%} of the ridge ({ridge:.1f} FLOP/B){limit}",
+            where, tuple(e for e in evidence if e.value is not None),
+            Impact(share, "device step time", share * (point.get("total_time") or 0), "s", formula),
+            "raise arithmetic intensity (fewer HBM bytes per FLOP): remove spills (below), fuse "
+            "elementwise work into the matmuls' neighbours, keep weights and activations in bf16; "
+            "a larger batch raises intensity only up to the limit above")
+
+
+def _limit_text(model: models.IntensityModel | None) -> str:
+    if model is None:
+        return ""
+    if model.crossing is None:
+        return (f"; the fitted limit as the batch grows is {model.limit:.1f} FLOP/B, so no batch size "
+                "makes the step compute-bound")
+    return f"; the fit reaches the ridge at batch ~{model.crossing:.0f}"
+
+
+def _count(where: tuple[str, ...], context: "Context") -> str:
+    return "every batch size" if len(where) == len(context.points) else ", ".join(where)
+
+
+class MfuGap(PointRule):
+    """MFU far below the roofline bound the profile itself reports."""
+
+    id = "mfu-gap"
+    needs = ("mfu_estimated_percent", "mfu_max_achievable_estimated_percent", "total_time")
+
+    def fires(self, point: Point, context: "Context") -> bool:
+        return point.get("mfu_estimated_percent") < MFU_GAP * point.get("mfu_max_achievable_estimated_percent")  # type: ignore[operator]
+
+    def cleared(self, usable: list[Point], context: "Context") -> str:
+        return f"MFU reaches at least {MFU_GAP:.0%} of the roofline bound at every batch size"
+
+    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+        mfu, bound = point.get("mfu_estimated_percent"), point.get("mfu_max_achievable_estimated_percent")
+        reached = mfu / bound  # type: ignore[operator]
+        total = point.get("total_time") or 0.0
+        return Finding(
+            self.id, PERFORMANCE,
+            f"MFU {mfu * 100:.2f} % at {point.label} is {reached:.0%} of the roofline bound "  # type: ignore[operator]
+            f"{bound * 100:.2f} % the profile reports for its intensity",  # type: ignore[operator]
+            where, (_ev(point, "mfu_estimated_percent", "fraction"),
+                    _ev(point, "mfu_max_achievable_estimated_percent", "fraction", f"fires below {MFU_GAP:.0%} of it")),
+            Impact(1 - reached, "device step time", (1 - reached) * total, "s",
+                   f"1 - mfu / mfu_max_achievable: at the bound the step would take {reached * total * 1e3:.1f} ms"),
+            "the step is slower than its own intensity allows: look at the timeline for DMA queues "
+            "waiting on each other, engines idle between dependent instructions, and gaps "
+            "(total_active_time_percent); small or strided DMA transfers and spills cost bandwidth")
+
+
+class Spill(PointRule):
+    """Spill reload above a quarter of HBM reads (Neuron Explorer's threshold)."""
+
+    id = "spill"
+    parent = "memory-bound"
+    needs = ("spill_reload_bytes", "hbm_read_bytes", "total_time")
+
+    def fires(self, point: Point, context: "Context") -> bool:
+        return point.get("spill_reload_share") > models.SPILL_SHARE  # type: ignore[operator]
+
+    def cleared(self, usable: list[Point], context: "Context") -> str:
+        return f"spill reload is {_span(usable, 'spill_reload_share')} of HBM reads (threshold 25 %)"
+
+    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+        moved = (point.get("spill_reload_bytes") or 0) + (point.get("spill_save_bytes") or 0)
+        seconds = moved / context.roof.bandwidth
+        total = point.get("total_time") or 1.0
+        onset = context.spill
+        rising = f"; per sample it is lowest at b{onset.rising_from} and grows after" if onset and onset.rising_from else ""
+        first = (f"from b{onset.above_share}" if onset and onset.above_share and not onset.at_smallest
+                 else "at every batch size measured") if onset else ""
+        return Finding(
+            self.id, PERFORMANCE,
+            f"spill reload is {point.get('spill_reload_share') * 100:.1f} % of HBM reads at {point.label} "  # type: ignore[operator]
+            f"(above 25 % {first}){rising}",
+            where, (_ev(point, "spill_reload_share", "fraction", "threshold 25 %"),
+                    _ev(point, "spill_reload_bytes", "B"), _ev(point, "spill_save_bytes", "B")),
+            Impact(min(seconds / total, 1.0), "device step time", seconds, "s",
+                   f"(spill_save_bytes + spill_reload_bytes) / HBM bandwidth {context.roof.bandwidth / 1e9:.0f} GB/s: "
+                   "the time spill traffic takes at full bandwidth (an upper bound on what removing it saves)"),
+            "lower SBUF pressure so the compiler spills less: smaller micro-batches per graph, fewer "
+            "live tensors (recompute cheap activations), neuronx-cc's optimisation level; compare "
+            "spill_save_bytes per sample across the sweep to find the batch where it starts")
+
+
+class Transposes(PointRule):
+    """Transposes above a tenth of the tensor engine's FLOPs (Neuron Explorer's threshold)."""
+
+    id = "transposes"
+    needs = ("transpose_flops", "hardware_flops", "total_time")
+
+    def fires(self, point: Point, context: "Context") -> bool:
+        return point.get("transpose_share") > TRANSPOSE_SHARE  # type: ignore[operator]
+
+    def cleared(self, usable: list[Point], context: "Context") -> str:
+        return f"transposes are {_span(usable, 'transpose_share')} of hardware FLOPs (threshold 10 %)"
+
+    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+        seconds = (point.get("transpose_flops") or 0) / context.roof.peak_flops
+        total = point.get("total_time") or 1.0
+        return Finding(
+            self.id, PERFORMANCE,
+            f"transposes are {point.get('transpose_share') * 100:.1f} % of the tensor engine's FLOPs at "  # type: ignore[operator]
+            f"{point.label} ({(point.get('transpose_flops') or 0) / 1e9:.1f} GFLOP a step)",
+            where, (_ev(point, "transpose_share", "fraction", "threshold 10 %"), _ev(point, "transpose_flops", "FLOP")),
+            Impact(seconds / total, "device step time", seconds, "s",
+                   f"transpose_flops / peak {context.roof.peak_flops / 1e12:.1f} TFLOP/s: tensor-engine time "
+                   "spent transposing at peak (a lower bound)"),
+            "check the layouts feeding matmuls: a weight or activation in the other orientation costs a "
+            "transpose every step; pre-transpose weights or change the layout in the model")
+
+
+class Throttling(PointRule):
+    """Power throttling caps utilization for part of the step."""
+
+    id = "throttling"
+    needs = ("total_time",)
+
+    def ready(self, point: Point, context: "Context") -> bool:
+        limits = _limits(point)
+        return throttled_share(point) is not None and bool(limits) and all(
+            name not in point.suspects for name in limits)
+
+    def fires(self, point: Point, context: "Context") -> bool:
+        return (throttled_share(point) or 0) >= THROTTLED_SHARE
+
+    def cleared(self, usable: list[Point], context: "Context") -> str:
+        shares = [throttled_share(p) or 0 for p in usable]
+        return f"throttled for {min(shares):.1%} to {max(shares):.1%} of the step (threshold 5 %)"
+
+    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+        limits = _limits(point)
+        name = min(limits, key=lambda n: limits[n])
+        lost = 1 - limits[name]
+        total = point.get("total_time") or 0.0
+        return Finding(
+            self.id, PERFORMANCE,
+            f"throttled for {throttled_share(point):.1%} of the step at {point.label}; the step's average "  # type: ignore[str-format]
+            f"utilization cap is {limits[name] * 100:.2f} %",
+            where, (Evidence("throttled share", point.label, throttled_share(point) or 0, "fraction", "threshold 5 %"),
+                    _ev(point, name, "fraction")),
+            Impact(max(lost, 0.0), "device step time", max(lost, 0.0) * total, "s",
+                   f"1 - {name}: the share of the step's capacity the cap takes"),
+            "throttling grows with the batch here; check the instance's power and thermal state with "
+            "neuron-monitor, and compare with a run on another instance before tuning the model")
+
+
+def _limits(point: Point) -> dict[str, float]:
+    return {name: value for name, value in point.values.items()
+            if name.startswith("throttle_avg_util_limit_nc") and name.endswith("_percent")}
+
+
+class SmallDma(PointRule):
+    """DMA transfers smaller than 4 KiB on average (Neuron Explorer's guidance)."""
+
+    id = "small-dma"
+    needs = ("dma_transfer_average_bytes",)
+
+    def fires(self, point: Point, context: "Context") -> bool:
+        return point.get("dma_transfer_average_bytes") < SMALL_DMA  # type: ignore[operator]
+
+    def cleared(self, usable: list[Point], context: "Context") -> str:
+        sizes = [p.get("dma_transfer_average_bytes") / 1024 for p in usable]  # type: ignore[operator]
+        return f"average DMA transfer {min(sizes):.0f} to {max(sizes):.0f} KiB (at least 4 KiB)"
+
+    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+        size = point.get("dma_transfer_average_bytes") or 0
+        return Finding(
+            self.id, PERFORMANCE, f"DMA transfers average {size:.0f} B at {point.label}, under 4 KiB",
+            where, (_ev(point, "dma_transfer_average_bytes", "B", "at least 4 KiB"),),
+            None, "small transfers spend DMA time on descriptors: make tensors contiguous and tiles larger")
+
+
+RULES = (OutsideGraph(), MemoryBound(), MfuGap(), Spill(), Transposes(), Throttling(), SmallDma())

@@ -1,0 +1,117 @@
+"""Rules about the sweep as a whole: what the batch size buys, and what it does not shrink."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .base import BATCH, PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed
+
+if TYPE_CHECKING:
+    from ..sweep import Context
+
+AMORTISED = 0.9      # per-sample collective time at the largest batch under 90 % of the smallest's
+HEADROOM = 1.25      # a batch at least 25 % larger than the largest measured fits
+
+
+class Collectives:
+    """Collective time that does not shrink per sample as the batch grows."""
+
+    id = "collectives"
+
+    def apply(self, context: "Context") -> Outcome:
+        usable = [p for p in context.points if p.trusted("cc_op_time", "total_time")]
+        if len(usable) < 2:
+            return NotRun(self.id, "needs cc_op_time at two or more batch sizes")
+        first, last = usable[0], usable[-1]
+        before, after = first.per_sample("cc_op_time"), last.per_sample("cc_op_time")
+        if not before or after < AMORTISED * before:  # type: ignore[operator]
+            return Passed(self.id, f"collective time per sample falls from {before * 1e3:.3f} ms at "  # type: ignore[operator]
+                          f"{first.label} to {after * 1e3:.3f} ms at {last.label}: amortised by the batch")  # type: ignore[operator]
+        share = (last.get("cc_op_time") or 0) / (last.get("total_time") or 1)
+        return Finding(
+            self.id, PERFORMANCE,
+            f"collective time per sample does not shrink with the batch ({before * 1e3:.3f} ms at "  # type: ignore[operator]
+            f"{first.label}, {after * 1e3:.3f} ms at {last.label})",  # type: ignore[operator]
+            tuple(p.label for p in usable),
+            (Evidence("cc_op_time / batch", first.label, before, "s"),  # type: ignore[arg-type]
+             Evidence("cc_op_time / batch", last.label, after, "s", "fires at 90 % or more of the smallest's")),  # type: ignore[arg-type]
+            Impact(min(share, 1.0), "device step time", last.get("cc_op_time") or 0, "s",
+                   "cc_op_time / total_time at the largest batch: the step time collectives take"),
+            "collectives grow with the batch: fix them, not the batch size: bucket gradients, overlap "
+            "all-reduce with backward compute, check the collectives' algorithm and message sizes")
+
+
+class DiminishingReturns:
+    """Past the knee, each step up in batch size buys less throughput."""
+
+    id = "diminishing-returns"
+
+    def apply(self, context: "Context") -> Outcome:
+        knee, fit = context.knee, context.step_fit
+        if knee is None or fit is None or fit.asymptote is None:
+            return NotRun(self.id, "needs the knee and the step-time fit (three or more batch sizes)")
+        after = [row for row in context.table if row.batch_size > knee.batch_size]
+        if not after:
+            return Passed(self.id, f"the knee is at the largest batch measured (b{knee.batch_size})")
+        steps = "; ".join(_step(row.batch_size, row.get("marginal"), row.get("marginal_memory"))
+                          for row in after if row.get("marginal") is not None)
+        best = max(row.get("device_throughput") or 0 for row in context.table)
+        left = fit.asymptote / best - 1
+        return Finding(
+            self.id, BATCH,
+            f"past the knee at b{knee.batch_size}, each larger batch buys less: {steps}; the step-time fit "
+            f"caps device throughput at {fit.asymptote:.0f} samples/s",
+            tuple(row.label for row in after),
+            (Evidence("knee", f"b{knee.batch_size}", knee.batch_size, "batch",
+                      "Kneedle on device throughput vs batch size"),
+             Evidence("device_throughput asymptote", "fit", fit.asymptote, "sample/s", "1 / per-sample cost")),
+            Impact(max(left, 0.0), "device throughput", fit.asymptote - best, "sample/s",
+                   "asymptote / best measured device throughput - 1: all any larger batch can add"),
+            "pick the batch by end-to-end throughput and memory, not device throughput alone; past the "
+            "knee the fixed per-step cost is already amortised")
+
+
+def _step(batch: int, gain: float | None, memory: float | None) -> str:
+    """``b32 +27.9% samples/s for +1.69 GiB``."""
+    return f"b{batch} {gain or 0:+.1%} samples/s" + (f" for +{memory / 2**30:.2f} GiB" if memory else "")
+
+
+class MemoryHeadroom:
+    """Device memory left for a larger batch, by the memory forecast."""
+
+    id = "memory-headroom"
+
+    def apply(self, context: "Context") -> Outcome:
+        memory, fit = context.memory, context.step_fit
+        if memory is None or memory.largest_unprofiled is None:
+            return NotRun(self.id, "needs the device memory table at three or more batch sizes")
+        largest = max(p.batch_size for p in context.points)
+        if memory.largest_unprofiled < HEADROOM * largest:
+            return Passed(self.id, f"the forecast fits at most b{memory.largest_unprofiled} without profiler "
+                          f"buffers: little room above b{largest}")
+        candidate = 2 ** int(math.log2(memory.largest_unprofiled))
+        candidate = candidate if candidate > largest else memory.largest_unprofiled
+        best = max(row.get("device_throughput") or 0 for row in context.table)
+        gain = fit.throughput(candidate) / best - 1 if fit else None
+        forecast = memory.at(candidate, profiled=False)
+        used = context.point_of(largest).get("device_memory_total") or memory.at(largest)
+        return Finding(
+            self.id, BATCH,
+            f"memory has room for a larger batch: b{largest} uses {used / 2**30:.2f} GiB of "
+            f"{memory.hbm / 2**30:.0f} GiB; the forecast fits up to b{memory.largest_unprofiled} in training "
+            f"(b{memory.largest_profiled} while profiling); try b{candidate}"
+            + (f" (fit: {fit.throughput(candidate):.0f} device samples/s, {gain:+.1%})" if fit and gain is not None else ""),
+            (f"b{largest}",),
+            (Evidence("device_memory_total", f"b{largest}", used, "B", "measured"),
+             Evidence("largest batch that fits", "forecast", memory.largest_unprofiled, "batch",
+                      f"{memory.hbm / 2**30:.0f} GiB HBM per core ({memory.hbm_source.removeprefix('HBM per core: ')}), "
+                      f"less the profiler's {memory.profiler_buffers / 2**30:.2f} GiB of buffers"),
+             Evidence("device memory at the candidate", f"b{candidate}", forecast, "B", "forecast, unprofiled")),
+            Impact(max(gain, 0.0), "device throughput", fit.throughput(candidate) - best, "sample/s",
+                   f"step-time fit at b{candidate} / best measured - 1") if fit and gain is not None else None,
+            f"try b{candidate}; scale the learning rate (and warm-up) with it and check the loss; the "
+            "forecast assumes memory keeps growing linearly with the batch")
+
+
+RULES = (Collectives(), DiminishingReturns(), MemoryHeadroom())

@@ -1,0 +1,168 @@
+"""Models fitted to a sweep's points, each with its assumptions stated beside its numbers.
+
+- Step time: ``total_time = fixed + per_sample x batch`` (least squares). Its throughput
+  ``batch / (fixed + per_sample x batch)`` rises toward the asymptote ``1 / per_sample``.
+- Knee: Kneedle (Satopaa et al. 2011) on the measured device throughput against batch size, both
+  min-max normalised: the batch with the largest gap above the chord from the smallest to the
+  largest batch. Past it, each step up buys less throughput.
+- Device memory: ``total = fixed + per_sample x batch`` (least squares over points with a memory
+  table); the largest batch that fits is ``floor((hbm - fixed) / per_sample)``, once as profiled and
+  once without the profiler's own buffers (``memory.profiler_buffers``), which unprofiled training
+  does not reserve. Everything else the runtime holds is assumed unchanged.
+- Arithmetic intensity: FLOPs grow as ``flops_per_sample x batch`` and HBM bytes as
+  ``fixed + bytes_per_sample x batch`` (least squares), so intensity tends to
+  ``flops_per_sample / bytes_per_sample``; if that limit is below the ridge, no batch size makes the
+  step compute-bound; else the crossing batch is where the model's intensity reaches the ridge.
+- Spill onset: the smallest measured batch whose spill reload exceeds 25 % of HBM reads (Neuron
+  Explorer's threshold), and from which batch spill per sample stops falling.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import math
+
+from ..stats import LinearFit, linear_fit
+from .series import Point
+from ..records import record
+
+SPILL_SHARE = 0.25  # Neuron Explorer: spill reload above a quarter of HBM reads is worth a look
+
+
+@record
+class StepFit(NamedTuple):
+    fixed: float            # s per step, whatever the batch
+    per_sample: float       # s per sample
+    r2: float | None
+    residuals: tuple[float, ...]   # measured - fitted, per point (s)
+    batches: tuple[int, ...]
+
+    @property
+    def asymptote(self) -> float | None:
+        """Device samples/s as the batch grows without bound: ``1 / per_sample``."""
+        return 1 / self.per_sample if self.per_sample > 0 else None
+
+    def step_time(self, batch: float) -> float:
+        return self.fixed + self.per_sample * batch
+
+    def throughput(self, batch: float) -> float:
+        return batch / self.step_time(batch)
+
+
+def _xy(points: tuple[Point, ...], metric: str) -> tuple[list[float], list[float]]:
+    pairs = [(float(p.batch_size), p.get(metric)) for p in points if p.get(metric) is not None]
+    return [x for x, _ in pairs], [float(y) for _, y in pairs]  # type: ignore[arg-type]
+
+
+def _fit(points: tuple[Point, ...], metric: str) -> tuple[LinearFit, list[float]] | None:
+    xs, ys = _xy(points, metric)
+    fit = linear_fit(xs, ys) if len(xs) >= 3 else None
+    return (fit, xs) if fit is not None else None
+
+
+def step_fit(points: tuple[Point, ...]) -> StepFit | None:
+    """The step-time model over at least three batch sizes with ``total_time``."""
+    found = _fit(points, "total_time")
+    if found is None:
+        return None
+    fit, xs = found
+    return StepFit(fit.intercept, fit.slope, fit.r2, fit.residuals, tuple(int(x) for x in xs))
+
+
+@record
+class Knee(NamedTuple):
+    batch_size: int
+    gap: float              # normalised throughput above the chord at the knee (0-1)
+
+
+def knee(points: tuple[Point, ...]) -> Knee | None:
+    """Kneedle on measured device throughput (at least three batch sizes, throughput rising)."""
+    xs, ys = _xy(points, "device_throughput")
+    if len(xs) < 3 or max(ys) <= min(ys) or ys[-1] <= ys[0]:
+        return None
+    x0, x1, y0, y1 = xs[0], xs[-1], min(ys), max(ys)
+    gaps = [((y - y0) / (y1 - y0)) - ((x - x0) / (x1 - x0)) for x, y in zip(xs, ys, strict=True)]
+    best = max(range(len(xs)), key=lambda i: gaps[i])
+    return Knee(int(xs[best]), gaps[best]) if gaps[best] > 0 else None
+
+
+@record
+class MemoryForecast(NamedTuple):
+    fixed: float                 # bytes, whatever the batch (profiled)
+    per_sample: float            # bytes per sample
+    r2: float | None
+    hbm: float                   # bytes one core has
+    hbm_source: str
+    profiler_buffers: float      # bytes the profiler reserved (0 when the table has none)
+    largest_profiled: int | None     # largest batch fitting as profiled
+    largest_unprofiled: int | None   # ... without the profiler's buffers
+    batches: tuple[int, ...]
+
+    def at(self, batch: float, profiled: bool = True) -> float:
+        return self.fixed - (0 if profiled else self.profiler_buffers) + self.per_sample * batch
+
+
+def memory_forecast(points: tuple[Point, ...], hbm: float, hbm_source: str) -> MemoryForecast | None:
+    found = _fit(points, "device_memory_total")
+    if found is None or found[0].slope <= 0:
+        return None
+    fit, xs = found
+    profiler = max((p.get("memory.profiler_buffers") or 0.0 for p in points), default=0.0)
+
+    def largest(fixed: float) -> int | None:
+        room = math.floor((hbm - fixed) / fit.slope)
+        return room if room >= 1 else None
+
+    return MemoryForecast(fit.intercept, fit.slope, fit.r2, hbm, hbm_source, profiler,
+                          largest(fit.intercept), largest(fit.intercept - profiler),
+                          tuple(int(x) for x in xs))
+
+
+@record
+class IntensityModel(NamedTuple):
+    flops_per_sample: float      # (hardware - transpose) FLOPs per sample: the profile's numerator
+    bytes_fixed: float           # HBM bytes per step whatever the batch
+    bytes_per_sample: float
+    limit: float                 # FLOP/B as the batch grows without bound
+    ridge: float
+    crossing: float | None       # batch where intensity reaches the ridge, None if never
+
+    def at(self, batch: float) -> float:
+        return self.flops_per_sample * batch / (self.bytes_fixed + self.bytes_per_sample * batch)
+
+
+def intensity_model(points: tuple[Point, ...], ridge: float | None) -> IntensityModel | None:
+    usable = [p for p in points if p.get("hardware_flops") is not None and p.get("hbm_traffic_bytes")]
+    if ridge is None or len(usable) < 3:
+        return None
+    flops = [(p.get("hardware_flops") or 0) - (p.get("transpose_flops") or 0) for p in usable]
+    per_sample = sum(f / p.batch_size for f, p in zip(flops, usable, strict=True)) / len(usable)
+    fit = linear_fit([float(p.batch_size) for p in usable], [float(p.get("hbm_traffic_bytes") or 0) for p in usable])
+    if fit is None or fit.slope <= 0:
+        return None
+    limit = per_sample / fit.slope
+    denominator = per_sample - ridge * fit.slope
+    crossing = ridge * fit.intercept / denominator if limit > ridge and denominator > 0 else None
+    return IntensityModel(per_sample, fit.intercept, fit.slope, limit, ridge, crossing)
+
+
+@record
+class SpillOnset(NamedTuple):
+    above_share: int | None      # smallest batch with spill reload > 25 % of HBM reads
+    at_smallest: bool            # ... which is the smallest measured (the onset is at or below it)
+    rising_from: int | None      # batch from which spill per sample stops falling
+    shares: tuple[tuple[int, float], ...]
+
+
+def spill_onset(points: tuple[Point, ...]) -> SpillOnset | None:
+    shares = tuple((p.batch_size, p.get("spill_reload_share")) for p in points
+                   if p.get("spill_reload_share") is not None)
+    if not shares:
+        return None
+    above = next((batch for batch, share in shares if share > SPILL_SHARE), None)  # type: ignore[operator]
+    per_sample = [(p.batch_size, p.per_sample("spill_reload_bytes")) for p in points
+                  if p.get("spill_reload_bytes") is not None]
+    lowest = min(range(len(per_sample)), key=lambda i: per_sample[i][1]) if per_sample else None  # type: ignore[arg-type, return-value]
+    rising = per_sample[lowest][0] if lowest is not None and lowest < len(per_sample) - 1 else None
+    return SpillOnset(above, above == shares[0][0], rising, shares)  # type: ignore[arg-type]

@@ -1,0 +1,87 @@
+"""The roofline of a sweep: each point's arithmetic intensity against the FLOP/s it achieved.
+
+The roof comes from the profile when it carries it: the peak FLOP/s that MFU implies
+(``model_flops / (mfu_estimated_percent x total_time)``, the median over the points) and the ridge
+``peak_flops_bandwidth_ratio``; their quotient is the HBM bandwidth (``peak / ridge``). Missing
+values come from the instance family's table (``neuroncmp/hardware.py``), and the user's overrides
+win over both. A point is memory-bound when its intensity is below the ridge; its attainable
+FLOP/s is ``min(peak, intensity x bandwidth)``. Achieved FLOP/s uses the profile's own intensity
+numerator, ``(hardware_flops - transpose_flops) / total_time``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+from ..hardware import Hardware
+from ..stats import median
+from .series import Point
+from ..records import record
+
+
+@record
+class Roof(NamedTuple):
+    peak_flops: float
+    ridge: float             # FLOP/B
+    bandwidth: float         # B/s
+    hbm_bytes: float         # device memory of one core
+    sources: tuple[str, ...]  # where each number came from
+
+
+@record
+class RooflinePoint(NamedTuple):
+    batch_size: int
+    intensity: float         # FLOP/B (mm_arithmetic_intensity)
+    achieved: float          # FLOP/s
+    attainable: float        # FLOP/s at this intensity
+    bound: str               # "memory" or "compute"
+    mfu: float | None
+    mfu_bound: float | None  # the profile's mfu_max_achievable_estimated_percent
+
+    @property
+    def of_attainable(self) -> float:
+        return self.achieved / self.attainable if self.attainable else 0.0
+
+
+def _implied_peak(points: tuple[Point, ...]) -> float | None:
+    peaks = [p.get("model_flops") / (p.get("mfu_estimated_percent") * p.get("total_time"))  # type: ignore[operator]
+             for p in points if p.get("model_flops") and p.get("mfu_estimated_percent") and p.get("total_time")]
+    return median(peaks) if peaks else None
+
+
+def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
+         bandwidth: float | None = None, hbm: float | None = None) -> Roof:
+    """The roof, from the user's values, else the profile's, else the table's (``sources`` says)."""
+    ridges = [p.get("peak_flops_bandwidth_ratio") for p in points if p.get("peak_flops_bandwidth_ratio")]
+    implied = _implied_peak(points)
+    sources = []
+    if peak is None:
+        peak = implied or table.peak_flops
+        sources.append("peak FLOP/s implied by MFU in the profile" if implied else f"peak FLOP/s: {table.source}")
+    else:
+        sources.append("peak FLOP/s from the command line")
+    if bandwidth is None and ridges and (implied or peak):
+        ridge = median(ridges)  # type: ignore[arg-type]
+        bandwidth = (implied or peak) / ridge
+        sources.append("ridge (peak_flops_bandwidth_ratio) from the profile")
+    elif bandwidth is None:
+        bandwidth = table.hbm_bandwidth
+        sources.append(f"HBM bandwidth: {table.source}")
+    else:
+        sources.append("HBM bandwidth from the command line")
+    hbm_bytes = hbm if hbm is not None else table.hbm_bytes
+    sources.append("HBM per core from the command line" if hbm is not None else f"HBM per core: {table.source}")
+    return Roof(peak, peak / bandwidth, bandwidth, hbm_bytes, tuple(sources))
+
+
+def place(point: Point, top: Roof) -> RooflinePoint | None:
+    """Where one point sits under the roof (None without intensity, FLOPs or time)."""
+    intensity, hardware, total = (point.get(n) for n in ("mm_arithmetic_intensity", "hardware_flops", "total_time"))
+    if not intensity or hardware is None or not total:
+        return None
+    achieved = (hardware - (point.get("transpose_flops") or 0)) / total
+    attainable = min(top.peak_flops, intensity * top.bandwidth)
+    return RooflinePoint(point.batch_size, intensity, achieved, attainable,
+                         "memory" if intensity < top.ridge else "compute",
+                         point.get("mfu_estimated_percent"), point.get("mfu_max_achievable_estimated_percent"))

@@ -1,0 +1,93 @@
+"""Which profiles form the batch-size axis of a sweep, and what each point measured.
+
+A sweep's axis is the largest set of sides (profiles grouped by label, repeated captures merged)
+that share one configuration: the same naming tags apart from the batch size (``b32`` and ``b48``
+are on it; ``b32-cc-optim`` is an alternative at batch 32). Parenthesised words of a title tag a
+profile without naming a configuration (``Batch 64 (swap)`` is ``b64``, on the axis). Two sides of the axis at the same batch size
+(``b32`` and ``b32-run2``) are merged by median and said so. Sides without a batch size are left
+out of the axis and listed.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, NamedTuple
+
+from ..comparison.differ import side_values, suspects
+from ..comparison.result import Side
+from ..stats import median
+from ..records import record
+
+
+@record
+class Point(NamedTuple):
+    """One batch size on the axis: its sides, and every numeric value per step (medians of captures)."""
+
+    batch_size: int
+    labels: tuple[str, ...]
+    sides: tuple[Side, ...]
+    values: Mapping[str, float]
+    inferred: bool                    # the batch size was inferred, not stated
+    suspects: Mapping[str, str]       # metric -> why its value here cannot be trusted (input anomalies)
+
+    @property
+    def label(self) -> str:
+        return "/".join(self.labels)
+
+    def get(self, name: str) -> float | None:
+        return self.values.get(name)
+
+    def trusted(self, *names: str) -> bool:
+        """Every one of ``names`` is here and carries no input anomaly."""
+        return all(name in self.values and name not in self.suspects for name in names)
+
+    def per_sample(self, name: str) -> float | None:
+        value = self.values.get(name)
+        return None if value is None else value / self.batch_size
+
+    def __repr__(self) -> str:
+        return f"<Point b{self.batch_size} {self.label}: {len(self.values)} values>"
+
+
+@record
+class Axis(NamedTuple):
+    points: tuple[Point, ...]            # ascending batch size
+    alternatives: tuple[Side, ...]       # other configurations (tags) at some batch size
+    unknown: tuple[str, ...]             # labels without a batch size
+    notes: tuple[str, ...]
+
+
+def configuration(side: Side) -> tuple[str, ...]:
+    """The tags that name the side's configuration: those its label carries (``cc-optim``)."""
+    tags = side.profiles[0].params.get("tags") or []
+    return tuple(sorted(str(tag) for tag in tags if str(tag) in side.label))
+
+
+def axis(sides: list[Side]) -> Axis:
+    """The batch-size axis of ``sides`` (see the module docstring)."""
+    known = [side for side in sides if side.batch_size]
+    groups: dict[tuple[str, ...], list[Side]] = {}
+    for side in known:
+        groups.setdefault(configuration(side), []).append(side)
+    main = max(groups.values(), key=lambda g: (len({s.batch_size for s in g}), len(g)), default=[])
+    by_batch: dict[int, list[Side]] = {}
+    for side in main:
+        by_batch.setdefault(side.batch_size, []).append(side)  # type: ignore[arg-type]
+    points = tuple(_point(batch, group) for batch, group in sorted(by_batch.items()))
+    notes = tuple(f"b{p.batch_size}: {' and '.join(p.labels)} merged (median of their values)"
+                  for p in points if len(p.labels) > 1)
+    alternatives = tuple(side for side in known if side not in main)
+    unknown = tuple(side.label for side in sides if not side.batch_size)
+    return Axis(points, alternatives, unknown, notes)
+
+
+def _point(batch: int, sides: list[Side]) -> Point:
+    collected: dict[str, list[float]] = {}
+    for side in sides:
+        for name, metrics in side_values(side).items():
+            numbers = [m.value for m in metrics if isinstance(m.value, (int, float))
+                       and not isinstance(m.value, bool) and m.value == m.value]
+            collected.setdefault(name, []).extend(numbers)  # type: ignore[arg-type]
+    values = {name: median(numbers) for name, numbers in collected.items() if numbers}
+    inferred = any(side.batch_size_inferred for side in sides)
+    doubts = {name: why for side in sides for name, why in suspects(side).items()}
+    return Point(batch, tuple(side.label for side in sides), tuple(sides), values, inferred, doubts)

@@ -1,0 +1,173 @@
+"""``sweep()``: a batch-size sweep read as a whole: which batch size to pick, and what limits it.
+
+Pure: no printing. Builds the batch-size axis (``series``), the table (``table``), the models
+(``models``: step-time fit, knee, memory forecast, intensity, spill onset), the roofline
+(``roofline``), a recommendation, and runs every finding rule (``findings``). Whatever cannot be
+computed says why in ``notes``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, NamedTuple
+
+from .. import hardware
+from ..comparison.sides import ProfileInput, flatten
+from ..comparison.result import Side
+from ..errors import InputError
+from ..model import Profile
+from ..records import record
+from . import models
+from .findings import run_rules
+from .findings.base import Finding, NotRun, Passed
+from .roofline import Roof, RooflinePoint, place, roof
+from .series import Axis, Point, axis
+from .table import TableRow, rows
+
+CLOSE = 0.02  # a smaller batch within 2 % of the best throughput is recommended instead
+
+
+@record
+class Recommendation(NamedTuple):
+    batch_size: int
+    label: str
+    by: str                  # "end-to-end throughput (Trainer)" or "device throughput"
+    value: float             # samples/s
+    runner_up: str | None    # the next best, with its throughput
+    caveat: str
+
+
+@record
+class Context(NamedTuple):
+    """Everything a finding rule may look at."""
+
+    points: tuple[Point, ...]
+    sides: tuple[Side, ...]
+    focus: Point                       # the point findings are about (the recommendation's)
+    step_fit: models.StepFit | None
+    knee: models.Knee | None
+    memory: models.MemoryForecast | None
+    intensity: models.IntensityModel | None
+    spill: models.SpillOnset | None
+    roof: Roof
+    roofline: tuple[RooflinePoint, ...]
+    table: tuple[TableRow, ...]
+
+    def point_of(self, batch: int) -> Point:
+        return next(p for p in self.points if p.batch_size == batch)
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    axis: Axis
+    table: tuple[TableRow, ...]
+    step_fit: models.StepFit | None
+    knee: models.Knee | None
+    roof: Roof
+    roofline: tuple[RooflinePoint, ...]
+    intensity: models.IntensityModel | None
+    memory: models.MemoryForecast | None
+    spill: models.SpillOnset | None
+    recommendation: Recommendation | None
+    findings: tuple[Finding, ...]      # ranked: performance by impact, then batch size, then data quality
+    passed: tuple[Passed, ...]
+    not_run: tuple[NotRun, ...]
+    price_per_hour: float | None
+    instance_type: str | None
+    notes: tuple[str, ...]
+
+    @property
+    def points(self) -> tuple[Point, ...]:
+        return self.axis.points
+
+    def __repr__(self) -> str:
+        batches = ", ".join(str(p.batch_size) for p in self.points)
+        return (f"<Sweep batch sizes {batches}: {len(self.findings)} findings, "
+                f"recommends {self.recommendation.label if self.recommendation else 'nothing'}>")
+
+
+def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_core: float | None = None,
+          peak_flops: float | None = None, hbm_bandwidth: float | None = None) -> Sweep:
+    """Analyse a batch-size sweep (see the module docstring). Overrides are per NeuronCore, base units."""
+    flat = flatten(profiles)
+    if not flat:
+        raise InputError("a sweep needs at least one profile")
+    sides = _sides(flat)
+    found = axis(sides)
+    if not found.points:
+        raise InputError("no profile states or implies a batch size: a sweep needs them "
+                         "(name the files b8.json ..., or give them in a manifest)")
+    instance = next((p.info("instance_type") for p in flat if p.info("instance_type")), None)
+    top = roof(found.points, hardware.for_instance(instance), peak_flops, hbm_bandwidth, hbm_per_core)
+    return _analyse(found, tuple(sides), top, price_per_hour, instance)
+
+
+def findings_for(sides: Iterable[Side]) -> tuple[Finding, ...]:
+    """The findings of the sweep a diff's sides form, ranked; none when no side has a batch size."""
+    sides = tuple(sides)
+    found = axis(list(sides))
+    if not found.points:
+        return ()
+    flat = [p for side in sides for p in side.profiles]
+    instance = next((p.info("instance_type") for p in flat if p.info("instance_type")), None)
+    return _analyse(found, sides, roof(found.points, hardware.for_instance(instance)), None, instance).findings
+
+
+def _sides(profiles: list[Profile]) -> list[Side]:
+    groups: dict[str, list[Profile]] = {}
+    for profile in profiles:
+        groups.setdefault(profile.label, []).append(profile)
+    return [Side.of(label, tuple(group)) for label, group in groups.items()]
+
+
+def _analyse(found: Axis, sides: tuple[Side, ...], top: Roof, price: float | None,
+             instance: object) -> Sweep:
+    points = found.points
+    table = rows(points, price)
+    fit, memory = models.step_fit(points), models.memory_forecast(points, top.hbm_bytes, top.sources[-1])
+    chosen = recommend(points)
+    focus = next((p for p in points if chosen and p.batch_size == chosen.batch_size), points[-1])
+    placed = tuple(r for r in (place(p, top) for p in points) if r is not None)
+    context = Context(points, sides, focus, fit, models.knee(points), memory,
+                      models.intensity_model(points, top.ridge), models.spill_onset(points), top,
+                      placed, table)
+    findings, passed, not_run = run_rules(context)
+    notes = found.notes + tuple(_notes(context, price))
+    return Sweep(found, table, fit, context.knee, top, placed, context.intensity, memory, context.spill,
+                 chosen, findings, passed, not_run, price, str(instance) if instance else None, notes)
+
+
+def recommend(points: tuple[Point, ...]) -> Recommendation | None:
+    """The batch with the best end-to-end throughput when the Trainer measured at least two, else
+    the best device throughput; a smaller batch within 2 % of it wins (less memory, less tuning)."""
+    metric, by = "train_samples_per_second", "end-to-end throughput (Trainer)"
+    measured = [p for p in points if p.get(metric)]
+    if len(measured) < 2:
+        metric, by = "device_throughput", "device throughput"
+        measured = [p for p in points if p.get(metric)]
+    if not measured:
+        return None
+    best = max(p.get(metric) for p in measured)  # type: ignore[type-var]
+    chosen = min((p for p in measured if p.get(metric) >= (1 - CLOSE) * best), key=lambda p: p.batch_size)  # type: ignore[operator]
+    others = sorted((p for p in measured if p is not chosen), key=lambda p: -p.get(metric))  # type: ignore[operator]
+    runner = f"{others[0].label} ({others[0].get(metric):.1f} samples/s)" if others else None
+    return Recommendation(chosen.batch_size, chosen.label, by, chosen.get(metric), runner,  # type: ignore[arg-type]
+                          "a larger batch may need a different learning rate (and warm-up) to converge "
+                          "as well: check the loss before you keep it (Shallue et al. 2019)")
+
+
+def _notes(context: Context, price: float | None) -> list[str]:
+    out = []
+    if context.step_fit is None:
+        out.append("step-time fit: needs total_time at three or more batch sizes")
+    if context.knee is None:
+        out.append("knee: needs device throughput at three or more batch sizes, rising overall")
+    if context.memory is None:
+        out.append("memory forecast: needs the device memory table at three or more batch sizes")
+    if price is None:
+        out.append("cost per million samples: give --price-per-hour (no price is assumed)")
+    if any(p.inferred for p in context.points):
+        inferred = ", ".join(p.label for p in context.points if p.inferred)
+        out.append(f"batch size inferred, not stated, for {inferred}")
+    return out
+

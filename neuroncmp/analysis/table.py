@@ -1,0 +1,117 @@
+"""The sweep table: one row per batch size, each column a formula over that point's values.
+
+Columns are declared once here (name, title, unit, formula) for every output; a value that cannot be
+computed (its inputs are missing) is None and shows as ``-``. ``b0`` is the smallest batch on the
+axis and ``prev`` the next smaller one.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, NamedTuple
+
+from .. import units as u
+from .series import Point
+from ..records import record
+
+
+@record
+class Column(NamedTuple):
+    name: str
+    title: str
+    unit: str
+    formula: str
+
+
+COLUMNS = (
+    Column("batch", "batch", u.COUNT, "batch size"),
+    Column("step_time", "step", u.SECOND, "total_time"),
+    Column("time_per_sample", "per sample", u.SECOND, "total_time / batch"),
+    Column("device_throughput", "device/s", u.SAMPLE_RATE, "batch / total_time"),
+    Column("e2e_throughput", "e2e/s", u.SAMPLE_RATE, "train_samples_per_second (Trainer, end to end)"),
+    Column("speedup", "speed-up", u.DIMENSIONLESS, "device_throughput / device_throughput at b0"),
+    Column("efficiency", "scaling", u.FRACTION,
+           "speed-up / (batch / b0) = total_time at b0 / total_time: the share of linear scaling kept"),
+    Column("marginal", "marginal", u.FRACTION, "device_throughput / device_throughput at prev - 1"),
+    Column("marginal_memory", "+memory", u.BYTE, "device_memory_total - device_memory_total at prev"),
+    Column("mfu", "MFU", u.FRACTION, "mfu_estimated_percent"),
+    Column("mbu", "MBU", u.FRACTION, "mbu_estimated_percent"),
+    Column("tensor", "tensor", u.FRACTION, "tensor_engine_active_time_percent"),
+    Column("vector", "vector", u.FRACTION, "vector_engine_active_time_percent"),
+    Column("scalar", "scalar", u.FRACTION, "scalar_engine_active_time_percent"),
+    Column("gpsimd", "gpsimd", u.FRACTION, "gpsimd_engine_active_time_percent"),
+    Column("dma", "DMA", u.FRACTION, "dma_active_time_percent"),
+    Column("spill_per_sample", "spill/sample", u.BYTE, "spill_reload_bytes / batch"),
+    Column("hbm_per_sample", "HBM/sample", u.BYTE, "(hbm_read_bytes + hbm_write_bytes) / batch"),
+    Column("device_memory", "memory", u.BYTE, "device_memory_total (the memory table's Total)"),
+    Column("collectives", "collectives", u.FRACTION, "cc_op_active_time_percent"),
+    Column("throttled", "throttled", u.FRACTION,
+           "max over cores of throttle_active_nc<N>_time_ns / total_time"),
+    Column("cost_device", "$/M device", u.DIMENSIONLESS,
+           "price_per_hour / 3600 / device_throughput x 1e6 (needs --price-per-hour)"),
+    Column("cost_e2e", "$/M e2e", u.DIMENSIONLESS,
+           "price_per_hour / 3600 / e2e_throughput x 1e6 (needs --price-per-hour)"),
+)
+COPIED = {"step_time": "total_time", "device_throughput": "device_throughput",
+          "e2e_throughput": "train_samples_per_second", "mfu": "mfu_estimated_percent",
+          "mbu": "mbu_estimated_percent", "tensor": "tensor_engine_active_time_percent",
+          "vector": "vector_engine_active_time_percent", "scalar": "scalar_engine_active_time_percent",
+          "gpsimd": "gpsimd_engine_active_time_percent", "dma": "dma_active_time_percent",
+          "device_memory": "device_memory_total", "collectives": "cc_op_active_time_percent"}
+
+
+@record
+class TableRow(NamedTuple):
+    label: str
+    batch_size: int
+    inferred: bool
+    values: Mapping[str, float | None]   # column name -> value (base units)
+
+    def get(self, column: str) -> float | None:
+        """The value of ``column`` (see ``COLUMNS``), None when it could not be computed."""
+        return self.values.get(column)
+
+
+def _ratio(top: float | None, bottom: float | None) -> float | None:
+    return top / bottom if top is not None and bottom else None
+
+
+def throttled_share(point: Point) -> float | None:
+    """The most throttled core's throttled time as a share of the step."""
+    times = [value for name, value in point.values.items()
+             if name.startswith("throttle_active_nc") and name.endswith("_time_ns")]
+    return _ratio(max(times), point.get("total_time")) if times else None
+
+
+def rows(points: tuple[Point, ...], price_per_hour: float | None) -> tuple[TableRow, ...]:
+    """The table (see ``COLUMNS`` for every formula)."""
+    out = []
+    for index, point in enumerate(points):
+        first, previous = points[0], points[index - 1] if index else None
+        values: dict[str, float | None] = {name: point.get(metric) for name, metric in COPIED.items()}
+        values.update(_relative(point, first, previous))
+        values.update(batch=float(point.batch_size), time_per_sample=point.per_sample("total_time"),
+                      spill_per_sample=point.per_sample("spill_reload_bytes"),
+                      hbm_per_sample=point.per_sample("hbm_traffic_bytes"),
+                      throttled=throttled_share(point))
+        values.update(_costs(values, price_per_hour))
+        out.append(TableRow(point.label, point.batch_size, point.inferred, values))
+    return tuple(out)
+
+
+def _relative(point: Point, first: Point, previous: Point | None) -> dict[str, float | None]:
+    speedup = _ratio(point.get("device_throughput"), first.get("device_throughput"))
+    step_up = _ratio(point.get("device_throughput"), previous.get("device_throughput")) if previous else None
+    memory = point.get("device_memory_total")
+    before = previous.get("device_memory_total") if previous else None
+    return {"speedup": speedup,
+            "efficiency": _ratio(first.get("total_time"), point.get("total_time")),
+            "marginal": step_up - 1 if step_up is not None else None,
+            "marginal_memory": memory - before if memory is not None and before is not None else None}
+
+
+def _costs(values: Mapping[str, float | None], price: float | None) -> dict[str, float | None]:
+    def cost(rate: float | None) -> float | None:
+        return price / 3600 / rate * 1e6 if price is not None and rate else None
+
+    return {"cost_device": cost(values.get("device_throughput")), "cost_e2e": cost(values.get("e2e_throughput"))}
+

@@ -1,0 +1,118 @@
+"""Charts of a sweep as matplotlib figures (the ``plot`` extra; matplotlib is imported only here).
+
+- ``throughput_figure``: device and end-to-end throughput vs batch size, the step-time fit's curve,
+  MFU on a second axis;
+- ``roofline_figure``: the roof ``min(peak, intensity x bandwidth)`` on log axes and every point;
+- ``memory_figure``: device memory by usage type per batch size (stacked), the forecast line and
+  the HBM a core has.
+Figures are built with matplotlib's object API (no pyplot state), so nothing global changes.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from ..analysis.sweep import Sweep
+from ..errors import MissingDependencyError
+
+GIB = 2**30
+TOP_TYPES = 6  # memory types shown by name; the rest are "other"
+
+
+def _figure(width: float = 7.0, height: float = 4.2) -> Any:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise MissingDependencyError("charts need matplotlib: pip install 'neuroncmp[plot]'") from None
+    return Figure(figsize=(width, height), dpi=100, layout="constrained")
+
+
+def throughput_figure(sweep: Sweep) -> Any:
+    figure = _figure()
+    axes = figure.add_subplot()
+    batches = [row.batch_size for row in sweep.table]
+    axes.plot(batches, [row.get("device_throughput") for row in sweep.table], "o-", label="device (profile)")
+    e2e = [(row.batch_size, row.get("e2e_throughput")) for row in sweep.table if row.get("e2e_throughput")]
+    if e2e:
+        axes.plot(*zip(*e2e, strict=True), "s-", label="end to end (Trainer)")
+    if sweep.step_fit is not None:
+        grid = [batches[0] + (batches[-1] - batches[0]) * i / 60 for i in range(61)]
+        axes.plot(grid, [sweep.step_fit.throughput(b) for b in grid], "--", color="grey",
+                  label=f"fit: b / ({sweep.step_fit.fixed * 1e3:.1f} ms + {sweep.step_fit.per_sample * 1e3:.2f} ms x b)")
+    if sweep.knee is not None:
+        axes.axvline(sweep.knee.batch_size, color="grey", linestyle=":", label=f"knee b{sweep.knee.batch_size}")
+    axes.set(xlabel="batch size", ylabel="samples/s", title="Throughput and MFU vs batch size")
+    mfu = [(row.batch_size, (row.get("mfu") or 0) * 100) for row in sweep.table if row.get("mfu") is not None]
+    if mfu:
+        twin = axes.twinx()
+        twin.plot(*zip(*mfu, strict=True), "^:", color="tab:red", label="MFU")
+        twin.set_ylabel("MFU [%]", color="tab:red")
+    axes.legend(loc="lower right", fontsize=8)
+    return figure
+
+
+def roofline_figure(sweep: Sweep) -> Any:
+    figure = _figure()
+    axes = figure.add_subplot()
+    roof = sweep.roof
+    intensities = [r.intensity for r in sweep.roofline] or [roof.ridge]
+    low, high = min(intensities + [roof.ridge]) / 4, max(intensities + [roof.ridge]) * 4
+    grid = [low * (high / low) ** (i / 100) for i in range(101)]
+    axes.loglog(grid, [min(roof.peak_flops, i * roof.bandwidth) / 1e12 for i in grid], color="black",
+                label=f"roof: peak {roof.peak_flops / 1e12:.1f} TFLOP/s, ridge {roof.ridge:.0f} FLOP/B")
+    for point in sweep.roofline:
+        axes.scatter(point.intensity, point.achieved / 1e12, zorder=3)
+        axes.annotate(f"b{point.batch_size}", (point.intensity, point.achieved / 1e12), fontsize=8,
+                      xytext=(4, -10), textcoords="offset points")
+    axes.axvline(roof.ridge, color="grey", linestyle=":")
+    axes.set(xlabel="arithmetic intensity [FLOP/B]", ylabel="achieved [TFLOP/s]", title="Roofline")
+    axes.legend(loc="upper left", fontsize=8)
+    return figure
+
+
+def memory_figure(sweep: Sweep) -> Any:
+    figure = _figure()
+    axes = figure.add_subplot()
+    points = [p for p in sweep.points if p.get("device_memory_total")]
+    totals: dict[str, float] = {}
+    for point in points:
+        for name, value in point.values.items():
+            if name.startswith("memory."):
+                totals[name] = totals.get(name, 0.0) + value
+    named = sorted(totals, key=lambda n: -totals[n])[:TOP_TYPES]
+    labels = [str(p.batch_size) for p in points]
+    bottom = [0.0] * len(points)
+    for name in named + ["other"]:
+        heights = [(_other(p, named) if name == "other" else (p.get(name) or 0)) / GIB for p in points]
+        axes.bar(labels, heights, bottom=bottom, label=name.removeprefix("memory."))
+        bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
+    if sweep.memory is not None:
+        axes.axhline(sweep.memory.hbm / GIB, color="red", linestyle="--", label="HBM per core")
+    axes.set(xlabel="batch size", ylabel="GiB", title="Device memory by usage type")
+    axes.legend(fontsize=7, ncols=2)
+    return figure
+
+
+def _other(point: Any, named: list[str]) -> float:
+    return sum(v for n, v in point.values.items() if n.startswith("memory.") and n not in named)
+
+
+FIGURES = {"throughput": throughput_figure, "roofline": roofline_figure, "memory": memory_figure}
+
+
+def png(figure: Any) -> bytes:
+    """The figure as PNG bytes (Agg, no display needed)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(figure)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def available() -> bool:
+    """Whether the plot extra is installed (without importing matplotlib)."""
+    from importlib.util import find_spec
+
+    return find_spec("matplotlib") is not None

@@ -1,0 +1,215 @@
+"""``neuroncmp sweep`` in the terminal: the table, the models, a chart, the recommendation, findings.
+
+Every number comes from the ``Sweep`` value; this module only lays it out (styled lines, plain when
+piped). The chart is text: one bar per batch size, the fit's throughput beside the measured one.
+"""
+
+from __future__ import annotations
+
+from ..analysis.findings.base import Evidence, Finding
+from ..analysis.sweep import Sweep
+from ..analysis.table import COLUMNS, TableRow
+from ..units import format_value, significant
+from .layout import Line, grid, wrapped
+
+THROUGHPUT = ("batch", "step_time", "time_per_sample", "device_throughput", "e2e_throughput", "speedup",
+              "efficiency", "marginal", "cost_device", "cost_e2e")
+ENGINES = ("batch", "mfu", "mbu", "tensor", "vector", "scalar", "gpsimd", "dma", "collectives", "throttled")
+MOVEMENT = ("batch", "spill_per_sample", "hbm_per_sample", "device_memory", "marginal_memory")
+UNITS = {column.name: column.unit for column in COLUMNS}
+TITLES = {column.name: column.title for column in COLUMNS}
+BAR = "█"
+
+
+def title(name: str) -> str:
+    """A column title with the unit its bare numbers are in (``MFU %``, ``device/s``)."""
+    return TITLES[name] + (" %" if UNITS[name] == "fraction" else "")
+
+
+def cell(row: TableRow, name: str) -> str:
+    value = row.get(name)
+    if name == "batch":
+        return f"{row.batch_size}{'*' if row.inferred else ''}"
+    if value is None:
+        return "-"
+    if name == "speedup":
+        return f"{value:.2f}x"
+    if name == "marginal":
+        return f"{value * 100:+.1f}"
+    if name in ("cost_device", "cost_e2e"):
+        return f"${value:.2f}"
+    if name == "marginal_memory":
+        return "+" + format_value(value, "B")
+    return format_value(value, UNITS[name], with_unit=UNITS[name] not in ("fraction", "sample/s"))
+
+
+def table_lines(sweep: Sweep, names: tuple[str, ...], heading: str) -> list[Line]:
+    shown = [n for n in names if any(row.get(n) is not None for row in sweep.table) or n == "batch"]
+    rows = [[(cell(row, n), "") for n in shown] for row in sweep.table]
+    return [[(heading, "bold cyan")]] + grid([title(n) for n in shown], rows, right=set(range(len(shown))))
+
+
+def model_lines(sweep: Sweep, width: int) -> list[Line]:
+    out: list[Line] = [[("models", "bold cyan")]]
+    for label, text in models_text(sweep):
+        first, *rest = wrapped(text, "", width - 16)
+        out.append([(f"{label:<16}", "bold")] + first)
+        out += [[(" " * 16, "")] + line for line in rest]
+    return out
+
+
+def models_text(sweep: Sweep) -> list[tuple[str, str]]:
+    """(label, text) per model line: fit, asymptote, knee, roofline, memory, spill."""
+    out = []
+    fit = sweep.step_fit
+    if fit is not None:
+        best = max(row.get("device_throughput") or 0 for row in sweep.table)
+        out.append(("step time", f"{format_value(fit.fixed, 's')} + {format_value(fit.per_sample, 's')} x batch "
+                    f"(least squares, {len(fit.batches)} points, R² {fit.r2:.5f}; residuals "
+                    f"{format_value(min(fit.residuals), 's')} to {format_value(max(fit.residuals), 's')})"))
+        if fit.asymptote:
+            out.append(("asymptote", f"device throughput tends to {significant(fit.asymptote)} samples/s "
+                        f"(1 / per-sample cost); the best measured, {significant(best)}, is {best / fit.asymptote:.0%} of it"))
+    if sweep.knee is not None:
+        out.append(("knee", f"b{sweep.knee.batch_size} (Kneedle: largest normalised gain above the chord of "
+                    "device throughput vs batch size)"))
+    out += _roof(sweep) + _memory(sweep) + _spill(sweep)
+    return out
+
+
+def _roof(sweep: Sweep) -> list[tuple[str, str]]:
+    roof = sweep.roof
+    text = (f"ridge {significant(roof.ridge)} FLOP/B; peak {format_value(roof.peak_flops, 'FLOP/s')}, "
+            f"HBM {format_value(roof.bandwidth, 'B/s')} ({'; '.join(roof.sources[:2])})")
+    out = [("roofline", text)]
+    if sweep.roofline:
+        bounds = sorted({r.bound for r in sweep.roofline})
+        low, high = sweep.roofline[0], sweep.roofline[-1]
+        where = f"{bounds[0]}-bound at every batch size" if len(bounds) == 1 else "bound changes across the sweep"
+        limit = sweep.intensity
+        out.append(("bound", f"{where}: intensity {significant(low.intensity)} (b{low.batch_size}) to "
+                    f"{significant(high.intensity)} FLOP/B (b{high.batch_size}), achieving "
+                    f"{low.of_attainable:.0%} to {high.of_attainable:.0%} of the attainable FLOP/s"
+                    + (f"; the fitted limit is {significant(limit.limit)} FLOP/B" if limit else "")))
+    return out
+
+
+def _memory(sweep: Sweep) -> list[tuple[str, str]]:
+    memory = sweep.memory
+    if memory is None:
+        return []
+    return [("device memory", f"{format_value(memory.fixed, 'B')} + {format_value(memory.per_sample, 'B')} x batch "
+             f"(least squares, {len(memory.batches)} points, R² {memory.r2:.4f})"),
+            ("largest batch", f"b{memory.largest_profiled} as profiled, b{memory.largest_unprofiled} without the "
+             f"profiler's {format_value(memory.profiler_buffers, 'B')} of buffers ({format_value(memory.hbm, 'B')} "
+             f"per core: {memory.hbm_source.removeprefix('HBM per core: ')}; assumes linear growth)")]
+
+
+def _spill(sweep: Sweep) -> list[tuple[str, str]]:
+    spill = sweep.spill
+    if spill is None:
+        return []
+    above = ("at every batch size measured" if spill.at_smallest else f"from b{spill.above_share}") \
+        if spill.above_share else "at no batch size"
+    rising = f"; per sample lowest at b{spill.rising_from}, growing after" if spill.rising_from else ""
+    return [("spill", f"reload above 25 % of HBM reads {above}{rising}")]
+
+
+def chart_lines(sweep: Sweep, width: int) -> list[Line]:
+    """Device throughput per batch as bars, the fit's value beside it."""
+    rows = [row for row in sweep.table if row.get("device_throughput")]
+    if not rows:
+        return []
+    top = max(row.get("device_throughput") or 0 for row in rows)
+    span = max(width - 34, 10)
+    out: list[Line] = [[("device throughput vs batch size (bar: measured; fit: the step-time model)", "bold cyan")]]
+    for row in rows:
+        value = row.get("device_throughput") or 0
+        fit = f"  fit {significant(sweep.step_fit.throughput(row.batch_size))}" if sweep.step_fit else ""
+        out.append([(f"b{row.batch_size:<5}", ""), (BAR * max(1, round(value / top * span)), "green"),
+                    (f" {significant(value)}{fit}", "dim")])
+    return out
+
+
+def finding_lines(index: int, finding: Finding, width: int) -> list[Line]:
+    out = hanging(f"{index}. [{finding.category}] ", finding.title, "bold", width)
+    if finding.impact is not None:
+        impact = finding.impact
+        amount = format_value(impact.amount, impact.unit)
+        out += hanging("   impact: ", f"up to {impact.share:.1%} of {impact.of} ({amount}): {impact.formula}", "", width)
+    out += hanging("   evidence: ", "; ".join(evidence_text(e) for e in finding.evidence[:4]), "dim", width)
+    out += hanging("   fires at: ", ", ".join(finding.where), "dim", width)
+    return out + hanging("   action: ", finding.action, "", width)
+
+
+def hanging(lead: str, text: str, style: str, width: int) -> list[Line]:
+    """``lead`` then ``text`` wrapped, later lines indented under the text."""
+    import textwrap
+
+    lines = textwrap.wrap(text, width, initial_indent=lead, subsequent_indent=" " * len(lead),
+                          break_on_hyphens=False) or [lead]
+    return [[(line, style)] for line in lines]
+
+
+def evidence_text(evidence: Evidence) -> str:
+    """``spill_reload_share at b64 = 86.21 % (threshold 25 %)``; text evidence after a colon."""
+    value = evidence.value
+    shown = format_value(value, evidence.unit) if isinstance(value, (int, float)) and evidence.unit \
+        and evidence.unit != "batch" else str(value)
+    joiner = ": " if isinstance(value, str) else " = "
+    return f"{evidence.metric} at {evidence.where}{joiner}{shown}" + (f" ({evidence.note})" if evidence.note else "")
+
+
+def sweep_lines(sweep: Sweep, width: int = 100) -> list[Line]:
+    out = _heading(sweep, width) + [[]]
+    out += table_lines(sweep, THROUGHPUT, "throughput (samples/s; per step on one NeuronCore)") + [[]]
+    out += table_lines(sweep, ENGINES, "utilization (% of the step)") + [[]]
+    out += table_lines(sweep, MOVEMENT, "data movement and memory (per sample; memory per step)") + [[]]
+    out += chart_lines(sweep, width) + [[]] + model_lines(sweep, width) + [[]]
+    out += _recommendation(sweep, width) + [[]]
+    out += [[("findings (ranked by estimated impact)", "bold cyan")]]
+    for index, finding in enumerate(sweep.findings, 1):
+        out += finding_lines(index, finding, width)
+    return out + [[]] + _footer(sweep, width)
+
+
+def heading_text(sweep: Sweep) -> list[str]:
+    """The title, the axis, and what is not on it."""
+    points = sweep.points
+    out = [f"neuroncmp sweep: {len(points)} batch sizes ({points[0].batch_size} to {points[-1].batch_size})"
+           + (f" on {sweep.instance_type}" if sweep.instance_type else ""),
+           "axis: " + ", ".join(f"{p.label}" + (f" (b{p.batch_size}*)" if p.inferred else "") for p in points)]
+    if sweep.axis.alternatives:
+        alt = ", ".join(f"{s.label} (batch {s.batch_size})" for s in sweep.axis.alternatives)
+        out.append(f"other configurations, not on the axis: {alt}")
+    if sweep.axis.unknown:
+        out.append(f"left out, batch size unknown: {', '.join(sweep.axis.unknown)}")
+    return out
+
+
+def _heading(sweep: Sweep, width: int) -> list[Line]:
+    out: list[Line] = []
+    for index, text in enumerate(heading_text(sweep)):
+        out += wrapped(text, "bold" if index == 0 else "", width)
+    return out
+
+
+def _recommendation(sweep: Sweep, width: int) -> list[Line]:
+    chosen = sweep.recommendation
+    if chosen is None:
+        return wrapped("recommendation: none (no throughput to compare)", "yellow", width)
+    runner = f"; next {chosen.runner_up}" if chosen.runner_up else ""
+    return (wrapped(f"recommendation: {chosen.label} (batch {chosen.batch_size}): best {chosen.by}, "
+                    f"{significant(chosen.value)} samples/s{runner}", "bold green", width)
+            + wrapped(f"caveat: {chosen.caveat}", "dim", width))
+
+
+def _footer(sweep: Sweep, width: int) -> list[Line]:
+    out: list[Line] = []
+    for passed in sweep.passed:
+        out += wrapped(f"checked, did not fire: {passed.rule}: {passed.reason}", "dim", width)
+    for skipped in sweep.not_run:
+        out += wrapped(f"not run: {skipped.rule}: {skipped.reason}", "yellow", width)
+    for note in sweep.notes:
+        out += wrapped(f"note: {note}", "dim", width)
+    return out + wrapped("* batch size inferred, not stated in the input", "dim", width)
