@@ -10,7 +10,8 @@ The pipeline, one package per stage: ``ingest`` (files -> ``Profile``), ``model`
 on profiles), ``render`` (results -> text, documents, frames), ``cli`` and ``api`` on top.
 
 The public names load on first use (PEP 562), so ``neuroncmp --help`` pays for none of them;
-the core imports no pint, pandas or rich: they load only where used.
+the core imports no pint, pandas, matplotlib or rich: they load only where used. ``nc.ureg`` is
+the package's one pint registry (built on first use).
 """
 
 from __future__ import annotations
@@ -21,31 +22,40 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "load": "api", "load_many": "api", "compare": "api", "Comparison": "api",
-    "Profile": "model", "Metric": "model", "MemoryRow": "model", "Anomaly": "model",
+    "load": "api", "load_many": "api", "compare": "api", "sweep": "api", "Comparison": "api",
+    "Sweep": "api", "Profile": "api", "use_pint_pandas": "api", "Finding": "analysis.findings.base",
+    "examples": "", "Metric": "model", "MemoryRow": "model", "Anomaly": "model",
     "Skipped": "model", "Source": "model", "MetricSpec": "catalog", "lookup": "catalog",
     "NeuroncmpError": "errors", "ParseError": "errors", "InputError": "errors",
     "UsageError": "errors", "UnknownFormatError": "errors", "MissingDependencyError": "errors",
     "RuleError": "errors",
 }
 __all__ = [
-    "__version__", "load", "load_many", "compare", "Comparison", "Profile", "Metric", "MemoryRow",
+    "__version__", "load", "load_many", "compare", "sweep", "Comparison", "Sweep", "Finding", "examples",
+    "ureg", "use_pint_pandas", "Profile", "Metric", "MemoryRow",
     "Anomaly", "Skipped", "Source", "MetricSpec", "lookup", "NeuroncmpError", "ParseError",
     "InputError", "UsageError", "UnknownFormatError", "MissingDependencyError", "RuleError",
 ]
 
 if TYPE_CHECKING:
-    from .api import Comparison, compare, load, load_many
+    from . import examples
+    from .analysis.findings.base import Finding
+    from .api import Comparison, Profile, Sweep, compare, load, load_many, sweep, use_pint_pandas
     from .catalog import MetricSpec, lookup
     from .errors import (InputError, MissingDependencyError, NeuroncmpError, ParseError, RuleError,
                          UnknownFormatError, UsageError)
-    from .model import Anomaly, MemoryRow, Metric, Profile, Skipped, Source
+    from .model import Anomaly, MemoryRow, Metric, Skipped, Source
 
 
 def __getattr__(name: str) -> Any:
+    if name == "ureg":  # the package's one pint registry, built (and pint imported) on first use
+        from .units import registry
+
+        return registry()
     if name not in _EXPORTS:
         raise AttributeError(f"module 'neuroncmp' has no attribute {name!r}")
-    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    module = import_module(f".{_EXPORTS[name] or name}", __name__)
+    value = module if not _EXPORTS[name] else getattr(module, name)
     globals()[name] = value
     return value
 

@@ -37,3 +37,10 @@ def loaded_modules(*args: str) -> list[str]:
 ])
 def test_terminal_path_imports_nothing_heavy(args, expected):
     assert loaded_modules(*args) == expected
+
+
+def test_importing_the_library_imports_nothing_heavy():
+    code = ("import sys, json, neuroncmp; neuroncmp.compare; neuroncmp.sweep; neuroncmp.examples; "
+            f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert json.loads(result.stdout) == []

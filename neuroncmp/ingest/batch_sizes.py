@@ -6,6 +6,8 @@ never passed off as fact.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..stats import median
 
 from ..model import Profile
@@ -13,7 +15,7 @@ from ..model import Profile
 TOLERANCE = 0.02  # an estimate must be within 2 % of a whole number to be taken
 
 
-def infer_batch_sizes(profiles: list[Profile]) -> None:
+def infer_batch_sizes(profiles: Sequence[Profile]) -> None:
     for profile in profiles:
         if profile.batch_size is None:
             _from_trainer(profile)
@@ -33,7 +35,7 @@ def _from_trainer(profile: Profile) -> None:
         _take(profile, samples / steps, "trainer", "train_samples_per_second / train_steps_per_second")
 
 
-def _flops_per_sample(profiles: list[Profile]) -> float | None:
+def _flops_per_sample(profiles: Sequence[Profile]) -> float | None:
     ratios = [p.value("model_flops") / p.batch_size for p in profiles  # type: ignore[operator]
               if p.batch_size and p.params.get("batch_size_source") not in ("inferred",)
               and isinstance(p.value("model_flops"), (int, float))]

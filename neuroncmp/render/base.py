@@ -33,9 +33,9 @@ class DiffReport(NamedTuple):
     findings: tuple[Finding, ...] = ()   # what the sweep analysis of these sides finds
 
     @classmethod
-    def of(cls, comparison: Comparison, view: View | None = None,
-           gates: tuple[GateResult, ...] = (), summary: bool = False) -> "DiffReport":
-        return cls(comparison, view if view is not None else select(comparison), gates, summary)
+    def of(cls, comparison: Comparison, view: View | None = None, gates: tuple[GateResult, ...] = (),
+           summary: bool = False, findings: tuple[Finding, ...] = ()) -> "DiffReport":
+        return cls(comparison, view if view is not None else select(comparison), gates, summary, findings)
 
     def __repr__(self) -> str:
         return f"<DiffReport {self.comparison!r}, {len(self.view.rows)} rows shown>"

@@ -98,6 +98,32 @@ def _other(point: Any, named: list[str]) -> float:
     return sum(v for n, v in point.values.items() if n.startswith("memory.") and n not in named)
 
 
+def comparison_figure(comparison: Any, metrics: list[str] | None = None) -> Any:
+    """Each variant's change on ``metrics`` (default: the headline's), as horizontal bars coloured by
+    verdict: percentage points for percentages, relative % otherwise (per sample where compared so)."""
+    from ..catalog import HEADLINE
+
+    names = metrics or list(dict.fromkeys(h.metric for h in HEADLINE))
+    rows = [row for name in names for row in comparison.rows if row.name == name]
+    figure = _figure(7.0, 0.45 * max(len(rows), 2) * max(len(comparison.variants), 1) + 1.2)
+    axes = figure.add_subplot()
+    colours = {"better": "tab:green", "worse": "tab:red"}
+    labels, values, colour = [], [], []
+    for row in rows:
+        for cell in row.cells:
+            delta = cell.shown(row.basis(comparison.basis))
+            size = delta.points if delta.points is not None else (delta.relative or 0) * 100
+            labels.append(f"{row.name} {'(pp)' if delta.points is not None else '(%)'} {cell.variant}")
+            values.append(size)
+            colour.append(colours.get(delta.verdict, "tab:grey"))
+    axes.barh(labels, values, color=colour)
+    axes.axvline(0, color="black", linewidth=0.8)
+    axes.invert_yaxis()
+    axes.set(xlabel="change vs baseline (pp for percentages, % otherwise)",
+             title=f"{comparison.baseline.label} vs {', '.join(s.label for s in comparison.variants)}")
+    return figure
+
+
 FIGURES = {"throughput": throughput_figure, "roofline": roofline_figure, "memory": memory_figure}
 
 

@@ -1,16 +1,132 @@
-"""pandas DataFrame of a comparison: pandas is imported only here."""
+"""pandas DataFrames of profiles, comparisons and sweeps: pandas is imported only in these functions.
+
+Numeric columns are always numeric (float64; NaN where a value is missing or is text); text values
+(versions, instance types) sit in their own ``*_text`` columns. Values are in the catalog's base
+units (seconds, bytes, FLOP, 0-1 fractions); ``unit`` names it and ``display_unit`` /
+``display_factor`` say how the other outputs show it (``value / display_factor`` in ``display_unit``).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
+from ..analysis.findings.base import Finding
+from ..analysis.sweep import Sweep
+from ..analysis.table import COLUMNS
+from ..errors import MissingDependencyError, UsageError
+from ..model import Profile
+from ..units import TEXT, format_value, pick_scale
 from .base import DiffReport
 from .records import FIELDS, records
+from .rows import scale_for
 
 
-def to_frame(report: DiffReport) -> Any:
-    """Tidy: one row per metric x variant x basis of the report's view."""
+def _pandas() -> Any:
     import pandas as pd
 
-    return pd.DataFrame.from_records(records(report.comparison, report.view.rows, report.gates),
-                                     columns=list(FIELDS))
+    return pd
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else float("nan")
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def profile_frame(profile: Profile) -> Any:
+    """One row per metric, Trainer value and derived metric of ``profile``."""
+    metrics = [*profile.metrics.values(), *profile.training.values(), *profile.derived_metrics().values()]
+    rows = []
+    for metric in metrics:
+        factor, label = pick_scale(metric.value, metric.unit) if metric.unit != TEXT and not isinstance(
+            metric.value, str) else (1.0, "")
+        rows.append({"metric": metric.name, "group": metric.group, "value": _number(metric.value),
+                     "text": _text(metric.value), "unit": metric.unit, "display": format_value(metric.value, metric.unit),
+                     "display_unit": label, "display_factor": factor, "raw": metric.raw,
+                     "catalogued": metric.catalogued, "derived": metric.spec.derived})
+    return _pandas().DataFrame(rows)
+
+
+def memory_frame(profile: Profile) -> Any:
+    """The device memory table, one row per usage type and core (the Total row included)."""
+    columns = ["device", "core", "usage_type", "label", "bytes"]
+    return _pandas().DataFrame([[row.device, row.core, row.usage_type, row.label, row.bytes]
+                                for row in profile.memory], columns=columns)
+
+
+def comparison_frame(report: DiffReport, wide: bool = False) -> Any:
+    """Tidy (one row per metric x variant x basis of the report's view), or ``wide`` (one row per
+    metric and basis, one column per side)."""
+    comparison = report.comparison
+    scales = {(row.name, basis): scale_for(row, basis) for row in report.view.rows for basis in ("step", "sample")}
+    out = []
+    for record in records(comparison, report.view.rows, report.gates):
+        scale = scales.get((record["metric"], record["basis"])) or (1.0, "")
+        suspect = next((c.suspect for row in report.view.rows if row.name == record["metric"]
+                        for c in row.cells if c.variant == record["variant_label"]), None)
+        out.append(dict(record, baseline=_number(record["baseline"]), variant=_number(record["variant"]),
+                        baseline_text=_text(record["baseline"]), variant_text=_text(record["variant"]),
+                        display_unit=scale[1], display_factor=scale[0], suspect=suspect))
+    frame = _pandas().DataFrame(out, columns=[*FIELDS, "baseline_text", "variant_text", "display_unit",
+                                              "display_factor", "suspect"])
+    for column in ("baseline", "variant", "delta", "relative", "points", "ratio", "p_value"):
+        frame[column] = frame[column].astype("float64")
+    return _wide(frame, comparison.baseline.label) if wide else frame
+
+
+def _wide(frame: Any, baseline: str) -> Any:
+    """One row per metric and basis: the baseline's value, then each variant's."""
+    pd = _pandas()
+    keys = ["metric", "basis", "group", "unit"]
+    first = frame.drop_duplicates(keys)[keys + ["baseline"]].rename(columns={"baseline": baseline})
+    variants = frame.pivot_table(index=keys, columns="variant_label", values="variant", aggfunc="first",
+                                 dropna=False).reset_index()
+    order = list(dict.fromkeys(frame["variant_label"]))
+    merged = pd.merge(first, variants, on=keys, how="left")
+    return merged[keys + [baseline] + order]
+
+
+def sweep_frame(sweep: Sweep, units: str | None = None) -> Any:
+    """One row per batch size on the axis, one column per table column (base units)."""
+    pd = _pandas()
+    data: dict[str, Any] = {"label": [row.label for row in sweep.table],
+                            "batch_size": [row.batch_size for row in sweep.table],
+                            "batch_inferred": [row.inferred for row in sweep.table]}
+    for column in COLUMNS[1:]:
+        data[column.name] = pd.array([_number(row.get(column.name)) for row in sweep.table], dtype="float64")
+    frame = pd.DataFrame(data)
+    if units is None:
+        return frame
+    if units != "pint":
+        raise UsageError(f"units={units!r}: expected None or 'pint'")
+    return _with_pint(frame)
+
+
+def _with_pint(frame: Any) -> Any:
+    """Columns as pint-pandas arrays in their unit; needs pint-pandas and ``use_pint_pandas()``."""
+    try:
+        import pint_pandas
+    except ImportError:
+        raise MissingDependencyError("units='pint' needs pint-pandas: pip install pint-pandas") from None
+    from ..units import pint_unit, registry
+
+    if pint_pandas.PintType.ureg is not registry():
+        raise UsageError("units='pint': call neuroncmp.use_pint_pandas() first (pint-pandas keeps one "
+                         "unit registry per process; neuroncmp does not change it on its own)")
+    for column in COLUMNS[1:]:
+        if column.unit not in ("count", "dimensionless") and column.name in frame:
+            frame[column.name] = pint_pandas.PintArray(frame[column.name].to_numpy(), dtype=f"pint[{pint_unit(column.unit)}]")
+    return frame
+
+
+def findings_frame(findings: Iterable[Finding]) -> Any:
+    """One row per finding, ranked as given."""
+    rows = [{"rule": f.rule, "category": f.category, "title": f.title, "where": ", ".join(f.where),
+             "impact_share": f.impact.share if f.impact else float("nan"),
+             "impact_of": f.impact.of if f.impact else None,
+             "impact_amount": f.impact.amount if f.impact else float("nan"),
+             "impact_unit": f.impact.unit if f.impact else None, "action": f.action} for f in findings]
+    return _pandas().DataFrame(rows, columns=["rule", "category", "title", "where", "impact_share", "impact_of",
+                                              "impact_amount", "impact_unit", "action"])

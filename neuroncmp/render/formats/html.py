@@ -8,6 +8,8 @@ from html import escape
 
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
+from ...catalog import group_rank
+from ...model import Profile
 from ...units import format_value
 from .. import sweep_text
 from ..base import DiffReport, Renderer
@@ -140,6 +142,26 @@ def sweep_fragment(sweep: Sweep, with_charts: bool = True) -> str:
     parts += [f'<p class="foot">checked, did not fire: {escape(p.rule)}: {escape(p.reason)}</p>' for p in sweep.passed]
     parts += [f'<p class="warn">not run: {escape(n.rule)}: {escape(n.reason)}</p>' for n in sweep.not_run]
     parts += [f'<p class="foot">note: {escape(note)}</p>' for note in sweep.notes]
+    return "\n".join(parts + ["</div>"])
+
+
+def profile_fragment(profile: Profile) -> str:
+    """One profile: heading, metrics by group (derived marked), memory table, anomalies."""
+    batch = f", batch size {profile.batch_size}" if profile.batch_size else ""
+    parts = [f'<div class="ncmp"><style>{CSS}</style><h3>{escape(profile.label)}{escape(batch)}</h3>',
+             f'<p class="foot">{escape(str(profile.source))} ({escape(profile.source.format)})</p>',
+             '<table><thead><tr><th class="m">metric</th><th>value</th></tr></thead><tbody>']
+    group = None
+    shown = [*profile.metrics.values(), *profile.derived_metrics().values()]
+    for metric in sorted(shown, key=lambda m: group_rank(m.group)):
+        if metric.group != group:
+            group = metric.group
+            parts.append(f'<tr class="g"><td colspan="2">{escape(group_title(group))}</td></tr>')
+        note = " (derived)" if metric.spec.derived else ""
+        parts.append(f'<tr><td class="m" title="{escape(metric.spec.meaning)}">{escape(metric.name + note)}</td>'
+                     f"<td>{escape(metric.display())}</td></tr>")
+    parts.append("</tbody></table>")
+    parts += [f'<p class="warn">anomaly [{escape(a.code)}]: {escape(a.message)}</p>' for a in profile.anomalies]
     return "\n".join(parts + ["</div>"])
 
 

@@ -1,0 +1,96 @@
+"""The Python API: ``load``, ``compare``, ``sweep``, with results that show themselves.
+
+    import neuroncmp as nc
+    profiles = nc.examples.load("trn1-2xlarge-bs-sweep")   # or nc.load("profiles/...")
+    cmp = nc.compare(profiles)        # an HTML table in Jupyter; cmp.to_frame() for pandas
+    sw = nc.sweep(profiles)           # sw.findings, sw.to_frame(), sw.plot("roofline")
+
+Every function accepts profiles, paths (files, run folders, Explorer folders) and lists of either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable, Union
+
+from ..analysis.sweep import sweep as _sweep
+from ..comparison import differ
+from ..comparison.bands import Bands
+from ..ingest import load as _load
+from ..ingest import load_many as _load_many
+from ..ingest.batch_sizes import infer_batch_sizes
+from ..model import Profile as _Profile
+from .results import Comparison, Profile, Sweep, as_subclass
+
+Input = Union[_Profile, str, Path, Iterable["Input"]]
+
+__all__ = ["load", "load_many", "compare", "sweep", "Profile", "Comparison", "Sweep", "use_pint_pandas"]
+
+
+def load(path: str | Path, format: str | None = None) -> list[Profile]:
+    """Every profile in ``path`` (a file, a run folder or an Explorer folder), checked and labelled;
+    ``format`` forces a parser (``neuroncmp formats`` lists them)."""
+    return [Profile.of(p) for p in _load(path, format)]
+
+
+def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Profile]:
+    """Profiles of several paths, in order; batch sizes inferred across the whole set."""
+    return [Profile.of(p) for p in _load_many(paths, format)]
+
+
+def profiles_of(*inputs: Input) -> list[Profile]:
+    """Profiles from profiles, paths and (nested) lists of either, in order."""
+    out: list[Profile] = []
+    loaded_paths = False
+    for item in inputs:
+        if isinstance(item, _Profile):
+            out.append(Profile.of(item))
+        elif isinstance(item, (str, Path)):
+            out += load(item)
+            loaded_paths = True
+        else:
+            out += profiles_of(*item)
+    if loaded_paths:
+        infer_batch_sizes(out)  # across the whole set, as load_many does
+    return out
+
+
+def compare(*inputs: Input, baseline: str | None = None, basis: str = "auto",
+            thresholds: Bands | Iterable[str] = (), order: str = "batch", groups: Iterable[str] = (),
+            metrics: Iterable[str] = (), only_changed: bool = False, sort: str = "group") -> Comparison:
+    """Compare the baseline (the first label, or ``baseline``: a label or section title) against
+    every other label.
+
+    ``thresholds`` are noise bands (``"time=2%"``, ``"bytes=1MiB"``); ``order``: variants by
+    ``batch`` size or as ``given``; ``groups``, ``metrics``, ``only_changed`` and ``sort`` choose
+    the rows shown (the result always holds every row; ``.select(...)`` shows others).
+    """
+    plain = differ.compare(*profiles_of(*inputs), baseline=baseline, basis=basis, thresholds=thresholds,
+                           order=order)
+    made: Comparison = as_subclass(plain, Comparison)
+    return made.select(groups=groups, metrics=metrics, only_changed=only_changed, sort=sort)
+
+
+def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: float | None = None,
+          peak_flops: float | None = None, hbm_bandwidth: float | None = None) -> Sweep:
+    """Analyse a batch-size sweep: the table, models, recommendation and ranked findings.
+
+    Hardware overrides are per NeuronCore in base units (bytes, FLOP/s, bytes/s); ``price_per_hour``
+    (USD) adds the cost per million samples."""
+    plain = _sweep(profiles_of(*inputs), price_per_hour=price_per_hour, hbm_per_core=hbm_per_core,
+                   peak_flops=peak_flops, hbm_bandwidth=hbm_bandwidth)
+    result: Sweep = as_subclass(plain, Sweep)
+    return result
+
+
+def use_pint_pandas() -> Any:
+    """Point pint-pandas at neuroncmp's unit registry, so ``Sweep.to_frame(units="pint")`` works.
+
+    pint-pandas keeps one registry per process (``pint_pandas.PintType.ureg``); this changes it, which
+    is why neuroncmp never does so on its own. Returns the registry (``nc.ureg``)."""
+    import pint_pandas
+
+    from ..units import registry
+
+    pint_pandas.PintType.ureg = registry()
+    return registry()

@@ -1,0 +1,147 @@
+"""The results the Python API returns: the pipeline's own values, as subclasses that show themselves.
+
+The compute layers return plain values and know nothing of display; these subclasses live above
+``render/`` and call into it: ``_repr_html_`` (Jupyter), ``__rich_console__`` (rich, IPython
+terminals), ``to_frame`` (pandas, imported only there) and ``plot`` (matplotlib, the plot extra).
+Each has a short ``repr``; the full table is one method call away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Iterable
+
+from ..analysis import sweep as _sweep
+from ..comparison import result as _result
+from ..comparison.view import View, select
+from ..model import Profile as _Profile
+
+
+class Profile(_Profile):
+    """A loaded profile (``model.Profile``) that shows itself in notebooks and as frames."""
+
+    @classmethod
+    def of(cls, profile: _Profile) -> "Profile":
+        """The same profile (its fields shared, not copied) as this class."""
+        return profile if isinstance(profile, cls) else cls(**{f.name: getattr(profile, f.name) for f in fields(profile)})
+
+    def to_frame(self) -> Any:
+        """One row per metric (derived ones included): value in its base unit, unit, display text."""
+        from ..render.frame import profile_frame
+
+        return profile_frame(self)
+
+    def memory_frame(self) -> Any:
+        """The device memory table: device, core, usage type, label, bytes."""
+        from ..render.frame import memory_frame
+
+        return memory_frame(self)
+
+    def _repr_html_(self) -> str:
+        from ..render.formats.html import profile_fragment
+
+        return profile_fragment(self)
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from ..render.formats.term import profiles_lines
+        from ..render.layout import to_rich
+
+        yield to_rich(profiles_lines([self], options.max_width))
+
+
+@dataclass(frozen=True, slots=True, repr=False)  # keeps the short repr of the result
+class Comparison(_result.Comparison):
+    """A comparison (``comparison.result.Comparison``) with the rows a notebook shows of it."""
+
+    view: View | None = None
+
+    def select(self, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
+               only_changed: bool = False, sort: str = "group") -> "Comparison":
+        """The same comparison showing other rows (``groups``, ``metrics`` globs, ...)."""
+        return replace(self, view=select(self, groups=groups, metrics=metrics,
+                                         only_changed=only_changed, sort=sort))
+
+    def report(self) -> Any:
+        """What every format renders: this comparison, its view, and the findings of its profiles."""
+        from ..render.base import DiffReport
+
+        return DiffReport.of(self, self.view, findings=_sweep.findings_for(self.sides))
+
+    def to_frame(self, wide: bool = False) -> Any:
+        """Tidy: one row per metric x variant x basis (numeric values in base units, ``unit`` and
+        ``display_unit`` columns, deltas, verdict); ``wide=True``: one row per metric and basis,
+        a column per side."""
+        from ..render.frame import comparison_frame
+
+        return comparison_frame(self.report(), wide=wide)
+
+    def text(self, width: int = 100) -> str:
+        """The full report as the terminal shows it."""
+        from ..render.registry import by_name
+
+        return by_name("term").diff(self.report(), width)
+
+    def plot(self, metrics: Iterable[str] | None = None) -> Any:
+        """A matplotlib figure: each variant's change on the headline metrics (or ``metrics``)."""
+        from ..render.charts import comparison_figure
+
+        return comparison_figure(self, list(metrics) if metrics is not None else None)
+
+    def _repr_html_(self) -> str:
+        from ..render.formats.html import fragment
+
+        return fragment(self.report())
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from ..render.formats.term import styled_lines
+        from ..render.layout import to_rich
+
+        yield to_rich(styled_lines(self.report(), options.max_width))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Sweep(_sweep.Sweep):
+    """A batch-size sweep (``analysis.sweep.Sweep``) that shows itself, as frames and charts."""
+
+    def to_frame(self, units: str | None = None) -> Any:
+        """One row per batch size, a column per table column (base units); ``units="pint"`` gives
+        pint-pandas columns (each column has one unit), when pint-pandas is installed."""
+        from ..render.frame import sweep_frame
+
+        return sweep_frame(self, units)
+
+    def findings_frame(self) -> Any:
+        """One row per finding: rule, category, title, impact share and amount, where, action."""
+        from ..render.frame import findings_frame
+
+        return findings_frame(self.findings)
+
+    def text(self, width: int = 100) -> str:
+        from ..render.registry import by_name
+
+        return by_name("term").sweep(self, width)
+
+    def plot(self, kind: str = "throughput") -> Any:
+        """A matplotlib figure: ``throughput`` (with the fit and MFU), ``roofline`` or ``memory``."""
+        from ..errors import UsageError
+        from ..render.charts import FIGURES
+
+        if kind not in FIGURES:
+            raise UsageError(f"plot kind {kind!r}: expected one of {', '.join(FIGURES)}")
+        return FIGURES[kind](self)
+
+    def _repr_html_(self) -> str:
+        from ..render.formats.html import sweep_fragment
+
+        return sweep_fragment(self, with_charts=False)
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from ..render.layout import to_rich
+        from ..render.sweep_text import sweep_lines
+
+        yield to_rich(sweep_lines(self, options.max_width))
+
+
+def as_subclass(value: Any, cls: type) -> Any:
+    """A frozen dataclass result as its display subclass (fields shared)."""
+    return cls(**{f.name: getattr(value, f.name) for f in fields(value)})
