@@ -49,6 +49,18 @@ def table_lines(sweep: Sweep, names: tuple[str, ...], heading: str) -> list[Line
     return [[(heading, "bold cyan")]] + grid([title(n) for n in shown], rows, right=set(range(len(shown))))
 
 
+def roofline_lines(sweep: Sweep) -> list[Line]:
+    """Each point under the roof: intensity, achieved and attainable FLOP/s, the bound."""
+    if not sweep.roofline:
+        return []
+    rows = [[(str(r.batch_size), ""), (significant(r.intensity), ""), (format_value(r.achieved, "FLOP/s"), ""),
+             (format_value(r.attainable, "FLOP/s"), ""), (f"{r.of_attainable:.0%}", ""), (r.bound, ""),
+             (format_value(r.mfu_bound, "fraction") if r.mfu_bound is not None else "-", "")] for r in sweep.roofline]
+    header = ["batch", "FLOP/B", "achieved", "attainable", "of roof", "bound", "MFU bound"]
+    return [[("roofline (achieved = (hardware - transpose FLOPs) / total_time)", "bold cyan")]] + grid(
+        header, rows, right={0, 1, 2, 3, 4, 6})
+
+
 def model_lines(sweep: Sweep, width: int) -> list[Line]:
     out: list[Line] = [[("models", "bold cyan")]]
     for label, text in models_text(sweep):
@@ -165,6 +177,7 @@ def sweep_lines(sweep: Sweep, width: int = 100) -> list[Line]:
     out += table_lines(sweep, THROUGHPUT, "throughput (samples/s; per step on one NeuronCore)") + [[]]
     out += table_lines(sweep, ENGINES, "utilization (% of the step)") + [[]]
     out += table_lines(sweep, MOVEMENT, "data movement and memory (per sample; memory per step)") + [[]]
+    out += roofline_lines(sweep) + [[]]
     out += chart_lines(sweep, width) + [[]] + model_lines(sweep, width) + [[]]
     out += _recommendation(sweep, width) + [[]]
     out += [[("findings (ranked by estimated impact)", "bold cyan")]]
