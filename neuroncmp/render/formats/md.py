@@ -79,7 +79,12 @@ def sweep_markdown(sweep: Sweep) -> str:
     out = [f"## {_escape(head[0])}", ""] + [f"{_escape(text)}  " for text in head[1:]] + [""]
     out += _sweep_table(sweep, sweep_text.THROUGHPUT, "Throughput (per step on one NeuronCore)") + [""]
     out += _sweep_table(sweep, sweep_text.ENGINES, "Utilization (% of the step)") + [""]
-    out += _sweep_table(sweep, sweep_text.MOVEMENT, "Data movement and memory") + ["", "#### Models", ""]
+    out += _sweep_table(sweep, sweep_text.MOVEMENT, "Data movement and memory") + [""]
+    roof = [[text for text, _ in line] for line in sweep_text.roofline_lines(sweep)[2:]]
+    if roof:
+        out += ["#### Roofline", "", "| batch | FLOP/B | achieved | attainable | of roof | bound | MFU bound |",
+                "|" + "---:|" * 7] + ["| " + " | ".join(cell.strip() for cell in row) + " |" for row in roof] + [""]
+    out += ["#### Models", ""]
     out += [f"- **{label}**: {_escape(text)}" for label, text in sweep_text.models_text(sweep)] + [""]
     chosen = sweep.recommendation
     if chosen is not None:
