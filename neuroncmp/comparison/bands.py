@@ -14,14 +14,13 @@ floor in the kind's base unit (``count=2``).
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from fnmatch import fnmatchcase
 from typing import Iterable, NamedTuple
 
 from .. import units as u
-from ..catalog import MetricSpec, catalog
+from ..catalog import MetricSpec, catalog, closest
 from ..errors import RuleError
 from ..records import record
 
@@ -129,7 +128,7 @@ def _kinds_of(key: str | None, text: str) -> set[str]:
     if not specs and key.startswith(("memory.", "throttle_")):
         return {"bytes"} if key.startswith("memory.") else {"time", "fraction"}
     if not specs:
-        close = difflib.get_close_matches(key, [*KINDS, *catalog()], n=3)
+        close = closest(key, [*KINDS, *catalog()])
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise RuleError(f"--threshold '{text}': '{key}' is neither a kind ({', '.join(KINDS)}) nor "
                         f"a metric or glob matching one{hint}")
