@@ -53,12 +53,13 @@ class ToolError(InputError):
 
 
 def locate(kind: str = "auto", search_path: str | None = None,
-           extra_dirs: Sequence[Path] = (NEURON_BIN,)) -> Tools:
+           extra_dirs: Sequence[Path] | None = None) -> Tools:
     """The profile tool of ``kind`` (``auto``: Explorer, else the profiler); MissingDependencyError
     with one line saying what to install when there is none."""
     if kind not in KINDS:
         raise UsageError(f"--tool: expected one of {', '.join(KINDS)}, found {kind!r}")
     wanted = (EXPLORER, PROFILER) if kind == "auto" else (kind,)
+    extra_dirs = (NEURON_BIN,) if extra_dirs is None else extra_dirs
     for name in wanted:
         path = which(name, search_path, extra_dirs)
         if path is not None:

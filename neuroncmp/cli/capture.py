@@ -106,7 +106,7 @@ class _progress:
 
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             console=Console(stderr=True), transient=False)
-        self.task = None
+        self.task: Any = None
         self.bar.start()
         return self.listen
 

@@ -14,7 +14,8 @@ with the batch size.
 Switches: STANDIN_OOM_AT, STANDIN_NO_NTFF=<batch> (exit 0, nothing written),
 STANDIN_PLACEHOLDER=1 (dies importing PyPI's placeholder torch-neuronx), STANDIN_UNPAIRED=1 (an
 extra NTFF with no NEFF), STANDIN_SLEEP=<seconds> (before exiting), STANDIN_FAIL=<batch> (a plain
-Python error, exit 1).
+Python error, exit 1), STANDIN_TABLE_DIR=<dir> (the OOM table goes to
+``<dir>/neuron_mem_table_device_0_hbm_0.log``, the log keeps only the failed allocation).
 """
 
 from __future__ import annotations
@@ -113,7 +114,12 @@ def main() -> int:
         print("ValueError: tokenizer vocabulary file not found", file=sys.stderr)
         return 1
     if args.batch >= int(os.environ.get("STANDIN_OOM_AT", "64")):
-        print(oom_log(args.batch), file=sys.stderr)
+        log = oom_log(args.batch)
+        table_dir = os.environ.get("STANDIN_TABLE_DIR")
+        if table_dir:  # the log line cut short; the whole table in the runtime's own file
+            (Path(table_dir) / "neuron_mem_table_device_0_hbm_0.log").write_text(log)
+            log = log.splitlines()[0]
+        print(log, file=sys.stderr)
         return 1
     inspecting = os.environ.get("NEURON_RT_INSPECT_ENABLE") == "1" and \
         os.environ.get("NEURON_RT_INSPECT_DEVICE_PROFILE") == "1"
