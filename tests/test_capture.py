@@ -150,21 +150,25 @@ def test_interrupted_sweep_keeps_what_finished_and_resume_completes_it(standin_p
             raise KeyboardInterrupt  # Ctrl-C while b8's command is running
 
     with pytest.raises(KeyboardInterrupt):
-        session.sweep(out, tuple(TRAIN), "2,4,8,16", on_event=interrupt_b8)
+        session.sweep(out, tuple(TRAIN), "2,4,8,16,64", on_event=interrupt_b8)
     assert [p.label for p in neuroncmp.load(out)] == ["b2", "b4"]  # usable as it is
     manifest = json.loads((out / "manifest.json").read_text())
     assert [(f["label"], f["status"]) for f in manifest["failed"]] == [("b8", "interrupted")]
     assert (out / "raw/b8/command.log.part").is_file() and not (out / "b8.json").exists()
     kept = (out / "b2.json").stat().st_mtime_ns
 
-    refused = capture("--batch", "2,4,8,16", "--out", str(out), "--", *TRAIN)
+    refused = capture("--batch", "2,4,8,16,64", "--out", str(out), "--", *TRAIN)
     assert refused.exit_code == 2 and "--resume" in refused.output
-    resumed = capture("--batch", "2,4,8,16", "--out", str(out), "--resume", "--", *TRAIN)
+    resumed = capture("--batch", "2,4,8,16,64", "--out", str(out), "--resume", "--", *TRAIN)
     assert resumed.exit_code == 0, resumed.output
     assert "b2  skipped" in resumed.stdout and "b8  captured" in resumed.stdout
+    assert "b64  out-of-memory" in resumed.stdout
     assert (out / "b2.json").stat().st_mtime_ns == kept
     assert [p.label for p in neuroncmp.load(out)] == ["b2", "b4", "b8", "b16"]
-    assert json.loads((out / "manifest.json").read_text())["failed"] == []
+    failed = json.loads((out / "manifest.json").read_text())["failed"]
+    assert [(f["label"], f["status"]) for f in failed] == [("b64", "out-of-memory")]
+    again = capture("--batch", "2,4,8,16,64", "--out", str(out), "--resume", "--", *TRAIN)
+    assert again.exit_code == 0 and "b64  skipped" in again.stdout  # an OOM is a result, kept
 
 
 def test_resume_with_another_command_is_refused(standin_path, tmp_path):

@@ -8,6 +8,7 @@ output streamed to a log) -> ``discovery`` (NEFF/NTFF pairs; the training-step g
 (``neuron-profile``/``neuron-explorer`` ``view`` and ``capture``) -> ``keep`` / ``sidecars`` (the
 summary-json, Explorer's tables, memory and Trainer sidecars) -> ``oom`` (the runtime's
 out-of-memory table) -> ``record`` (the manifest, written through ``ingest.manifest``). ``sweep``
-runs a whole sweep (resumable, atomic); ``single`` captures one NEFF. Progress goes to a callback
+runs a whole sweep (resumable, atomic); ``single`` captures one NEFF; ``session`` holds the two
+entry points the CLI calls. Progress goes to a callback
 (``events``); nothing here prints.
 """

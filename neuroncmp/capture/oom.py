@@ -100,7 +100,8 @@ def parse(text: str) -> OomReport | None:
 def _table(lines: list[str], start: int) -> tuple[tuple[str, ...], tuple[Row, ...]]:
     headers = [ln for ln in lines[start + 1:start + 8] if ln.lstrip().startswith("|")][:2]
     cells = [[c.strip() for c in h.strip().strip("|").split("|")] for h in headers]
-    columns = tuple(" ".join(p for p in parts if p).strip() for parts in zip(*cells, strict=False)) if cells else ()
+    joined = zip(*cells, strict=False)  # a header cell per column on each of the two lines
+    columns = tuple(" ".join(p for p in parts if p).strip() for parts in joined) if cells else ()
     canonical = [canonical_usage(c) for c in columns]
     rows: list[Row] = []
     device: int | None = None

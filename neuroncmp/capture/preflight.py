@@ -24,6 +24,7 @@ from ..errors import InputError
 from .tools import Tools
 
 PLACEHOLDER_MARK = "WRONG PACKAGE"
+PLACEHOLDER_TEXT = "WRONG PACKAGE. Please install the package from Neuron Repository"
 NEURON_PIP = "https://pip.repos.neuron.amazonaws.com"
 PLACEHOLDER_FIX = (f"pip install --force-reinstall torch-neuronx neuronx-cc "
                    f"--extra-index-url={NEURON_PIP}")
@@ -94,8 +95,9 @@ def check_not_placeholder() -> None:
 
 
 def placeholder_in_log(log_text: str) -> bool:
-    """Did the job die importing the placeholder package (in whatever interpreter it ran)?"""
-    return PLACEHOLDER_MARK in log_text and "ImportError" in log_text
+    """Did the job die importing a placeholder package (in whatever interpreter it ran)? The
+    placeholders' one sentence, however the job reported the ImportError."""
+    return PLACEHOLDER_TEXT in log_text
 
 
 def package_versions() -> dict[str, str | None]:
