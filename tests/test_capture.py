@@ -421,3 +421,19 @@ def test_help_documents_every_option():
             if opt.startswith("-"):
                 assert opt in text, opt
     assert "{batch}" in text and "profile_exec_M.ntff" in text
+
+
+def test_manifest_writer_checks_what_load_needs(tmp_path):
+    from neuroncmp.errors import ParseError
+    from neuroncmp.ingest.manifest import MANIFEST_SCHEMA, profile_entry, write_manifest
+
+    with pytest.raises(ParseError, match='"file" and "label"'):
+        write_manifest(tmp_path, {"schema": MANIFEST_SCHEMA, "profiles": [{"label": "b2"}]})
+    with pytest.raises(ParseError, match="schema"):
+        write_manifest(tmp_path, {"profiles": []})
+    assert not (tmp_path / "manifest.json").exists()
+    (tmp_path / "b32.json").write_text((RUN / "b32.json").read_text())
+    entry = profile_entry("b32.json", "b32", {"batch_size": 32}, memory=None, extra_field=[1])
+    write_manifest(tmp_path, {"schema": MANIFEST_SCHEMA, "profiles": [entry], "upper_bound": None})
+    (profile,) = neuroncmp.load(tmp_path)
+    assert (profile.label, profile.batch_size) == ("b32", 32)

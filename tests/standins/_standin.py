@@ -9,8 +9,8 @@ They behave like the real tools as far as neuroncmp uses them, with what AWS doc
   ``FILE_exec_M.ntff`` with ``--profile-nth-exec`` (``FILE.ntff`` without).
 - ``--version``: one line.
 The values come from the bundled real profiles (``profiles/trn1-2xlarge-bs-sweep/``): the stand-in
-NTFF names its batch size, and ``view`` prints that batch size's real summary (8 is the
-baseline). Stand-in NEFF/NTFF files are small JSON texts, not the real binary formats.
+NTFF names its batch size and graph, and ``view`` prints that batch size's real summary (8 is the
+baseline) for the training-step graph, a tiny one for the helper graphs. Stand-in NEFF/NTFF files are small JSON texts, not the real binary formats.
 
 Behaviour switches (environment): ``STANDIN_NO_DEVICE=1`` (capture and neuron-ls find no device),
 ``STANDIN_VIEW_FAIL=<batch>`` (view fails for that batch's trace).
@@ -58,20 +58,27 @@ def bundled_summary(batch: int) -> dict:
     return next(iter(wrapped.values()))
 
 
-def trace_batch(neff_path: str, ntff_path: str) -> int:
+def trace(neff_path: str, ntff_path: str) -> dict:
     neff, ntff = read_artifact(neff_path, "neff"), read_artifact(ntff_path, "ntff")
     if ntff.get("neff_hash") != neff.get("hash"):
         fail(f"ERROR: {ntff_path} was not captured from {neff_path} (NEFF hash mismatch)")
     if str(ntff["batch"]) == os.environ.get("STANDIN_VIEW_FAIL"):
         fail(f"ERROR: failed to process {ntff_path}: trace is truncated", 1)
-    return int(ntff["batch"])
+    return ntff
+
+
+def helper_summary(batch: int) -> dict:
+    """A small helper graph (initialisation, loss): microseconds, no matmuls."""
+    versions = {k: v for k, v in bundled_summary(batch).items() if "version" in k}
+    return {"total_time": 2.1e-05, "event_count": 41, "model_flops": 0, "hardware_flops": 0, **versions}
 
 
 def view(tool: str, args: argparse.Namespace) -> None:
     if not args.neff_path or not args.session_file:
         fail("ERROR: view needs -n NEFF and -s NTFF in this stand-in", 2)
-    batch = trace_batch(args.neff_path, args.session_file)
-    summary = bundled_summary(batch)
+    ntff = trace(args.neff_path, args.session_file)
+    batch = int(ntff["batch"])
+    summary = bundled_summary(batch) if ntff.get("graph") == "train_step" else helper_summary(batch)
     if args.output_format == "summary-json":
         digest = hashlib.sha1(str(Path(args.session_file).resolve()).encode()).hexdigest()
         print(json.dumps({f"n_{digest}": summary}, indent=2))
