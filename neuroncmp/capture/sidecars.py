@@ -52,8 +52,8 @@ def keep_trainer(raw_dir: Path, inspect_dir: Path, log_text: str, out_dir: Path,
                  label: str) -> str | None:
     """Write the variant's Trainer sidecar into ``out_dir``; its file name, or None."""
     found = trainer_file(raw_dir, inspect_dir)
-    if found is not None:
-        data = json.loads(found.read_text(encoding="utf-8"))
+    data = _json_object(found) if found is not None else None
+    if data is not None:
         name = f"{label}.all_results.json"
         write_atomic(out_dir / name, json.dumps(data, indent=2) + "\n")
         return name
@@ -63,6 +63,15 @@ def keep_trainer(raw_dir: Path, inspect_dir: Path, log_text: str, out_dir: Path,
     name = f"{label}.train_metrics.txt"
     write_atomic(out_dir / name, block)
     return name
+
+
+def _json_object(path: Path) -> dict | None:
+    """The file's JSON object; None for a half-written or foreign file (the log block is next)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data else None
 
 
 def memory_markdown(rows: list[MemoryRow]) -> str | None:

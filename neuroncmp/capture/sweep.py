@@ -46,6 +46,7 @@ class _Sweep:
     tools: Tools
     options: Options
     metadata: dict[str, Any]  # profile metadata from the machine (instance type)
+    tool: str  # "neuron-explorer <version>", kept per entry (a resumed sweep may mix versions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +77,12 @@ def capture_sweep(plan: Plan, tools: Tools, about: dict[str, Any],
                   options: Options = Options()) -> SweepResult:
     """Run every variant of ``plan`` (skipping finished ones with ``options.resume``)."""
     manifest = record.existing(plan, options.resume) or record.new(plan, about)
-    manifest["graph_rule"] = options.graph
+    manifest.update(about, graph_rule=options.graph)  # a resumed run records today's tools
     skip = record.done_labels(manifest, plan.out_dir) if options.resume else set()
     instance = about.get("instance_type")
-    sweep = _Sweep(plan, tools, options, {"instance_type": instance} if instance else {})
+    version = (about.get("tool") or {}).get("version", "")
+    sweep = _Sweep(plan, tools, options, {"instance_type": instance} if instance else {},
+                   f"{tools.kind} {version}".strip())
     outcomes = []
     for index, variant in enumerate(plan.variants):
         event = _announcer(options.on_event, index, len(plan.variants), variant.label)
@@ -214,6 +217,7 @@ def _keep_profile(sweep: _Sweep, variant: Variant, log_text: str, run_info: dict
     file = keep.write_summary(plan.out_dir, variant.label, tools, pair, variant.raw_dir)
     sidecar_files = _sidecars(plan, variant, tools, pair, log_text, raw)
     entry = record.captured_entry(variant, file, run_info, sweep.metadata, sidecar_files, raw)
+    entry["tool"] = sweep.tool
     return entry, None, Outcome(variant.label, variant.batch_size, record.CAPTURED, "", file)
 
 
