@@ -7,7 +7,7 @@ command. Heavy modules (rich, pint, pandas) are imported inside the commands tha
 
 from __future__ import annotations
 
-from . import convert, diff, formats, metrics, show, sweep  # noqa: F401  (each registers its command)
+from . import capture, convert, diff, formats, metrics, show, sweep  # noqa: F401  (each registers its command)
 from .app import cli
 
 

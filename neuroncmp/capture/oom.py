@@ -1,0 +1,134 @@
+"""The Neuron runtime's out-of-memory report, read from a job's log.
+
+On a failed device allocation the runtime logs (AWS, "Neuron Device Memory", sample in
+``shared/samples/neuron-runtime/oom_memory_usage_table.txt``)::
+
+    ... ERROR  TDRV:log_dev_mem   Failed to allocate 4.000GB (alignment: none, usage: tensors) on ND 0:NC 4
+    ... ERROR  TDRV:log_dev_mem_usage_table   Displaying Current Memory Utilization:
+                  |          |  Model   |  Model   | ...
+                  |  TOTAL   |   Code   |Constants | ...
+    ND 0 Overall  | 20.188GB |192.102MB | 82.344KB | ...
+    \\_NC 4        | ...
+      \\_NEFF 1001 | ... n/a ...
+    NEFF id to name mapping:
+    1001: "1.0.41235.0+df4a714bb-/local/out-test0_meta_dense"
+
+Column names are the two header lines joined per column; sizes are binary (``KB`` = KiB: the
+sample's ND row sums to its TOTAL only that way); ``n/a`` means the type does not apply. The
+runtime also writes the table to ``/tmp/neuron_mem_table_device_<d>_hbm_<h>.log`` in case the
+log line is cut; ``parse`` reads whichever text it is given.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .. import units
+from ..ingest.memory_types import canonical_usage
+
+_FAILED = re.compile(r"Failed to allocate\s+(?P<size>[\d.]+\s*[KMGT]?B)\s*\((?P<details>[^)]*)\)"
+                     r"(?:\s+on\s+(?P<where>ND\s*\d+\s*:\s*NC\s*\d+))?")
+_TABLE = "log_dev_mem_usage_table"
+_ROW = re.compile(r"^\s*(?:\\_)?\s*(?P<kind>ND|NC|NEFF)\s+(?P<index>\d+)(?P<rest>[^|]*)\|")
+_NAME = re.compile(r'^\s*(\d+):\s*"(.*)"\s*$')
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One table row: the device total, one core, or one NEFF on that core."""
+
+    level: str  # "device" | "core" | "neff"
+    device: int | None
+    core: int | None
+    neff: int | None
+    bytes_by_type: tuple[tuple[str, int | None], ...]  # canonical usage type -> bytes (None: n/a)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"level": self.level, "nd": self.device, "nc": self.core, "neff": self.neff,
+                "bytes": dict(self.bytes_by_type)}
+
+
+@dataclass(frozen=True, slots=True)
+class OomReport:
+    """What the runtime failed to allocate, and the memory in use when it did."""
+
+    requested_bytes: int | None
+    requested_usage: str | None
+    where: str | None  # "ND 0:NC 4"
+    columns: tuple[str, ...]  # raw column names ("Model Code", ...)
+    rows: tuple[Row, ...]
+    neff_names: tuple[tuple[int, str], ...]
+
+    def device_row(self) -> Row | None:
+        return next((r for r in self.rows if r.level == "device"), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        device = self.device_row()
+        return {"requested_bytes": self.requested_bytes, "requested_usage": self.requested_usage,
+                "where": self.where, "columns": list(self.columns),
+                "device_bytes_by_type": dict(device.bytes_by_type) if device else None,
+                "rows": [r.as_dict() for r in self.rows],
+                "neff_names": {str(k): v for k, v in self.neff_names}}
+
+
+def size_bytes(text: str) -> int | None:
+    """``"20.188GB"`` -> 21676163000-ish bytes (binary), ``"n/a"`` -> None."""
+    parsed = units.parse_display(text.strip(), binary_si=True)
+    if parsed is None or parsed[1] != units.BYTE:
+        return None
+    return int(parsed[0])
+
+
+def parse(text: str) -> OomReport | None:
+    """The out-of-memory report in ``text``, or None when it holds neither the failed allocation
+    nor the memory table."""
+    lines = text.splitlines()
+    failed = next((m for m in map(_FAILED.search, lines) if m), None)
+    start = next((i for i, line in enumerate(lines) if _TABLE in line), None)
+    if failed is None and start is None:
+        return None
+    columns, rows = _table(lines, start) if start is not None else ((), ())
+    usage = re.search(r"usage:\s*([\w ]+)", failed["details"]) if failed else None
+    return OomReport(size_bytes(failed["size"]) if failed else None,
+                     usage.group(1).strip() if usage else None,
+                     re.sub(r"\s+", " ", failed["where"]) if failed and failed["where"] else None,
+                     columns, rows, _names(lines, start or 0))
+
+
+def _table(lines: list[str], start: int) -> tuple[tuple[str, ...], tuple[Row, ...]]:
+    headers = [ln for ln in lines[start + 1:start + 8] if ln.lstrip().startswith("|")][:2]
+    cells = [[c.strip() for c in h.strip().strip("|").split("|")] for h in headers]
+    joined = zip(*cells, strict=False)  # a header cell per column on each of the two lines
+    columns = tuple(" ".join(p for p in parts if p).strip() for parts in joined) if cells else ()
+    canonical = [canonical_usage(c) for c in columns]
+    rows: list[Row] = []
+    device: int | None = None
+    core: int | None = None
+    for line in lines[start + 1:]:
+        match = _ROW.match(line)
+        if match is None:
+            if rows and not line.strip():
+                break  # the blank line that ends the table
+            continue
+        kind, index = match["kind"], int(match["index"])
+        values = [c.strip() for c in line.split("|")[1:len(columns) + 1]]
+        if kind == "ND":
+            device, core = index, None
+        elif kind == "NC":
+            core = index
+        sizes = tuple(zip(canonical, (size_bytes(v) for v in values), strict=False))  # a cut row: fewer
+        level = {"ND": "device", "NC": "core", "NEFF": "neff"}[kind]
+        rows.append(Row(level, device, core if kind != "ND" else None,
+                        index if kind == "NEFF" else None, sizes))
+    return columns, tuple(rows)
+
+
+def _names(lines: list[str], start: int) -> tuple[tuple[int, str], ...]:
+    names = []
+    for line in lines[start:]:
+        match = _NAME.match(line)
+        if match:
+            names.append((int(match.group(1)), match.group(2)))
+    return tuple(names)

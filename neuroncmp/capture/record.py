@@ -1,0 +1,113 @@
+"""The sweep's ``manifest.json``: what ``load`` reads (``profiles``), plus the capture's record.
+
+Top-level keys beyond the schema's ``profiles``: ``captured_by``, ``command`` (the template, with
+``{batch}``), ``env`` (only the variables capture sets, ``{label}`` standing for the variant: the
+rest of the environment is never recorded, it may hold secrets), ``steps``, ``graph_rule``,
+``tool`` (name, path, version), ``packages`` (Neuron Python packages as neuroncmp's interpreter
+sees them), ``instance_type``, ``started``/``updated`` (UTC), ``failed`` (variants with no
+profile: status, reason, exit status, log) and ``upper_bound`` (the smallest batch size that ran
+out of device memory, with what it asked for and the memory table). Each profile entry adds the
+resolved ``command``, ``exit_status``, ``started``/``ended``/``seconds`` and ``raw`` (paths of the
+log, the NEFF and NTFF, Explorer's Parquet folder, NTFFs with no NEFF), all relative to the folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..errors import UsageError
+from ..ingest.manifest import MANIFEST_SCHEMA, profile_entry, read_manifest, write_manifest
+from .plan import INSPECT, INSPECT_OUTPUT, RAW, Plan, Variant
+from .runner import now
+
+OOM = "out-of-memory"
+CAPTURED = "captured"
+
+
+def rel(path: Path, base: Path) -> str:
+    """``path`` relative to the run folder when inside it (the folder stays movable)."""
+    try:
+        return str(path.resolve().relative_to(base.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def new(plan: Plan, about: dict[str, Any]) -> dict[str, Any]:
+    """A fresh manifest for ``plan``; ``about`` holds tool, packages, instance type."""
+    env = dict(plan.variants[0].env) if plan.variants else {}
+    if INSPECT_OUTPUT in env:  # the same for every variant but its folder
+        env[INSPECT_OUTPUT] = f"{RAW}/{{label}}/{INSPECT}"
+    return {"schema": MANIFEST_SCHEMA, "captured_by": f"neuroncmp {__version__} capture",
+            "command": list(plan.template), "env": env, "steps": plan.steps, **about,
+            "started": now(), "updated": now(), "profiles": [], "failed": [], "upper_bound": None}
+
+
+def existing(plan: Plan, resume: bool) -> dict[str, Any] | None:
+    """The folder's earlier manifest when resuming; UsageError when one is there and not resuming,
+    or when it was made by another command."""
+    found = read_manifest(plan.out_dir) if plan.out_dir.is_dir() else None
+    if found is None:
+        return None
+    if not resume:
+        raise UsageError(f"{plan.out_dir} already holds a capture (manifest.json): pass --resume to "
+                         "continue it, or choose another --out")
+    if found.get("command") != list(plan.template):
+        raise UsageError(f"--resume: {plan.out_dir} was captured with another command: "
+                         f"{' '.join(found.get('command') or [])}")
+    return found
+
+
+def done_labels(manifest: dict[str, Any], out_dir: Path) -> set[str]:
+    """Variants ``--resume`` skips: captured (file still there) or out of device memory."""
+    captured = {e["label"] for e in manifest.get("profiles", []) if (out_dir / e["file"]).is_file()}
+    return captured | {f["label"] for f in manifest.get("failed", []) if f.get("status") == OOM}
+
+
+def captured_entry(variant: Variant, file: str, run: dict[str, Any], metadata: dict[str, Any],
+                   sidecars: dict[str, str | None], raw: dict[str, Any]) -> dict[str, Any]:
+    params = {"tags": [], "batch_size": variant.batch_size, "batch_size_source": "capture --batch"}
+    return profile_entry(file, variant.label, params, metadata=metadata or None,
+                         memory=sidecars.get("memory"), training=sidecars.get("training"),
+                         command=list(variant.command), **run, raw=raw)
+
+
+def failed_entry(variant: Variant, status: str, reason: str, run: dict[str, Any],
+                 raw: dict[str, Any], oom: dict[str, Any] | None = None) -> dict[str, Any]:
+    entry = {"label": variant.label, "batch_size": variant.batch_size, "status": status,
+             "reason": reason, "command": list(variant.command), **run, "raw": raw}
+    if oom is not None:
+        entry["oom"] = oom
+    return entry
+
+
+def put(manifest: dict[str, Any], variant: Variant, profile: dict[str, Any] | None,
+        failure: dict[str, Any] | None) -> None:
+    """Record the variant's latest outcome (replacing an earlier one) and the upper bound."""
+    manifest["profiles"] = [e for e in manifest["profiles"] if e["label"] != variant.label]
+    manifest["failed"] = [f for f in manifest["failed"] if f["label"] != variant.label]
+    if profile is not None:
+        manifest["profiles"].append(profile)
+        manifest["profiles"].sort(key=lambda e: e["params"]["batch_size"])
+    if failure is not None:
+        manifest["failed"].append(failure)
+    manifest["upper_bound"] = upper_bound(manifest["failed"])
+    manifest["updated"] = now()
+
+
+def upper_bound(failed: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The smallest batch size that ran out of device memory, and what the runtime asked for."""
+    ooms = sorted((f for f in failed if f.get("status") == OOM), key=lambda f: f["batch_size"])
+    if not ooms:
+        return None
+    first, oom = ooms[0], ooms[0].get("oom") or {}
+    return {"batch_size": first["batch_size"], "label": first["label"],
+            "requested_bytes": oom.get("requested_bytes"),
+            "requested_usage": oom.get("requested_usage"), "where": oom.get("where"),
+            "device_bytes_by_type": oom.get("device_bytes_by_type"),
+            "log": first.get("raw", {}).get("log")}
+
+
+def save(manifest: dict[str, Any], out_dir: Path) -> Path:
+    return write_manifest(out_dir, manifest)

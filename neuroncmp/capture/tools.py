@@ -1,0 +1,136 @@
+"""The Neuron profile tools: find them, ask their version, run ``view`` and ``capture``.
+
+``neuron-profile`` and ``neuron-explorer`` come with the ``aws-neuronx-tools`` package, installed
+to ``/opt/aws/neuron/bin`` (AWS, Neuron Profiler user guide), which a fresh shell may not have on
+PATH, so that folder is searched after PATH. Explorer replaces the profiler (end of support in SDK
+2.29/2.30) and takes the same ``capture``/``view`` flags (formats.md 1), so it is preferred.
+
+Flags used, as the AWS docs show them:
+- ``view -n NEFF -s NTFF --output-format summary-json``: summary JSON on stdout
+  (``{"n_<id>": {...}}``), nothing written to a database (Profiler user guide, CLI reference).
+- ``view ... --output-format parquet --output-file DIR`` (Explorer only): "With --output-file the
+  files go in the directory you name" (Explorer, "Analyze profile output"). The docs do not show
+  ``parquet`` and ``--output-file`` in one command line; this pairing is our reading.
+- ``capture -n NEFF -s FILE.ntff [--num-exec N] [--profile-nth-exec M]``: with
+  ``--profile-nth-exec=M`` the trace is saved as ``FILE_exec_M.ntff`` (NKI "Profiling NKI kernels
+  with Neuron Profile"); ``--num-exec`` as AWS's own neuronx-distributed-inference profiling code
+  passes it. Collectives runs add ``_rank_R`` (Profiler user guide).
+- ``--version``: documented for ``neuron-explorer`` ("Get started"); the profiler's docs are silent,
+  so its output is recorded as printed, or the error.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import InputError, MissingDependencyError, UsageError
+
+PROFILER, EXPLORER, NEURON_LS = "neuron-profile", "neuron-explorer", "neuron-ls"
+KINDS = ("auto", EXPLORER, PROFILER)
+NEURON_BIN = Path("/opt/aws/neuron/bin")
+INSTALL_HINT = ("install AWS's Neuron tools: sudo apt-get install aws-neuronx-tools (from the "
+                "Neuron apt repository, see README 'Capturing on trn1'), or put /opt/aws/neuron/bin "
+                "on PATH")
+_VIEW_TIMEOUT = 3600.0  # a big trace takes minutes to post-process; an hour means it hangs
+
+
+@dataclass(frozen=True, slots=True)
+class Tools:
+    """The profile tool to use (its kind and path) and ``neuron-ls`` when installed."""
+
+    kind: str
+    path: Path
+    neuron_ls: Path | None
+
+
+class ToolError(InputError):
+    """A Neuron tool ran and failed: names the command, its exit status and its last error line."""
+
+
+def locate(kind: str = "auto", search_path: str | None = None,
+           extra_dirs: Sequence[Path] | None = None) -> Tools:
+    """The profile tool of ``kind`` (``auto``: Explorer, else the profiler); MissingDependencyError
+    with one line saying what to install when there is none."""
+    if kind not in KINDS:
+        raise UsageError(f"--tool: expected one of {', '.join(KINDS)}, found {kind!r}")
+    wanted = (EXPLORER, PROFILER) if kind == "auto" else (kind,)
+    extra_dirs = (NEURON_BIN,) if extra_dirs is None else extra_dirs
+    for name in wanted:
+        path = which(name, search_path, extra_dirs)
+        if path is not None:
+            return Tools(name, path, which(NEURON_LS, search_path, extra_dirs))
+    names = " or ".join(wanted)
+    raise MissingDependencyError(f"{names} not found on PATH or in {NEURON_BIN}: {INSTALL_HINT}")
+
+
+def which(name: str, search_path: str | None, extra_dirs: Sequence[Path]) -> Path | None:
+    dirs = (search_path if search_path is not None else os.environ.get("PATH", ""))
+    found = shutil.which(name, path=os.pathsep.join([dirs, *map(str, extra_dirs)]))
+    return Path(found) if found else None
+
+
+def version(tool: Path) -> str:
+    """The first line ``TOOL --version`` prints, or what went wrong (recorded, never raised)."""
+    try:
+        done = subprocess.run([str(tool), "--version"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"unknown ({type(exc).__name__})"
+    lines = (done.stdout.strip() or done.stderr.strip()).splitlines()
+    first = lines[0].strip() if lines else ""
+    return first if done.returncode == 0 and first else f"unknown (exit {done.returncode}: {first})"
+
+
+def run_tool(args: Sequence[str], stderr_file: Path | None = None,
+             timeout: float = _VIEW_TIMEOUT) -> str:
+    """Run a tool command; its stdout, or ToolError naming the command and its last stderr line.
+    The full stderr goes to ``stderr_file`` when given (kept beside the raw files)."""
+    try:
+        done = subprocess.run(list(args), capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL, errors="replace")
+    except subprocess.TimeoutExpired:
+        raise ToolError(f"{_short(args)}: no answer after {timeout:.0f} s") from None
+    except OSError as exc:
+        raise ToolError(f"{_short(args)}: cannot run: {exc.strerror or exc}") from None
+    if stderr_file is not None and done.stderr:
+        stderr_file.parent.mkdir(parents=True, exist_ok=True)
+        stderr_file.write_text(done.stderr, encoding="utf-8")
+    if done.returncode != 0:
+        last = next((ln.strip() for ln in reversed(done.stderr.splitlines()) if ln.strip()),
+                    "no error message")
+        raise ToolError(f"{_short(args)} failed (exit {done.returncode}): {last}")
+    return done.stdout
+
+
+def _short(args: Sequence[str]) -> str:
+    return " ".join([Path(args[0]).name, *args[1:2]])
+
+
+def view_summary(tools: Tools, neff: Path, ntff: Path, stderr_file: Path | None = None) -> str:
+    """The summary-json text ``view`` prints for one NEFF/NTFF pair."""
+    return run_tool([str(tools.path), "view", "-n", str(neff), "-s", str(ntff),
+                     "--output-format", "summary-json"], stderr_file)
+
+
+def view_parquet(tools: Tools, neff: Path, ntff: Path, out_dir: Path,
+                 stderr_file: Path | None = None) -> Path:
+    """Explorer's Parquet tables for one pair, written into ``out_dir``."""
+    run_tool([str(tools.path), "view", "-n", str(neff), "-s", str(ntff),
+              "--output-format", "parquet", "--output-file", str(out_dir)], stderr_file)
+    return out_dir
+
+
+def capture_args(tools: Tools, neff: Path, ntff: Path, num_exec: int | None,
+                 nth: int | None) -> list[str]:
+    """``TOOL capture -n NEFF -s NTFF [--num-exec N] [--profile-nth-exec M]``."""
+    args = [str(tools.path), "capture", "-n", str(neff), "-s", str(ntff)]
+    if num_exec is not None:
+        args += ["--num-exec", str(num_exec)]
+    if nth is not None:
+        args += ["--profile-nth-exec", str(nth)]
+    return args

@@ -1,0 +1,146 @@
+"""``neuroncmp capture``: a batch-size sweep (or one graph) captured on trn1 into a run folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .app import cli
+
+DEFAULT_OUT = "neuroncmp-capture"
+EPILOG = """\b
+Examples:
+  neuroncmp capture --batch 2,4,8,16,32 --out runs/bert -- \\
+      python scripts/train_bert_neuron.py --batch {batch} --output-dir {out}
+  neuroncmp capture --neff model.neff --num-exec 2 --profile-nth-exec 2 --out runs/graph
+
+\b
+Placeholders in COMMAND: {batch} (the batch size), {out} (the variant's raw folder,
+DIR/raw/b{N}: give it to the Trainer as its output folder so its all_results.json is kept),
+{steps} (--steps). DIR gets b{N}.json per captured batch size, manifest.json, and raw/b{N}/
+(command.log, the runtime's inspect/ output, the tool's output). A batch size that runs out of
+device memory is recorded in the manifest as the sweep's upper bound and the sweep goes on.
+Profiling itself reserves about 2 GB of device memory (AWS); see README 'Capturing on trn1'."""
+
+
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+             epilog=EPILOG)
+@click.option("--batch", "batches", metavar="N[,N...]", default=None,
+              help="Batch sizes to sweep, comma-separated (2,4,8,16,32); with --neff, the one "
+                   "batch size of the graph (recorded, used in its label).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT,
+              show_default=True, help="Run folder to write (b{N}.json, manifest.json, raw/).")
+@click.option("--steps", type=click.IntRange(min=1), default=None,
+              help="Value for the command's {steps} placeholder (e.g. --max_steps {steps}).")
+@click.option("--warmup", type=click.IntRange(min=0), default=None,
+              help="Executions of each graph to skip before the profiled one "
+                   "(NEURON_RT_INSPECT_DEVICE_PROFILE_NUM_WARMUP, SDK 2.33 docs); default: the "
+                   "runtime's, the first execution.")
+@click.option("--resume", is_flag=True,
+              help="Continue the sweep in --out: skip batch sizes already captured or recorded "
+                   "out of memory, rerun the rest.")
+@click.option("--graph", "graph_rule", default="largest", show_default=True, metavar="RULE",
+              help="Which NEFF/NTFF pair is the training step: 'largest' (biggest NEFF file), "
+                   "'largest-ntff' (biggest trace), or a glob on the NEFF/NTFF file name.")
+@click.option("--tool", type=click.Choice(["auto", "neuron-explorer", "neuron-profile"]),
+              default="auto", show_default=True,
+              help="Profile tool; auto: neuron-explorer if installed, else neuron-profile.")
+@click.option("--env", "env", multiple=True, metavar="NAME=VALUE",
+              help="Extra environment variable for the command (repeatable; recorded).")
+@click.option("--neff", type=click.Path(dir_okay=False), default=None,
+              help="Single graph mode: capture and view this compiled graph instead of a sweep.")
+@click.option("--num-exec", type=click.IntRange(min=1), default=None,
+              help="With --neff: executions to run (neuron-profile capture --num-exec).")
+@click.option("--profile-nth-exec", "nth", type=click.IntRange(min=1), default=None,
+              help="With --neff: the execution to profile; its trace is profile_exec_M.ntff.")
+@click.option("--label", default=None,
+              help="With --neff: the profile's label (default b{N} with --batch, else the NEFF's name).")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+def capture(batches: str | None, out_dir: str, steps: int | None, warmup: int | None,
+            resume: bool, graph_rule: str, tool: str, env: tuple[str, ...], neff: str | None,
+            num_exec: int | None, nth: int | None, label: str | None,
+            command: tuple[str, ...]) -> None:
+    """Capture device profiles on a Neuron instance into a run folder 'neuroncmp diff' reads.
+
+    Runs COMMAND (after '--') once per --batch size with the Neuron runtime's device profiling
+    on (NEURON_RT_INSPECT_*), keeps the training step's profile of each as summary-json, and
+    writes DIR/manifest.json. Needs the Neuron tools (aws-neuronx-tools) and a Neuron device.
+    """
+    from ..capture import session
+    from ..errors import UsageError
+
+    _check_mode(batches, neff, command, num_exec, nth, label)
+    with _progress() as listener:
+        if neff is not None:
+            path = session.graph(Path(neff), Path(out_dir), label=label, batch=batches,
+                                 num_exec=num_exec, nth=nth, tool=tool, on_event=listener)
+            click.echo(f"{path}\nnext: neuroncmp show {path}")
+            return
+        if batches is None:
+            raise UsageError("give --batch N[,N...] with a command after '--', or --neff FILE")
+        result = session.sweep(Path(out_dir), command, batches, steps=steps, warmup=warmup,
+                               env=env, graph=graph_rule, resume=resume, tool=tool,
+                               on_event=listener)
+    click.echo(_summary(result))
+    _raise_on_failures(result)
+
+
+def _check_mode(batches: str | None, neff: str | None, command: tuple[str, ...],
+                num_exec: int | None, nth: int | None, label: str | None) -> None:
+    from ..errors import UsageError
+
+    if neff is not None and command:
+        raise UsageError("--neff captures one compiled graph and runs no command: drop one")
+    if neff is None and (num_exec or nth or label):
+        raise UsageError("--num-exec, --profile-nth-exec and --label go with --neff")
+
+
+class _progress:
+    """A rich progress bar across variants on stderr (rich imported only here), as a listener."""
+
+    def __enter__(self) -> Any:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            console=Console(stderr=True), transient=False)
+        self.task: Any = None
+        self.bar.start()
+        return self.listen
+
+    def listen(self, event: Any) -> None:
+        if self.task is None:
+            self.task = self.bar.add_task("capture", total=event.total)
+        text = f"{event.label}: {event.detail or event.kind}"[:70]
+        advance = 1 if event.kind in ("done", "skip") else 0
+        if advance:
+            text = f"{event.label}: {event.status or 'skipped'}"
+        self.bar.update(self.task, description=text, advance=advance)
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+        if exc[0] is KeyboardInterrupt:  # not caught: the hint only, the interrupt goes on
+            click.echo("interrupted: finished variants are kept; rerun with --resume", err=True)
+
+
+def _summary(result: Any) -> str:
+    lines = [f"{o.label:>6}  {o.status:<14} {o.file or o.reason}" for o in result.outcomes]
+    bound = result.upper_bound
+    if bound:
+        asked = bound.get("requested_bytes")
+        lines.append(f"upper bound: batch {bound['batch_size']} ran out of device memory"
+                     + (f" (asked for {asked} bytes of {bound.get('requested_usage')})" if asked else ""))
+    lines.append(f"manifest: {result.manifest}\nnext: neuroncmp diff {result.out_dir}")
+    return "\n".join(lines)
+
+
+def _raise_on_failures(result: Any) -> None:
+    from ..errors import InputError
+
+    failed = result.failures
+    if failed:
+        named = "; ".join(f"{o.label}: {o.status}" for o in failed)
+        raise InputError(f"{len(failed)} of {len(result.outcomes)} batch sizes captured nothing "
+                         f"({named}); the others are in {result.out_dir}, see manifest.json")
