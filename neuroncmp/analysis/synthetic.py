@@ -65,3 +65,34 @@ def found(truth: Truth, indexes: list[int] | tuple[int, ...], within: int) -> bo
     if truth.change_index is None:
         return not indexes
     return any(abs(i - truth.change_index) <= within for i in indexes)
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """Generated runs of one profile: ``runs[i]`` maps each metric to its value in run ``i``;
+    ``shifts`` holds the truth (metric -> (first run of the new level, relative change))."""
+
+    runs: tuple[dict[str, float], ...]
+    shifts: dict[str, tuple[int, float]]
+    noisy_runs: tuple[int, ...]
+
+
+def history(rng: random.Random, base: dict[str, float], n: int, *, varying: set[str],
+            slow: set[str], shifts: dict[str, tuple[int, float]], noise: float = 0.01,
+            spread: tuple[float, float] = (0.5, 2.0), outlier_rate: float = 0.015,
+            noisy_node_rate: float = 0.01) -> History:
+    """``n`` runs around ``base``: each metric in ``varying`` gets its own noise level (``noise``
+    times U(``spread``)) and outliers, those in ``slow`` are slowed together on noisy-node runs,
+    and each metric in ``shifts`` steps by its relative change from its run on. Other metrics stay
+    at their base value, as counts and bytes of one compiled graph do."""
+    node = noisy_runs(rng, n, noisy_node_rate)
+    columns: dict[str, tuple[float, ...]] = {}
+    for name in sorted(varying):
+        level = base[name]
+        truth = series(rng, n, level=level, noise=noise * rng.uniform(*spread), shift_sigma=0.0,
+                       outlier_rate=outlier_rate, slow_runs=node if name in slow else ())
+        index, change = shifts.get(name, (n, 0.0))
+        columns[name] = tuple(v * (1 + change) if i >= index else v for i, v in enumerate(truth.values))
+    runs = tuple({name: columns[name][i] if name in columns else value for name, value in base.items()}
+                 for i in range(n))
+    return History(runs, dict(shifts), node)

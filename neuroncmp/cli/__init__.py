@@ -7,7 +7,7 @@ command. Heavy modules (rich, pint, pandas) are imported inside the commands tha
 
 from __future__ import annotations
 
-from . import convert, diff, formats, show  # noqa: F401  (each registers its command)
+from . import convert, diff, formats, history, regressions, show, store  # noqa: F401  (each registers its command)
 from .app import cli
 
 
