@@ -403,3 +403,64 @@ def test_history_png(generated, tmp_path):
     code, output = cli_run("history", "total_time", "-o", str(tmp_path / "t.png"), store=store_path)
     assert code == 0, output
     assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---- diff --baseline-history ----------------------------------------------------------------------
+
+def slowed(source: Path, target: Path, factor: float) -> Path:
+    data = json.loads(source.read_text())
+    ((key, block),) = data.items()
+    block["total_time"] *= factor
+    target.write_text(json.dumps({key: block}))
+    return target
+
+
+def test_one_capture_against_its_history_gets_measured_bands_and_a_p_value(generated, tmp_path):
+    store = Store(tmp_path / "s")
+    store.add_listing(generated / "runs.csv")
+    last20 = [json.loads((generated / f"run-{i:05d}.json").read_text()).popitem()[1]["total_time"]
+              for i in range(40, 60)]
+    new = slowed(generated / "run-00059.json", tmp_path / "new.json", 1.06)
+    comparison = store.diff_history(new, where={"model": "bert-large"})
+    assert [side.label for side in (comparison.baseline, *comparison.variants)] == ["history", "new"]
+    assert len(comparison.baseline.profiles) == 20
+    (cell,) = comparison.row("total_time").cells
+    import statistics
+
+    assert cell.step.baseline == pytest.approx(statistics.median(last20))
+    assert cell.step.verdict == "worse" and cell.step.p_value == pytest.approx(1 / 21)
+    middle = statistics.median(last20)
+    sigma = 1.4826 * statistics.median([abs(x - middle) for x in last20])
+    band = str(comparison.bands.band(__import__("neuroncmp").lookup("total_time")))
+    assert float(band.rstrip("%")) == pytest.approx(300 * sigma / middle, rel=1e-4)
+
+
+def test_a_stored_capture_is_compared_with_the_runs_before_it(generated, tmp_path):
+    store = Store(tmp_path / "s")
+    store.add_listing(generated / "runs.csv")
+    found = store.baseline_for(__import__("neuroncmp").load(generated / "run-00030.json")[0],
+                               runs=10)
+    day = {r.run: r.time.day for r in store.runs()}
+    assert len(found.runs) == 10 and len({day[r] for r in found.runs}) == 10
+    earlier = [r.run for r in store.runs()][20:30]
+    assert list(found.runs) == earlier
+
+
+def test_baseline_history_from_the_cli_and_its_refusals(generated, tmp_path):
+    store_path = tmp_path / "s"
+    Store(store_path).add_listing(generated / "runs.csv")
+    new = slowed(generated / "run-00059.json", tmp_path / "new.json", 1.06)
+    code, output = cli_run("diff", str(new), "--baseline-history", "--metric", "total_time",
+                           "--fail-on", "total_time>+3%", "--no-color", store=store_path)
+    assert code == 3 and "history x20" in output and "✘" in output
+    code, output = cli_run("diff", str(new), str(new), "--baseline-history", store=store_path)
+    assert code == 2
+    Store(store_path).add(RUN, tags={"model": "bert-large"})  # 8 more series with model=bert-large
+    code, output = cli_run("diff", str(new), "--baseline-history", "--where", "model=bert-large",
+                           store=store_path)
+    assert code == 2 and "9 series match" in output and "choose one with --where" in output
+    code, output = cli_run("diff", str(new), "--baseline-history", "--where", "model=bert-large",
+                           "--where", "instance=trn1.2xlarge", store=store_path)
+    assert code == 0, output
+    code, output = cli_run("diff", str(RUN / "b16.json"), "--baseline-history", store=store_path)
+    assert code == 1 and "only 0 earlier runs" in output or "at least 5" in output

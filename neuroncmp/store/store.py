@@ -13,8 +13,12 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..catalog import canonical_name
+from ..comparison import Comparison, compare
+from ..comparison.bands import Bands
 from ..errors import UsageError
-from . import adding, layout, listing, maintenance, reading, trends
+from ..ingest import load
+from ..model import Profile
+from . import adding, baseline, layout, listing, maintenance, reading, trends
 from .times import parse_time
 
 
@@ -90,6 +94,25 @@ class Store:
             metrics.add(metric)
         chosen = trends.select(found, all_changes=all_changes, min_change=min_change, since=when)
         return trends.Regressions(chosen, series, len(metrics), all_changes, min_change, when)
+
+    def baseline_for(self, new: Profile, *, runs: int = baseline.HISTORY_RUNS,
+                     **where: str | Iterable[str]) -> baseline.HistoryBaseline:
+        """The last ``runs`` runs of ``new``'s series (``where`` picks it when several match)."""
+        return baseline.history_baseline(self.path, new, _where(where), runs)
+
+    def diff_history(self, path: str | Path, *, runs: int = baseline.HISTORY_RUNS,
+                     where: Mapping[str, str | Iterable[str]] | None = None, basis: str = "auto",
+                     thresholds: Iterable[str] = ()) -> Comparison:
+        """Compare the profile in ``path`` with the recent runs of its series: their median as the
+        baseline (label ``history``), noise bands measured from them. ``thresholds`` given as
+        metric globs override the measured bands; kind and global ones apply where none was
+        measured."""
+        (new, *more) = load(path)
+        if more:
+            raise UsageError(f"{path}: {len(more) + 1} profiles; --baseline-history compares one")
+        found = baseline.history_baseline(self.path, new, _where(where or {}), runs)
+        bands = Bands([*thresholds, *found.bands])
+        return compare(found.profiles, new, baseline=baseline.LABEL, basis=basis, thresholds=bands)
 
     def compact(self) -> maintenance.CompactReport:
         return maintenance.compact(self.path)
