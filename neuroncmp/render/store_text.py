@@ -49,7 +49,7 @@ def add_report(report: Any, store: str, shown: int = 20) -> str:
         froms = ", ".join(f"{n} from {s}" for s, n in sources.items())
         out.append(f"... and {len(report.runs) - shown} more (times: {froms})\n")
     for problem in report.skipped:
-        out.append(f"skipped {problem.where}: {problem.message}\n")
+        out.append(f"skipped {problem}\n")
     return "".join(out)
 
 

@@ -77,8 +77,8 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
 
 
 def _refusal(problems: list[Problem]) -> str:
-    first, more = problems[0], f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"{first.where}: {first.message}{more}; nothing was added (--skip-bad adds the rest)"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{problems[0]}{more}; nothing was added (--skip-bad adds the rest)"
 
 
 def _prepare(entry: Entry) -> list[_Prepared]:

@@ -36,6 +36,10 @@ class Problem:
     where: str
     message: str
 
+    def __str__(self) -> str:
+        """``where: message``, without saying the place twice (a loader's message names its file)."""
+        return self.message if self.message.startswith(self.where) else f"{self.where}: {self.message}"
+
 
 def read(listing: Path) -> tuple[list[Entry], list[Problem]]:
     """The listing's entries and its bad rows (a missing file, a bad time, a duplicate path)."""

@@ -35,7 +35,7 @@ class Store:
             at: str | datetime | None = None, commit: str | None = None,
             skip_bad: bool = False) -> adding.AddReport:
         """Add profiles (files, run folders, folders of files); the store is made if missing."""
-        when = _time(at)
+        when = _time(at, "--at")
         entries = [listing.Entry(Path(p), dict(tags or {}), when, commit, str(p), "--at")
                    for p in paths]
         return adding.add(self.path, entries, skip_bad=skip_bad)
@@ -76,7 +76,7 @@ class Store:
         """Level shifts in every series of every metric, worst first. By default only changes for
         the worse; ``min_change`` is a fraction (0.02: at least 2 %); ``since`` keeps changes
         whose first new run is later."""
-        when = _time(since)
+        when = _time(since, "--since")
         return reading.retrying(self.path, lambda con: self._regressions(
             con, _where(where or {}), when, all_changes, min_change))
 
@@ -137,7 +137,7 @@ def _tags(key: str) -> dict[str, str]:
     return json.loads(key)
 
 
-def _time(value: str | datetime | None) -> datetime | None:
+def _time(value: str | datetime | None, option: str) -> datetime | None:
     if value is None:
         return None
     if isinstance(value, datetime):
@@ -145,4 +145,4 @@ def _time(value: str | datetime | None) -> datetime | None:
     try:
         return parse_time(value)
     except ValueError:
-        raise UsageError(f"'{value}' is not an ISO 8601 time (2024-05-01T02:00:00Z)") from None
+        raise UsageError(f"{option} '{value}': expected an ISO 8601 time (2024-05-01T02:00:00Z)") from None
