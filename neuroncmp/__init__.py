@@ -28,13 +28,13 @@ _EXPORTS = {
     "Skipped": "model", "Source": "model", "MetricSpec": "catalog", "lookup": "catalog",
     "NeuroncmpError": "errors", "ParseError": "errors", "InputError": "errors",
     "UsageError": "errors", "UnknownFormatError": "errors", "MissingDependencyError": "errors",
-    "RuleError": "errors",
+    "RuleError": "errors", "Store": "store",
 }
 __all__ = [
     "__version__", "load", "load_many", "compare", "sweep", "Comparison", "Sweep", "Finding", "examples",
     "ureg", "use_pint_pandas", "Profile", "Metric", "MemoryRow",
     "Anomaly", "Skipped", "Source", "MetricSpec", "lookup", "NeuroncmpError", "ParseError",
-    "InputError", "UsageError", "UnknownFormatError", "MissingDependencyError", "RuleError",
+    "InputError", "UsageError", "UnknownFormatError", "MissingDependencyError", "RuleError", "Store",
 ]
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .errors import (InputError, MissingDependencyError, NeuroncmpError, ParseError, RuleError,
                          UnknownFormatError, UsageError)
     from .model import Anomaly, MemoryRow, Metric, Skipped, Source
+    from .store import Store
 
 
 def __getattr__(name: str) -> Any:

@@ -13,7 +13,7 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def write_atomic_bytes(path: Path, data: bytes) -> None:
-    """``write_atomic`` for bytes (charts)."""
+    """``write_atomic`` for bytes (a chart's PNG, ...)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -30,9 +30,10 @@ def spread(values: list[float]) -> tuple[float, float]:
     return min(values), max(values)
 
 
-def permutation_p_value(a: list[float], b: list[float]) -> float | None:
-    """Two-sided p-value that ``a`` and ``b`` share a distribution; None with fewer than 2 each."""
-    if len(a) < 2 or len(b) < 2:
+def permutation_p_value(a: list[float], b: list[float], min_size: int = 2) -> float | None:
+    """Two-sided p-value that ``a`` and ``b`` share a distribution; None with fewer than
+    ``min_size`` values on a side (1: one new value against many, as a history baseline allows)."""
+    if len(a) < min_size or len(b) < min_size or len(a) + len(b) < 3:
         return None
     pooled, n = a + b, len(a)
     observed = abs(_mean(a) - _mean(b))

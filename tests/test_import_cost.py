@@ -10,7 +10,7 @@ import pytest
 
 from conftest import ROOT, RUN
 
-HEAVY = ("pint", "pandas", "numpy", "pyarrow", "matplotlib")
+HEAVY = ("pint", "pandas", "numpy", "pyarrow", "matplotlib", "duckdb")
 PROBE = """
 import runpy, sys, json
 sys.argv = ["neuroncmp", *json.loads(sys.argv[1])]

@@ -8,6 +8,7 @@ import click
 
 from .app import cli
 from .options import format_in_option, no_color_option, output_options, width_option
+from .store_options import pairs, store_option, where_option
 
 
 @cli.command()
@@ -33,9 +34,17 @@ from .options import format_in_option, no_color_option, output_options, width_op
 @format_in_option
 @no_color_option
 @width_option
+@click.option("--baseline-history", is_flag=True,
+              help="Compare one new FILE with the recent runs of its series in the store.")
+@click.option("--history-runs", type=click.IntRange(5), default=20, show_default=True, metavar="N",
+              help="With --baseline-history: how many recent runs form the baseline.")
+@where_option
+@store_option
 def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], globs: tuple[str, ...],
-         only_changed: bool, sort: str, order: str, summary: bool, basis: str, bands: tuple[str, ...], fmt: str | None,
-         output: str | None, rules: tuple[str, ...], format_in: str | None, no_color: bool, width: int | None) -> None:
+         only_changed: bool, sort: str, order: str, summary: bool, basis: str, bands: tuple[str, ...],
+         fmt: str | None, output: str | None, rules: tuple[str, ...], format_in: str | None, no_color: bool,
+         width: int | None, baseline_history: bool, history_runs: int, where: tuple[str, ...],
+         store_path: str) -> None:
     """Compare a baseline against variants: FILES are profiles, multi-section exports or run folders."""
     from ..analysis.sweep import findings_for
     from ..comparison import compare, select
@@ -52,8 +61,11 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
 
         parsed_rules = [parse_rule(text) for text in rules]
     parsed_bands = Bands(bands)
-    comparison = compare(load_many(files, format_in), baseline=baseline, basis=basis,
-                         thresholds=parsed_bands, order=order)
+    if baseline_history:
+        comparison = _against_history(files, baseline, bands, basis, where, history_runs, store_path)
+    else:
+        comparison = compare(load_many(files, format_in), baseline=baseline, basis=basis,
+                             thresholds=parsed_bands, order=order)
     if rules:
         gates = evaluate(comparison, parsed_rules)
     view = select(comparison, groups=groups, metrics=globs, only_changed=only_changed, sort=sort)
@@ -63,3 +75,15 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     emit(renderer, "diff", DiffReport(comparison, view, gates, summary, findings), output, no_color, width)
     if any(gate.tripped for gate in gates):
         raise GateTripped("a --fail-on gate tripped")
+
+
+def _against_history(files: tuple[str, ...], baseline: str | None, bands: tuple[str, ...], basis: str,
+                     where: tuple[str, ...], runs: int, store_path: str) -> Any:
+    """``--baseline-history``: one FILE against the recent runs of its series in the store."""
+    from ..errors import UsageError
+    from ..store import Store
+
+    if len(files) != 1 or baseline:
+        raise UsageError("--baseline-history compares one FILE (and takes no --baseline)")
+    return Store(store_path).diff_history(files[0], runs=runs, where=pairs(where, "--where"),
+                                          basis=basis, thresholds=bands)

@@ -20,7 +20,7 @@ from fnmatch import fnmatchcase
 from typing import Iterable, NamedTuple
 
 from .. import units as u
-from ..catalog import MetricSpec, catalog, closest
+from ..catalog import MetricSpec, catalog, closest, lookup
 from ..errors import RuleError
 from ..records import record
 
@@ -125,6 +125,8 @@ def _kinds_of(key: str | None, text: str) -> set[str]:
     if key in KINDS:
         return {key}
     specs = [spec for name, spec in catalog().items() if fnmatchcase(name, key)]
+    if not specs and not any(char in key for char in "*?[") and lookup(key).catalogued:
+        return {lookup(key).kind}  # a per-core or memory metric the catalog knows by pattern
     if not specs and key.startswith(("memory.", "throttle_")):
         return {"bytes"} if key.startswith("memory.") else {"time", "fraction"}
     if not specs:

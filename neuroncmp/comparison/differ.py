@@ -21,6 +21,9 @@ from .result import (ABSENT, ADDED, ALPHA, BETTER, CONTEXT, NEUTRAL, REMOVED, SU
 from .sides import ProfileInput, arrange, flatten
 
 BASES = ("auto", "step", "sample")
+# One variant capture against at least this many baseline captures (a history baseline) is tested
+# too: the permutation test of 1 against N has N + 1 splits, so p can go below ALPHA = 0.05.
+SINGLE_AGAINST = 20
 
 
 def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "auto",
@@ -189,8 +192,8 @@ def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], b: Any, va
     ratio = v / b if b else None
     points = delta * 100 if spec.kind == "fraction" else None
     p_value = None
-    if len(base) > 1 and len(var) > 1:
-        p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var])
+    if len(base) > 1 and len(var) > 1 or len(var) == 1 and len(base) >= SINGLE_AGAINST:
+        p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var], 1)
     verdict = _verdict(spec, band, b, v, points, p_value)
     return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value)
 

@@ -1,0 +1,98 @@
+"""Synthetic metric histories with known truth, to measure the shift detector against.
+
+The model is what a fleet's nightly profiles look like (issue 13): a level, Gaussian noise of
+``noise`` (relative, about 1 % and different per metric), at most one level shift of
+``shift_sigma`` noise standard deviations placed at least ``margin`` runs from either end,
+isolated outliers (``outlier_rate`` of the values, each 6-10 sigma off in either direction) and
+"noisy node" runs (a whole run slow: every time metric of that run higher by 3-15 %). Only
+``random.Random(seed)`` is used, so a seed gives the same series on every machine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """A generated series and what is true about it.
+
+    ``change_index`` is the first run of the new level (None: no shift); ``change`` the relative
+    size of the shift (after / before - 1); ``outliers`` and ``noisy_runs`` the indexes disturbed
+    on purpose (neither is a change).
+    """
+
+    values: tuple[float, ...]
+    change_index: int | None
+    change: float
+    outliers: tuple[int, ...]
+    noisy_runs: tuple[int, ...]
+
+
+def noisy_runs(rng: random.Random, n: int, rate: float) -> tuple[int, ...]:
+    """Indexes of whole runs on a noisy node (shared by every time metric of a history)."""
+    return tuple(i for i in range(n) if rng.random() < rate)
+
+
+def series(rng: random.Random, n: int = 80, *, level: float = 1.0, noise: float = 0.01,
+           shift_sigma: float = 0.0, margin: int = 20, outlier_rate: float = 0.015,
+           outlier_sigma: tuple[float, float] = (6.0, 10.0), slow_runs: tuple[int, ...] = (),
+           slowdown: tuple[float, float] = (0.03, 0.15)) -> Truth:
+    """One series of ``n`` runs: noise, an optional shift (sign random), outliers, slow runs.
+
+    ``slow_runs`` are the noisy-node runs (from ``noisy_runs``): their value is multiplied by
+    1 + U(``slowdown``), as a slow node makes every time metric of the run slower together.
+    """
+    sigma = noise * level
+    index = rng.randint(margin, n - margin) if shift_sigma and n >= 2 * margin else None
+    step = rng.choice((-1.0, 1.0)) * shift_sigma * sigma if index is not None else 0.0
+    values, outliers = [], []
+    for i in range(n):
+        value = level + (step if index is not None and i >= index else 0.0) + rng.gauss(0.0, sigma)
+        if rng.random() < outlier_rate:
+            value += rng.choice((-1.0, 1.0)) * rng.uniform(*outlier_sigma) * sigma
+            outliers.append(i)
+        if i in slow_runs:
+            value *= 1.0 + rng.uniform(*slowdown)
+        values.append(value)
+    return Truth(tuple(values), index, step / level, tuple(outliers), tuple(slow_runs))
+
+
+def found(truth: Truth, indexes: list[int] | tuple[int, ...], within: int) -> bool:
+    """Whether a detector that reported changes at ``indexes`` found the true shift within
+    ``within`` runs (and, for a series with no shift, whether it stayed silent)."""
+    if truth.change_index is None:
+        return not indexes
+    return any(abs(i - truth.change_index) <= within for i in indexes)
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """Generated runs of one profile: ``runs[i]`` maps each metric to its value in run ``i``;
+    ``shifts`` holds the truth (metric -> (first run of the new level, relative change))."""
+
+    runs: tuple[dict[str, float], ...]
+    shifts: dict[str, tuple[int, float]]
+    noisy_runs: tuple[int, ...]
+
+
+def history(rng: random.Random, base: dict[str, float], n: int, *, varying: set[str],
+            slow: set[str], shifts: dict[str, tuple[int, float]], noise: float = 0.01,
+            spread: tuple[float, float] = (0.5, 2.0), outlier_rate: float = 0.015,
+            noisy_node_rate: float = 0.01) -> History:
+    """``n`` runs around ``base``: each metric in ``varying`` gets its own noise level (``noise``
+    times U(``spread``)) and outliers, those in ``slow`` are slowed together on noisy-node runs,
+    and each metric in ``shifts`` steps by its relative change from its run on. Other metrics stay
+    at their base value, as counts and bytes of one compiled graph do."""
+    node = noisy_runs(rng, n, noisy_node_rate)
+    columns: dict[str, tuple[float, ...]] = {}
+    for name in sorted(varying):
+        level = base[name]
+        truth = series(rng, n, level=level, noise=noise * rng.uniform(*spread), shift_sigma=0.0,
+                       outlier_rate=outlier_rate, slow_runs=node if name in slow else ())
+        index, change = shifts.get(name, (n, 0.0))
+        columns[name] = tuple(v * (1 + change) if i >= index else v for i, v in enumerate(truth.values))
+    runs = tuple({name: columns[name][i] if name in columns else value for name, value in base.items()}
+                 for i in range(n))
+    return History(runs, dict(shifts), node)

@@ -1,0 +1,78 @@
+"""``neuroncmp store add|ls|check|compact``: keep every run in a folder any engine can read."""
+
+from __future__ import annotations
+
+import click
+
+from .app import App, cli
+from .store_options import pairs, store_option, where_option
+
+
+@cli.group(cls=App)
+def store() -> None:
+    """Keep profiles in a store (a folder of Parquet tables) for history and regressions."""
+
+
+@store.command("add")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--runs", "listing", type=click.Path(dir_okay=False), default=None,
+              help="A CSV listing: path (relative to it), optional time and commit, other columns tags.")
+@click.option("--tag", "tags", multiple=True, metavar="KEY=VALUE", help="Tag every run (repeatable).")
+@click.option("--at", "at", metavar="ISO-TIME", default=None,
+              help="The runs' time (default: the time the profile states, else the file's mtime).")
+@click.option("--commit", metavar="SHA", default=None, help="The source commit of the runs.")
+@click.option("--skip-bad", is_flag=True, help="Add what can be added and list what was skipped.")
+@store_option
+def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: str | None,
+        commit: str | None, skip_bad: bool, store_path: str) -> None:
+    """Add profiles (files, run folders, folders of files) to the store."""
+    from ..errors import UsageError
+    from ..render.store_text import add_report
+    from ..store import Store
+
+    if bool(paths) == bool(listing):
+        raise UsageError("give either PATH... or --runs LISTING")
+    if listing and (tags or at or commit):
+        raise UsageError("--tag, --at and --commit apply to PATH...; a listing has its own columns")
+    target = Store(store_path)
+    if listing:
+        report = target.add_listing(listing, skip_bad=skip_bad)
+    else:
+        given = {k: v[-1] for k, v in pairs(tags, "--tag").items()}
+        report = target.add(*paths, tags=given, at=at, commit=commit, skip_bad=skip_bad)
+    click.echo(add_report(report, store_path), nl=False)
+
+
+@store.command("ls")
+@where_option
+@store_option
+def ls(where: tuple[str, ...], store_path: str) -> None:
+    """List the runs in the store, in time order, with their tags."""
+    from ..render.store_text import runs_table
+    from ..store import Store
+
+    click.echo(runs_table(Store(store_path).runs(**pairs(where, "--where"))), nl=False)
+
+
+@store.command("check")
+@store_option
+def check(store_path: str) -> None:
+    """Verify the store: hashes, every run complete, no leftovers (exit 1 on a problem)."""
+    from ..errors import InputError
+    from ..render.store_text import check_report
+    from ..store import Store
+
+    report = Store(store_path).check()
+    click.echo(check_report(report, store_path), nl=False)
+    if not report.ok:
+        raise InputError(f"{store_path}: store check found {len(report.problems)} problems")
+
+
+@store.command("compact")
+@store_option
+def compact(store_path: str) -> None:
+    """Merge the store's part files into one and remove leftovers (no answer changes)."""
+    from ..render.store_text import compact_report
+    from ..store import Store
+
+    click.echo(compact_report(Store(store_path).compact(), store_path), nl=False)

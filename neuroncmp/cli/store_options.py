@@ -1,0 +1,54 @@
+"""Options of the store's commands (``store``, ``history``, ``regressions``)."""
+
+from __future__ import annotations
+
+
+import click
+
+store_option = click.option(
+    "--store", "store_path", metavar="PATH", envvar="NEURONCMP_STORE", default=".neuroncmp",
+    show_default=True, help="The store folder (or set NEURONCMP_STORE).")
+where_option = click.option(
+    "--where", "where", multiple=True, metavar="KEY=VALUE",
+    help="Only runs with this tag (repeatable: all keys must match, any value of a repeated key).")
+
+
+def pairs(texts: tuple[str, ...], option: str) -> dict[str, list[str]]:
+    """``("model=llama", "bs=32")`` -> ``{"model": ["llama"], "bs": ["32"]}``; a text without
+    ``=`` or with an empty key is a usage error."""
+    from ..errors import UsageError
+
+    out: dict[str, list[str]] = {}
+    for text in texts:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{option} {text!r}: expected KEY=VALUE")
+        out.setdefault(key.strip(), []).append(value.strip())
+    return out
+
+
+def output_format(fmt: str | None, output: str | None, allowed: tuple[str, ...]) -> str:
+    """``--format``, else the one ``-o``'s extension names, else ``term``."""
+    from ..errors import UsageError
+
+    if fmt:
+        return fmt
+    if output:
+        suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
+        chosen = {"json": "json", "txt": "term", "png": "png"}.get(suffix)
+        if chosen not in allowed:
+            raise UsageError(f"-o {output}: cannot tell the format from the extension "
+                             f"(use {', '.join('.' + a if a != 'term' else '.txt' for a in allowed)})")
+        return chosen  # type: ignore[return-value]
+    return "term"
+
+
+def echo_or_write(text: str, output: str | None) -> None:
+    if output:
+        from .output import write_file
+
+        write_file(output, text)
+    else:
+        click.echo(text, nl=False)
+
+

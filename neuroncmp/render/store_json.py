@@ -1,0 +1,63 @@
+"""JSON documents of ``history`` (``neuroncmp.history/1``) and ``regressions``
+(``neuroncmp.regressions/1``): values in base units, times in ISO 8601 UTC, NaN as null."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from ..units import pick_scale
+from ..stats import median
+
+HISTORY_SCHEMA = "neuroncmp.history/1"
+REGRESSIONS_SCHEMA = "neuroncmp.regressions/1"
+
+
+def history(result: Any) -> str:
+    values = [p.value for s in result.series for p in s.points]
+    display = pick_scale(median(values), result.unit)[1] if values else ""
+    document = {
+        "schema": HISTORY_SCHEMA, "metric": result.metric, "unit": result.unit,
+        "display_unit": display or result.unit,
+        "series": [{"tags": dict(s.tags), "points": [_point(p) for p in s.points],
+                    "changes": [_change(c, with_series=False) for c in s.changes]}
+                   for s in result.series],
+    }
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def regressions(result: Any) -> str:
+    document = {
+        "schema": REGRESSIONS_SCHEMA,
+        "filters": {"all_changes": result.all_changes, "min_change": result.min_change,
+                    "since": _time(result.since) if result.since else None},
+        "series_count": result.series_count, "metric_count": result.metric_count,
+        "changes": [_change(c, with_series=True) for c in result.changes],
+    }
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def _point(point: Any) -> dict[str, Any]:
+    return {"run": point.run, "commit": point.commit, "time": _time(point.time),
+            "value": _number(point.value)}
+
+
+def _change(change: Any, with_series: bool) -> dict[str, Any]:
+    head = {"metric": change.metric, "series": dict(change.series)} if with_series else {}
+    return {**head, "at": _ref(change.at), "before_run": _ref(change.before_run),
+            "before": _number(change.before), "after": _number(change.after), "unit": change.unit,
+            "change": _number(change.change), "direction": change.direction,
+            "p_value": _number(change.p_value)}
+
+
+def _ref(point: Any) -> dict[str, Any]:
+    return {"run": point.run, "commit": point.commit, "time": _time(point.time)}
+
+
+def _time(moment: Any) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def _number(value: float) -> float | None:
+    return value if math.isfinite(value) else None

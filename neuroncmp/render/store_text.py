@@ -1,0 +1,173 @@
+"""Terminal text for the store's commands: add, ls, check, compact, history, regressions.
+
+Values are shown in one display unit per metric (``units.pick_scale`` from the median value),
+times in UTC, run ids as stored, p-values to two significant figures.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from ..stats import median
+from ..units import format_value, pick_scale, significant
+
+SPARKS = "▁▂▃▄▅▆▇█"
+MARK = {"worse": "✘", "better": "✔", "changed": "~"}
+
+
+def table(header: list[str], rows: list[list[str]], right: set[int] | None = None) -> str:
+    """Columns as wide as their widest cell, two spaces apart (``right``: right-aligned ones)."""
+    right = right or set()
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i])
+                         for i, c in enumerate(cells)).rstrip()
+    return "\n".join([line(header)] + [line(r) for r in rows]) + "\n"
+
+
+def short_time(iso: str) -> str:
+    return iso.replace("+00:00", "Z")
+
+
+def tags_text(tags: Any) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(tags.items())) or "(no tags)"
+
+
+def add_report(report: Any, store: str, shown: int = 20) -> str:
+    """What an add did: added and already-present runs, where each run's time came from, skips."""
+    out = [f"added {len(report.added)} runs, {len(report.present)} already present (store {store})\n"]
+    rows = [[r.run, r.label, r.time, r.time_source, "present" if r.present else "added", r.source]
+            for r in report.runs[:shown]]
+    if rows:
+        out.append(table(["run", "label", "time", "time from", "status", "source"], rows))
+    if len(report.runs) > shown:
+        sources: dict[str, int] = {}
+        for r in report.runs:
+            sources[r.time_source] = sources.get(r.time_source, 0) + 1
+        froms = ", ".join(f"{n} from {s}" for s, n in sources.items())
+        out.append(f"... and {len(report.runs) - shown} more (times: {froms})\n")
+    for problem in report.skipped:
+        out.append(f"skipped {problem}\n")
+    return "".join(out)
+
+
+def runs_table(runs: Sequence[Any]) -> str:
+    if not runs:
+        return "no runs\n"
+    rows = [[r.run, r.time.isoformat().replace("+00:00", "Z"), r.commit or "", r.label,
+             tags_text(r.tags)] for r in runs]
+    return table(["run", "time", "commit", "label", "tags"], rows) + f"{len(runs)} runs\n"
+
+
+def check_report(report: Any, store: str) -> str:
+    out = [f"store {store}: {report.runs} runs in {report.parts} parts, {report.objects} copies\n"]
+    out += [f"problem: {p}\n" for p in report.problems]
+    out += [f"leftover (removed by 'neuroncmp store compact'): {p}\n" for p in report.leftovers]
+    out.append("ok: every run complete, every copy matches its hash\n" if report.ok else
+               f"{len(report.problems)} problems\n")
+    return "".join(out)
+
+
+def compact_report(report: Any, store: str) -> str:
+    return (f"store {store}: {report.parts_before} parts -> {report.parts_after}, {report.runs} runs; "
+            f"removed {len(report.removed)} leftover files of interrupted adds\n")
+
+
+def history(result: Any, width: int, last: int | None = None) -> str:
+    """Each series: its trend, its shifts, and its points in time order (the last ``last``)."""
+    values = [p.value for s in result.series for p in s.points]
+    if not values:
+        return f"{result.metric}: no runs match\n"
+    scale = pick_scale(median(values), result.unit)
+    out = [f"{result.metric} [{scale[1] or result.unit}]: {len(result.series)} series, "
+           f"{len(values)} runs\n"]
+    for series in result.series:
+        out.append(_series(series, result.unit, scale, width, last))
+    return "".join(out)
+
+
+def _series(series: Any, unit: str, scale: tuple[float, str], width: int, last: int | None) -> str:
+    points = series.points
+    out = [f"\n{tags_text(series.tags)}: {len(points)} runs, {_iso(points[0].time)} .. "
+           f"{_iso(points[-1].time)}\n"]
+    spark, marks = sparkline([p.value for p in points], [points.index(c.at) for c in series.changes],
+                             width - 8)
+    out.append(f"  trend {spark}\n")
+    if series.changes:
+        out.append(f"        {marks}\n")
+    for change in series.changes:
+        out.append(f"  shift at run {change.at.run}: {change_text(change, unit, scale)}\n")
+    at = {c.at.run: c for c in series.changes}
+    shown = points[-last:] if last else points
+    rows = [[_iso(p.time), p.run, p.commit or "", format_value(p.value, unit, scale, with_unit=False),
+             f"◆ {_percent(at[p.run].change)} {at[p.run].direction}" if p.run in at else ""]
+            for p in shown]
+    out.append(_indent(table(["time", "run", "commit", "value", "shift"], rows, right={3})))
+    if last and len(points) > last:
+        out.append(f"  ({len(points) - last} earlier runs not shown)\n")
+    return "".join(out)
+
+
+def change_text(change: Any, unit: str, scale: tuple[float, str] | None = None) -> str:
+    before = format_value(change.before, unit, scale)
+    after = format_value(change.after, unit, scale)
+    return (f"{before} -> {after} ({_percent(change.change)}) {change.direction} "
+            f"{MARK[change.direction]}, p {p_text(change.p_value)}")
+
+
+def regressions(result: Any, store: str) -> str:
+    kind = "changes" if result.all_changes else "changes for the worse"
+    out = [f"{len(result.changes)} {kind} in {result.series_count} series of {result.metric_count} "
+           f"metrics (store {store})\n"]
+    if not result.changes:
+        return "".join(out)
+    rows = []
+    for c in result.changes:
+        scale = pick_scale(median([c.before, c.after]), c.unit)
+        rows.append([MARK[c.direction], c.metric, tags_text(c.series), c.at.run, c.at.commit or "",
+                     _iso(c.at.time), format_value(c.before, c.unit, scale),
+                     format_value(c.after, c.unit, scale), _percent(c.change), p_text(c.p_value)])
+    header = ["", "metric", "series", "at run", "commit", "time", "before", "after", "change", "p"]
+    return "".join(out) + table(header, rows, right={6, 7, 8, 9})
+
+
+def sparkline(values: list[float], shifts: list[int], width: int) -> tuple[str, str]:
+    """A trend of at most ``width`` characters (bucket medians) and a line marking the shifts.
+
+    The scale runs from the 2nd to the 98th percentile, so one slow run does not flatten it."""
+    width = max(width, 8)
+    size = max(1, math.ceil(len(values) / width))
+    buckets = [median(values[i:i + size]) for i in range(0, len(values), size)]
+    ordered = sorted(values)
+    low = ordered[int(0.02 * (len(ordered) - 1))]
+    high = ordered[math.ceil(0.98 * (len(ordered) - 1))]
+    if high <= low:
+        spark = SPARKS[0] * len(buckets)
+    else:
+        spark = "".join(SPARKS[round((min(max(b, low), high) - low) / (high - low) * (len(SPARKS) - 1))]
+                        for b in buckets)
+    marks = [" "] * len(buckets)
+    for index in shifts:
+        marks[index // size] = "^"
+    return spark, "".join(marks).rstrip()
+
+
+def _indent(text: str) -> str:
+    return "".join("  " + line + "\n" for line in text.splitlines())
+
+
+def p_text(p: float) -> str:
+    """Two significant figures; below 1e-16 (where doubles stop resolving it) ``<1e-16``."""
+    return "<1e-16" if p < 1e-16 else f"{p:.2g}"
+
+
+def _percent(change: float) -> str:
+    if not math.isfinite(change):
+        return "n/a"
+    return f"{'+' if change >= 0 else ''}{significant(change * 100, 3)}%"
+
+
+def _iso(moment: Any) -> str:
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -1,0 +1,12 @@
+"""The profile store: every run kept, in a folder any engine can read (Parquet), queried with DuckDB.
+
+``layout`` (the folder, its lock and snapshot), ``objects`` (content-named copies), ``records``
+(profiles -> rows), ``schema`` (the tables), ``parts`` (writing and publishing), ``listing``
+(runs.csv), ``adding``, ``reading`` (DuckDB), ``trends`` (history and regressions),
+``maintenance`` (compact, check), ``store`` (the ``Store`` API). pyarrow and duckdb are imported
+only by the functions that write or read tables.
+"""
+
+from .store import Store
+
+__all__ = ["Store"]

@@ -1,0 +1,168 @@
+"""Adding profiles: load and check everything first, then write it as one part under the lock.
+
+Idempotent (a file whose content hash the store holds is reported as present, not added again),
+atomic (the part becomes visible in one rename) and safe with several adders (the lock makes
+"which hashes are present" and "publish" one step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import InputError, NeuroncmpError, UnknownFormatError
+from ..ingest import load
+from ..ingest.manifest import SIDECAR_KEYS, entry_for
+from ..model import Profile
+from . import layout, objects, parts, records, times
+from .listing import Entry, Problem
+
+
+@dataclass(frozen=True, slots=True)
+class AddedRun:
+    """One run of an add: its id and place in history, and whether the store had it already."""
+
+    run: str
+    label: str
+    source: str
+    time: str
+    time_source: str
+    present: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AddReport:
+    runs: tuple[AddedRun, ...]
+    skipped: tuple[Problem, ...]
+
+    @property
+    def added(self) -> tuple[AddedRun, ...]:
+        return tuple(run for run in self.runs if not run.present)
+
+    @property
+    def present(self) -> tuple[AddedRun, ...]:
+        return tuple(run for run in self.runs if run.present)
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A loaded file: its profiles, content hash and object name, and the entry that named it."""
+
+    entry: Entry
+    source: Path
+    profiles: list[Profile]
+    content_hash: str
+    object: str
+    sidecars: dict[str, Path]  # object name -> file
+
+
+def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
+        problems: list[Problem] | None = None) -> AddReport:
+    """Add every entry's profiles to the store at ``root`` (made if missing). A bad entry (or a
+    ``problems`` row of a listing) stops the add before anything is written, unless
+    ``skip_bad``: then the rest is added and the report lists what was skipped."""
+    layout.usable(root)
+    problems = list(problems or [])
+    prepared = []
+    for entry in entries:
+        try:
+            prepared += _prepare(entry)
+        except NeuroncmpError as exc:
+            problems.append(Problem(entry.where, str(exc)))
+    if problems and not skip_bad:
+        raise InputError(_refusal(problems))
+    layout.create(root)
+    return AddReport(_commit(root, prepared), tuple(problems))
+
+
+def _refusal(problems: list[Problem]) -> str:
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{problems[0]}{more}; nothing was added (--skip-bad adds the rest)"
+
+
+def _prepare(entry: Entry) -> list[_Prepared]:
+    """Load what the entry names; a plain folder (no manifest, not an Explorer folder) is every
+    file below it."""
+    path = entry.path
+    if not path.exists():
+        raise InputError(f"{path}: no such file or directory")
+    if path.is_dir():
+        try:
+            profiles = load(path)
+        except UnknownFormatError:
+            files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+            return [item for file in files for item in _prepare(_with_path(entry, file))]
+    else:
+        profiles = load(path)
+    by_source: dict[str, list[Profile]] = {}
+    for profile in profiles:
+        by_source.setdefault(profile.source.path, []).append(profile)
+    out = []
+    for source, group in by_source.items():
+        file = Path(source)
+        content_hash = objects.digest(file)
+        out.append(_Prepared(entry, file, group, content_hash, objects.object_path(content_hash, file),
+                             _sidecars(file)))
+    return out
+
+
+def _sidecars(file: Path) -> dict[str, Path]:
+    """The sidecar files a run folder's manifest names for ``file``, by their object names."""
+    entry = entry_for(file) if file.is_file() else None
+    found = [file.parent / entry[key] for key in SIDECAR_KEYS if entry and entry.get(key)]
+    return {objects.object_path(objects.digest(p), p): p for p in found if p.is_file()}
+
+
+def _with_path(entry: Entry, path: Path) -> Entry:
+    return Entry(path, entry.tags, entry.at, entry.commit, f"{entry.where} ({path})", entry.at_source)
+
+
+def _commit(root: Path, prepared: list[_Prepared]) -> tuple[AddedRun, ...]:
+    """Under the lock: skip what the store (or this add) has, copy the files, write, publish."""
+    added = times.now()
+    with layout.locked(root):
+        snapshot = layout.read_snapshot(root)
+        present = {h for part in snapshot["parts"] for h in part["hashes"]}
+        columns, report, new = records.Columns(), [], []
+        for item in prepared:
+            is_present = item.content_hash in present
+            present.add(item.content_hash)
+            report += _runs(columns if not is_present else None, item, added, is_present)
+            if not is_present:
+                new.append(item)
+        if new:
+            for item in new:
+                for relative, file in [(item.object, item.source), *item.sidecars.items()]:
+                    objects.keep(root, relative, file)
+            part = parts.new_part_id()
+            parts.write(root, part, columns)
+            snapshot["parts"].append(parts.entry(part, columns))
+            layout.write_snapshot(root, snapshot)
+    return tuple(report)
+
+
+def _runs(columns: records.Columns | None, item: _Prepared, added: datetime,
+          present: bool) -> list[AddedRun]:
+    """The item's runs (rows appended to ``columns`` when it is new)."""
+    out = []
+    for index, profile in enumerate(item.profiles):
+        run = item.content_hash[:12] + (f".{index + 1}" if len(item.profiles) > 1 else "")
+        when, source = _time(item, profile)
+        if columns is not None:
+            info = records.RunInfo(run, item.content_hash, when, source, item.entry.commit,
+                                   records.run_tags(profile, item.entry.tags), item.object,
+                                   sorted(item.sidecars), added)
+            records.add(columns, profile, info)
+        out.append(AddedRun(run, profile.label, str(item.source), times.iso(when), source, present))
+    return out
+
+
+def _time(item: _Prepared, profile: Profile) -> tuple[datetime, str]:
+    """The run's time and where it came from: given, stated by the profile, else file mtime."""
+    if item.entry.at is not None:
+        return item.entry.at, item.entry.at_source
+    stated = times.stated_time(profile)
+    if stated is not None:
+        return stated, "profile"
+    return times.file_time(item.source), "file mtime"

@@ -1,0 +1,129 @@
+"""A history baseline: the recent runs of a new capture's series, with noise bands measured from them.
+
+``diff NEW.json --baseline-history`` compares one capture with the last ``runs`` runs of its
+series: they are the baseline's repeated captures (their median is compared, and one capture
+against 20 or more gets a permutation p-value), and each metric's noise band is ``BAND_SIGMAS``
+robust standard deviations of those runs (``1.4826 * MAD``), relative to their median (absolute
+percentage points for fractions), instead of the fixed default band.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..catalog import lookup
+from ..errors import InputError, UsageError
+from ..model import MemoryRow, Metric, Profile, Source
+from ..stats import median
+from . import objects, reading, records, trends
+
+HISTORY_RUNS = 20
+MIN_RUNS = 5
+BAND_SIGMAS = 3.0
+MAD_TO_SIGMA = 1.4826
+LABEL = "history"
+INTEGRAL = ("count", "bytes", "cycles", "flop", "index")
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryBaseline:
+    """The baseline's captures (label ``history``), the ``--threshold`` rules measured from them,
+    the series they come from and their run ids (oldest first)."""
+
+    profiles: tuple[Profile, ...]
+    bands: tuple[str, ...]
+    series: Mapping[str, str]
+    runs: tuple[str, ...]
+
+
+def history_baseline(root: Path, new: Profile, where: Mapping[str, list[str]],
+                     runs: int = HISTORY_RUNS) -> HistoryBaseline:
+    """The last ``runs`` runs of ``new``'s series in the store (before ``new`` itself, if stored)."""
+    con = reading.connect(root)
+    chosen = _series_runs(reading.runs(con), new, where)
+    chosen = _before(chosen, objects.digest(Path(new.source.path)), con)[-runs:]
+    if len(chosen) < MIN_RUNS:
+        raise InputError(f"{root}: only {len(chosen)} earlier runs in the series "
+                         f"{trends_text(chosen[0].tags if chosen else {})}; a history baseline needs "
+                         f"at least {MIN_RUNS}")
+    profiles = tuple(_rebuild(con, chosen))
+    return HistoryBaseline(profiles, tuple(_bands(profiles)), chosen[0].tags, tuple(r.run for r in chosen))
+
+
+def _series_runs(runs: list[reading.Run], new: Profile, where: Mapping[str, list[str]]) -> list[reading.Run]:
+    """Runs of one series: those matching ``where``; if several series, those that also carry
+    ``new``'s own tags (batch_size, variant); still several is a usage error."""
+    found = trends.matching(runs, where)
+    own = {k: [v] for k, v in records.run_tags(new, {}).items() if k not in where}
+    series = {r.series for r in found}
+    if len(series) > 1 and own:
+        narrowed = trends.matching(found, own)
+        found = narrowed if narrowed else found
+        series = {r.series for r in found}
+    if not found:
+        raise InputError(f"no runs in the store match {trends_text({k: ','.join(v) for k, v in where.items()})}")
+    if len(series) > 1:
+        listed = "; ".join(sorted(series)[:5])
+        raise UsageError(f"--baseline-history: {len(series)} series match ({listed}); choose one with --where")
+    return found
+
+
+def _before(runs: list[reading.Run], content_hash: str, con: Any) -> list[reading.Run]:
+    """Runs earlier than the new capture when the store holds it already, else all of them."""
+    rows = con.execute("SELECT run FROM runs WHERE content_hash = $h", {"h": content_hash}).fetchall()
+    own = {row[0] for row in rows}
+    mine = [r for r in runs if r.run in own]
+    if not mine:
+        return runs
+    return [r for r in runs if r.time < mine[0].time and r.run not in own]
+
+
+def _rebuild(con: Any, runs: list[reading.Run]) -> list[Profile]:
+    """Profiles from the store's rows (derived memory totals left out: memory rows give them)."""
+    ids = [r.run for r in runs]
+    metrics = con.execute('SELECT run, metric, value, text, unit, "group", flags FROM metrics '
+                          "WHERE run IN (SELECT unnest($ids))", {"ids": ids}).fetchall()
+    memory = con.execute("SELECT run, device, core, usage_type, label, bytes FROM memory "
+                         "WHERE run IN (SELECT unnest($ids))", {"ids": ids}).fetchall()
+    built = {r.run: Profile(Source(r.source, r.format), LABEL,
+                            {"batch_size": r.batch_size, "tags": []} if r.batch_size else {"tags": []})
+             for r in runs}
+    for run, name, value, text, unit, group, flags in metrics:
+        if "derived" in (flags or []):
+            continue
+        number = text if value is None else _restore(name, value)
+        built[run].metrics[name] = Metric(name, number, unit, str(number), group)
+    for run, device, core, usage, label, amount in memory:
+        built[run].memory.append(MemoryRow(device, core, usage, label, amount))
+    return [built[i] for i in ids]
+
+
+def _restore(name: str, value: float) -> int | float:
+    """The stored double as the profile had it: whole counts, bytes, cycles and indexes as ints."""
+    return int(value) if value.is_integer() and lookup(name).kind in INTEGRAL else value
+
+
+def _bands(profiles: tuple[Profile, ...]) -> list[str]:
+    """``METRIC=N%`` (``Npp`` for fractions): BAND_SIGMAS robust sigmas of the runs' values."""
+    values: dict[str, list[float]] = {}
+    for profile in profiles:
+        for name, metric in {**profile.metrics, **profile.memory_metrics()}.items():
+            if isinstance(metric.value, (int, float)):
+                values.setdefault(name, []).append(float(metric.value))
+    rules = []
+    for name, xs in sorted(values.items()):
+        if len(xs) < MIN_RUNS or any(c in name for c in "*?[]="):
+            continue
+        middle = median(xs)
+        sigma = MAD_TO_SIGMA * median([abs(x - middle) for x in xs])
+        if lookup(name).kind == "fraction":
+            rules.append(f"{name}={BAND_SIGMAS * sigma * 100:.6f}pp")
+        elif middle:
+            rules.append(f"{name}={BAND_SIGMAS * sigma / abs(middle) * 100:.6f}%")
+    return rules
+
+
+def trends_text(tags: Mapping[str, str]) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(tags.items())) or "(no tags)"

@@ -1,0 +1,125 @@
+"""The store's folder: what is where, how it is recognised, and the lock that serializes writers.
+
+    .neuroncmp/
+      STORE.json          {"schema": "neuroncmp.store/1", ...}: marks the folder as a store
+      snapshot.json       the committed state: every live part and the content hashes it holds
+      lock                writers (add, compact) hold an exclusive lock on it
+      objects/ab/<sha256><suffix>   immutable copies of the added files, named by content hash
+      tables/runs/<part>.parquet    one file per table per add (or compaction): runs, metrics, memory
+      tables/metrics/<part>.parquet
+      tables/memory/<part>.parquet
+
+A part is visible only once ``snapshot.json`` names it; the snapshot is replaced atomically
+(``os.replace``), so a reader sees a run wholly or not at all whatever kills a writer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..atomic import write_atomic
+from ..errors import InputError
+
+SCHEMA = "neuroncmp.store/1"
+SCHEMA_VERSION = 1
+MARKER = "STORE.json"
+SNAPSHOT = "snapshot.json"
+TABLES = ("runs", "metrics", "memory")
+DEFAULT = ".neuroncmp"
+ENV = "NEURONCMP_STORE"
+
+
+def default_path() -> Path:
+    """``NEURONCMP_STORE``, else ``.neuroncmp`` in the current directory."""
+    return Path(os.environ.get(ENV) or DEFAULT)
+
+
+def check(root: Path) -> None:
+    """Refuse, without touching it, a folder that is not a store or is from a newer schema."""
+    marker = root / MARKER
+    if not root.exists():
+        raise InputError(f"{root}: no store here (create one with 'neuroncmp store add --store "
+                         f"{root} FILE')")
+    if not root.is_dir():
+        raise InputError(f"{root}: not a neuroncmp store (a file, not a folder); refusing to use it")
+    if not marker.is_file():
+        raise InputError(f"{root}: not a neuroncmp store (no {MARKER}); refusing to use it")
+    try:
+        found = json.loads(marker.read_text(encoding="utf-8"))
+        schema = str(found.get("schema", ""))
+        version = int(schema.rsplit("/", 1)[1]) if schema.startswith("neuroncmp.store/") else None
+    except (ValueError, AttributeError, IndexError) as exc:
+        raise InputError(f"{marker}: not a neuroncmp store marker ({exc})") from None
+    if version is None:
+        raise InputError(f"{marker}: expected schema {SCHEMA!r}, found {schema!r}")
+    if version > SCHEMA_VERSION:
+        raise InputError(f"{root}: store schema {schema} is newer than this neuroncmp reads "
+                         f"({SCHEMA}); upgrade neuroncmp")
+
+
+def usable(root: Path) -> None:
+    """Refuse, before any work, a path an add could not make or use as a store: a file, a folder
+    with other things in it, a store from a newer schema. Missing or empty is fine."""
+    if root.exists() and ((root / MARKER).exists() or not root.is_dir() or any(root.iterdir())):
+        check(root)
+
+
+def create(root: Path) -> None:
+    """Make ``root`` a store if it is missing or an empty folder; else check it is one.
+
+    The store is built in a temporary sibling and renamed into place, so another process sees
+    no store or a whole one, never a half-made folder; if two processes race, one rename wins
+    and the other uses the store it made."""
+    usable(root)
+    if (root / MARKER).is_file():
+        return
+    root.parent.mkdir(parents=True, exist_ok=True)
+    temp = Path(tempfile.mkdtemp(dir=root.parent, prefix=f".{root.name}.creating-"))
+    try:
+        for sub in ["objects"] + [f"tables/{table}" for table in TABLES]:
+            (temp / sub).mkdir(parents=True)
+        (temp / "lock").touch()
+        (temp / MARKER).write_text(json.dumps({"schema": SCHEMA, "created_by": "neuroncmp"}) + "\n")
+        os.rename(temp, root)  # replaces a missing or empty folder, never a non-empty one
+    except OSError:
+        if not (root / MARKER).is_file():
+            raise
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    check(root)
+
+
+def read_snapshot(root: Path) -> dict[str, Any]:
+    """The committed state: ``{"parts": [{"id", "runs", "hashes"}]}`` (empty for a new store)."""
+    path = root / SNAPSHOT
+    if not path.is_file():
+        return {"schema": SCHEMA, "parts": []}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def write_snapshot(root: Path, snapshot: dict[str, Any]) -> None:
+    """Publish a new state in one atomic rename: the commit point of every add and compaction."""
+    write_atomic(root / SNAPSHOT, json.dumps(snapshot, separators=(",", ":")) + "\n")
+
+
+def part_file(root: Path, table: str, part: str) -> Path:
+    return root / "tables" / table / f"{part}.parquet"
+
+
+@contextmanager
+def locked(root: Path) -> Iterator[None]:
+    """Hold the store's writer lock (released by the OS if the process dies)."""
+    import fcntl
+
+    with open(root / "lock", "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -1,0 +1,88 @@
+"""Part files: each add (or compaction) writes one Parquet file per table, then publishes them.
+
+Writers hold the lock (``layout.locked``). A part is written in full first; only then does the
+new ``snapshot.json`` that names it replace the old one (the commit). A writer killed before
+that leaves unnamed part files (orphans) that no reader looks at and ``store compact`` removes.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..errors import MissingDependencyError
+from . import layout, schema
+from .records import Columns
+
+
+def new_part_id() -> str:
+    """Unique across processes and time: UTC time, process id, random bits."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    return f"{stamp}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def write(root: Path, part: str, columns: Columns) -> None:
+    """Write the part's three Parquet files under hidden temporary names (``.<part>.parquet.tmp``:
+    no glob of ``*.parquet`` sees them), then give them their names. They are still not committed:
+    the snapshot does not name them yet."""
+    pa, pq = arrow()
+    for table in schema.TABLES:
+        data = pa.Table.from_pydict(columns.tables[table], schema=schema.arrow_schema(table))
+        pq.write_table(data, staged(root, table, part), compression="zstd")
+    place(root, part)
+
+
+def staged(root: Path, table: str, part: str) -> Path:
+    return root / "tables" / table / f".{part}.parquet.tmp"
+
+
+def place(root: Path, part: str) -> None:
+    """Rename the staged files to their part names (runs last: a part without runs is ignored)."""
+    for table in ("memory", "metrics", "runs"):
+        os.replace(staged(root, table, part), layout.part_file(root, table, part))
+
+
+def entry(part: str, columns: Columns) -> dict[str, Any]:
+    """The snapshot's record of a part: its id, run count and the content hashes it holds."""
+    runs = columns.tables["runs"]
+    return {"id": part, "runs": len(runs["run"]), "hashes": sorted(set(runs["content_hash"]))}
+
+
+def files(root: Path, snapshot: dict[str, Any], table: str) -> list[Path]:
+    """The committed part files of ``table``."""
+    return [layout.part_file(root, table, part["id"]) for part in snapshot["parts"]]
+
+
+def read_all(root: Path, snapshot: dict[str, Any]) -> Columns:
+    """Every committed row, as columns (for compaction)."""
+    pa, pq = arrow()
+    merged = Columns()
+    for table in schema.TABLES:
+        paths = files(root, snapshot, table)
+        for path in paths:
+            data = pq.read_table(path, schema=schema.arrow_schema(table)).to_pydict()
+            for column, values in data.items():
+                merged.tables[table][column].extend(values)
+    return merged
+
+
+def read_column(root: Path, snapshot: dict[str, Any], table: str, column: str) -> list[Any]:
+    """One column of every committed part of ``table``."""
+    pa, pq = arrow()
+    out: list[Any] = []
+    for path in files(root, snapshot, table):
+        out += pq.read_table(path, columns=[column]).column(column).to_pylist()
+    return out
+
+
+def arrow() -> tuple[Any, Any]:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise MissingDependencyError(
+            "the store needs pyarrow and duckdb: pip install 'neuroncmp[store]'") from None
+    return pa, pq

@@ -1,0 +1,101 @@
+"""Reading the store with DuckDB (imported here only): the committed parts as three views."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator, TypeVar
+
+from ..errors import MissingDependencyError
+from . import layout, parts, schema
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A run as ``store ls`` and the Python API show it (``time`` in UTC)."""
+
+    run: str
+    time: datetime
+    time_source: str
+    commit: str | None
+    tags: dict[str, str]
+    series: str
+    label: str
+    source: str
+    format: str
+    batch_size: int | None
+
+
+T = TypeVar("T")
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+RUN_COLUMNS = ("run, epoch_us(time) AS time, time_source, commit, tags, series, label, source, "
+               "format, batch_size")
+
+
+def connect(root: Path) -> Any:
+    """A DuckDB connection with views ``runs``, ``metrics`` and ``memory`` over the committed parts."""
+    duckdb = _duckdb()
+    layout.check(root)
+    snapshot = layout.read_snapshot(root)
+    con = duckdb.connect()
+    for table, definition in schema.TABLES.items():
+        paths = [str(p) for p in parts.files(root, snapshot, table)]
+        if paths:
+            con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({paths!r})")
+        else:
+            columns = ", ".join(f'"{name}" {kind}' for name, kind, _ in definition)
+            con.execute(f"CREATE TABLE {table} ({columns})")
+    return con
+
+
+def retrying(root: Path, work: Callable[[Any], T]) -> T:
+    """``work(connection)``, once more on a fresh connection if a part file vanished under it
+    (``store compact`` deletes the parts it merged once the new snapshot is published)."""
+    try:
+        return work(connect(root))
+    except _duckdb().IOException:
+        return work(connect(root))
+
+
+def runs(con: Any) -> list[Run]:
+    """Every run, in time order (then by id)."""
+    rows = con.execute(f"SELECT {RUN_COLUMNS} FROM runs ORDER BY time, run").fetchall()
+    return [Run(r[0], _utc(r[1]), r[2], r[3], dict(r[4] or {}), r[5], r[6], r[7], r[8], r[9])
+            for r in rows]
+
+
+def series(con: Any, runs_in: list[str],
+           metric: str | None = None) -> Iterator[tuple[str, str, list[str], list[float]]]:
+    """(metric, series, run ids, values) for every series of ``metric`` (all metrics when None)
+    over the runs ``runs_in``, points in time order; text values left out."""
+    where = "m.value IS NOT NULL AND m.run IN (SELECT unnest($runs))"
+    params: dict[str, Any] = {"runs": runs_in}
+    if metric is not None:
+        where += " AND m.metric = $metric"
+        params["metric"] = metric
+    query = (f"SELECT m.metric, r.series, list(m.run ORDER BY r.time, m.run), "
+             f"list(m.value ORDER BY r.time, m.run) FROM metrics m JOIN runs r ON m.run = r.run "
+             f"WHERE {where} GROUP BY m.metric, r.series ORDER BY m.metric, r.series")
+    yield from con.execute(query, params).fetchall()
+
+
+def units(con: Any, metric: str | None = None) -> dict[str, str]:
+    """The base unit of each metric (of one metric when given)."""
+    query = "SELECT DISTINCT metric, unit FROM metrics"
+    rows = con.execute(query + " WHERE metric = $m", {"m": metric}).fetchall() if metric else \
+        con.execute(query).fetchall()
+    return dict(rows)
+
+
+def _utc(micros: int) -> datetime:
+    return EPOCH + timedelta(microseconds=micros)
+
+
+def _duckdb() -> Any:
+    try:
+        import duckdb
+    except ImportError:
+        raise MissingDependencyError(
+            "the store needs duckdb and pyarrow: pip install 'neuroncmp[store]'") from None
+    return duckdb

@@ -1,0 +1,148 @@
+"""``Store``: the Python API of a profile store, the same results the CLI prints.
+
+    store = neuroncmp.Store(".neuroncmp")
+    store.add("profiles/nightly/", tags={"model": "llama"}, commit="1a2b3c4")
+    store.history("total_time", model="llama").series[0].changes
+    store.regressions(since="2024-06-01").to_frame()      # pandas, imported there
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from ..catalog import canonical_name
+from ..comparison import Comparison, compare
+from ..comparison.bands import Bands
+from ..errors import UsageError
+from ..ingest import load
+from ..model import Profile
+from . import adding, baseline, layout, listing, maintenance, reading, trends
+from .times import parse_time
+
+
+class Store:
+    """A store folder (default: ``NEURONCMP_STORE``, else ``.neuroncmp``)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else layout.default_path()
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.path)!r})"
+
+    def add(self, *paths: str | Path, tags: Mapping[str, str] | None = None,
+            at: str | datetime | None = None, commit: str | None = None,
+            skip_bad: bool = False) -> adding.AddReport:
+        """Add profiles (files, run folders, folders of files); the store is made if missing."""
+        when = _time(at, "--at")
+        entries = [listing.Entry(Path(p), dict(tags or {}), when, commit, str(p), "--at")
+                   for p in paths]
+        return adding.add(self.path, entries, skip_bad=skip_bad)
+
+    def add_listing(self, runs_csv: str | Path, *, skip_bad: bool = False) -> adding.AddReport:
+        """Add every row of a listing (``path``, optional ``time`` and ``commit``, tag columns)."""
+        entries, problems = listing.read(Path(runs_csv))
+        return adding.add(self.path, entries, skip_bad=skip_bad, problems=problems)
+
+    def runs(self, **where: str | Iterable[str]) -> tuple[reading.Run, ...]:
+        """Every run (matching ``where`` tags), in time order."""
+        found = reading.retrying(self.path, reading.runs)
+        return tuple(trends.matching(found, _where(where)))
+
+    def history(self, metric: str, **where: str | Iterable[str]) -> trends.History:
+        """Every series of ``metric`` (one per distinct tag set) with its shifts."""
+        return self.history_where(metric, _where(where))
+
+    def history_where(self, metric: str, where: Mapping[str, Iterable[str]]) -> trends.History:
+        """``history`` with the tags as a mapping (what ``--where`` gives)."""
+        return reading.retrying(self.path, lambda con: self._history(con, metric, where))
+
+    def _history(self, con: Any, metric: str, where: Mapping[str, Iterable[str]]) -> trends.History:
+        name = canonical_name(metric)
+        units = reading.units(con, name)
+        if name not in units:
+            known = sorted(reading.units(con))
+            raise UsageError(f"no metric '{metric}' in the store {self.path} ({len(known)} metrics: "
+                             f"{', '.join(known[:5])}{', ...' if len(known) > 5 else ''})")
+        runs = {run.run: run for run in trends.matching(reading.runs(con), where)}
+        series = tuple(trends.build_series(name, units[name], _tags(key), runs, ids, values)
+                       for _, key, ids, values in reading.series(con, list(runs), name))
+        return trends.History(name, units[name], series)
+
+    def regressions(self, *, where: Mapping[str, str | Iterable[str]] | None = None,
+                    since: str | datetime | None = None, all_changes: bool = False,
+                    min_change: float | None = None) -> trends.Regressions:
+        """Level shifts in every series of every metric, worst first. By default only changes for
+        the worse; ``min_change`` is a fraction (0.02: at least 2 %); ``since`` keeps changes
+        whose first new run is later."""
+        when = _time(since, "--since")
+        return reading.retrying(self.path, lambda con: self._regressions(
+            con, _where(where or {}), when, all_changes, min_change))
+
+    def _regressions(self, con: Any, where: Mapping[str, Iterable[str]], when: datetime | None,
+                     all_changes: bool, min_change: float | None) -> trends.Regressions:
+        runs = {run.run: run for run in trends.matching(reading.runs(con), where)}
+        units = reading.units(con)
+        found: list[trends.Change] = []
+        series, metrics = 0, set()
+        for metric, key, ids, values in reading.series(con, list(runs)):
+            built = trends.build_series(metric, units[metric], _tags(key), runs, ids, values,
+                                         points=False)
+            found += built.changes
+            series += 1
+            metrics.add(metric)
+        chosen = trends.select(found, all_changes=all_changes, min_change=min_change, since=when)
+        return trends.Regressions(chosen, series, len(metrics), all_changes, min_change, when)
+
+    def baseline_for(self, new: Profile, *, runs: int = baseline.HISTORY_RUNS,
+                     **where: str | Iterable[str]) -> baseline.HistoryBaseline:
+        """The last ``runs`` runs of ``new``'s series (``where`` picks it when several match)."""
+        return baseline.history_baseline(self.path, new, _where(where), runs)
+
+    def diff_history(self, path: str | Path, *, runs: int = baseline.HISTORY_RUNS,
+                     where: Mapping[str, str | Iterable[str]] | None = None, basis: str = "auto",
+                     thresholds: Iterable[str] = ()) -> Comparison:
+        """Compare the profile in ``path`` with the recent runs of its series: their median as the
+        baseline (label ``history``), noise bands measured from them. ``thresholds`` given as
+        metric globs override the measured bands; kind and global ones apply where none was
+        measured."""
+        (new, *more) = load(path)
+        if more:
+            raise UsageError(f"{path}: {len(more) + 1} profiles; --baseline-history compares one")
+        found = baseline.history_baseline(self.path, new, _where(where or {}), runs)
+        bands = Bands([*thresholds, *found.bands])
+        return compare(found.profiles, new, baseline=baseline.LABEL, basis=basis, thresholds=bands)
+
+    def compact(self) -> maintenance.CompactReport:
+        return maintenance.compact(self.path)
+
+    def check(self) -> maintenance.CheckReport:
+        return maintenance.check(self.path)
+
+    def table(self, name: str) -> Any:
+        """A table (``runs``, ``metrics``, ``memory``) as a pandas DataFrame."""
+        if name not in layout.TABLES:
+            raise UsageError(f"no table '{name}' (tables: {', '.join(layout.TABLES)})")
+        return reading.retrying(self.path, lambda con: con.execute(f"SELECT * FROM {name}").df())
+
+
+def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:
+    return {k: [v] if isinstance(v, str) else list(v) for k, v in where.items()}
+
+
+def _tags(key: str) -> dict[str, str]:
+    import json
+
+    return json.loads(key)
+
+
+def _time(value: str | datetime | None, option: str) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise UsageError(f"{option} '{value}': expected an ISO 8601 time (2024-05-01T02:00:00Z)") from None

@@ -1,0 +1,50 @@
+"""Times of runs: parsed from ISO 8601, read from the profile, or the file's modification time."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..model import Profile
+
+STATED_KEYS = ("captured_at", "capture_time", "timestamp", "start_time")
+
+
+def parse_time(text: str) -> datetime:
+    """ISO 8601 (``2024-05-01``, ``2024-05-01T02:00``, ``...Z``, ``...+02:00``) as UTC; a time
+    without an offset is taken as UTC. Raises ValueError."""
+    value = text.strip()
+    if value.endswith(("Z", "z")):
+        value = value[:-1] + "+00:00"
+    parsed = datetime.fromisoformat(value)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    return parsed.astimezone(timezone.utc)
+
+
+def stated_time(profile: Profile) -> datetime | None:
+    """The time the profile itself states (metadata or a text metric named like one), if any."""
+    for key in STATED_KEYS:
+        value = profile.metadata.get(key)
+        if value is None and key in profile.metrics:
+            value = profile.metrics[key].value
+        if isinstance(value, str):
+            try:
+                return parse_time(value)
+            except ValueError:
+                continue
+    return None
+
+
+def file_time(path: Path) -> datetime:
+    return datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso(moment: datetime) -> str:
+    """``2024-05-01T02:00:00Z``: UTC, seconds (micro when present), a Z."""
+    text = moment.astimezone(timezone.utc).isoformat()
+    return text.replace("+00:00", "Z")

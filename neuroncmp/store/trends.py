@@ -1,0 +1,134 @@
+"""History and regressions: each series' points in time order and the level shifts in it.
+
+Pure over what the reader returns: ``history`` and ``regressions`` take runs and series values and
+return immutable results; the detector is ``analysis.shifts.detect_shifts``, run per series.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Iterable, Mapping
+
+from ..analysis.shifts import detect_shifts
+from ..catalog import HIGHER, LOWER, lookup
+from .reading import Run
+
+WORSE, BETTER, CHANGED = "worse", "better", "changed"
+_ORDER = {WORSE: 0, CHANGED: 1, BETTER: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    run: str
+    commit: str | None
+    time: datetime
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A level shift in one series: ``at`` is the first run of the new level, ``before_run`` the
+    last run before it; ``before``/``after`` are medians (base unit), ``change`` after/before - 1."""
+
+    metric: str
+    series: Mapping[str, str]
+    at: Point
+    before_run: Point
+    before: float
+    after: float
+    unit: str
+    change: float
+    direction: str
+    p_value: float
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    tags: Mapping[str, str]
+    points: tuple[Point, ...]
+    changes: tuple[Change, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    metric: str
+    unit: str
+    series: tuple[Series, ...]
+
+    def to_frame(self) -> Any:
+        """pandas (imported here): one row per point, the series' tags as columns, ``shift``
+        true on the first run of each new level."""
+        import pandas as pd
+
+        starts = {(id(s), c.at.run) for s in self.series for c in s.changes}
+        return pd.DataFrame([{**s.tags, "metric": self.metric, "run": p.run, "commit": p.commit,
+                              "time": p.time, "value": p.value, "unit": self.unit,
+                              "shift": (id(s), p.run) in starts}
+                             for s in self.series for p in s.points])
+
+
+@dataclass(frozen=True, slots=True)
+class Regressions:
+    """Changes found in every series of every metric, worst first, with the filters applied."""
+
+    changes: tuple[Change, ...]
+    series_count: int
+    metric_count: int
+    all_changes: bool
+    min_change: float | None
+    since: datetime | None
+
+    def to_frame(self) -> Any:
+        """pandas (imported here): one row per change, as in the JSON with ``at`` and
+        ``before_run`` flattened."""
+        import pandas as pd
+
+        return pd.DataFrame([{"metric": c.metric, "series": dict(c.series), "at_run": c.at.run,
+                              "at_commit": c.at.commit, "at_time": c.at.time,
+                              "before_run": c.before_run.run, "before_commit": c.before_run.commit,
+                              "before_time": c.before_run.time, "before": c.before, "after": c.after,
+                              "unit": c.unit, "change": c.change, "direction": c.direction,
+                              "p_value": c.p_value} for c in self.changes])
+
+
+def direction(metric: str, before: float, after: float) -> str:
+    """``worse``/``better`` by the catalog's direction for ``metric``, else ``changed``."""
+    better = lookup(metric).direction
+    if better not in (HIGHER, LOWER) or after == before:
+        return CHANGED
+    return BETTER if (after > before) == (better == HIGHER) else WORSE
+
+
+def matching(runs: Iterable[Run], where: Mapping[str, Iterable[str]]) -> list[Run]:
+    """Runs whose tags match every ``where`` key (any of its values)."""
+    wanted = {key: set(values) for key, values in where.items()}
+    return [run for run in runs if all(run.tags.get(k) in v for k, v in wanted.items())]
+
+
+def build_series(metric: str, unit: str, tags: Mapping[str, str], runs: Mapping[str, Run],
+                 run_ids: list[str], values: list[float], *, points: bool = True) -> Series:
+    """One series: its points (left out when ``points`` is False: regressions need only the
+    runs either side of each shift) and the shifts the detector finds in its values."""
+    def point(i: int) -> Point:
+        return Point(run_ids[i], runs[run_ids[i]].commit, runs[run_ids[i]].time, values[i])
+
+    changes = tuple(Change(metric, tags, point(s.index), point(s.index - 1), s.before, s.after, unit,
+                           s.change, direction(metric, s.before, s.after), s.p_value)
+                    for s in detect_shifts(values))
+    return Series(tags, tuple(point(i) for i in range(len(values))) if points else (), changes)
+
+
+def select(changes: Iterable[Change], *, all_changes: bool, min_change: float | None,
+           since: datetime | None) -> tuple[Change, ...]:
+    """The changes to report, worst first: worse, then changed, then better; bigger first."""
+    kept = [c for c in changes
+            if (all_changes or c.direction == WORSE)
+            and (min_change is None or not abs(c.change) < min_change)
+            and (since is None or c.at.time > since)]
+    return tuple(sorted(kept, key=lambda c: (_ORDER[c.direction], -_size(c), c.metric, c.at.time)))
+
+
+def _size(change: Change) -> float:
+    return abs(change.change) if math.isfinite(change.change) else math.inf

@@ -1,0 +1,213 @@
+"""The shift detector, measured against generated series whose truth is known (issue 13).
+
+The rates are computed here from the generator's truth. The quick test uses a few hundred series
+per shift size and asserts each target less its sampling error (about 2 standard errors); the
+``slow`` test (``python -m pytest -m slow``) runs 5,000 per size and asserts the targets as the
+issue states them. ``scripts/detector_rates.py`` prints the same table for any count.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pytest
+
+from neuroncmp.analysis import synthetic
+from neuroncmp.analysis.rank_scan import p_value, scan
+from neuroncmp.analysis.shifts import MIN_SIZE, detect_shifts
+
+
+def rates(sigma: float, count: int, seed: int) -> dict[str, float]:
+    """Found within 2 / within 4 runs of the true shift, and series with any alarm."""
+    rng = random.Random(f"{seed}/{sigma}")
+    within2 = within4 = alarms = 0
+    for _ in range(count):
+        slow = synthetic.noisy_runs(rng, 80, 0.01)
+        truth = synthetic.series(rng, 80, noise=0.01, shift_sigma=sigma, outlier_rate=0.015,
+                                 slow_runs=slow)
+        found = [shift.index for shift in detect_shifts(truth.values)]
+        alarms += bool(found)
+        within2 += truth.change_index is not None and synthetic.found(truth, found, 2)
+        within4 += truth.change_index is not None and synthetic.found(truth, found, 4)
+    return {"within 2": within2 / count, "within 4": within4 / count, "alarms": alarms / count}
+
+
+def test_rates_on_generated_histories():
+    count = 400
+    assert rates(0, count, seed=1)["alarms"] <= 0.01
+    assert rates(2, count, seed=1)["within 4"] >= 0.90 - 0.03
+    assert rates(3, count, seed=1)["within 2"] >= 0.99 - 0.01
+    assert rates(5, count, seed=1)["within 2"] >= 0.99 - 0.01
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sigma, key, target", [(0, "alarms", 0.01), (2, "within 4", 0.90),
+                                                (3, "within 2", 0.99), (5, "within 2", 0.99)])
+def test_rates_meet_the_targets_on_5000_series(sigma, key, target):
+    measured = rates(sigma, 5000, seed=2)[key]
+    assert measured <= target if key == "alarms" else measured >= target
+
+
+def test_a_clean_step_is_placed_exactly_with_its_medians():
+    rng = random.Random(3)
+    values = [100 + rng.gauss(0, 1) for _ in range(30)] + [110 + rng.gauss(0, 1) for _ in range(50)]
+    (shift,) = detect_shifts(values)
+    assert shift.index == 30
+    assert shift.before == statistics.median(values[:30])
+    assert shift.after == statistics.median(values[30:])
+    assert shift.change == pytest.approx(shift.after / shift.before - 1)
+    assert shift.p_value < 1e-6
+
+
+def test_z_is_the_standardized_mann_whitney_statistic():
+    rng = random.Random(4)
+    values = [rng.gauss(0, 1) for _ in range(25)] + [rng.gauss(2, 1) for _ in range(35)]
+    (shift,) = detect_shifts(values)
+    first, rest = values[:shift.index], values[shift.index:]
+    u = sum((a > b) + 0.5 * (a == b) for a in first for b in rest)  # pairs the first side wins
+    n1, n2 = len(first), len(rest)
+    expected = (u - n1 * n2 / 2) / math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
+    assert shift.z == pytest.approx(expected)
+
+
+def test_p_values_are_valid_on_series_without_a_shift():
+    """P(p < a) <= a under no shift (the approximation is conservative, not useless)."""
+    rng = random.Random(5)
+    ps = [scan([rng.gauss(0, 1) for _ in range(80)], MIN_SIZE)[2] for _ in range(2000)]
+    assert 0.01 <= sum(p < 0.05 for p in ps) / len(ps) <= 0.05 + 0.01
+    assert sum(p < 0.01 for p in ps) / len(ps) <= 0.01 + 0.005
+
+
+def test_p_value_falls_as_the_statistic_grows_and_is_at_most_one():
+    values = [p_value(b, 80, MIN_SIZE) for b in (0.5, 2.0, 3.0, 4.0, 5.0)]
+    assert values == sorted(values, reverse=True)
+    assert values[0] == 1.0 and 0 < values[-1] < 1e-3
+
+
+@pytest.mark.parametrize("values", [[], [1.0], [1.0, 2.0, 3.0], [5.0] * 9,
+                                    [1.0] * 5 + [2.0] * 4])
+def test_short_series_have_no_shift(values):
+    assert detect_shifts(values) == ()
+
+
+def test_constant_series_has_no_shift():
+    assert detect_shifts([3.25] * 200) == ()
+
+
+@pytest.mark.parametrize("position", [0, 2, 40, 77, 79])
+def test_a_single_outlier_is_never_a_shift(position):
+    rng = random.Random(position)
+    values = [1 + rng.gauss(0, 0.01) for _ in range(80)]
+    values[position] *= 1.10  # 10 sigma off
+    assert detect_shifts(values) == ()
+    flat = [1.0] * 80
+    flat[position] = 2.0
+    assert detect_shifts(flat) == ()
+
+
+def test_fewer_consecutive_odd_runs_than_min_size_are_no_shift():
+    values = [1.0 + 0.001 * (i % 7) for i in range(80)]
+    for i in range(40, 40 + MIN_SIZE - 1):
+        values[i] += 1.0
+    assert detect_shifts(values) == ()
+
+
+def test_noisy_node_runs_are_no_shift():
+    rng = random.Random(6)
+    slow = (10, 11, 30, 55, 70)
+    for _ in range(50):
+        truth = synthetic.series(rng, 80, slow_runs=slow, outlier_rate=0.0)
+        assert detect_shifts(truth.values) == ()
+
+
+def test_non_finite_values_are_skipped_and_indexes_refer_to_the_input():
+    values = [1.0] * 30 + [float("nan"), float("inf")] + [2.0] * 30
+    (shift,) = detect_shifts(values)
+    assert shift.index == 32 and (shift.before, shift.after) == (1.0, 2.0)
+    assert detect_shifts([float("nan")] * 50) == ()
+
+
+def test_a_level_that_came_back_gives_two_shifts():
+    rng = random.Random(7)
+    values = [1 + rng.gauss(0, 0.01) + (0.05 if 40 <= i < 55 else 0) for i in range(100)]
+    assert [s.index for s in detect_shifts(values)] == [40, 55]
+
+
+def test_two_steps_are_both_found():
+    rng = random.Random(8)
+    values = [1 + rng.gauss(0, 0.01) + 0.05 * (i >= 30) + 0.05 * (i >= 70) for i in range(100)]
+    shifts = detect_shifts(values)
+    assert [s.index for s in shifts] == [30, 70]
+    assert shifts[0].after == shifts[1].before == statistics.median(values[30:70])
+
+
+def test_scale_and_monotone_transforms_change_nothing_but_the_levels():
+    rng = random.Random(9)
+    values = [rng.gauss(0, 1) + 4 * (i >= 45) for i in range(90)]
+    base = detect_shifts(values)
+    scaled = detect_shifts([1e9 * v + 5 for v in values])
+    assert [(s.index, s.z, s.p_value) for s in scaled] == [(s.index, s.z, s.p_value) for s in base]
+    assert [s.index for s in base] == [45]
+
+
+def test_the_result_is_deterministic():
+    truth = synthetic.series(random.Random(10), 80, shift_sigma=3)
+    assert detect_shifts(truth.values) == detect_shifts(list(truth.values))
+
+
+def test_min_size_must_be_positive():
+    with pytest.raises(ValueError, match="min_size"):
+        detect_shifts([1.0, 2.0], min_size=0)
+
+
+def test_a_100_run_series_takes_under_5_ms():
+    import time
+
+    rng = random.Random(11)
+    series = [synthetic.series(rng, 100, shift_sigma=3).values for _ in range(50)]
+    start = time.perf_counter()
+    for values in series:
+        detect_shifts(values)
+    assert (time.perf_counter() - start) / len(series) < 0.005
+
+
+def test_the_generator_places_the_truth_it_reports():
+    rng = random.Random(12)
+    for _ in range(200):
+        truth = synthetic.series(rng, 80, noise=0.02, shift_sigma=4, outlier_rate=0.0)
+        assert 20 <= truth.change_index <= 60
+        assert abs(truth.change) == pytest.approx(0.08)
+        before = statistics.mean(truth.values[:truth.change_index])
+        after = statistics.mean(truth.values[truth.change_index:])
+        assert (after - before) * truth.change > 0  # the step goes the way it says
+
+
+def test_the_generator_is_reproducible_and_adds_outliers_at_the_asked_rate():
+    first = synthetic.series(random.Random(13), 80, shift_sigma=2)
+    assert first == synthetic.series(random.Random(13), 80, shift_sigma=2)
+    rng = random.Random(14)
+    counts = [len(synthetic.series(rng, 1000, outlier_rate=0.05).outliers) for _ in range(20)]
+    assert 40 <= statistics.mean(counts) <= 60
+
+
+def test_the_readme_formula_reproduces_the_p_value():
+    """The README's stand-alone Python (no neuroncmp) gives the detector's split, Z and p."""
+    import contextlib
+    import io
+
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## How shifts are found", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    t, z, p = out.getvalue().split()
+    namespace: dict = {}
+    exec(code.split("k, m =", 1)[0], namespace)  # just the data
+    (shift,) = detect_shifts(namespace["x"])
+    assert (int(t), float(z)) == (shift.index, round(shift.z, 3))
+    assert float(p) == pytest.approx(shift.p_value, rel=0.01)

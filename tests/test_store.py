@@ -1,0 +1,466 @@
+"""The profile store: idempotent, atomic, safe with several adders, compaction that changes no
+answer, bad listings refused whole, foreign folders never touched, and the CLI on top."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT, RUN
+from neuroncmp.cli import cli
+from neuroncmp.errors import InputError, UsageError
+from neuroncmp.store import Store
+
+pytest.importorskip("duckdb")
+pytest.importorskip("pyarrow")
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import make_history  # noqa: E402
+
+SHIFTS = {"total_time": (40, 0.05), "mfu_estimated_percent": (40, -0.05)}
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    """60 generated runs of b32 with two known shifts at run 40, and their runs.csv."""
+    out = tmp_path_factory.mktemp("history")
+    make_history.generate(out, 60, seed=5, shifts=SHIFTS)
+    return out
+
+
+def files_state(folder: Path) -> dict[str, tuple[int, float]]:
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime)
+            for p in sorted(folder.rglob("*"))}
+
+
+def cli_run(*args: str, store: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, [*args, "--store", str(store)])
+    return result.exit_code, result.output
+
+
+# ---- adding --------------------------------------------------------------------------------------
+
+def test_adding_the_same_content_twice_is_one_run(tmp_path):
+    store = Store(tmp_path / "s")
+    first = store.add(RUN)
+    assert len(first.added) == 8 and not first.present
+    again = store.add(RUN / "b32.json", RUN)
+    assert not again.added and len(again.present) == 9  # b32 named twice: present both times
+    assert len(store.runs()) == 8
+    copy = tmp_path / "copy.json"
+    shutil.copy(RUN / "b32.json", copy)  # same bytes, another name: the same run
+    assert len(store.add(copy).present) == 1
+    assert store.check().ok
+
+
+def test_a_run_keeps_its_profile_facts_and_tags(tmp_path):
+    store = Store(tmp_path / "s")
+    store.add(RUN / "b32-cc-optim.json", tags={"model": "bert"}, commit="abc1234",
+              at="2025-03-01T10:00:00+02:00")
+    (run,) = store.runs()
+    assert run.tags == {"batch_size": "32", "variant": "cc-optim", "model": "bert"}
+    assert run.commit == "abc1234" and run.time_source == "--at"
+    assert run.time.isoformat() == "2025-03-01T08:00:00+00:00"
+    metrics = store.table("metrics")
+    total = metrics[metrics.metric == "total_time"].value.item()
+    assert total == json.loads((RUN / "b32-cc-optim.json").read_text()).popitem()[1]["total_time"]
+    memory = store.table("memory")
+    assert len(memory) == 23  # the manifest's memory sidecar, row by row
+
+
+def test_time_defaults_to_the_file_mtime_and_says_so(tmp_path):
+    copy = tmp_path / "b4.json"
+    shutil.copy(RUN / "b4.json", copy)
+    os.utime(copy, (1_700_000_000, 1_700_000_000))
+    report = Store(tmp_path / "s").add(copy)
+    assert (report.runs[0].time, report.runs[0].time_source) == ("2023-11-14T22:13:20Z", "file mtime")
+
+
+def test_every_added_file_is_kept_by_content_hash(tmp_path):
+    import hashlib
+
+    store = Store(tmp_path / "s")
+    store.add(RUN / "b16.json")
+    digest = hashlib.sha256((RUN / "b16.json").read_bytes()).hexdigest()
+    kept = tmp_path / "s" / "objects" / digest[:2] / f"{digest}.json"
+    assert kept.read_bytes() == (RUN / "b16.json").read_bytes()
+    memory = (RUN / "b16.memory.md").read_bytes()
+    assert any(p.read_bytes() == memory for p in (tmp_path / "s" / "objects").rglob("*.md"))
+
+
+def test_a_listing_adds_rows_with_times_commits_and_tags(generated, tmp_path):
+    store = Store(tmp_path / "s")
+    report = store.add_listing(generated / "runs.csv")
+    assert len(report.added) == 60 and {r.time_source for r in report.runs} == {"listing"}
+    runs = store.runs()
+    assert [r.time.day for r in runs[:3]] == [1, 2, 3]
+    assert runs[0].tags == {"model": "bert-large", "instance": "trn1.2xlarge"}
+    assert all(r.commit for r in runs)
+
+
+# ---- bad input ------------------------------------------------------------------------------------
+
+def write_listing(folder: Path, rows: list[str]) -> Path:
+    for name in ("a.json", "b.json"):
+        shutil.copy(RUN / "b2.json" if name == "a.json" else RUN / "b4.json", folder / name)
+    (folder / "broken.json").write_text('{"n_1": {"total_time": ')
+    listing = folder / "runs.csv"
+    listing.write_text("path,time,commit,model\n" + "\n".join(rows) + "\n")
+    return listing
+
+
+@pytest.mark.parametrize("bad_row, says", [
+    ("missing.json,2025-01-03,c3,m", "line 4: path 'missing.json': no such file"),
+    ("b.json,yesterday,c3,m", "line 4: time 'yesterday': expected an ISO 8601 time"),
+    ("a.json,2025-01-03,c3,m", "line 4: path 'a.json' is listed already on line 2"),
+    ("broken.json,2025-01-03,c3,m", "line 4: "),
+])
+def test_a_bad_listing_row_is_named_and_nothing_is_added(tmp_path, bad_row, says):
+    rows = ["a.json,2025-01-01,c1,m", "b.json,2025-01-02,c2,m", bad_row]
+    listing = write_listing(tmp_path, rows)
+    store = Store(tmp_path / "s")
+    with pytest.raises(InputError, match="nothing was added") as caught:
+        store.add_listing(listing)
+    assert says in str(caught.value)
+    assert not (tmp_path / "s").exists()
+    code, output = cli_run("store", "add", "--runs", str(listing), store=tmp_path / "s")
+    assert code == 1 and says in output and "Traceback" not in output
+
+
+def test_skip_bad_adds_the_rest_and_lists_what_it_skipped(tmp_path):
+    listing = write_listing(tmp_path, ["a.json,2025-01-01,c1,m", "broken.json,2025-01-02,c2,m",
+                                       "b.json,2025-01-03,c3,m"])
+    code, output = cli_run("store", "add", "--runs", str(listing), "--skip-bad", store=tmp_path / "s")
+    assert code == 0, output
+    assert "added 2 runs" in output and "skipped" in output and "line 3" in output
+    assert len(Store(tmp_path / "s").runs()) == 2
+
+
+def test_a_folder_that_is_not_a_store_is_refused_untouched(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "todo.txt").write_text("buy milk\n")
+    before = files_state(folder)
+    with pytest.raises(InputError, match="not a neuroncmp store"):
+        Store(folder).add(RUN / "b2.json")
+    code, output = cli_run("history", "total_time", store=folder)
+    assert code == 1 and "not a neuroncmp store" in output
+    assert files_state(folder) == before
+
+
+def test_a_store_from_a_newer_schema_is_refused_untouched(tmp_path):
+    store = Store(tmp_path / "s")
+    store.add(RUN / "b2.json")
+    marker = tmp_path / "s" / "STORE.json"
+    marker.write_text(json.dumps({"schema": "neuroncmp.store/2"}))
+    before = files_state(tmp_path / "s")
+    for action in (lambda: store.add(RUN / "b4.json"), store.runs, store.compact, store.check):
+        with pytest.raises(InputError, match="newer than this neuroncmp reads"):
+            action()
+    assert files_state(tmp_path / "s") == before
+
+
+def test_a_missing_store_is_an_input_error_with_the_fix(tmp_path):
+    code, output = cli_run("regressions", store=tmp_path / "nowhere")
+    assert code == 1 and "no store here" in output and "store add" in output
+    assert not (tmp_path / "nowhere").exists()
+
+
+# ---- several writers, killed writers, compaction ---------------------------------------------------
+
+ADDER = textwrap.dedent("""
+    import sys, time
+    from neuroncmp.store import Store
+    start = float(sys.argv[2])
+    while time.time() < start:
+        time.sleep(0.001)
+    Store(sys.argv[1]).add(*sys.argv[3:])
+""")
+
+
+def test_two_processes_adding_at_once_lose_and_double_nothing(generated, tmp_path):
+    files = sorted(str(p) for p in generated.glob("run-*.json"))
+    first, second = files[:40], files[20:]  # 20 files in both
+    start = str(time.time() + 1.0)
+    procs = [subprocess.Popen([sys.executable, "-c", ADDER, str(tmp_path / "s"), start, *chunk])
+             for chunk in (first, second)]
+    assert [p.wait(timeout=60) for p in procs] == [0, 0]
+    store = Store(tmp_path / "s")
+    runs = store.runs()
+    assert len(runs) == len(files) == len({r.run for r in runs})
+    per_run = store.table("metrics").groupby("run").size()
+    block = json.loads(Path(files[0]).read_text()).popitem()[1]
+    assert len(per_run) == len(files) and set(per_run) == {len(block)}
+    assert store.check().ok
+
+
+KILLER = textwrap.dedent("""
+    import os, signal, sys
+    from neuroncmp.store import layout, objects, parts, Store
+    stage = sys.argv[2]
+    def die(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGKILL)
+    if stage == "before-publish":
+        layout.write_snapshot = die
+    elif stage == "mid-copy":
+        real, count = objects.keep, [0]
+        def keep(*args):
+            count[0] += 1
+            if count[0] == 5:
+                die()
+            real(*args)
+        objects.keep = keep
+    elif stage == "mid-write":
+        def place(root, part):
+            (root / "tables" / "runs" / f".{part}.parquet.tmp").write_bytes(b"PAR1 half")
+            die()
+        parts.place = place
+    Store(sys.argv[1]).add(*sys.argv[3:])
+""")
+
+
+@pytest.mark.parametrize("stage", ["mid-copy", "mid-write", "before-publish"])
+def test_a_process_killed_mid_add_leaves_complete_runs_only(generated, tmp_path, stage):
+    files = sorted(str(p) for p in generated.glob("run-*.json"))
+    store = Store(tmp_path / "s")
+    store.add(*files[:10])
+    answer = store.history("total_time")
+    proc = subprocess.run([sys.executable, "-c", KILLER, str(tmp_path / "s"), stage, *files],
+                          capture_output=True)
+    assert proc.returncode == -9
+    assert len(store.runs()) == 10 and store.history("total_time") == answer
+    found = store.check()
+    assert found.ok and found.leftovers  # the dead add's files, named as leftovers
+    again = store.add(*files)
+    assert (len(again.added), len(again.present)) == (50, 10)
+    assert len(store.runs()) == 60 and store.check().ok
+    store.compact()
+    assert store.check().leftovers == ()
+
+
+def test_a_process_killed_at_any_moment_leaves_a_readable_store(generated, tmp_path):
+    files = sorted(str(p) for p in generated.glob("run-*.json"))
+    store = Store(tmp_path / "s")
+    store.add(*files[:5])
+    for delay in (0.05, 0.2, 0.4, 0.8):
+        proc = subprocess.Popen([sys.executable, "-c", ADDER, str(tmp_path / "s"), "0", *files])
+        time.sleep(delay)
+        proc.kill()
+        proc.wait()
+        count = len(store.runs())
+        assert count in (5, 60)  # all of the add or none of it
+        assert store.check().ok
+    store.add(*files)
+    assert len(store.runs()) == 60
+
+
+def test_compaction_changes_no_answer(generated, tmp_path):
+    files = sorted(str(p) for p in generated.glob("run-*.json"))
+    store = Store(tmp_path / "s")
+    for chunk in (files[:25], files[25:45], files[45:], [str(RUN)]):
+        store.add(*chunk)
+    asked = lambda: (store.runs(), store.history("total_time"), store.history("mfu_estimated_percent"),
+                     store.regressions(all_changes=True),
+                     store.table("metrics").sort_values(["run", "metric"]).reset_index(drop=True),
+                     store.table("memory").sort_values(["run", "usage_type", "core"]).reset_index(drop=True))
+    before = asked()
+    report = store.compact()
+    assert (report.parts_before, report.parts_after, report.runs) == (4, 1, 68)
+    after = asked()
+    assert before[:4] == after[:4]
+    assert before[4].equals(after[4]) and before[5].equals(after[5])
+    assert len(list((tmp_path / "s" / "tables" / "runs").iterdir())) == 1
+    assert store.check().ok
+
+
+# ---- history and regressions ----------------------------------------------------------------------
+
+def test_history_finds_the_generated_shift_and_orders_points_in_time(generated, tmp_path):
+    store = Store(tmp_path / "s")
+    store.add_listing(generated / "runs.csv")
+    (series,) = store.history("total_time", model="bert-large").series
+    times = [p.time for p in series.points]
+    assert times == sorted(times) and len(times) == 60
+    (change,) = series.changes
+    assert abs(series.points.index(change.at) - 40) <= 2
+    assert change.direction == "worse" and change.change == pytest.approx(0.05, abs=0.01)
+    assert change.before_run == series.points[series.points.index(change.at) - 1]
+    assert store.history("total_time", model="gpt").series == ()
+
+
+def test_regressions_lists_worse_changes_first_and_gates(generated, tmp_path):
+    store_path = tmp_path / "s"
+    Store(store_path).add_listing(generated / "runs.csv")
+    code, output = cli_run("regressions", "--format", "json", store=store_path)
+    assert code == 0
+    document = json.loads(output)
+    assert document["schema"] == "neuroncmp.regressions/1"
+    worse = {c["metric"] for c in document["changes"]}
+    assert worse == {"total_time", "mfu_estimated_percent"}
+    change = next(c for c in document["changes"] if c["metric"] == "total_time")
+    assert set(change) == {"metric", "series", "at", "before_run", "before", "after", "unit", "change",
+                           "direction", "p_value"}
+    assert change["series"] == {"instance": "trn1.2xlarge", "model": "bert-large"}
+    assert change["unit"] == "s" and change["direction"] == "worse"
+    code, _ = cli_run("regressions", "--fail-on-regression", store=store_path)
+    assert code == 3
+    late = change["at"]["time"]
+    code, output = cli_run("regressions", "--fail-on-regression", "--since", late, store=store_path)
+    assert code == 0 and output.startswith("0 changes for the worse")
+    code, output = cli_run("regressions", "--min-change", "50", "--fail-on-regression", store=store_path)
+    assert code == 0
+
+
+def test_history_json_has_the_documented_shape(generated, tmp_path):
+    store_path = tmp_path / "s"
+    Store(store_path).add_listing(generated / "runs.csv")
+    code, output = cli_run("history", "total_time", "--where", "model=bert-large", "--format", "json",
+                           store=store_path)
+    assert code == 0
+    document = json.loads(output)
+    assert (document["schema"], document["metric"], document["unit"]) == ("neuroncmp.history/1", "total_time", "s")
+    (series,) = document["series"]
+    assert set(series) == {"tags", "points", "changes"}
+    assert set(series["points"][0]) == {"run", "commit", "time", "value"}
+    assert [p["time"] for p in series["points"]] == sorted(p["time"] for p in series["points"])
+
+
+def test_history_text_shows_values_in_the_display_unit_and_marks_the_shift(generated, tmp_path):
+    store_path = tmp_path / "s"
+    Store(store_path).add_listing(generated / "runs.csv")
+    code, output = cli_run("history", "total_time", "--width", "100", store=store_path)
+    assert code == 0
+    assert output.startswith("total_time [ms]: 1 series, 60 runs")
+    assert "trend " in output and "^" in output
+    (marked,) = [line for line in output.splitlines() if "◆" in line]
+    assert marked.split()[0] == "2025-02-10T02:00:00Z" and "worse" in marked  # run 40: day 41
+    first = json.loads((generated / "run-00000.json").read_text()).popitem()[1]["total_time"]
+    assert f"{first * 1000:.4g}" in output
+
+
+def test_unknown_metric_and_bad_options_are_usage_errors(generated, tmp_path):
+    store_path = tmp_path / "s"
+    Store(store_path).add(RUN / "b2.json")
+    assert cli_run("history", "no_such_metric", store=store_path)[0] == 2
+    assert cli_run("history", "total_time", "--where", "nokey", store=store_path)[0] == 2
+    assert cli_run("regressions", "--since", "yesterday", store=store_path)[0] == 2
+    with pytest.raises(UsageError):
+        Store(store_path).history("no_such_metric")
+
+
+def test_the_readme_duckdb_query_runs(generated, tmp_path):
+    import duckdb
+
+    store_path = tmp_path / ".neuroncmp"
+    Store(store_path).add_listing(generated / "runs.csv")
+    readme = (ROOT / "README.md").read_text()
+    query = readme.split("```sql\n", 1)[1].split("```", 1)[0]
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:  # (fetching TIMESTAMP WITH TIME ZONE into Python would need pytz: count and look at ms)
+        ((count, first_ms),) = duckdb.sql(
+            f"SELECT count(*), arg_min(total_time_ms, time) FROM ({query})").fetchall()
+    finally:
+        os.chdir(cwd)
+    assert count == 60
+    first = json.loads((generated / "run-00000.json").read_text()).popitem()[1]["total_time"]
+    assert first_ms == pytest.approx(first * 1000, abs=0.005)
+
+
+def test_the_readme_documents_every_column_of_every_table():
+    from neuroncmp.store import schema
+
+    readme = (ROOT / "README.md").read_text()
+    for table, columns in schema.TABLES.items():
+        section = readme.split(f"`{table}`: ", 1)[1].split("\n\n")[1]
+        assert [line.split("`")[1] for line in section.splitlines() if line.startswith("| `")] == \
+            [name for name, _, _ in columns]
+
+
+def test_frames_on_request(generated, tmp_path):
+    store = Store(tmp_path / "s")
+    store.add_listing(generated / "runs.csv")
+    frame = store.history("total_time").to_frame()
+    assert len(frame) == 60 and frame["shift"].sum() == 1
+    assert list(frame.loc[frame["shift"], "run"]) == [store.history("total_time").series[0].changes[0].at.run]
+    changes = store.regressions().to_frame()
+    assert set(changes.metric) == {"total_time", "mfu_estimated_percent"}
+
+
+def test_history_png(generated, tmp_path):
+    pytest.importorskip("matplotlib")
+    store_path = tmp_path / "s"
+    Store(store_path).add_listing(generated / "runs.csv")
+    code, output = cli_run("history", "total_time", "-o", str(tmp_path / "t.png"), store=store_path)
+    assert code == 0, output
+    assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---- diff --baseline-history ----------------------------------------------------------------------
+
+def slowed(source: Path, target: Path, factor: float) -> Path:
+    data = json.loads(source.read_text())
+    ((key, block),) = data.items()
+    block["total_time"] *= factor
+    target.write_text(json.dumps({key: block}))
+    return target
+
+
+def test_one_capture_against_its_history_gets_measured_bands_and_a_p_value(generated, tmp_path):
+    store = Store(tmp_path / "s")
+    store.add_listing(generated / "runs.csv")
+    last20 = [json.loads((generated / f"run-{i:05d}.json").read_text()).popitem()[1]["total_time"]
+              for i in range(40, 60)]
+    new = slowed(generated / "run-00059.json", tmp_path / "new.json", 1.06)
+    comparison = store.diff_history(new, where={"model": "bert-large"})
+    assert [side.label for side in (comparison.baseline, *comparison.variants)] == ["history", "new"]
+    assert len(comparison.baseline.profiles) == 20
+    (cell,) = comparison.row("total_time").cells
+    import statistics
+
+    assert cell.step.baseline == pytest.approx(statistics.median(last20))
+    assert cell.step.verdict == "worse" and cell.step.p_value == pytest.approx(1 / 21)
+    middle = statistics.median(last20)
+    sigma = 1.4826 * statistics.median([abs(x - middle) for x in last20])
+    band = comparison.bands.band(__import__("neuroncmp").lookup("total_time"))
+    assert band.value * 100 == pytest.approx(300 * sigma / middle, rel=1e-4) and not band.points
+
+
+def test_a_stored_capture_is_compared_with_the_runs_before_it(generated, tmp_path):
+    store = Store(tmp_path / "s")
+    store.add_listing(generated / "runs.csv")
+    found = store.baseline_for(__import__("neuroncmp").load(generated / "run-00030.json")[0],
+                               runs=10)
+    day = {r.run: r.time.day for r in store.runs()}
+    assert len(found.runs) == 10 and len({day[r] for r in found.runs}) == 10
+    earlier = [r.run for r in store.runs()][20:30]
+    assert list(found.runs) == earlier
+
+
+def test_baseline_history_from_the_cli_and_its_refusals(generated, tmp_path):
+    store_path = tmp_path / "s"
+    Store(store_path).add_listing(generated / "runs.csv")
+    new = slowed(generated / "run-00059.json", tmp_path / "new.json", 1.06)
+    code, output = cli_run("diff", str(new), "--baseline-history", "--metric", "total_time",
+                           "--fail-on", "total_time>+3%", "--no-color", store=store_path)
+    assert code == 3 and "history x20" in output and "✘" in output
+    code, output = cli_run("diff", str(new), str(new), "--baseline-history", store=store_path)
+    assert code == 2
+    Store(store_path).add(RUN, tags={"model": "bert-large"})  # 8 more series with model=bert-large
+    code, output = cli_run("diff", str(new), "--baseline-history", "--where", "model=bert-large",
+                           store=store_path)
+    assert code == 2 and "9 series match" in output and "choose one with --where" in output
+    code, output = cli_run("diff", str(new), "--baseline-history", "--where", "model=bert-large",
+                           "--where", "instance=trn1.2xlarge", store=store_path)
+    assert code == 0, output
+    code, output = cli_run("diff", str(RUN / "b16.json"), "--baseline-history", store=store_path)
+    assert code == 1 and "only 0 earlier runs" in output or "at least 5" in output
