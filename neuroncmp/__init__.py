@@ -40,10 +40,26 @@ __all__ = [
 if TYPE_CHECKING:
     from . import examples
     from .analysis.findings.base import Finding
-    from .api import Comparison, Profile, Sweep, compare, load, load_many, sweep, use_pint_pandas
+    from .api import (
+        Comparison,
+        Profile,
+        Sweep,
+        compare,
+        load,
+        load_many,
+        sweep,
+        use_pint_pandas,
+    )
     from .catalog import MetricSpec, lookup
-    from .errors import (InputError, MissingDependencyError, NeuroncmpError, ParseError, RuleError,
-                         UnknownFormatError, UsageError)
+    from .errors import (
+        InputError,
+        MissingDependencyError,
+        NeuroncmpError,
+        ParseError,
+        RuleError,
+        UnknownFormatError,
+        UsageError,
+    )
     from .model import Anomaly, MemoryRow, Metric, Skipped, Source
     from .store import Store
 

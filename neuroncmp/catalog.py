@@ -270,6 +270,9 @@ def _derived() -> list[MetricSpec]:
         d("spill_reload_share", "data_movement", u.FRACTION, LOWER, False,
           "share of HBM reads that reload spilled data", "spill_reload_bytes / hbm_read_bytes",
           ("spill_reload_bytes", "hbm_read_bytes"), _ratio("spill_reload_bytes", "hbm_read_bytes")),
+        d("collective_share", "cc_engine", u.FRACTION, LOWER, False,
+          "summed collective op time as a share of the step", "cc_op_time / total_time",
+          ("cc_op_time", "total_time"), _ratio("cc_op_time", "total_time")),
         d("transpose_share", "tensor_engine", u.FRACTION, LOWER, False,
           "share of tensor-engine FLOPs spent on transposes", "transpose_flops / hardware_flops",
           ("transpose_flops", "hardware_flops"), _ratio("transpose_flops", "hardware_flops")),
@@ -337,19 +340,21 @@ def _aliases() -> dict[str, str]:
 
 
 # Per-core keys: the core index sits inside the name (formats.md 2). Order matters: first match.
-_CORE_PATTERNS: tuple[tuple[re.Pattern[str], str, str, str, bool, str], ...] = (
-    (re.compile(r"^throttle_.*nc\d+.*_ns$"), "throttling", u.SECOND, LOWER, True,
+_CORE_PATTERNS: tuple[tuple[str, re.Pattern[str], str, str, str, bool, str], ...] = (  # listing name first
+    ("throttle_*_nc<N>_*_ns", re.compile(r"^throttle_.*nc\d+.*_ns$"), "throttling", u.SECOND, LOWER, True,
      "time the core was power-throttled"),
-    (re.compile(r"^throttle_.*util_limit.*nc\d+.*_percent$|^throttle_.*max_achievable.*_percent$"),
+    ("throttle_*util_limit*_nc<N>_percent",
+     re.compile(r"^throttle_.*util_limit.*nc\d+.*_percent$|^throttle_.*max_achievable.*_percent$"),
      "throttling", u.FRACTION, HIGHER, False, "utilization cap imposed by throttling"),
-    (re.compile(r"^throttle_.*nc\d+.*_percent$"), "throttling", u.FRACTION, LOWER, False,
-     "share of the step the core was throttled"),
-    (re.compile(r"^neuroncore_utilization_nc\d+_percent$"), "monitor", u.FRACTION, HIGHER, False,
-     "NeuronCore utilization (neuron-monitor)"),
-    (re.compile(r"^memory\.profiler_buffers$"), "memory", u.BYTE, NEUTRAL, False,
+    ("throttle_*_nc<N>_*_percent", re.compile(r"^throttle_.*nc\d+.*_percent$"), "throttling", u.FRACTION,
+     LOWER, False, "share of the step the core was throttled"),
+    ("neuroncore_utilization_nc<N>_percent", re.compile(r"^neuroncore_utilization_nc\d+_percent$"), "monitor",
+     u.FRACTION, HIGHER, False, "NeuronCore utilization (neuron-monitor)"),
+    ("memory.profiler_buffers", re.compile(r"^memory\.profiler_buffers$"), "memory", u.BYTE, NEUTRAL, False,
      "device memory reserved by the profiler (absent when not profiling)"),
-    (re.compile(r"^memory\."), "memory", u.BYTE, LOWER, False, "device memory of one usage type"),
-    (re.compile(r"^neuroncore_flops_nc\d+$"), "monitor", u.FLOP_RATE, HIGHER, False,
+    ("memory.<usage type>", re.compile(r"^memory\."), "memory", u.BYTE, LOWER, False,
+     "device memory of one usage type"),
+    ("neuroncore_flops_nc<N>", re.compile(r"^neuroncore_flops_nc\d+$"), "monitor", u.FLOP_RATE, HIGHER, False,
      "FLOP/s achieved by the core (neuron-monitor)"),
 )
 
@@ -363,19 +368,27 @@ _SUFFIX_UNITS = (("_percent", u.FRACTION, u.FRACTION), ("_time_ns", u.SECOND, "n
                  ("_steps_per_second", u.STEP_RATE, u.STEP_RATE))
 
 
-# How the pattern families above read in a listing (same order).
-_FAMILY_NAMES = ("throttle_*_nc<N>_*_ns", "throttle_*util_limit*_nc<N>_percent",
-                 "throttle_*_nc<N>_*_percent", "neuroncore_utilization_nc<N>_percent",
-                 "memory.profiler_buffers", "memory.<usage type>", "neuroncore_flops_nc<N>")
+
+
+# Canonical device-memory usage types (the ingest maps every label it meets onto one of these; a
+# test keeps the two in step). Each is compared as ``memory.<type>``.
+MEMORY_TYPES = ("generic", "tensor_instructions", "scalar_instructions", "gpsimd_instructions",
+                "vector_instructions", "sync_instructions", "io", "dram_spill", "weights", "profiler_buffers",
+                "scalar_table", "shared_scratchpad", "tensors", "ucode", "gpsimd_stdio", "collectives",
+                "scratchpad", "xt_cc", "dma_rings_runtime", "dma_rings_spill", "dma_rings_io",
+                "dma_rings_collectives", "model_code", "constants", "runtime")
 
 
 def listing(glob: str = "*") -> list[MetricSpec]:
-    """Every catalogued metric and pattern family whose name matches ``glob`` (``neuroncmp metrics``)."""
+    """Every catalogued metric, pattern family and memory type whose name matches ``glob``
+    (``neuroncmp metrics``)."""
     from fnmatch import fnmatchcase
 
     families = [_spec(name, group, unit, direction, extensive, meaning)
-                for name, (_, group, unit, direction, extensive, meaning) in zip(_FAMILY_NAMES, _CORE_PATTERNS, strict=False)]
-    found = [spec for spec in [*catalog().values(), *families] if fnmatchcase(spec.name, glob)]
+                for name, _, group, unit, direction, extensive, meaning in _CORE_PATTERNS
+                if not name.startswith("memory.")]
+    memory = [lookup(f"memory.{usage}")._replace(name=f"memory.{usage}") for usage in MEMORY_TYPES]
+    found = [spec for spec in [*catalog().values(), *families, *memory] if fnmatchcase(spec.name, glob)]
     return sorted(found, key=lambda spec: group_rank(spec.group))
 
 
@@ -391,7 +404,7 @@ def lookup(name: str) -> MetricSpec:
     spec = catalog().get(name)
     if spec is not None:
         return spec
-    for pattern, group, unit, direction, extensive, meaning in _CORE_PATTERNS:
+    for _, pattern, group, unit, direction, extensive, meaning in _CORE_PATTERNS:
         if pattern.search(name):
             raw = "ns" if name.endswith("_ns") else unit
             return _spec(name, group, unit, direction, extensive, meaning, raw_unit=raw)

@@ -1,9 +1,10 @@
 """Hardware facts per instance family, for analyses that need them when a profile does not carry them.
 
-Values a profile carries win (Explorer's Metadata ``hbm_ddr_bandwidth`` and ``neuroncore_frequency``,
-the peak FLOP/s implied by ``mfu_estimated_percent``, the ridge ``peak_flops_bandwidth_ratio``); this
-table is the fallback, and every analysis says which source it used. The user overrides any of them
-(``neuroncmp sweep --hbm-per-core 16GiB --peak-tflops 95``).
+Values a profile carries win (the peak FLOP/s implied by ``mfu_estimated_percent``, the ridge
+``peak_flops_bandwidth_ratio``, Explorer's ``hbm_ddr_bandwidth`` for the roofline, and
+``neuroncore_frequency`` for the cycle check); this table is the fallback, and every analysis says
+which source it used. The user overrides the roof's numbers (``neuroncmp sweep --hbm-per-core 16GiB
+--peak-tflops 95 --hbm-gbps 410``).
 
 Per NeuronCore (one physical core; one logical core at LNC=1):
 - trn1 / trn1n (Trainium, NeuronCore-v2): a chip has 2 cores, 32 GiB HBM (2 stacks of 16 GiB), 820 GiB/s,
@@ -36,13 +37,6 @@ class Hardware(NamedTuple):
     clock_hz: float
     source: str
 
-    def with_overrides(self, **values: float | None) -> "Hardware":
-        """The same hardware with the user's values in place (``None`` keeps the table's)."""
-        given = {key: value for key, value in values.items() if value is not None}
-        if not given:
-            return self
-        note = ", ".join(f"{key} from the command line" for key in given)
-        return self._replace(**given, source=f"{self.source}; {note}")  # type: ignore[arg-type]
 
 
 FAMILIES = {

@@ -7,10 +7,10 @@ with a fixed seed so results are reproducible.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from itertools import combinations
 from math import comb
+from typing import NamedTuple
+
 from .records import record
 
 EXACT_LIMIT = 20_000

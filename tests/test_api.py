@@ -6,9 +6,9 @@ import io
 import json
 
 import pytest
+from conftest import RUN
 
 import neuroncmp as nc
-from conftest import RUN
 
 
 def test_public_names():

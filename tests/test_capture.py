@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import ROOT, RUN
 
 import neuroncmp
-from conftest import ROOT, RUN
 from neuroncmp.capture import discovery, oom, plan, preflight, sidecars, tools
 from neuroncmp.cli import cli
 from neuroncmp.errors import InputError, MissingDependencyError, UsageError

@@ -160,6 +160,7 @@ REVIEWED = [
     ('achieved_flop_rate', 'higher', False, 'FLOP/s'),
     ('hbm_traffic_bytes', 'lower', True, 'B'),
     ('spill_reload_share', 'lower', False, 'fraction'),
+    ('collective_share', 'lower', False, 'fraction'),
     ('transpose_share', 'lower', False, 'fraction'),
 ]
 
@@ -184,3 +185,12 @@ def test_every_spec_is_well_formed():
         assert spec.direction in ("higher", "lower", "neutral")
         assert spec.group in catalog.GROUPS
         assert spec.meaning
+
+
+def test_every_canonical_memory_type_is_listed():
+    from neuroncmp.ingest import memory_types
+
+    produced = set(memory_types._EXACT.values()) | set(memory_types._LOOSE.values())
+    assert produced <= set(catalog.MEMORY_TYPES) | {"total"}
+    assert [s.name for s in catalog.listing("memory.tensor*")] == ["memory.tensor_instructions", "memory.tensors"]
+    assert catalog.lookup("memory.profiler_buffers").direction == "neutral"

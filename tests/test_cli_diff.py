@@ -8,8 +8,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import RUN, SEED
+
 from neuroncmp.cli import cli
 
 BASE, B32, B64 = str(RUN / "baseline.json"), str(RUN / "b32.json"), str(RUN / "b64.json")
@@ -282,3 +282,16 @@ def test_repeated_captures_from_the_command_line(tmp_path):
     assert cell["step"]["p_value"] == pytest.approx(0.1) and cell["step"]["verdict"] == "unchanged"
     assert data["captures"].startswith("repeated captures (b32 x3, fast x3)")
     assert cell["display"]["change"] == "-12.7% ?"  # a big change, but 3 captures cannot show it is real
+
+
+def test_a_side_without_a_batch_size_keeps_every_row_per_step(tmp_path):
+    """No per-sample line may mix per-step and per-sample values (x has no batch size, and no FLOPs
+    to infer one from)."""
+    block = {k: v for k, v in next(iter(json.loads((RUN / "b16.json").read_text()).values())).items()
+             if k != "model_flops"}
+    unknown = tmp_path / "x.json"
+    unknown.write_text(json.dumps({"n": block}))
+    data = json.loads(run(B32, str(unknown), B64, "--format", "json", "--basis", "sample").output)
+    assert all(cell["shown_basis"] == "step" for row in data["rows"] for cell in row["cells"])
+    assert not any(line["basis"] == "sample" for line in data["headline"])
+    assert any("per-sample lines need every batch size" in w for w in data["warnings"])

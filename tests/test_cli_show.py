@@ -6,8 +6,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import RUN, SEED
+
 from neuroncmp.cli import cli
 
 

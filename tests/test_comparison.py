@@ -7,11 +7,11 @@ import math
 from decimal import Decimal
 
 import pytest
+from conftest import RUN
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neuroncmp
-from conftest import RUN
 from neuroncmp.comparison import compare, select
 from neuroncmp.comparison.view import change_in_bands, change_rank
 from neuroncmp.ingest.values import display_metric

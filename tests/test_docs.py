@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import ROOT
+
 from neuroncmp.cli import cli
 from neuroncmp.ingest.registry import parsers
 from neuroncmp.render.registry import names as output_formats

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import RUN, SEED, VARIANT_FILES
 
 import neuroncmp
-from conftest import RUN, SEED, VARIANT_FILES
 from neuroncmp.render.run_folder import convert
 from neuroncmp.units import NUMERIC_UNITS, TEXT
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import ROOT, VARIANT_FILES
+
 from neuroncmp.cli import cli
 
 GOLDEN = ROOT / "tests" / "golden"

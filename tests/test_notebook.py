@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import ROOT, RUN
 
 nbformat = pytest.importorskip("nbformat")

@@ -6,9 +6,9 @@ import json
 import sys
 
 import pytest
+from conftest import RUN
 
 import neuroncmp
-from conftest import RUN
 from neuroncmp.errors import MissingDependencyError, ParseError, UnknownFormatError
 
 pa = pytest.importorskip("pyarrow")

@@ -7,9 +7,9 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from conftest import RUN
 
 import neuroncmp
-from conftest import RUN
 from neuroncmp.cli import cli
 from neuroncmp.comparison import compare, select
 from neuroncmp.comparison.gates import evaluate, parse_rule

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import SEED
+
 from neuroncmp.units import registry
 
 SECTION = re.compile(r"^#\s+(.*?)\s*$")

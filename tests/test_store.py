@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import ROOT, RUN
+
 from neuroncmp.cli import cli
 from neuroncmp.errors import InputError, UsageError
 from neuroncmp.store import Store

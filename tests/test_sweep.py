@@ -9,9 +9,9 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from conftest import RUN
 
 import neuroncmp
-from conftest import RUN
 from neuroncmp.analysis.sweep import sweep
 from neuroncmp.cli import cli
 
@@ -113,7 +113,12 @@ def test_roofline_and_intensity_limit(result):
     assert result.roof.ridge == pytest.approx(base["peak_flops_bandwidth_ratio"])
     assert result.roof.peak_flops == pytest.approx(peak, rel=2e-3)   # a median over the points
     assert {r.bound for r in result.roofline} == {"memory"}
-    assert result.intensity.limit < result.roof.ridge and result.intensity.crossing is None
+    # the limit: FLOPs per sample (the profile's intensity numerator) over the fitted HBM bytes per sample
+    flops = [(raw(l)["hardware_flops"] - raw(l)["transpose_flops"]) / b for l, b in BATCH.items()]
+    traffic = [float(raw(l)["hbm_read_bytes"] + raw(l)["hbm_write_bytes"]) for l in BATCH]
+    _, bytes_per_sample, _ = least_squares([float(b) for b in BATCH.values()], traffic)
+    assert result.intensity.limit == pytest.approx(sum(flops) / len(flops) / bytes_per_sample)
+    assert round(result.intensity.limit, 1) == 142.6 < result.roof.ridge and result.intensity.crossing is None
 
 
 def test_recommendation_is_the_best_end_to_end_throughput(result):
@@ -163,9 +168,17 @@ def test_data_quality_findings_and_rules_that_cleared(result):
     assert cc[-1] < 0.9 * cc[0]   # collectives shrink per sample: that rule must not fire
 
 
-def test_the_rules_tree_caps_children_at_their_parent(result):
+def test_the_rules_tree_caps_children_at_their_parent():
+    """At 100 GB/s, moving b64's spill would take longer than the step: its share is capped at the
+    memory-bound parent's (1 - mfu_max_achievable), which it would otherwise exceed."""
+    b64 = raw("b64")
+    uncapped = (b64["spill_reload_bytes"] + b64["spill_save_bytes"]) / 100e9 / b64["total_time"]
+    parent_share = 1 - b64["mfu_max_achievable_estimated_percent"]
+    assert uncapped > parent_share
+    result = sweep(neuroncmp.load(RUN), hbm_bandwidth=100e9)
     spill, parent = _finding(result, "spill"), _finding(result, "memory-bound")
-    assert spill.parent == "memory-bound" and spill.impact.share <= parent.impact.share
+    assert spill.parent == "memory-bound" and parent.impact.share == pytest.approx(parent_share)
+    assert spill.impact.share == pytest.approx(parent_share) and "capped" in spill.impact.formula
 
 
 # ---- edge cases ---------------------------------------------------------------------------------
@@ -247,6 +260,7 @@ def test_cli_prints_table_fit_knee_forecast_and_findings():
 
 
 def test_json_carries_every_number_of_the_tables():
+    """The JSON's table equals the raw files' numbers; the terminal shows the same numbers."""
     from neuroncmp.analysis.table import TableRow
     from neuroncmp.render.sweep_text import ENGINES, MOVEMENT, THROUGHPUT, cell
 
@@ -255,9 +269,16 @@ def test_json_carries_every_number_of_the_tables():
     data = json.loads(runner.invoke(cli, ["sweep", str(RUN), "--format", "json"]).output)
     assert data["schema"] == "neuroncmp.sweep/1"
     for row in data["table"]:
-        rebuilt = TableRow(row.get("label"), int(row.get("batch")), row.get("inferred"), row)
+        label, batch = row["label"], int(row["batch"])
+        values = raw(label)
+        assert row["step_time"] == values["total_time"] and row["mfu"] == values["mfu_estimated_percent"]
+        assert row["device_throughput"] == pytest.approx(batch / values["total_time"])
+        assert row["speedup"] == pytest.approx((batch / values["total_time"]) / (2 / raw("b2")["total_time"]))
+        assert row["spill_per_sample"] == pytest.approx(values["spill_reload_bytes"] / batch)
+        assert row["time_per_sample"] == pytest.approx(values["total_time"] / batch)
+        rebuilt = TableRow(label, batch, row["inferred"], row)
         for name in (*THROUGHPUT, *ENGINES, *MOVEMENT):
-            assert cell(rebuilt, name) in text, (row.get("label"), name)
+            assert cell(rebuilt, name) in text, (label, name)   # the terminal prints these numbers
     assert data["models"]["step_time"]["per_sample"] == pytest.approx(0.002549, rel=1e-3)
     assert len(data["findings"]) == len(re.findall(r"^\d+\. \[", text, re.M))
 
@@ -280,3 +301,32 @@ def test_markdown_and_html():
     assert md.startswith("## neuroncmp sweep") and "| 64 | 196.4 ms |" in md and "#### Findings" in md
     html = CliRunner().invoke(cli, ["sweep", str(RUN), "--format", "html"]).output
     assert html.startswith("<!DOCTYPE html>") and "recommendation: b64" in html
+
+
+@pytest.mark.parametrize("fmt", ["term", "md", "json", "html"])
+def test_a_flat_sweep_renders_in_every_format(tmp_path, fmt):
+    """Nothing varies: R² does not exist, the slope is zero; every format says so without a crash."""
+    block = raw("b32")
+    for batch in (8, 16, 32):
+        (tmp_path / f"b{batch}.json").write_text(json.dumps({"n": dict(block, total_time=0.125)}))
+    result = CliRunner().invoke(cli, ["sweep", *sorted(map(str, tmp_path.iterdir())), "--format", fmt,
+                                      "--width", "200"])
+    assert result.exit_code == 0, result.output
+    if fmt == "term":
+        assert "R² n/a" in result.output and "125.0 ms + 0 ns x batch" in result.output
+
+
+def test_the_sweep_fits_narrow_terminals():
+    for width in (40, 60):
+        out = CliRunner().invoke(cli, ["sweep", str(RUN), "--no-color", "--width", str(width)]).output
+        assert max(len(line) for line in out.splitlines()) <= width
+
+
+def test_spill_is_not_said_to_be_everywhere_when_one_point_is_below(tmp_path):
+    block = raw("b32")
+    for batch, share in ((16, 0.5), (32, 0.1), (48, 0.5)):
+        reload = int(block["hbm_read_bytes"] * share)
+        (tmp_path / f"b{batch}.json").write_text(json.dumps({"n": dict(block, spill_reload_bytes=reload)}))
+    result = sweep(neuroncmp.load_many(sorted(tmp_path.iterdir())))
+    assert not result.spill.everywhere and result.spill.above_share == 16
+    assert "every batch size" not in _finding(result, "spill").title

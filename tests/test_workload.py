@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import ROOT
+
 from neuroncmp.capture import tools
 from neuroncmp.cli import cli
 

@@ -3,8 +3,8 @@
 - Step time: ``total_time = fixed + per_sample x batch`` (least squares). Its throughput
   ``batch / (fixed + per_sample x batch)`` rises toward the asymptote ``1 / per_sample``.
 - Knee: Kneedle (Satopaa et al. 2011) on the measured device throughput against batch size, both
-  min-max normalised: the batch with the largest gap above the chord from the smallest to the
-  largest batch. Past it, each step up buys less throughput.
+  min-max normalised: the batch whose normalised throughput lies furthest above the diagonal.
+  Past it, each step up buys less throughput.
 - Device memory: ``total = fixed + per_sample x batch`` (least squares over points with a memory
   table); the largest batch that fits is ``floor((hbm - fixed) / per_sample)``, once as profiled and
   once without the profiler's own buffers (``memory.profiler_buffers``), which unprofiled training
@@ -19,13 +19,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
-import math
-
+from ..records import record
 from ..stats import LinearFit, linear_fit
 from .series import Point
-from ..records import record
 
 SPILL_SHARE = 0.25  # Neuron Explorer: spill reload above a quarter of HBM reads is worth a look
 
@@ -73,7 +72,7 @@ def step_fit(points: tuple[Point, ...]) -> StepFit | None:
 @record
 class Knee(NamedTuple):
     batch_size: int
-    gap: float              # normalised throughput above the chord at the knee (0-1)
+    gap: float              # normalised throughput above the diagonal at the knee (0-1)
 
 
 def knee(points: tuple[Point, ...]) -> Knee | None:
@@ -150,7 +149,7 @@ def intensity_model(points: tuple[Point, ...], ridge: float | None) -> Intensity
 @record
 class SpillOnset(NamedTuple):
     above_share: int | None      # smallest batch with spill reload > 25 % of HBM reads
-    at_smallest: bool            # ... which is the smallest measured (the onset is at or below it)
+    everywhere: bool             # above 25 % at every batch size measured (the onset is below the axis)
     rising_from: int | None      # batch from which spill per sample stops falling
     shares: tuple[tuple[int, float], ...]
 
@@ -165,4 +164,5 @@ def spill_onset(points: tuple[Point, ...]) -> SpillOnset | None:
                   if p.get("spill_reload_bytes") is not None]
     lowest = min(range(len(per_sample)), key=lambda i: per_sample[i][1]) if per_sample else None  # type: ignore[arg-type, return-value]
     rising = per_sample[lowest][0] if lowest is not None and lowest < len(per_sample) - 1 else None
-    return SpillOnset(above, above == shares[0][0], rising, shares)  # type: ignore[arg-type]
+    everywhere = all(share > SPILL_SHARE for _, share in shares)  # type: ignore[operator]
+    return SpillOnset(above, everywhere, rising, shares)  # type: ignore[arg-type]

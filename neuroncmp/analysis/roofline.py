@@ -1,10 +1,11 @@
 """The roofline of a sweep: each point's arithmetic intensity against the FLOP/s it achieved.
 
 The roof comes from the profile when it carries it: the peak FLOP/s that MFU implies
-(``model_flops / (mfu_estimated_percent x total_time)``, the median over the points) and the ridge
-``peak_flops_bandwidth_ratio``; their quotient is the HBM bandwidth (``peak / ridge``). Missing
-values come from the instance family's table (``neuroncmp/hardware.py``), and the user's overrides
-win over both. A point is memory-bound when its intensity is below the ridge; its attainable
+(``model_flops / (mfu_estimated_percent x total_time)``, the median over the points) and the HBM
+bandwidth, the implied peak over the ridge ``peak_flops_bandwidth_ratio`` (else Explorer's
+``hbm_ddr_bandwidth``). Missing values come from the instance family's table
+(``neuroncmp/hardware.py``), and the user's overrides win over both; the ridge is always
+``peak / bandwidth``, so overriding the peak moves the ridge, not the bandwidth. A point is memory-bound when its intensity is below the ridge; its attainable
 FLOP/s is ``min(peak, intensity x bandwidth)``. Achieved FLOP/s uses the profile's own intensity
 numerator, ``(hardware_flops - transpose_flops) / total_time``.
 """
@@ -13,11 +14,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-
 from ..hardware import Hardware
+from ..records import record
 from ..stats import median
 from .series import Point
-from ..records import record
 
 
 @record
@@ -61,15 +61,18 @@ def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
         sources.append("peak FLOP/s implied by MFU in the profile" if implied else f"peak FLOP/s: {table.source}")
     else:
         sources.append("peak FLOP/s from the command line")
-    if bandwidth is None and ridges and (implied or peak):
-        ridge = median(ridges)  # type: ignore[arg-type]
-        bandwidth = (implied or peak) / ridge
-        sources.append("ridge (peak_flops_bandwidth_ratio) from the profile")
-    elif bandwidth is None:
+    stacks = [p.get("hbm_ddr_bandwidth") for p in points if p.get("hbm_ddr_bandwidth")]
+    if bandwidth is not None:
+        sources.append("HBM bandwidth from the command line")
+    elif ridges and implied:  # the profile's own roof: its implied peak over its ridge
+        bandwidth = implied / median(ridges)  # type: ignore[arg-type]
+        sources.append("HBM bandwidth from the profile (implied peak / peak_flops_bandwidth_ratio)")
+    elif stacks:
+        bandwidth = median(stacks)  # type: ignore[arg-type]
+        sources.append("HBM bandwidth from the profile (hbm_ddr_bandwidth)")
+    else:
         bandwidth = table.hbm_bandwidth
         sources.append(f"HBM bandwidth: {table.source}")
-    else:
-        sources.append("HBM bandwidth from the command line")
     hbm_bytes = hbm if hbm is not None else table.hbm_bytes
     sources.append("HBM per core from the command line" if hbm is not None else f"HBM per core: {table.source}")
     return Roof(peak, peak / bandwidth, bandwidth, hbm_bytes, tuple(sources))

@@ -14,8 +14,8 @@ from typing import Mapping, NamedTuple
 
 from ..comparison.differ import side_values, suspects
 from ..comparison.result import Side
-from ..stats import median
 from ..records import record
+from ..stats import median
 
 
 @record

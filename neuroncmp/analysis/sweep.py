@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
 from .. import hardware
-from ..comparison.sides import ProfileInput, flatten
 from ..comparison.result import Side
+from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
-from ..model import Profile
 from ..records import record
 from . import models
+from .context import Context
 from .findings import run_rules
 from .findings.base import Finding, NotRun, Passed
 from .roofline import Roof, RooflinePoint, place, roof
@@ -35,26 +35,6 @@ class Recommendation(NamedTuple):
     value: float             # samples/s
     runner_up: str | None    # the next best, with its throughput
     caveat: str
-
-
-@record
-class Context(NamedTuple):
-    """Everything a finding rule may look at."""
-
-    points: tuple[Point, ...]
-    sides: tuple[Side, ...]
-    focus: Point                       # the point findings are about (the recommendation's)
-    step_fit: models.StepFit | None
-    knee: models.Knee | None
-    memory: models.MemoryForecast | None
-    intensity: models.IntensityModel | None
-    spill: models.SpillOnset | None
-    roof: Roof
-    roofline: tuple[RooflinePoint, ...]
-    table: tuple[TableRow, ...]
-
-    def point_of(self, batch: int) -> Point:
-        return next(p for p in self.points if p.batch_size == batch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,37 +72,34 @@ def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_
     flat = flatten(profiles)
     if not flat:
         raise InputError("a sweep needs at least one profile")
-    sides = _sides(flat)
-    found = axis(sides)
+    sides = tuple(group(flat))
+    found = axis(list(sides))
     if not found.points:
         raise InputError("no profile states or implies a batch size: a sweep needs them "
                          "(name the files b8.json ..., or give them in a manifest)")
-    instance = next((p.info("instance_type") for p in flat if p.info("instance_type")), None)
-    top = roof(found.points, hardware.for_instance(instance), peak_flops, hbm_bandwidth, hbm_per_core)
-    return _analyse(found, tuple(sides), top, price_per_hour, instance)
+    return _analyse(found, sides, price_per_hour, Overrides(peak_flops, hbm_bandwidth, hbm_per_core))
 
 
 def findings_for(sides: Iterable[Side]) -> tuple[Finding, ...]:
     """The findings of the sweep a diff's sides form, ranked; none when no side has a batch size."""
     sides = tuple(sides)
     found = axis(list(sides))
-    if not found.points:
-        return ()
-    flat = [p for side in sides for p in side.profiles]
-    instance = next((p.info("instance_type") for p in flat if p.info("instance_type")), None)
-    return _analyse(found, sides, roof(found.points, hardware.for_instance(instance)), None, instance).findings
+    return _analyse(found, sides, None, Overrides()).findings if found.points else ()
 
 
-def _sides(profiles: list[Profile]) -> list[Side]:
-    groups: dict[str, list[Profile]] = {}
-    for profile in profiles:
-        groups.setdefault(profile.label, []).append(profile)
-    return [Side.of(label, tuple(group)) for label, group in groups.items()]
+@record
+class Overrides(NamedTuple):
+    """The user's hardware numbers (per NeuronCore, base units); None keeps the profile's or table's."""
+
+    peak_flops: float | None = None
+    hbm_bandwidth: float | None = None
+    hbm_bytes: float | None = None
 
 
-def _analyse(found: Axis, sides: tuple[Side, ...], top: Roof, price: float | None,
-             instance: object) -> Sweep:
+def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides) -> Sweep:
     points = found.points
+    instance = next((p.info("instance_type") for side in sides for p in side.profiles if p.info("instance_type")), None)
+    top = roof(points, hardware.for_instance(instance), given.peak_flops, given.hbm_bandwidth, given.hbm_bytes)
     table = rows(points, price)
     fit, memory = models.step_fit(points), models.memory_forecast(points, top.hbm_bytes, top.sources[-1])
     chosen = recommend(points)

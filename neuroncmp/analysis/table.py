@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Mapping, NamedTuple
 
 from .. import units as u
-from .series import Point
 from ..records import record
+from .series import Point
 
 
 @record

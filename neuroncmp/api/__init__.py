@@ -41,17 +41,17 @@ def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Pr
 def profiles_of(*inputs: Input) -> list[Profile]:
     """Profiles from profiles, paths and (nested) lists of either, in order."""
     out: list[Profile] = []
-    loaded_paths = False
+    loaded: list[Profile] = []
     for item in inputs:
         if isinstance(item, _Profile):
             out.append(Profile.of(item))
         elif isinstance(item, (str, Path)):
-            out += load(item)
-            loaded_paths = True
+            found = load(item)
+            out += found
+            loaded += found
         else:
             out += profiles_of(*item)
-    if loaded_paths:
-        infer_batch_sizes(out)  # across the whole set, as load_many does
+    infer_batch_sizes(loaded)  # across the paths loaded here; the caller's own profiles stay untouched
     return out
 
 

@@ -61,11 +61,13 @@ class Comparison(_result.Comparison):
         return replace(self, view=select(self, groups=groups, metrics=metrics,
                                          only_changed=only_changed, sort=sort))
 
-    def report(self) -> Any:
-        """What every format renders: this comparison, its view, and the findings of its profiles."""
+    def report(self, findings: bool = True) -> Any:
+        """What every format renders: this comparison, its view, and (unless ``findings=False``) the
+        findings of the sweep its profiles form."""
         from ..render.base import DiffReport
 
-        return DiffReport.of(self, self.view, findings=_sweep.findings_for(self.sides))
+        found = _sweep.findings_for(self.sides) if findings else ()
+        return DiffReport.of(self, self.view, findings=found)
 
     def to_frame(self, wide: bool = False) -> Any:
         """Tidy: one row per metric x variant x basis (numeric values in base units, ``unit`` and
@@ -73,7 +75,7 @@ class Comparison(_result.Comparison):
         a column per side."""
         from ..render.frame import comparison_frame
 
-        return comparison_frame(self.report(), wide=wide)
+        return comparison_frame(self.report(findings=False), wide=wide)
 
     def text(self, width: int = 100) -> str:
         """The full report as the terminal shows it."""

@@ -12,7 +12,7 @@ from ..errors import InputError
 from ..ingest.registry import by_name
 from . import sidecars
 from .discovery import Pair
-from .tools import EXPLORER, Tools, ToolError, view_parquet, view_summary
+from .tools import EXPLORER, ToolError, Tools, view_parquet, view_summary
 
 SUMMARY_FORMAT = "summary-json"
 

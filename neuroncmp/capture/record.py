@@ -18,7 +18,12 @@ from typing import Any
 
 from .. import __version__
 from ..errors import UsageError
-from ..ingest.manifest import MANIFEST_SCHEMA, profile_entry, read_manifest, write_manifest
+from ..ingest.manifest import (
+    MANIFEST_SCHEMA,
+    profile_entry,
+    read_manifest,
+    write_manifest,
+)
 from .plan import INSPECT, INSPECT_OUTPUT, RAW, Plan, Variant
 from .runner import now
 

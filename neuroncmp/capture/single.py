@@ -21,7 +21,7 @@ from . import discovery, keep, oom, record
 from .events import DONE, LINE, START, VIEW, Event, Listener, ignore
 from .plan import RAW
 from .runner import run
-from .tools import Tools, ToolError, capture_args
+from .tools import ToolError, Tools, capture_args
 
 BASE = "profile.ntff"
 

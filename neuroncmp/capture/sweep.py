@@ -25,7 +25,7 @@ from . import discovery, keep, oom, preflight, record, sidecars
 from .events import DONE, LINE, SKIP, START, VIEW, Event, Listener, ignore
 from .plan import Plan, Variant
 from .runner import RunResult, run
-from .tools import Tools, ToolError
+from .tools import ToolError, Tools
 
 MEM_TABLE_GLOB = "neuron_mem_table_device_*_hbm_*.log"
 

@@ -6,7 +6,13 @@ import click
 
 from .app import cli
 from .options import width_option
-from .store_options import echo_or_write, output_format, pairs, store_option, where_option
+from .store_options import (
+    echo_or_write,
+    output_format,
+    pairs,
+    store_option,
+    where_option,
+)
 
 
 @cli.command()

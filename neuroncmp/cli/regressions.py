@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from .app import cli
-from .store_options import echo_or_write, output_format, pairs, store_option, where_option
+from .store_options import (
+    echo_or_write,
+    output_format,
+    pairs,
+    store_option,
+    where_option,
+)
 
 
 @cli.command()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import click
 
 store_option = click.option(

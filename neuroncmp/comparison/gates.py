@@ -16,8 +16,8 @@ from typing import Callable, Iterable, NamedTuple
 
 from ..catalog import closest
 from ..errors import RuleError
-from .result import Cell, Comparison, Delta, Row
 from ..records import record
+from .result import Cell, Comparison, Delta, Row
 
 _RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"
                    r"(?P<op><=|>=|<|>)\s*(?P<num>[+-]?(?:\d+\.?\d*|\.\d+))\s*(?P<unit>%|pp|x)?\s*$")
@@ -83,9 +83,6 @@ class GateResult(NamedTuple):
             head += f" (not evaluated, suspect input: {'; '.join(self.skipped)})"
         return head
 
-
-def tripped(results: Iterable[GateResult]) -> list[GateResult]:
-    return [result for result in results if result.tripped]
 
 
 def parse_rule(text: str) -> Rule:

@@ -104,8 +104,9 @@ class Row(NamedTuple):
     band: Band       # the noise band verdicts were judged against
 
     def basis(self, basis: str) -> str:
-        """The basis this row is shown in: per sample only where a per-sample value exists."""
-        return "sample" if basis == "sample" and any(c.sample is not None for c in self.cells) else "step"
+        """The basis this row is shown in: per sample only when every variant has a per-sample value
+        (a side without a batch size keeps the whole row per step, never a mix of the two)."""
+        return "sample" if basis == "sample" and all(c.sample is not None for c in self.cells) else "step"
 
     def changed(self, basis: str) -> bool:
         return any(cell.shown(basis).verdict not in (UNCHANGED, ABSENT) for cell in self.cells)

@@ -26,23 +26,28 @@ def flatten(items: Iterable[ProfileInput]) -> list[Profile]:
 ORDERS = ("batch", "given")
 
 
+def group(profiles: list[Profile]) -> list[Side]:
+    """Profiles grouped into sides by label (repeated captures together), in first-seen order."""
+    groups: dict[str, list[Profile]] = {}
+    for profile in profiles:
+        groups.setdefault(profile.label, []).append(profile)
+    return [Side.of(label, tuple(members)) for label, members in groups.items()]
+
+
 def arrange(profiles: list[Profile], baseline: str | None = None, order: str = "batch") -> list[Side]:
     """Sides in order, baseline first; ``baseline`` names it by label or section title.
 
     ``order="batch"`` sorts the variants by batch size when every side's is known (ties keep the
     given order); ``"given"`` keeps the order of the arguments (or the manifest)."""
-    groups: dict[str, list[Profile]] = {}
-    for profile in profiles:
-        groups.setdefault(profile.label, []).append(profile)
-    if len(groups) < 2:
+    sides = group(profiles)
+    if len(sides) < 2:
         raise InputError(
-            f"a comparison needs profiles with at least two labels, got only {sorted(groups)}: "
+            f"a comparison needs profiles with at least two labels, got only {[s.label for s in sides]}: "
             "files sharing a label are repeated captures of one side; name the variant's file "
             "differently")
     if order not in ORDERS:
         raise UsageError(f"order {order!r}: expected one of {', '.join(ORDERS)}")
-    first = next(iter(groups)) if baseline is None else _baseline_label(profiles, baseline)
-    sides = [Side.of(label, tuple(groups[label])) for label in groups]
+    first = sides[0].label if baseline is None else _baseline_label(profiles, baseline)
     variants = [side for side in sides if side.label != first]
     if order == "batch" and all(side.batch_size is not None for side in sides):
         variants.sort(key=lambda side: side.batch_size)  # type: ignore[arg-type, return-value]

@@ -14,8 +14,18 @@ from typing import Iterable, NamedTuple
 
 from ..catalog import closest
 from ..errors import UsageError
-from .result import ADDED, BETTER, NEUTRAL, REMOVED, SUSPECT, WORSE, Comparison, Delta, Row
 from ..records import record
+from .result import (
+    ADDED,
+    BETTER,
+    NEUTRAL,
+    REMOVED,
+    SUSPECT,
+    WORSE,
+    Comparison,
+    Delta,
+    Row,
+)
 
 SORTS = ("group", "change", "name")
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from ..api import Profile, load as _load
+from ..api import Profile
+from ..api import load as _load
 from ..errors import UsageError
 
 

@@ -8,13 +8,13 @@ module in ``render/formats/`` defining ``RENDERER``; nothing else changes.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from ..comparison.result import Comparison
-from ..comparison.view import View, select
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
 from ..catalog import MetricSpec
+from ..comparison.result import Comparison
+from ..comparison.view import View, select
 from ..model import Profile
 from ..records import record
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-
 from ..catalog import HEADLINE
 from ..comparison.result import BETTER, SUSPECT, WORSE, Comparison
-from .rows import Line, line
 from ..records import record
+from .rows import Line, line
 
 
 @record

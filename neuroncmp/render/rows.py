@@ -13,9 +13,9 @@ from typing import Any, Iterator, NamedTuple
 
 from ..comparison.result import Comparison, Delta, Row
 from ..comparison.view import View
+from ..records import record
 from ..units import format_value, pick_scale
 from .changes import sparkline
-from ..records import record
 
 
 @record

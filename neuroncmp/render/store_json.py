@@ -7,8 +7,8 @@ import json
 import math
 from typing import Any
 
-from ..units import pick_scale
 from ..stats import median
+from ..units import pick_scale
 
 HISTORY_SCHEMA = "neuroncmp.history/1"
 REGRESSIONS_SCHEMA = "neuroncmp.regressions/1"

@@ -6,6 +6,8 @@ piped). The chart is text: one bar per batch size, the fit's throughput beside t
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..analysis.findings.base import Evidence, Finding
 from ..analysis.sweep import Sweep
 from ..analysis.table import COLUMNS, TableRow
@@ -43,22 +45,38 @@ def cell(row: TableRow, name: str) -> str:
     return format_value(value, UNITS[name], with_unit=UNITS[name] not in ("fraction", "sample/s"))
 
 
-def table_lines(sweep: Sweep, names: tuple[str, ...], heading: str) -> list[Line]:
+def table_lines(sweep: Sweep, names: tuple[str, ...], heading: str, width: int = 10**6) -> list[Line]:
+    """A table of ``names`` (columns with no value at any point left out)."""
     shown = [n for n in names if any(row.get(n) is not None for row in sweep.table) or n == "batch"]
-    rows = [[(cell(row, n), "") for n in shown] for row in sweep.table]
-    return [[(heading, "bold cyan")]] + grid([title(n) for n in shown], rows, right=set(range(len(shown))))
+    rows = [[cell(row, n) for n in shown] for row in sweep.table]
+    return wrapped(heading, "bold cyan", width) + fitted([title(n) for n in shown], rows, width)
 
 
-def roofline_lines(sweep: Sweep) -> list[Line]:
+def fitted(header: list[str], rows: list[list[str]], width: int) -> list[Line]:
+    """Right-aligned columns; wider than ``width``, the table continues below, its first column repeated."""
+    size = [max(len(header[i]), *(len(row[i]) for row in rows)) for i in range(len(header))]
+    parts: list[list[int]] = [[0]]
+    for i in range(1, len(header)):
+        if sum(size[j] + 2 for j in parts[-1]) + size[i] > width and len(parts[-1]) > 1:
+            parts.append([0])
+        parts[-1].append(i)
+    out: list[Line] = []
+    for index, part in enumerate(parts):
+        cells = [[(row[i], "") for i in part] for row in rows]
+        out += ([[]] if index else []) + grid([header[i] for i in part], cells, right=set(range(len(part))))
+    return out
+
+
+def roofline_lines(sweep: Sweep, width: int = 10**6) -> list[Line]:
     """Each point under the roof: intensity, achieved and attainable FLOP/s, the bound."""
     if not sweep.roofline:
         return []
-    rows = [[(str(r.batch_size), ""), (significant(r.intensity), ""), (format_value(r.achieved, "FLOP/s"), ""),
-             (format_value(r.attainable, "FLOP/s"), ""), (f"{r.of_attainable:.0%}", ""), (r.bound, ""),
-             (format_value(r.mfu_bound, "fraction") if r.mfu_bound is not None else "-", "")] for r in sweep.roofline]
+    rows = [[str(r.batch_size), significant(r.intensity), format_value(r.achieved, "FLOP/s"),
+             format_value(r.attainable, "FLOP/s"), f"{r.of_attainable:.0%}", r.bound,
+             format_value(r.mfu_bound, "fraction") if r.mfu_bound is not None else "-"] for r in sweep.roofline]
     header = ["batch", "FLOP/B", "achieved", "attainable", "of roof", "bound", "MFU bound"]
-    return [[("roofline (achieved = (hardware - transpose FLOPs) / total_time)", "bold cyan")]] + grid(
-        header, rows, right={0, 1, 2, 3, 4, 6})
+    heading = "roofline (achieved = (hardware - transpose FLOPs) / total_time)"
+    return wrapped(heading, "bold cyan", width) + fitted(header, rows, width)
 
 
 def model_lines(sweep: Sweep, width: int) -> list[Line]:
@@ -76,17 +94,26 @@ def models_text(sweep: Sweep) -> list[tuple[str, str]]:
     fit = sweep.step_fit
     if fit is not None:
         best = max(row.get("device_throughput") or 0 for row in sweep.table)
-        out.append(("step time", f"{format_value(fit.fixed, 's')} + {format_value(fit.per_sample, 's')} x batch "
-                    f"(least squares, {len(fit.batches)} points, R² {fit.r2:.5f}; residuals "
-                    f"{format_value(min(fit.residuals), 's')} to {format_value(max(fit.residuals), 's')})"))
+        out.append(("step time", f"{_seconds(fit.fixed)} + {_seconds(fit.per_sample)} x batch "
+                    f"(least squares, {len(fit.batches)} points, R² {_r2(fit.r2)}; residuals "
+                    f"{_seconds(min(fit.residuals))} to {_seconds(max(fit.residuals))})"))
         if fit.asymptote:
             out.append(("asymptote", f"device throughput tends to {significant(fit.asymptote)} samples/s "
                         f"(1 / per-sample cost); the best measured, {significant(best)}, is {best / fit.asymptote:.0%} of it"))
     if sweep.knee is not None:
-        out.append(("knee", f"b{sweep.knee.batch_size} (Kneedle: largest normalised gain above the chord of "
+        out.append(("knee", f"b{sweep.knee.batch_size} (Kneedle: the batch furthest above the diagonal of normalised "
                     "device throughput vs batch size)"))
     out += _roof(sweep) + _memory(sweep) + _spill(sweep)
     return out
+
+
+def _seconds(value: float) -> str:
+    """A fitted time; below a picosecond it is rounding noise of a flat fit, shown as 0."""
+    return format_value(value if abs(value) >= 1e-12 else 0.0, "s")
+
+
+def _r2(r2: float | None) -> str:
+    return "n/a (nothing varies)" if r2 is None else f"{r2:.5f}"
 
 
 def _roof(sweep: Sweep) -> list[tuple[str, str]]:
@@ -96,14 +123,19 @@ def _roof(sweep: Sweep) -> list[tuple[str, str]]:
     out = [("roofline", text)]
     if sweep.roofline:
         bounds = sorted({r.bound for r in sweep.roofline})
-        low, high = sweep.roofline[0], sweep.roofline[-1]
-        where = f"{bounds[0]}-bound at every batch size" if len(bounds) == 1 else "bound changes across the sweep"
+        where = f"{bounds[0]}-bound at every batch size" if len(bounds) == 1 else "the bound changes across the sweep"
+        intensity = _span([r.intensity for r in sweep.roofline], significant, " FLOP/B")
+        reached = _span([r.of_attainable for r in sweep.roofline], lambda v: f"{v:.0%}", "")
         limit = sweep.intensity
-        out.append(("bound", f"{where}: intensity {significant(low.intensity)} (b{low.batch_size}) to "
-                    f"{significant(high.intensity)} FLOP/B (b{high.batch_size}), achieving "
-                    f"{low.of_attainable:.0%} to {high.of_attainable:.0%} of the attainable FLOP/s"
+        out.append(("bound", f"{where}: intensity {intensity}, achieving {reached} of the attainable FLOP/s"
                     + (f"; the fitted limit is {significant(limit.limit)} FLOP/B" if limit else "")))
     return out
+
+
+def _span(values: list[float], show: Callable[[float], str], unit: str) -> str:
+    """``24.97 to 128.2 FLOP/B`` (lowest to highest), or one value."""
+    low, high = show(min(values)), show(max(values))
+    return f"{low}{unit}" if low == high else f"{low} to {high}{unit}"
 
 
 def _memory(sweep: Sweep) -> list[tuple[str, str]]:
@@ -111,7 +143,7 @@ def _memory(sweep: Sweep) -> list[tuple[str, str]]:
     if memory is None:
         return []
     return [("device memory", f"{format_value(memory.fixed, 'B')} + {format_value(memory.per_sample, 'B')} x batch "
-             f"(least squares, {len(memory.batches)} points, R² {memory.r2:.4f})"),
+             f"(least squares, {len(memory.batches)} points, R² {_r2(memory.r2)})"),
             ("largest batch", f"b{memory.largest_profiled} as profiled, b{memory.largest_unprofiled} without the "
              f"profiler's {format_value(memory.profiler_buffers, 'B')} of buffers ({format_value(memory.hbm, 'B')} "
              f"per core: {memory.hbm_source.removeprefix('HBM per core: ')}; assumes linear growth)")]
@@ -121,7 +153,7 @@ def _spill(sweep: Sweep) -> list[tuple[str, str]]:
     spill = sweep.spill
     if spill is None:
         return []
-    above = ("at every batch size measured" if spill.at_smallest else f"from b{spill.above_share}") \
+    above = ("at every batch size measured" if spill.everywhere else f"first at b{spill.above_share}") \
         if spill.above_share else "at no batch size"
     rising = f"; per sample lowest at b{spill.rising_from}, growing after" if spill.rising_from else ""
     return [("spill", f"reload above 25 % of HBM reads {above}{rising}")]
@@ -134,7 +166,7 @@ def chart_lines(sweep: Sweep, width: int) -> list[Line]:
         return []
     top = max(row.get("device_throughput") or 0 for row in rows)
     span = max(width - 34, 10)
-    out: list[Line] = [[("device throughput vs batch size (bar: measured; fit: the step-time model)", "bold cyan")]]
+    out = wrapped("device throughput vs batch size (bar: measured; fit: the step-time model)", "bold cyan", width)
     for row in rows:
         value = row.get("device_throughput") or 0
         fit = f"  fit {significant(sweep.step_fit.throughput(row.batch_size))}" if sweep.step_fit else ""
@@ -174,10 +206,10 @@ def evidence_text(evidence: Evidence) -> str:
 
 def sweep_lines(sweep: Sweep, width: int = 100) -> list[Line]:
     out = _heading(sweep, width) + [[]]
-    out += table_lines(sweep, THROUGHPUT, "throughput (samples/s; per step on one NeuronCore)") + [[]]
-    out += table_lines(sweep, ENGINES, "utilization (% of the step)") + [[]]
-    out += table_lines(sweep, MOVEMENT, "data movement and memory (per sample; memory per step)") + [[]]
-    out += roofline_lines(sweep) + [[]]
+    out += table_lines(sweep, THROUGHPUT, "throughput (samples/s; per step on one NeuronCore)", width) + [[]]
+    out += table_lines(sweep, ENGINES, "utilization (% of the step)", width) + [[]]
+    out += table_lines(sweep, MOVEMENT, "data movement and memory (per sample; memory per step)", width) + [[]]
+    out += roofline_lines(sweep, width) + [[]]
     out += chart_lines(sweep, width) + [[]] + model_lines(sweep, width) + [[]]
     out += _recommendation(sweep, width) + [[]]
     out += [[("findings (ranked by estimated impact)", "bold cyan")]]
@@ -189,7 +221,9 @@ def sweep_lines(sweep: Sweep, width: int = 100) -> list[Line]:
 def heading_text(sweep: Sweep) -> list[str]:
     """The title, the axis, and what is not on it."""
     points = sweep.points
-    out = [f"neuroncmp sweep: {len(points)} batch sizes ({points[0].batch_size} to {points[-1].batch_size})"
+    span = f"{len(points)} batch sizes ({points[0].batch_size} to {points[-1].batch_size})" if len(points) > 1 \
+        else f"one batch size ({points[0].batch_size})"
+    out = [f"neuroncmp sweep: {span}"
            + (f" on {sweep.instance_type}" if sweep.instance_type else ""),
            "axis: " + ", ".join(f"{p.label}" + (f" (b{p.batch_size}*)" if p.inferred else "") for p in points)]
     if sweep.axis.alternatives:
@@ -225,4 +259,6 @@ def _footer(sweep: Sweep, width: int) -> list[Line]:
         out += wrapped(f"not run: {skipped.rule}: {skipped.reason}", "yellow", width)
     for note in sweep.notes:
         out += wrapped(f"note: {note}", "dim", width)
-    return out + wrapped("* batch size inferred, not stated in the input", "dim", width)
+    if any(point.inferred for point in sweep.points):
+        out += wrapped("* batch size inferred, not stated in the input", "dim", width)
+    return out

@@ -9,19 +9,15 @@ adding one is adding it to its module's ``RULES``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..context import Context
 from . import pointwise, quality, scaling
 from .base import BATCH, PERFORMANCE, Finding, NotRun, Passed, Rule
-
-if TYPE_CHECKING:
-    from ..sweep import Context
 
 RULES: tuple[Rule, ...] = (*pointwise.RULES, *scaling.RULES, *quality.RULES)
 ORDER = {PERFORMANCE: 0, BATCH: 1}  # data quality last
 
 
-def run_rules(context: "Context") -> tuple[tuple[Finding, ...], tuple[Passed, ...], tuple[NotRun, ...]]:
+def run_rules(context: Context) -> tuple[tuple[Finding, ...], tuple[Passed, ...], tuple[NotRun, ...]]:
     """Every rule's outcome: findings ranked by impact (children capped at their parent's share)."""
     outcomes = [(rule, rule.apply(context)) for rule in RULES]
     findings = [o._replace(parent=getattr(rule, "parent", None)) for rule, o in outcomes if isinstance(o, Finding)]

@@ -10,11 +10,10 @@ at the point the finding is about; a child rule never claims more than its paren
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol, TYPE_CHECKING
-from ...records import record
+from typing import NamedTuple, Protocol
 
-if TYPE_CHECKING:
-    from ..sweep import Context
+from ...records import record
+from ..context import Context
 
 PERFORMANCE, BATCH, QUALITY = "performance", "batch size", "data quality"
 
@@ -54,7 +53,8 @@ class Finding(NamedTuple):
 
     def __repr__(self) -> str:
         share = f", impact {self.impact.share:.0%} of {self.impact.of}" if self.impact else ""
-        return f"<Finding {self.rule}: {self.title[:80]}{share}>"
+        title = self.title if len(self.title) <= 80 else self.title[:79] + "…"
+        return f"<Finding {self.rule}: {title}{share}>"
 
 
 @record
@@ -77,4 +77,4 @@ class Rule(Protocol):
 
     id: str
 
-    def apply(self, context: "Context") -> Outcome: ...
+    def apply(self, context: Context) -> Outcome: ...

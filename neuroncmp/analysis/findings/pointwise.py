@@ -6,15 +6,13 @@ clears a rule)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Callable
 
 from .. import models
+from ..context import Context
 from ..series import Point
 from ..table import throttled_share
 from .base import PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed
-
-if TYPE_CHECKING:
-    from ..sweep import Context
 
 OUTSIDE_SHARE = 0.20     # XProf: input time of 20 % or more of the step is "highly input-bound"
 MFU_GAP = 0.5            # Neuron Explorer: MFU far below the roofline bound points at data movement
@@ -29,7 +27,7 @@ class PointRule:
     id = ""
     needs: tuple[str, ...] = ()
 
-    def apply(self, context: "Context") -> Outcome:
+    def apply(self, context: Context) -> Outcome:
         usable = [p for p in context.points if p.trusted(*self.needs) and self.ready(p, context)]
         if not usable:
             return NotRun(self.id, f"needs {', '.join(self.needs)} (missing or suspect at every batch size)")
@@ -39,16 +37,16 @@ class PointRule:
         focus = context.focus if context.focus in firing else firing[-1]
         return self.finding(focus, tuple(p.label for p in firing), context)
 
-    def ready(self, point: Point, context: "Context") -> bool:
+    def ready(self, point: Point, context: Context) -> bool:
         return True
 
-    def fires(self, point: Point, context: "Context") -> bool:
+    def fires(self, point: Point, context: Context) -> bool:
         raise NotImplementedError
 
-    def cleared(self, usable: list[Point], context: "Context") -> str:
+    def cleared(self, usable: list[Point], context: Context) -> str:
         raise NotImplementedError
 
-    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+    def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         raise NotImplementedError
 
 
@@ -67,13 +65,13 @@ class OutsideGraph(PointRule):
     id = "outside-graph"
     needs = ("total_time", "train_steps_per_second")
 
-    def fires(self, point: Point, context: "Context") -> bool:
+    def fires(self, point: Point, context: Context) -> bool:
         return 1 - point.get("device_share_of_step") >= OUTSIDE_SHARE  # type: ignore[operator]
 
-    def cleared(self, usable: list[Point], context: "Context") -> str:
+    def cleared(self, usable: list[Point], context: Context) -> str:
         return f"the profiled graph is {_span(usable, 'device_share_of_step')} of the Trainer's step"
 
-    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+    def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         share = point.get("device_share_of_step") or 0.0
         step = 1 / point.get("train_steps_per_second")  # type: ignore[operator]
         outside = step - point.get("total_time")  # type: ignore[operator]
@@ -97,13 +95,13 @@ class MemoryBound(PointRule):
     id = "memory-bound"
     needs = ("mm_arithmetic_intensity",)
 
-    def fires(self, point: Point, context: "Context") -> bool:
+    def fires(self, point: Point, context: Context) -> bool:
         return point.get("mm_arithmetic_intensity") < context.roof.ridge  # type: ignore[operator]
 
-    def cleared(self, usable: list[Point], context: "Context") -> str:
+    def cleared(self, usable: list[Point], context: Context) -> str:
         return f"intensity reaches the ridge {context.roof.ridge:.1f} FLOP/B (compute-bound)"
 
-    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+    def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         ridge, intensity = context.roof.ridge, point.get("mm_arithmetic_intensity") or 0.0
         bound = point.get("mfu_max_achievable_estimated_percent")
         share, formula = (1 - bound, "1 - mfu_max_achievable_estimated_percent: the MFU the roofline "
@@ -133,7 +131,7 @@ def _limit_text(model: models.IntensityModel | None) -> str:
     return f"; the fit reaches the ridge at batch ~{model.crossing:.0f}"
 
 
-def _count(where: tuple[str, ...], context: "Context") -> str:
+def _count(where: tuple[str, ...], context: Context) -> str:
     return "every batch size" if len(where) == len(context.points) else ", ".join(where)
 
 
@@ -143,13 +141,13 @@ class MfuGap(PointRule):
     id = "mfu-gap"
     needs = ("mfu_estimated_percent", "mfu_max_achievable_estimated_percent", "total_time")
 
-    def fires(self, point: Point, context: "Context") -> bool:
+    def fires(self, point: Point, context: Context) -> bool:
         return point.get("mfu_estimated_percent") < MFU_GAP * point.get("mfu_max_achievable_estimated_percent")  # type: ignore[operator]
 
-    def cleared(self, usable: list[Point], context: "Context") -> str:
+    def cleared(self, usable: list[Point], context: Context) -> str:
         return f"MFU reaches at least {MFU_GAP:.0%} of the roofline bound at every batch size"
 
-    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+    def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         mfu, bound = point.get("mfu_estimated_percent"), point.get("mfu_max_achievable_estimated_percent")
         reached = mfu / bound  # type: ignore[operator]
         total = point.get("total_time") or 0.0
@@ -173,20 +171,20 @@ class Spill(PointRule):
     parent = "memory-bound"
     needs = ("spill_reload_bytes", "hbm_read_bytes", "total_time")
 
-    def fires(self, point: Point, context: "Context") -> bool:
+    def fires(self, point: Point, context: Context) -> bool:
         return point.get("spill_reload_share") > models.SPILL_SHARE  # type: ignore[operator]
 
-    def cleared(self, usable: list[Point], context: "Context") -> str:
+    def cleared(self, usable: list[Point], context: Context) -> str:
         return f"spill reload is {_span(usable, 'spill_reload_share')} of HBM reads (threshold 25 %)"
 
-    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+    def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         moved = (point.get("spill_reload_bytes") or 0) + (point.get("spill_save_bytes") or 0)
         seconds = moved / context.roof.bandwidth
         total = point.get("total_time") or 1.0
         onset = context.spill
         rising = f"; per sample it is lowest at b{onset.rising_from} and grows after" if onset and onset.rising_from else ""
-        first = (f"from b{onset.above_share}" if onset and onset.above_share and not onset.at_smallest
-                 else "at every batch size measured") if onset else ""
+        first = ("at every batch size measured" if onset.everywhere else f"first at b{onset.above_share}") \
+            if onset and onset.above_share else ""
         return Finding(
             self.id, PERFORMANCE,
             f"spill reload is {point.get('spill_reload_share') * 100:.1f} % of HBM reads at {point.label} "  # type: ignore[operator]
@@ -207,13 +205,13 @@ class Transposes(PointRule):
     id = "transposes"
     needs = ("transpose_flops", "hardware_flops", "total_time")
 
-    def fires(self, point: Point, context: "Context") -> bool:
+    def fires(self, point: Point, context: Context) -> bool:
         return point.get("transpose_share") > TRANSPOSE_SHARE  # type: ignore[operator]
 
-    def cleared(self, usable: list[Point], context: "Context") -> str:
+    def cleared(self, usable: list[Point], context: Context) -> str:
         return f"transposes are {_span(usable, 'transpose_share')} of hardware FLOPs (threshold 10 %)"
 
-    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+    def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         seconds = (point.get("transpose_flops") or 0) / context.roof.peak_flops
         total = point.get("total_time") or 1.0
         return Finding(
@@ -234,19 +232,19 @@ class Throttling(PointRule):
     id = "throttling"
     needs = ("total_time",)
 
-    def ready(self, point: Point, context: "Context") -> bool:
+    def ready(self, point: Point, context: Context) -> bool:
         limits = _limits(point)
         return throttled_share(point) is not None and bool(limits) and all(
             name not in point.suspects for name in limits)
 
-    def fires(self, point: Point, context: "Context") -> bool:
+    def fires(self, point: Point, context: Context) -> bool:
         return (throttled_share(point) or 0) >= THROTTLED_SHARE
 
-    def cleared(self, usable: list[Point], context: "Context") -> str:
+    def cleared(self, usable: list[Point], context: Context) -> str:
         shares = [throttled_share(p) or 0 for p in usable]
         return f"throttled for {min(shares):.1%} to {max(shares):.1%} of the step (threshold 5 %)"
 
-    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+    def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         limits = _limits(point)
         name = min(limits, key=lambda n: limits[n])
         lost = 1 - limits[name]
@@ -259,8 +257,17 @@ class Throttling(PointRule):
                     _ev(point, name, "fraction")),
             Impact(max(lost, 0.0), "device step time", max(lost, 0.0) * total, "s",
                    f"1 - {name}: the share of the step's capacity the cap takes"),
-            "throttling grows with the batch here; check the instance's power and thermal state with "
+            f"{_trend(context, throttled_share, 'throttling')}check the instance's power and thermal state with "
             "neuron-monitor, and compare with a run on another instance before tuning the model")
+
+
+def _trend(context: Context, measure: Callable[[Point], float | None], what: str) -> str:
+    """``throttling grows with the batch (0.9% at b2, 18.0% at b64); `` when it does, else nothing."""
+    values = [(p, measure(p)) for p in context.points if measure(p) is not None]
+    if len(values) < 2 or values[-1][1] <= values[0][1]:  # type: ignore[operator]
+        return ""
+    (first, low), (last, high) = values[0], values[-1]
+    return f"{what} grows with the batch ({low:.1%} at {first.label}, {high:.1%} at {last.label}); "
 
 
 def _limits(point: Point) -> dict[str, float]:
@@ -274,14 +281,14 @@ class SmallDma(PointRule):
     id = "small-dma"
     needs = ("dma_transfer_average_bytes",)
 
-    def fires(self, point: Point, context: "Context") -> bool:
+    def fires(self, point: Point, context: Context) -> bool:
         return point.get("dma_transfer_average_bytes") < SMALL_DMA  # type: ignore[operator]
 
-    def cleared(self, usable: list[Point], context: "Context") -> str:
+    def cleared(self, usable: list[Point], context: Context) -> str:
         sizes = [p.get("dma_transfer_average_bytes") / 1024 for p in usable]  # type: ignore[operator]
         return f"average DMA transfer {min(sizes):.0f} to {max(sizes):.0f} KiB (at least 4 KiB)"
 
-    def finding(self, point: Point, where: tuple[str, ...], context: "Context") -> Finding:
+    def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         size = point.get("dma_transfer_average_bytes") or 0
         return Finding(
             self.id, PERFORMANCE, f"DMA transfers average {size:.0f} B at {point.label}, under 4 KiB",

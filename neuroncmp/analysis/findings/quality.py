@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...comparison.comparability import KEYS
+from ..context import Context
 from .base import QUALITY, Evidence, Finding, Outcome, Passed
-
-if TYPE_CHECKING:
-    from ..sweep import Context
 
 WHY = {"percent-over-100": "a percentage above 100 %", "memory-total-mismatch": "a memory Total that is "
        "not the sum of its rows", "cycles-mismatch": "cycles that disagree with total_time x clock",
@@ -21,7 +17,7 @@ class Anomalies:
 
     id = "input-anomalies"
 
-    def apply(self, context: "Context") -> Outcome:
+    def apply(self, context: Context) -> Outcome:
         found = [(side.label, anomaly) for side in context.sides for profile in side.profiles
                  for anomaly in profile.anomalies]
         if not found:
@@ -42,7 +38,7 @@ class MixedVersions:
 
     id = "mixed-versions"
 
-    def apply(self, context: "Context") -> Outcome:
+    def apply(self, context: Context) -> Outcome:
         differing = {}
         for key in KEYS:
             values = {str(p.info(key)) for point in context.points for side in point.sides
@@ -63,16 +59,17 @@ class InferredBatch:
 
     id = "inferred-batch"
 
-    def apply(self, context: "Context") -> Outcome:
+    def apply(self, context: Context) -> Outcome:
         inferred = [p for p in context.points if p.inferred]
         if not inferred:
             return Passed(self.id, "every batch size is stated in the input")
-        how = [side.profiles[0].params.get("batch_size_how", "inferred") for p in inferred for side in p.sides]
         return Finding(
             self.id, QUALITY,
             "batch size inferred, not stated: " + ", ".join(f"{p.label} = {p.batch_size}" for p in inferred),
             tuple(p.label for p in inferred),
-            tuple(Evidence("batch_size", p.label, p.batch_size, "", str(h)) for p, h in zip(inferred, how, strict=False)),
+            tuple(Evidence("batch_size", side.label, p.batch_size, "",
+                           str(side.profiles[0].params.get("batch_size_how", "inferred")))
+                  for p in inferred for side in p.sides if side.batch_size_inferred),
             None, "state it (a file name such as b8.json, or the manifest) so per-sample numbers rest on fact")
 
 

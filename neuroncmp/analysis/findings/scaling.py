@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
+from ..context import Context
+from ..table import TableRow
 from .base import BATCH, PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed
-
-if TYPE_CHECKING:
-    from ..sweep import Context
 
 AMORTISED = 0.9      # per-sample collective time at the largest batch under 90 % of the smallest's
 HEADROOM = 1.25      # a batch at least 25 % larger than the largest measured fits
@@ -19,7 +17,7 @@ class Collectives:
 
     id = "collectives"
 
-    def apply(self, context: "Context") -> Outcome:
+    def apply(self, context: Context) -> Outcome:
         usable = [p for p in context.points if p.trusted("cc_op_time", "total_time")]
         if len(usable) < 2:
             return NotRun(self.id, "needs cc_op_time at two or more batch sizes")
@@ -42,18 +40,32 @@ class Collectives:
             "all-reduce with backward compute, check the collectives' algorithm and message sizes")
 
 
+HALF_LINEAR = 0.5  # a step up that buys less than half of what linear scaling would is a diminishing return
+
+
+def _share_of_linear(row: TableRow, context: Context) -> float:
+    """The throughput gain of a step up over the gain linear scaling would give (b / prev - 1)."""
+    index = next(i for i, r in enumerate(context.table) if r is row)
+    previous = context.table[index - 1]
+    linear = row.batch_size / previous.batch_size - 1
+    gain = row.get("marginal")
+    return gain / linear if gain is not None and linear > 0 else 1.0
+
+
 class DiminishingReturns:
-    """Past the knee, each step up in batch size buys less throughput."""
+    """Past the knee, a step up buys less than half the throughput linear scaling would."""
 
     id = "diminishing-returns"
 
-    def apply(self, context: "Context") -> Outcome:
+    def apply(self, context: Context) -> Outcome:
         knee, fit = context.knee, context.step_fit
         if knee is None or fit is None or fit.asymptote is None:
             return NotRun(self.id, "needs the knee and the step-time fit (three or more batch sizes)")
         after = [row for row in context.table if row.batch_size > knee.batch_size]
-        if not after:
-            return Passed(self.id, f"the knee is at the largest batch measured (b{knee.batch_size})")
+        weak = [row for row in after if _share_of_linear(row, context) < HALF_LINEAR]
+        if not weak:
+            return Passed(self.id, f"past the knee at b{knee.batch_size}, every step up still buys at least half "
+                          "the throughput linear scaling would")
         steps = "; ".join(_step(row.batch_size, row.get("marginal"), row.get("marginal_memory"))
                           for row in after if row.get("marginal") is not None)
         best = max(row.get("device_throughput") or 0 for row in context.table)
@@ -82,7 +94,7 @@ class MemoryHeadroom:
 
     id = "memory-headroom"
 
-    def apply(self, context: "Context") -> Outcome:
+    def apply(self, context: Context) -> Outcome:
         memory, fit = context.memory, context.step_fit
         if memory is None or memory.largest_unprofiled is None:
             return NotRun(self.id, "needs the device memory table at three or more batch sizes")

@@ -80,7 +80,7 @@ def sweep_markdown(sweep: Sweep) -> str:
     out += _sweep_table(sweep, sweep_text.THROUGHPUT, "Throughput (per step on one NeuronCore)") + [""]
     out += _sweep_table(sweep, sweep_text.ENGINES, "Utilization (% of the step)") + [""]
     out += _sweep_table(sweep, sweep_text.MOVEMENT, "Data movement and memory") + [""]
-    roof = [[text for text, _ in line] for line in sweep_text.roofline_lines(sweep)[2:]]
+    roof = [[text for text, _ in line] for line in sweep_text.roofline_lines(sweep)[2:]]  # one part: no width
     if roof:
         out += ["#### Roofline", "", "| batch | FLOP/B | achieved | attainable | of roof | bound | MFU bound |",
                 "|" + "---:|" * 7] + ["| " + " | ".join(cell.strip() for cell in row) + " |" for row in roof] + [""]

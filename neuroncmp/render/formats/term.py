@@ -13,20 +13,27 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...comparison.result import BETTER, SUSPECT, UNCHANGED, WORSE, Comparison
 from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
+from ...comparison.result import BETTER, SUSPECT, UNCHANGED, WORSE, Comparison
 from ...model import Profile
 from ..base import DiffReport, Renderer
+from ..captions import (
+    FINDINGS_TITLE,
+    batch_line,
+    finding_line,
+    footer_lines,
+    gate_lines,
+    group_title,
+    title,
+)
 from ..catalog_text import catalog_lines
-from ..sweep_text import hanging, sweep_lines
-from ..captions import (FINDINGS_TITLE, batch_line, finding_line, footer_lines, gate_lines, group_title,
-                        title)
 from ..changes import LEGEND, change_with_mark
 from ..headline import headline, notes, tally_text
 from ..layout import Line as Styled
 from ..layout import plain, wrapped
 from ..rows import Heading, Line, identical_text, lines, trend_order
+from ..sweep_text import hanging, sweep_lines
 
 STYLE = {BETTER: "green", WORSE: "red", SUSPECT: "yellow", UNCHANGED: "dim"}
 GAP = " "

@@ -1,0 +1,32 @@
+"""What a finding rule may look at: the sweep's points, models, roof and table (a value, built once)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..comparison.result import Side
+from ..records import record
+from . import models
+from .roofline import Roof, RooflinePoint
+from .series import Point
+from .table import TableRow
+
+
+@record
+class Context(NamedTuple):
+    """Everything a finding rule may look at."""
+
+    points: tuple[Point, ...]
+    sides: tuple[Side, ...]
+    focus: Point                       # the point findings are about (the recommendation's)
+    step_fit: models.StepFit | None
+    knee: models.Knee | None
+    memory: models.MemoryForecast | None
+    intensity: models.IntensityModel | None
+    spill: models.SpillOnset | None
+    roof: Roof
+    roofline: tuple[RooflinePoint, ...]
+    table: tuple[TableRow, ...]
+
+    def point_of(self, batch: int) -> Point:
+        return next(p for p in self.points if p.batch_size == batch)
