@@ -1,4 +1,4 @@
-"""JSON export of a comparison, schema ``neuroncmp.comparison/1`` (documented in the README).
+"""JSON of a comparison (schema ``neuroncmp.comparison/2``), a sweep, profiles and the catalog.
 
 Every number shown anywhere is here, in base units (seconds, bytes, FLOP, 0-1 fractions), for
 both bases (per step and, for extensive metrics with batch sizes, per sample).
