@@ -7,6 +7,7 @@ never passed off as fact.
 from __future__ import annotations
 
 import math
+from typing import TypeGuard
 
 from ..model import Profile
 from ..stats import median
@@ -24,14 +25,14 @@ def infer_batch_sizes(profiles: list[Profile]) -> None:
     for profile in profiles:
         flops = profile.value("model_flops")
         if profile.batch_size is None and _positive(flops):
-            _take(profile, flops / per_sample,  # type: ignore[operator] "inferred",
+            _take(profile, flops / per_sample, "inferred",
                   f"model_flops / {per_sample / 1e9:.2f} GFLOP per sample (median across the set)")
 
 
 def _from_trainer(profile: Profile) -> None:
     samples, steps = profile.value("train_samples_per_second"), profile.value("train_steps_per_second")
     if _positive(samples) and _positive(steps):
-        _take(profile, samples / steps,  # type: ignore[operator] "trainer", "train_samples_per_second / train_steps_per_second")
+        _take(profile, samples / steps, "trainer", "train_samples_per_second / train_steps_per_second")
 
 
 def _flops_per_sample(profiles: list[Profile]) -> float | None:
@@ -41,7 +42,7 @@ def _flops_per_sample(profiles: list[Profile]) -> float | None:
     return median(ratios) if ratios else None
 
 
-def _positive(value: object) -> bool:
+def _positive(value: object) -> TypeGuard[int | float]:
     """A finite number above zero: the only kind an estimate can be built from."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < math.inf
 
