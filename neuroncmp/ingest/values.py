@@ -105,11 +105,13 @@ def _agree(path: str, where: str, key: str, spec: catalog.MetricSpec, unit: str,
 def note_repeated(profile: Profile, obj: Any, where: str,
                   name_of: Callable[[str], str | None] = catalog.canonical_name) -> None:
     """A ``duplicate-metric`` anomaly for each key a JSON object gave twice with different values
-    (the decoder kept the first); ``name_of`` maps the key to the metric it feeds."""
+    (the decoder kept the first); ``name_of`` maps the key to the metric it feeds (None: the key
+    is not a metric, the anomaly is a ``duplicate-key``)."""
     for key, kept, ignored in repeated(obj):
+        name = name_of(key)
         profile.anomalies.append(Anomaly(
-            "duplicate-metric", f"{key} appears twice ({kept!r:.40} and {ignored!r:.40}, {where}); "
-            "the first is kept", name_of(key)))
+            "duplicate-metric" if name else "duplicate-key",
+            f"{key:.80} appears twice ({kept!r:.40} and {ignored!r:.40}, {where}); the first is kept", name))
 
 
 def add_metric(profile: Profile, metric: Metric, where: str) -> None:
@@ -118,7 +120,7 @@ def add_metric(profile: Profile, metric: Metric, where: str) -> None:
     if existing is not None:
         if existing.value != metric.value:
             profile.anomalies.append(Anomaly(
-                "duplicate-metric", f"{metric.name} appears twice ({existing.raw} and {metric.raw}, "
+                "duplicate-metric", f"{metric.name} appears twice ({existing.raw:.40} and {metric.raw:.40}, "
                 f"{where}); the first is kept", metric.name))
         return
     profile.metrics[metric.name] = metric
