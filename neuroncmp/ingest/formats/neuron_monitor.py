@@ -10,6 +10,7 @@ keys given twice with different values become ``duplicate-metric`` anomalies.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -159,12 +160,15 @@ def _counters(counters: dict[str, Any], path: str, where: str, profile: Profile)
         index = shapes.index(core, path, f"{where}, key '{core}'", "a NeuronCore index")
         values = shapes.obj(values, path, f"{where}.{core}")
         profile.skipped += shapes.unknown(values, _COUNTERS, f"{where}.{core}")
-        note_repeated(profile, values, f"{where}.{core}",
-                      lambda key, nc=index: _COUNTERS[key].format(core=nc) if key in _COUNTERS else None)
-        for key, template in _COUNTERS.items():
+        note_repeated(profile, values, f"{where}.{core}", partial(_counter_name, index))
+        for key in _COUNTERS:
             if key in values:
-                add_metric(profile, raw_metric(path, f"{where}.{core}.{key}", template.format(core=index),
+                add_metric(profile, raw_metric(path, f"{where}.{core}.{key}", _counter_name(index, key) or key,
                                                _counter_value(key, values[key])), where)
+
+
+def _counter_name(core: int, key: str) -> str | None:
+    return _COUNTERS[key].format(core=core) if key in _COUNTERS else None
 
 
 def _counter_value(key: str, value: Any) -> Any:
