@@ -15,21 +15,30 @@ surrogates, ``=HYPERLINK(...)``, ``<script>``. Each output escapes them its own 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+_ACTIVE = ("Cc", "Cf", "Cs", "Zl", "Zp")  # Unicode categories escaped by ``text``
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-# Order matters: the escape characters themselves first.
-_MARKDOWN = (("&", "&amp;"), ("\\", "\\\\"), ("`", "\\`"), ("|", "\\|"), ("[", "\\["), ("]", "\\]"),
-             ("<", "&lt;"), (">", "&gt;"))
+# Markdown: code spans, table cells and links break on these; ``<`` opens raw HTML only before a
+# letter, ``/``, ``!`` or ``?`` and ``&`` an entity only before a letter or ``#`` (CommonMark),
+# so ``<-2pp`` and ``a & b`` stay as they are.
+_MARKDOWN = re.compile(r"[\\`|\[\]]|<(?=[A-Za-z/!?])|&(?=[A-Za-z#])")
+_MARKDOWN_AS = {"<": "&lt;", "&": "&amp;"}
 _HTML = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&#x27;"))
 
 
 def text(value: object) -> str:
-    """``value`` as text with every non-printable character as its backslash escape."""
+    """``value`` as text with every character a terminal would act on as its backslash escape:
+    controls, format characters (bidi overrides, zero-width joiners), line and paragraph
+    separators, lone surrogates. Spaces of any width are kept."""
     string = value if isinstance(value, str) else str(value)
     if string.isprintable():  # the common case, at C speed
         return string
-    return "".join(ch if ch.isprintable() else _escape_char(ch) for ch in string)
+    from unicodedata import category
+
+    return "".join(_escape_char(ch) if not ch.isprintable() and category(ch) in _ACTIVE else ch
+                   for ch in string)
 
 
 def _escape_char(ch: str) -> str:
@@ -70,7 +79,17 @@ def _is_number(value: str) -> bool:
 
 def markdown(value: object) -> str:
     """Text for a Markdown table cell or line: no HTML, links, code spans or cell breaks."""
-    return _replace(text(value), _MARKDOWN)
+    return _MARKDOWN.sub(lambda m: _MARKDOWN_AS.get(m.group(), "\\" + m.group()), text(value))
+
+
+def markdown_code(value: object) -> str:
+    """Text as a Markdown code span: fenced with more backticks than it holds, pipes escaped
+    (GitHub splits table cells on ``|`` even inside code)."""
+    shown = text(value).replace("|", "\\|")
+    if "`" not in shown:
+        return f"`{shown}`"
+    fence = "`" * (max(len(run) for run in re.findall("`+", shown)) + 1)
+    return f"{fence} {shown} {fence}"
 
 
 def html(value: object) -> str:

@@ -10,7 +10,6 @@ records label, section, batch size (and whether it was inferred), notes and side
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -22,6 +21,7 @@ from ..catalog import lookup
 from ..ingest.manifest import MANIFEST, MANIFEST_SCHEMA
 from ..model import Metric, Profile
 from ..units import DISPLAY_UNITS, TEXT
+from .json_out import dumps
 
 _NEURON_TOP = (("host", "Host Used Memory", ("total", "tensors", "constants", "app")),
                ("device", "Device Used Memory", ("total", "tensors", "constants")))
@@ -102,7 +102,7 @@ def plan(profiles: list[Profile], source: Path) -> dict[str, str]:
 
 
 def _json(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def convert(profiles: list[Profile], source: Path, out_dir: Path) -> list[Path]:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from html import escape
-
+from ...escape import html as escape
 from ..base import DiffReport, Renderer
 from ..captions import batch_line, footer_lines, gate_lines, title
 from ..changes import LEGEND, change_with_mark

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
+from ...escape import markdown as _escape
+from ...escape import markdown_code
 from ..base import DiffReport, Renderer
 from ..captions import batch_line, footer_lines, gate_lines, title
 from ..changes import LEGEND, change_with_mark
 from ..rows import Heading, Line, lines
 
 
-def _escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _line(shown: Line) -> str:
-    name = "&nbsp;&nbsp;per step" if shown.step_context else f"`{shown.title}`"
+    name = "&nbsp;&nbsp;per step" if shown.step_context else markdown_code(shown.title)
     parts = [name, _escape(shown.value(shown.baseline))]
     for delta in shown.deltas:
         change = change_with_mark(delta)
@@ -27,19 +25,19 @@ class Markdown(Renderer):
 
     def diff(self, report: DiffReport, width: int = 100) -> str:
         comparison, view = report.comparison, report.view
-        out = [f"## neuroncmp diff: {title(comparison)}", "",
-               f"**Basis:** {comparison.basis_reason}. {batch_line(comparison).capitalize()}.", ""]
+        out = [f"## neuroncmp diff: {_escape(title(comparison))}", "",
+               f"**Basis:** {_escape(comparison.basis_reason)}. {_escape(batch_line(comparison).capitalize())}.", ""]
         out += [f"> **Warning:** {_escape(w)}" for w in comparison.warnings]
         gates = gate_lines(report.gates)
         if gates:
             out += ["", "**Gates**", ""] + [f"- {_escape(g)}" for g in gates]
-        header = "| metric | " + " | ".join(s.label for s in comparison.sides) + " |"
+        header = "| metric | " + " | ".join(_escape(s.label) for s in comparison.sides) + " |"
         rule = "|---|" + "---:|" * len(comparison.sides)
         if not view.grouped:
             out += ["", header, rule]
         for entry in lines(comparison, view):
             if isinstance(entry, Heading):
-                out += ["", f"### {entry.group}", "", header, rule]
+                out += ["", f"### {_escape(entry.group)}", "", header, rule]
             else:
                 out.append(_line(entry))
         out += [""] + [f"<sub>{_escape(text)}</sub><br>" for text in footer_lines(comparison, view)]
