@@ -34,7 +34,7 @@ DEFAULT_BANDS: dict[str, Band] = {
     "rate": Band(0.02), "ratio": Band(0.01), "index": Band(0.0), "text": Band(0.0),
 }
 KINDS = tuple(DEFAULT_BANDS)
-_SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?(?P<num>[0-9]*\.?[0-9]+)\s*(?P<unit>%|pp)$")
+_SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?(?P<num>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(?P<unit>%|pp)$")
 
 
 def parse_band(text: str) -> tuple[str | None, Band]:
@@ -45,7 +45,11 @@ def parse_band(text: str) -> tuple[str | None, Band]:
                         f"(kinds: {', '.join(KINDS)})")
     value = float(match.group("num"))
     band = Band(value, points=True) if match.group("unit") == "pp" else Band(value / 100)
-    return match.group("key"), band
+    key = match.group("key")
+    if key in KINDS and band.points and key != "fraction":
+        raise RuleError(f"--threshold '{text}': pp (percentage points) is for fractions only; "
+                        f"give {key} a relative band such as '{key}={value:g}%'")
+    return key, band
 
 
 class Bands:
@@ -76,6 +80,21 @@ class Bands:
         if self.everywhere is not None and _fits(self.everywhere, kind):
             return self.everywhere
         return DEFAULT_BANDS.get(kind, Band(0.01))
+
+    def check(self, specs: Iterable[MetricSpec]) -> None:
+        """Refuse ``--threshold`` globs that match no metric of the comparison (a typo such as
+        ``tme=5%`` would otherwise change nothing, silently), and pp bands on metrics that are
+        not fractions."""
+        specs = list(specs)
+        for glob, band in self.by_glob.items():
+            matched = [spec for spec in specs if fnmatchcase(spec.name, glob)]
+            if not matched:
+                raise RuleError(f"--threshold '{glob}={band}': '{glob}' is neither a kind "
+                                f"({', '.join(KINDS)}) nor a glob matching a metric being compared")
+            wrong = next((spec for spec in matched if band.points and spec.kind != "fraction"), None)
+            if wrong is not None:
+                raise RuleError(f"--threshold '{glob}={band}': pp (percentage points) is for fractions "
+                                f"only, and {wrong.name} is a {wrong.kind} value; use %")
 
     def describe(self) -> dict[str, str]:
         """The band in force per kind, then per metric glob (shown in every output's footer)."""

@@ -38,7 +38,9 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "
     chosen, reason = _basis(sides, basis)
     values = [side_values(side) for side in sides]  # built once: rows and only_in share it
     only_in = _only_in(sides, values)
-    return Comparison(sides[0], tuple(sides[1:]), _rows(sides, values, bands), chosen, reason, basis,
+    rows = _rows(sides, values, bands)
+    bands.check(row.spec for row in rows)  # a --threshold glob matching nothing is a typo
+    return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis,
                       bands, tuple(warnings_for(sides, only_in, chosen)), only_in,
                       _captures_note(sides))
 

@@ -15,7 +15,7 @@ from ..model import Profile
 from . import anomalies, validate
 from .batch_sizes import infer_batch_sizes
 from .decode import HEAD_BYTES, read_text
-from .manifest import Entry, apply_entry, entry_for, read_manifest
+from .manifest import MANIFEST, Entry, apply_entry, entry_for, read_manifest
 from .registry import by_name, for_directory, for_text
 from .values import add_metric
 
@@ -43,6 +43,23 @@ def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Pr
     profiles = [profile for path in paths for profile in load(path, format)]
     infer_batch_sizes(profiles)
     return profiles
+
+
+def input_files(path: str | Path) -> list[Path]:
+    """The files ``load(path)`` reads: a file, its folder's manifest and the sidecars it names;
+    a run folder's manifest, profile files and sidecars; an Explorer folder's tables."""
+    path = Path(path)
+    if not path.is_dir():
+        entry = entry_for(path) if path.is_file() else None
+        return [path] + ([path.parent / MANIFEST, *entry.sidecars] if entry else [])
+    entries = read_manifest(path)
+    if entries is None:
+        return sorted(path.rglob("*.parquet"))
+    files = [path / MANIFEST]
+    for entry in entries:
+        files += sorted(entry.path.rglob("*.parquet")) if entry.path.is_dir() else [entry.path]
+        files += entry.sidecars
+    return files
 
 
 def _read(path: Path, format: str | None) -> list[Profile]:

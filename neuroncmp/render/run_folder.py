@@ -10,7 +10,8 @@ records label, section, batch size (and whether it was inferred), notes and side
 from __future__ import annotations
 
 import hashlib
-import shutil
+import math
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,9 @@ from typing import Any
 from .. import __version__
 from ..atomic import write_atomic
 from ..catalog import lookup
+from ..errors import OutputError
+from ..escape import quote
+from ..ingest.decode import read_bytes
 from ..ingest.manifest import MANIFEST, MANIFEST_SCHEMA
 from ..model import Metric, Profile
 from ..units import DISPLAY_UNITS, TEXT
@@ -31,7 +35,8 @@ _TOP_LABELS = {"total": "Total", "tensors": "Tensors", "constants": "Constants",
 def raw_value(metric: Metric) -> Any:
     """The value as summary-json stores it (``*_ns`` keys in nanoseconds, the rest as is)."""
     raw_unit = lookup(metric.name).raw_unit
-    if metric.unit == TEXT or raw_unit == metric.unit or isinstance(metric.value, str):
+    if metric.unit == TEXT or raw_unit == metric.unit or isinstance(metric.value, str) \
+            or not math.isfinite(metric.value):
         return metric.value
     factor = Decimal(DISPLAY_UNITS[raw_unit][1])
     value = Decimal(repr(metric.value)) / factor
@@ -79,12 +84,32 @@ def manifest_entry(profile: Profile, files: dict[str, str]) -> dict[str, Any]:
     return entry
 
 
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_RESERVED = {"manifest", "con", "prn", "aux", "nul", *(f"{d}{n}" for d in ("com", "lpt") for n in range(10))}
+
+
+def safe_stem(label: str, taken: set[str]) -> str:
+    """A file name stem for ``label`` that stays inside the output folder: letters, digits,
+    ``. _ -`` only, no leading dot, at most 80 characters, not ``manifest`` (or a name Windows
+    reserves), not already ``taken`` (``-2``, ``-3``, ... appended)."""
+    stem = _UNSAFE.sub("-", label).strip(".-")[:80] or "profile"
+    if stem.lower() in _RESERVED:
+        stem += "-profile"
+    unique, count = stem, 1
+    while unique.lower() in taken:
+        count += 1
+        unique = f"{stem}-{count}"
+    taken.add(unique.lower())
+    return unique
+
+
 def plan(profiles: list[Profile], source: Path) -> dict[str, str]:
     """Every output file name -> its text, built fully before anything is written."""
     outputs: dict[str, str] = {}
     entries = []
+    taken: set[str] = set()
     for profile in profiles:
-        stem = profile.label
+        stem = safe_stem(profile.label, taken)
         files = {"summary": f"{stem}.json"}
         outputs[files["summary"]] = _json(summary_json(profile))
         memory, training = memory_markdown(profile), trainer_json(profile)
@@ -106,13 +131,22 @@ def _json(data: Any) -> str:
 
 
 def convert(profiles: list[Profile], source: Path, out_dir: Path) -> list[Path]:
+    """Write the run folder into ``out_dir`` and a copy of the report beside it; only inside
+    ``out_dir`` (file names from ``safe_stem``; a symlink there is replaced, not followed)."""
     outputs = plan(profiles, source)
+    if source.name in outputs:
+        raise OutputError(f"{quote(out_dir / source.name)}: the report's own name would be overwritten "
+                          "by a converted file; rename the report")
+    for name in outputs:
+        if (out_dir / name).exists() and (out_dir / name).resolve() == source.resolve():
+            raise OutputError(f"{quote(out_dir / name)}: that is the report being converted; "
+                              "convert into another folder")
     written = []
     for name, text in outputs.items():
-        write_atomic(out_dir / name, text)
+        write_atomic(out_dir / name, text, follow_symlinks=False)
         written.append(out_dir / name)
     kept = out_dir / source.name
     if source.resolve() != kept.resolve():
-        shutil.copyfile(source, kept)
+        write_atomic(kept, read_bytes(source), follow_symlinks=False)
     written.append(kept)
     return written
