@@ -121,11 +121,13 @@ def repeated(obj: Any) -> list[tuple[str, Any, Any]]:
     return obj.repeated if isinstance(obj, JsonObject) else []
 
 
-def loads(text: str, path: str) -> Any:
-    """JSON within the depth and value limits; errors name the line and column."""
+def loads(text: str, path: str, seen: list[int] | None = None) -> Any:
+    """JSON within the depth and value limits; errors name the line and column. Documents
+    decoded from one file (JSON lines) share one count of values through ``seen``."""
     _check_depth(text, path)
     try:
-        return json.loads(text, object_pairs_hook=_objects(path), parse_int=_int)
+        return json.loads(text, object_pairs_hook=_objects(path, [0] if seen is None else seen),
+                          parse_int=_int)
     except json.JSONDecodeError as exc:
         raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON",
                          exc.msg) from None
@@ -133,9 +135,9 @@ def loads(text: str, path: str) -> Any:
         raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
 
 
-def _objects(path: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+def _objects(path: str, seen: list[int]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     """The object hook of one decode: counts members against the limit, keeps first values."""
-    limit, seen = limits.setting("NEURONCMP_MAX_VALUES"), [0]
+    limit = limits.setting("NEURONCMP_MAX_VALUES")
 
     def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen[0] += len(pairs)

@@ -13,17 +13,17 @@ import os
 from ..errors import LimitError, UsageError
 from ..escape import quote
 
-# name -> (default, what it bounds)
+# name -> (default, the limit's unit, what it bounds)
 SETTINGS = {
-    "NEURONCMP_MAX_INPUT_MB": (64, "size of one input file, in MiB"),
-    "NEURONCMP_MAX_JSON_DEPTH": (64, "nesting depth of a JSON input"),
-    "NEURONCMP_MAX_VALUES": (250_000, "values in one input: JSON object members, or text lines"),
+    "NEURONCMP_MAX_INPUT_MB": (64, " MiB", "the size of one input file"),
+    "NEURONCMP_MAX_JSON_DEPTH": (64, " levels", "the nesting of a JSON input"),
+    "NEURONCMP_MAX_VALUES": (100_000, " values", "one input (JSON object members, or text lines)"),
 }
 
 
 def setting(name: str) -> int:
     """The limit ``name`` (a key of ``SETTINGS``): the environment's value, else the default."""
-    default, _ = SETTINGS[name]
+    default = SETTINGS[name][0]
     text = os.environ.get(name, "").strip()
     if not text:
         return default
@@ -38,6 +38,6 @@ def max_input_bytes() -> int:
 
 def exceeded(path: object, name: str, found: str) -> LimitError:
     """The error for an input beyond limit ``name``: what was found, the limit, how to raise it."""
-    default, what = SETTINGS[name]
-    return LimitError(f"{quote(path)}: {found}, beyond the limit on the {what} "
-                      f"({setting(name):,}); set {name} to raise it")
+    _, unit, what = SETTINGS[name]
+    return LimitError(f"{quote(path)}: {found}, beyond the limit of {setting(name):,}{unit} on {what}; "
+                      f"set {name} to raise it")
