@@ -37,6 +37,15 @@ class Entry(NamedTuple):
 
 def read_manifest(directory: Path) -> list[Entry] | None:
     """The folder's checked entries, or None when it has no manifest; a bad one is a ParseError."""
+    profiles = _profiles(directory)
+    if profiles is None:
+        return None
+    file = directory / MANIFEST
+    return [_entry(directory, file, index, entry) for index, entry in enumerate(profiles)]
+
+
+def _profiles(directory: Path) -> list[Any] | None:
+    """The manifest's ``profiles`` list (entries not checked yet), or None without a manifest."""
     file = directory / MANIFEST
     if not file.exists() and not file.is_symlink():
         return None
@@ -48,7 +57,7 @@ def read_manifest(directory: Path) -> list[Entry] | None:
     if not isinstance(profiles, list) or not profiles:
         raise ParseError(str(file), "key 'profiles'", "a non-empty list of profile entries",
                          _found(profiles))
-    return [_entry(directory, file, index, entry) for index, entry in enumerate(profiles)]
+    return profiles
 
 
 def _entry(directory: Path, file: Path, index: int, entry: Any) -> Entry:
@@ -114,8 +123,10 @@ def entry_for(path: Path) -> Entry | None:
     """The manifest entry describing ``path``, if its folder has a manifest that lists it."""
     if path.name == MANIFEST:
         return None
-    entries = read_manifest(path.parent) or []
-    return next((e for e in entries if e.fields.get("file") == path.name), None)
+    profiles = _profiles(path.parent) or []
+    index = next((i for i, e in enumerate(profiles) if isinstance(e, dict) and e.get("file") == path.name),
+                 None)
+    return None if index is None else _entry(path.parent, path.parent / MANIFEST, index, profiles[index])
 
 
 def apply_entry(profile: Profile, entry: Entry) -> None:
