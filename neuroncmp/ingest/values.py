@@ -9,7 +9,7 @@ from typing import Any, Callable
 from .. import catalog
 from .. import units as u
 from ..errors import ParseError
-from ..model import Anomaly, Metric, Profile
+from ..model import Anomaly, Metric, Profile, Skipped
 from .decode import repeated
 
 _NUMERIC_TYPES = (int, float)
@@ -115,7 +115,11 @@ def note_repeated(profile: Profile, obj: Any, where: str,
 
 
 def add_metric(profile: Profile, metric: Metric, where: str) -> None:
-    """Store a metric; a repeated name keeps the first value and records an anomaly."""
+    """Store a metric; a repeated name keeps the first value and records an anomaly; a blank
+    name is not a metric (recorded as skipped)."""
+    if not metric.name.strip():
+        profile.skipped.append(Skipped(where, f"{metric.raw:.60}", "no metric name"))
+        return
     existing = profile.metrics.get(metric.name)
     if existing is not None:
         if existing.value != metric.value:

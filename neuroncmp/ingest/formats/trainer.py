@@ -78,7 +78,9 @@ def parse_block(lines: list[str], path: str, first_line: int, profile: Profile) 
 def _add(profile: Profile, metric: Metric, where: str) -> None:
     """Store a Trainer metric; a repeated name keeps the first value (as ``add_metric`` does)."""
     existing = profile.training.get(metric.name)
-    if existing is None:
+    if not metric.name.strip():
+        profile.skipped.append(Skipped(where, f"{metric.raw:.60}", "no metric name"))
+    elif existing is None:
         profile.training[metric.name] = metric
     elif existing.value != metric.value:
         profile.anomalies.append(Anomaly(
