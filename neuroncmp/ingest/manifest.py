@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from ..errors import ParseError
 from ..model import Profile
-from .decode import loads, read_text
+from .decode import file_kind, loads, read_text
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "neuroncmp.manifest/1"
@@ -112,6 +112,9 @@ def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool =
     if real.is_dir() and not (folder_ok and not (real / MANIFEST).exists()):
         raise ParseError(str(file), where, expected, f"{name!r}, a " + (
             "run folder (run folders do not nest)" if folder_ok else "folder"))
+    kind = None if real.is_dir() else file_kind(real.stat().st_mode)
+    if kind is not None:
+        raise ParseError(str(file), where, expected, f"{name!r}, {kind}")
     return path
 
 

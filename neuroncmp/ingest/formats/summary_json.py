@@ -74,6 +74,9 @@ def profile_from_mapping(block: dict[str, Any], path: str, key: str, name: str,
             profile.skipped.append(Skipped(f"{where}, key '{metric_key}'", "null", "no value"))
             continue
         add_metric(profile, raw_metric(path, where, metric_key, value), where)
+    if not profile.metrics:
+        raise ParseError(path, where, "at least one metric value",
+                         f"none ({len(profile.skipped)} keys skipped: nested, null or unnamed)")
     return profile
 
 

@@ -109,6 +109,9 @@ def parse_json(text: str, path: str) -> list[Profile]:
             profile.skipped.append(Skipped(f"key '{key}'", repr(value)[:60], "not a scalar metric"))
             continue
         _add(profile, raw_metric(path, "top level", key, value, group="training"), f"key '{key}'")
+    if not profile.training:
+        raise ParseError(path, "top level", "at least one Trainer metric value",
+                         f"none ({len(profile.skipped)} keys skipped: nested, null or unnamed)")
     return [profile]
 
 
