@@ -589,6 +589,7 @@ CLI_ARGS: list[Callable[[str, str, str], list[str]]] = [
     lambda path, ref, out: ["diff", path, ref, "--format", "md", "--fail-on", "total_time>+1%"],
     lambda path, ref, out: ["diff", ref, path, "-o", out],
     lambda path, ref, out: ["diff", ref, path, "--format", "html", "--sort", "change"],
+    lambda path, ref, out: ["convert", path, "-o", str(Path(out).parent / "converted")],
 ]
 
 
@@ -599,12 +600,18 @@ def check_cli(path: Path, rnd: random.Random, workdir: Path) -> Outcome:
     from neuroncmp.cli import cli
 
     out = workdir / "out" / "report.json"
+    if out.parent.exists():
+        shutil.rmtree(out.parent)
     args = rnd.choice(CLI_ARGS)(str(path), str(RUN / "b32.json"), str(out))
+    before = _files(workdir)
     try:
         with time_limit(CLI_SECONDS):
             result = CliRunner().invoke(cli, args)
     except Hang as exc:
         return Outcome("hang", f"{args[0]}: {exc}")
+    strays = [p for p in _files(workdir) - before if out.parent not in p.parents]
+    if strays:
+        return Outcome("crash", f"{args[0]} wrote outside its output: {sorted(map(str, strays))[:3]}")
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         exc = result.exception
         frames = traceback.extract_tb(exc.__traceback__)
@@ -618,12 +625,28 @@ def check_cli(path: Path, rnd: random.Random, workdir: Path) -> Outcome:
         if len(lines) != 1 or not lines[0].startswith("Error: "):
             return Outcome("crash", f"{args[0]}: error not one line: {result.output[:160]!r}")
         return Outcome("error", lines[0])
+    if args[0] == "convert":
+        return _converted(out.parent / "converted")
     text = out.read_text() if "-o" in args else result.output if "json" in args else None
     if text is not None:
         try:
             strict_json(text)
         except ValueError as exc:
             return Outcome("silent", f"{args[0]} JSON: {exc}")
+    return Outcome("ok")
+
+
+def _files(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*") if not p.is_dir() or p.is_symlink()}
+
+
+def _converted(folder: Path) -> Outcome:
+    """What ``convert`` wrote is strict JSON."""
+    for file in folder.glob("*.json"):
+        try:
+            strict_json(file.read_text())
+        except ValueError as exc:
+            return Outcome("silent", f"convert wrote non-JSON {file.name}: {exc}")
     return Outcome("ok")
 
 

@@ -47,7 +47,7 @@ def summary_json(profile: Profile) -> dict[str, Any]:
     metrics = {m.name: raw_value(m) for m in profile.metrics.values() if m.group != "host_memory"}
     # The export carries no profile id; derive a stable one from the file name and section.
     origin = f"{Path(profile.source.path).name}|{profile.source.section}"
-    digest = hashlib.sha1(origin.encode()).hexdigest()[:24]
+    digest = hashlib.sha1(origin.encode("utf-8", errors="backslashreplace")).hexdigest()[:24]
     return {f"n_{digest}": metrics}
 
 
@@ -146,7 +146,7 @@ def convert(profiles: list[Profile], source: Path, out_dir: Path) -> list[Path]:
         write_atomic(out_dir / name, text, follow_symlinks=False)
         written.append(out_dir / name)
     kept = out_dir / source.name
-    if source.resolve() != kept.resolve():
+    if source.is_file() and source.resolve() != kept.resolve():  # (a folder read is not copied)
         write_atomic(kept, read_bytes(source), follow_symlinks=False)
-    written.append(kept)
+        written.append(kept)
     return written

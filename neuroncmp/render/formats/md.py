@@ -26,7 +26,8 @@ class Markdown(Renderer):
     def diff(self, report: DiffReport, width: int = 100) -> str:
         comparison, view = report.comparison, report.view
         out = [f"## neuroncmp diff: {_escape(title(comparison))}", "",
-               f"**Basis:** {_escape(comparison.basis_reason)}. {_escape(batch_line(comparison).capitalize())}.", ""]
+               f"**Basis:** {_escape(comparison.basis_reason)}. "
+               f"{_escape(batch_line(comparison).capitalize())}.", ""]
         out += [f"> **Warning:** {_escape(w)}" for w in comparison.warnings]
         gates = gate_lines(report.gates)
         if gates:
