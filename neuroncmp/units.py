@@ -141,9 +141,8 @@ def significant(number: float, digits: int = 4) -> str:
     """``114.7``, ``8.583``, ``20.39``, ``0.0058``: ``digits`` significant figures, no exponent."""
     if number == 0:
         return "0"
-    number = as_float(number)
-    if not math.isfinite(number):
-        return non_finite(number)
+    if not _finite(number):
+        return non_finite(as_float(number))
     text = f"{number:.{digits}g}"
     if "e" in text:  # expanded between 1e-9 and 1e15; beyond, an exponent beats 20 zeros
         text = _expand(number, digits) if 1e-9 <= abs(number) < 1e15 else f"{number:.{max(digits - 1, 0)}e}"
@@ -154,6 +153,13 @@ def _expand(number: float, digits: int) -> str:
     exponent = int(f"{abs(number):e}".split("e")[1])
     decimals = max(digits - 1 - exponent, 0)
     return f"{number:.{decimals}f}"
+
+
+def _finite(number: float) -> bool:
+    try:
+        return math.isfinite(number)
+    except OverflowError:  # an integer beyond a float's range
+        return False
 
 
 def as_float(number: float) -> float:
@@ -181,9 +187,8 @@ def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None, 
         return "-"
     if isinstance(value, str) or unit == TEXT:
         return str(value)
-    value = as_float(value) if isinstance(value, int) and abs(value) >= 1e15 else value
-    if not math.isfinite(value):
-        return non_finite(value)
+    if not _finite(value):
+        return non_finite(as_float(value))
     if unit in (COUNT, CYCLE, DIMENSIONLESS) and abs(value) >= 1e5:
         return compact(value)
     factor, label = scale or pick_scale(value, unit)

@@ -50,7 +50,7 @@ def change_with_mark(delta: Delta, sep: str = " ") -> str:
 
 def sparkline(points: list[object]) -> str:
     """A sparkline of the points (empty for text, NaN, infinities or fewer than 3 points)."""
-    numbers = [float(p) for p in points if isinstance(p, (int, float)) and abs(p) <= _LARGEST]
+    numbers = [p for p in points if isinstance(p, (int, float)) and -_LARGEST <= p <= _LARGEST]
     if len(numbers) < 3 or len(numbers) != len(points):
         return ""  # (NaN and infinities have no place on a scale)
     low, high = min(numbers), max(numbers)

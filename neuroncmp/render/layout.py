@@ -40,7 +40,7 @@ def grid(header: list[str], rows: list[list[Piece]], right: set[int], gap: str =
 
 def plain(lines: list[Line]) -> str:
     """The lines as text; characters a terminal would act on are shown escaped (``escape.text``)."""
-    return "".join("".join(escape.text(text) for text, _ in line).rstrip() + "\n" for line in lines)
+    return "".join(escape.text("".join(text for text, _ in line)).rstrip() + "\n" for line in lines)
 
 
 def to_rich(lines: list[Line]) -> Any:
