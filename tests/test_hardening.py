@@ -231,20 +231,23 @@ LONG = 1_000_000
 
 
 def _long_inputs():
-    spaces, letters = " " * LONG, "a " * (LONG // 2)
-    cell = "| Group | Name | Value |\n| - | - | - |\n| overall_stats | **x_time** | 1 x" + spaces + "y |\n"
+    """One input per text parser, each with a megabyte line shaped to make a backtracking
+    pattern quadratic (each took over 20 s before the rewrite)."""
+    spaces, letters, digits = " " * LONG, "a " * (LONG // 2), "1" * LONG
+    table = "| Group | Name | Value |\n| - | - | - |\n| overall_stats | **total_time** | {} |\n"
+    monitor = json.loads(json.dumps(MONITOR))
+    usage = monitor["neuron_runtime_data"][0]["report"]["memory_used"]["neuron_runtime_used_bytes"]
+    usage["usage_breakdown"]["neuroncore_memory_usage"]["0"]["a" + spaces + "b"] = 5
     return {
         "summary-text.txt": f"total_time  0.1\nk{spaces}:\nkey  1 x{spaces}y\n" + "a" * LONG + "\n",
         "trainer.log": f"***** train metrics *****\n  train_loss = 0.5 x{spaces}y\n  k{spaces}\n",
-        "export.md": cell,
-        "heading.md": "# a" + spaces + "b\n" + cell,
-        "top.md": "# B\nHost Used Memory  " + letters + "\n" + cell,
-        "paren.md": "# " + "(" * LONG + "\n" + cell,
-        "memory.md": "| ND Idx | NC Idx | Usage Type | Amount |\n| - | - | - | - |\n| 0 | 0 | a" + spaces
-                     + "(unused) | 64 KiB |\n",
-        "digits.md": "| Group | Name | Value |\n| - | - | - |\n| o | **total_time** | " + "1" * LONG + "x ms |\n",
-        "names.json": json.dumps({"n": {"throttle_" + "util_limit" * (LONG // 10) + "_percent": 0.5,
-                                        "throttle_" + "nc" * (LONG // 2) + "_ns": 1}}),
+        "value-digits.md": table.format(digits + " 2 **ms**"),
+        "heading.md": "# a" + spaces + "b\n" + table.format("1 **ms**"),
+        "neuron-top.md": "# B\nHost Used Memory  " + letters + "\n" + table.format("1 **ms**"),
+        "title-parens.md": "# " + "(" * LONG + "\n" + table.format("1 **ms**"),
+        "memory-label.json": json.dumps(monitor),
+        "metric-names.json": json.dumps({"n": {"throttle_" + "util_limit" * (LONG // 10) + "_percent": 0.5,
+                                               "throttle_" + "nc" * (LONG // 2) + "_ns": 1}}),
     }
 
 

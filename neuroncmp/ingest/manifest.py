@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from ..errors import ParseError
 from ..model import Profile
 from .decode import file_kind, loads, read_text
+from .shapes import found
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "neuroncmp.manifest/1"
@@ -56,7 +57,7 @@ def _profiles(directory: Path) -> list[Any] | None:
     profiles = manifest.get("profiles")
     if not isinstance(profiles, list) or not profiles:
         raise ParseError(str(file), "key 'profiles'", "a non-empty list of profile entries",
-                         _found(profiles))
+                         found(profiles))
     return profiles
 
 
@@ -64,14 +65,14 @@ def _entry(directory: Path, file: Path, index: int, entry: Any) -> Entry:
     where = f"profiles[{index}]"
     if not isinstance(entry, dict):
         raise ParseError(str(file), where, 'an object such as {"file": "b32.json", "label": "b32"}',
-                         _found(entry))
+                         found(entry))
     for key in _TEXT_KEYS:
         _expect(file, where, entry, key, str, "text")
     for key in _OBJECT_KEYS:
         _expect(file, where, entry, key, dict, "an object")
     notes = entry.get("notes")
     if notes is not None and not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)):
-        raise ParseError(str(file), f"{where}.notes", "a list of text lines", _found(notes))
+        raise ParseError(str(file), f"{where}.notes", "a list of text lines", found(notes))
     _check_params(file, f"{where}.params", entry.get("params") or {})
     path = inside(directory, file, f"{where}.file", entry.get("file"), folder_ok=True)
     sidecars = tuple(inside(directory, file, f"{where}.{key}", entry[key])
@@ -82,16 +83,16 @@ def _entry(directory: Path, file: Path, index: int, entry: Any) -> Entry:
 def _expect(file: Path, where: str, entry: dict[str, Any], key: str, kind: type, what: str) -> None:
     value = entry.get(key)
     if value is not None and not isinstance(value, kind):
-        raise ParseError(str(file), f"{where}.{key}", what, _found(value))
+        raise ParseError(str(file), f"{where}.{key}", what, found(value))
 
 
 def _check_params(file: Path, where: str, params: dict[str, Any]) -> None:
     size = params.get("batch_size")
     if size is not None and (type(size) is not int or size < 1):
-        raise ParseError(str(file), f"{where}.batch_size", "a whole number >= 1 (or null)", _found(size))
+        raise ParseError(str(file), f"{where}.batch_size", "a whole number >= 1 (or null)", found(size))
     tags = params.get("tags")
     if tags is not None and not (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
-        raise ParseError(str(file), f"{where}.tags", "a list of text tags", _found(tags))
+        raise ParseError(str(file), f"{where}.tags", "a list of text tags", found(tags))
 
 
 def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool = False) -> Path:
@@ -99,16 +100,17 @@ def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool =
     resolved (or, with ``folder_ok``, a sub-folder that is not a run folder); else a ParseError."""
     expected = "the name of a file inside the run folder" + (" (or of an Explorer sub-folder)" * folder_ok)
     if not isinstance(name, str) or not name.strip():
-        raise ParseError(str(file), where, expected, _found(name))
+        raise ParseError(str(file), where, expected, found(name))
     path = directory / name
     try:
         real, root = path.resolve(strict=True), directory.resolve(strict=True)
     except (OSError, RuntimeError, ValueError) as exc:  # missing, a symlink loop, a NUL byte
         reason = getattr(exc, "strerror", None) or type(exc).__name__
         raise ParseError(str(file), where, expected, f"{name!r} ({str(reason).lower()})") from None
-    if root not in real.parents:
-        raise ParseError(str(file), where, expected + ", symlinks resolved",
-                         f"{name!r}, which is {'the run folder itself' if real == root else 'outside it'}")
+    if root not in real.parents or real == root / MANIFEST:
+        what = "the run folder itself" if real == root else "outside it" if root not in real.parents \
+            else "the manifest itself"
+        raise ParseError(str(file), where, expected + ", symlinks resolved", f"{name!r}, which is {what}")
     if real.is_dir() and not (folder_ok and not (real / MANIFEST).exists()):
         raise ParseError(str(file), where, expected, f"{name!r}, a " + (
             "run folder (run folders do not nest)" if folder_ok else "folder"))
@@ -116,10 +118,6 @@ def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool =
     if kind is not None:
         raise ParseError(str(file), where, expected, f"{name!r}, {kind}")
     return path
-
-
-def _found(value: Any) -> str:
-    return "nothing" if value is None else f"{type(value).__name__} {value!r:.50}"
 
 
 def entry_for(path: Path) -> Entry | None:

@@ -19,13 +19,13 @@ what is shown is what the file said and nothing downstream mistakes it for a mea
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 from .. import catalog
 from ..model import Anomaly, MemoryRow, Metric, Profile
-from ..units import format_value, non_finite
+from ..units import as_float, format_value, non_finite
 
+_LARGEST = 1.7976931348623157e308  # the largest float
 CODES = ("nan-value", "non-finite-value", "negative-value", "out-of-range", "percent-over-100")
 
 
@@ -40,26 +40,25 @@ def findings(profile: Profile) -> list[Anomaly]:
 
 def metric_anomaly(metric: Metric) -> Anomaly | None:
     """The anomaly of one metric's value, or None when it lies in its kind's range."""
-    value = metric.value
+    value, name = metric.value, metric.name
     if isinstance(value, str) or isinstance(value, bool):
         return None
-    if isinstance(value, float) and not math.isfinite(value):
+    if not -_LARGEST <= value <= _LARGEST:  # NaN fails both tests; so does an integer beyond a float
         code = "nan-value" if value != value else "non-finite-value"
-        return Anomaly(code, f"{metric.name} is {non_finite(value)} in the input", metric.name)
-    kind, low, high = _range(metric.name, metric.unit)
+        return Anomaly(code, f"{name:.80} is {non_finite(as_float(value))} in the input", name)
+    kind, low, high = _range(name, metric.unit)
     if low is not None and value < low:
         return Anomaly("negative-value" if low == 0 else "out-of-range",
-                       f"{metric.name} is {format_value(value, metric.unit)}: a {kind} value cannot be "
-                       f"{'negative' if low == 0 else f'below {low}'} (kept as read)", metric.name)
+                       f"{name:.80} is {format_value(value, metric.unit)}: a {kind} value cannot be "
+                       f"{'negative' if low == 0 else f'below {low}'} (kept as read)", name)
     if high is not None and value > high:
-        return Anomaly("out-of-range", f"{metric.name} is {format_value(value, metric.unit)}, above "
-                       f"{format_value(high, metric.unit)} (kept as read)", metric.name)
+        return Anomaly("out-of-range", f"{name:.80} is {format_value(value, metric.unit)}, above "
+                       f"{format_value(high, metric.unit)} (kept as read)", name)
     if kind == "fraction" and value > 1:
-        return Anomaly("percent-over-100", f"{metric.name} is {format_value(value, metric.unit)}, above "
-                       "100 % (kept as read, not clamped)", metric.name)
+        return Anomaly("percent-over-100", f"{name:.80} is {format_value(value, metric.unit)}, above 100 % "
+                       "(kept as read, not clamped)", name)
     if kind == "index" and isinstance(value, float) and not value.is_integer():
-        return Anomaly("out-of-range", f"{metric.name} is {value!r}: an index is a whole number",
-                       metric.name)
+        return Anomaly("out-of-range", f"{name:.80} is {value!r}: an index is a whole number", name)
     return None
 
 
@@ -75,7 +74,7 @@ def _row_anomaly(row: MemoryRow) -> Anomaly | None:
     if row.bytes >= 0:
         return None
     name = "device_memory_total" if row.usage_type == "total" else f"memory.{row.usage_type}"
-    return Anomaly("negative-value", f"memory row '{row.label}' (nd {row.device}, nc {row.core}) is "
+    return Anomaly("negative-value", f"memory row '{row.label:.80}' (nd {row.device}, nc {row.core}) is "
                    f"{format_value(row.bytes, 'B')}: bytes cannot be negative (kept as read)", name)
 
 
