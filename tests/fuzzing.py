@@ -543,7 +543,7 @@ def _render_all(profiles: list[Any]) -> list[str]:
 
     problems: list[str] = []
     by_name = {r.name: r for r in renderers()}
-    by_name["term"].profiles(profiles, 100)
+    _plain_ok(by_name["term"].profiles(profiles, 100), "show", problems)
     by_name["term"].styled("profiles", profiles, 80)
     _json_ok(by_name["json"].profiles(profiles, 100), "show --format json", problems)
     try:
@@ -562,8 +562,42 @@ def _render_all(profiles: list[Any]) -> list[str]:
                 text = renderer.render("diff", report, 100)
                 if renderer.name == "json":
                     _json_ok(text, "diff --format json", problems)
+                elif renderer.name == "term":
+                    _plain_ok(text, "diff", problems)
+                elif renderer.name == "csv":
+                    _csv_ok(text, problems)
         by_name["term"].styled("diff", report, 60)
     return problems
+
+
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _plain_ok(text: str, what: str, problems: list[str]) -> None:
+    """Terminal text holds no control or bidi character (only newlines)."""
+    found = _CONTROL.search(text)
+    if found:
+        problems.append(f"{what}: raw control character {found.group()!r} in terminal output")
+
+
+def _csv_ok(text: str, problems: list[str]) -> None:
+    """No CSV cell a spreadsheet would run as a formula (numbers excepted)."""
+    import csv
+
+    csv.field_size_limit(2**31 - 1)  # cells with megabyte names are fine here
+    for row in csv.reader(io.StringIO(text)):
+        for cell in row:
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and not _is_number(cell):
+                problems.append(f"csv: formula cell {cell[:30]!r}")
+                return
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
 
 
 def _json_ok(text: str, what: str, problems: list[str]) -> None:
