@@ -8,8 +8,9 @@ surrogates, ``=HYPERLINK(...)``, ``<script>``. Each output escapes them its own 
   (controls, newlines, format characters such as U+202E, lone surrogates) become their
   backslash escapes (``\\x1b``, ``\\n``, ``\\u202e``), so what is shown is what the file holds.
 - ``quote``: a path in a message, ``'like this'``, escaped as ``text``.
-- ``csv_cell``: a text cell starting with ``= + - @`` (or a tab or carriage return) gets a leading
-  apostrophe, as spreadsheets expect, so it is never run as a formula; numbers stay numbers.
+- ``csv_cell``: control characters escaped as in ``text``; a text cell starting with ``= + - @``
+  gets a leading apostrophe, as spreadsheets expect, so it is never run as a formula; numbers
+  stay numbers.
 - ``markdown`` and ``html``: the characters that would change the markup.
 """
 
@@ -19,7 +20,7 @@ import re
 from typing import Any
 
 _ACTIVE = ("Cc", "Cf", "Cs", "Zl", "Zp")  # Unicode categories escaped by ``text``
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@")  # (a tab or carriage return is escaped first)
 # Markdown: code spans, table cells and links break on these; ``<`` opens raw HTML only before a
 # letter, ``/``, ``!`` or ``?`` and ``&`` an entity only before a letter or ``#`` (CommonMark),
 # so ``<-2pp`` and ``a & b`` stay as they are.
@@ -60,13 +61,15 @@ def clip(value: object, limit: int = 80) -> str:
 
 
 def csv_cell(value: Any) -> Any:
-    """A CSV cell: numbers as they are, ``None`` empty, text that a spreadsheet would run as a
-    formula behind a leading apostrophe (a negative number written as text stays a number)."""
+    """A CSV cell: numbers as they are, ``None`` empty; text with control characters escaped (a
+    bare carriage return splits a row in most readers) and, when a spreadsheet would run it as a
+    formula, behind a leading apostrophe (a negative number written as text stays a number)."""
     if value is None:
         return ""
-    if not isinstance(value, str) or not value.startswith(_FORMULA_START) or _is_number(value):
+    if not isinstance(value, str):
         return value
-    return "'" + value
+    value = text(value)
+    return "'" + value if value.startswith(_FORMULA_START) and not _is_number(value) else value
 
 
 def _is_number(value: str) -> bool:
