@@ -23,8 +23,8 @@ from ..errors import OutputError
 from ..escape import quote
 from ..ingest.decode import read_bytes
 from ..ingest.manifest import MANIFEST, MANIFEST_SCHEMA
-from ..model import Metric, Profile
-from ..units import DISPLAY_UNITS, TEXT
+from ..model import MemoryRow, Metric, Profile
+from ..units import BYTE, DISPLAY_UNITS, parse_display
 from .json_out import dumps
 
 _NEURON_TOP = (("host", "Host Used Memory", ("total", "tensors", "constants", "app")),
@@ -34,10 +34,11 @@ _TOP_LABELS = {"total": "Total", "tensors": "Tensors", "constants": "Constants",
 
 def raw_value(metric: Metric) -> Any:
     """The value as summary-json stores it (``*_ns`` keys in nanoseconds, the rest as is)."""
-    raw_unit = lookup(metric.name).raw_unit
-    if metric.unit == TEXT or raw_unit == metric.unit or isinstance(metric.value, str) \
-            or not math.isfinite(metric.value):
-        return metric.value
+    spec = lookup(metric.name)
+    raw_unit = spec.raw_unit
+    if metric.unit != spec.unit or raw_unit == metric.unit or raw_unit not in DISPLAY_UNITS \
+            or isinstance(metric.value, str) or not math.isfinite(metric.value):
+        return metric.value  # (a unit the input showed for an unknown name: kept in base units)
     factor = Decimal(DISPLAY_UNITS[raw_unit][1])
     value = Decimal(repr(metric.value)) / factor
     return int(value) if value == value.to_integral_value() else float(value)
@@ -55,7 +56,7 @@ def memory_markdown(profile: Profile) -> str | None:
     lines = []
     if profile.memory:
         lines += ["| ND Idx | NC Idx | Usage Type | Amount |", "| --- | --- | --- | --- |"]
-        lines += [f"| {_idx(r.device)} | {_idx(r.core)} | {r.label} | {r.raw or r.bytes} |"
+        lines += [f"| {_idx(r.device)} | {_idx(r.core)} | {r.label} | {_amount(r)} |"
                   for r in profile.memory]
     for side, title, keys in _NEURON_TOP:
         pairs = [f"{_TOP_LABELS[k]}: {profile.metrics[f'{side}_used_memory_{k}'].raw}"
@@ -63,6 +64,13 @@ def memory_markdown(profile: Profile) -> str | None:
         if pairs:
             lines.append(f"{title}  " + "  ".join(pairs))
     return "\n".join(lines) + "\n" if lines else None
+
+
+def _amount(row: MemoryRow) -> str:
+    """The amount as read when it carries its unit (``3.5 GiB``), else in bytes: neuron-monitor
+    and Explorer give bare integers, which the memory table would not read back."""
+    parsed = parse_display(row.raw) if row.raw else None
+    return row.raw if parsed is not None and parsed[1] == BYTE else f"{row.bytes} B"
 
 
 def _idx(value: int | None) -> str:
