@@ -660,7 +660,7 @@ def check_cli(path: Path, rnd: random.Random, workdir: Path) -> Outcome:
             return Outcome("crash", f"{args[0]}: error not one line: {result.output[:160]!r}")
         return Outcome("error", lines[0])
     if args[0] == "convert":
-        return _converted(out.parent / "converted")
+        return _converted(out.parent / "converted", path.name)
     text = out.read_text() if "-o" in args else result.output if "json" in args else None
     if text is not None:
         try:
@@ -674,9 +674,11 @@ def _files(folder: Path) -> set[Path]:
     return {p for p in folder.rglob("*") if not p.is_dir() or p.is_symlink()}
 
 
-def _converted(folder: Path) -> Outcome:
-    """What ``convert`` wrote is strict JSON."""
+def _converted(folder: Path, report: str) -> Outcome:
+    """What ``convert`` wrote is strict JSON (the copy of the report it converted is as it was)."""
     for file in folder.glob("*.json"):
+        if file.name == report:
+            continue
         try:
             strict_json(file.read_text())
         except ValueError as exc:
