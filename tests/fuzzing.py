@@ -28,6 +28,7 @@ import random
 import re
 import shutil
 import signal
+import sys
 import traceback
 from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
@@ -608,9 +609,9 @@ def _json_ok(text: str, what: str, problems: list[str]) -> None:
 
 
 def _last_frame() -> str:
-    frames = traceback.extract_tb(__import__("sys").exc_info()[2])
+    frames = traceback.extract_tb(sys.exc_info()[2])
     own = [f for f in frames if "neuroncmp" in f.filename] or frames
-    exc = __import__("sys").exc_info()[1]
+    exc = sys.exc_info()[1]
     last = own[-1]
     return f"{type(exc).__name__} at {Path(last.filename).name}:{last.lineno}: {str(exc)[:80]}"
 
