@@ -1,28 +1,71 @@
-"""Atomic file writes: a reader never sees a half-written output file."""
+"""Atomic file writes: a reader never sees a half-written output file, and nothing else is touched.
+
+The text goes to a temporary file beside the target, which is renamed over it: the target is
+either the old file or the whole new one. Missing folders are created. The target must be a
+regular file or not exist yet: a directory, FIFO, device or socket is refused (never replaced,
+never written to). A symlink is written through: its file is replaced, the link kept (unless
+``follow_symlinks=False``, which replaces the link itself, for writers confined to a folder).
+An existing file keeps its permission bits. The temporary file is removed on any error or
+interruption that reaches Python (SIGINT; SIGTERM once the CLI turns it into ``SystemExit``);
+only SIGKILL can leave a hidden ``.NAME.XXXX.tmp`` behind.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
+from .errors import OutputError
+from .escape import quote
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same directory and rename: no half-written file."""
-    write_atomic_bytes(path, text.encode("utf-8"))
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
 
 
-def write_atomic_bytes(path: Path, data: bytes) -> None:
-    """``write_atomic`` for bytes (a chart's PNG, ...)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def target_of(path: Path, follow_symlinks: bool = True) -> tuple[Path, int | None]:
+    """(the file a write to ``path`` replaces, its permission bits or None if it is new).
+
+    Raises ``OutputError`` when that is anything but a regular file.
+    """
+    target = Path(os.path.realpath(path)) if follow_symlinks else Path(os.path.abspath(path))
+    try:
+        info = os.stat(target, follow_symlinks=follow_symlinks)
+    except FileNotFoundError:
+        return target, None
+    except OSError as exc:
+        raise OutputError(f"cannot write {quote(path)}: {exc.strerror or exc}") from None
+    if stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):  # a link itself: replaced
+        return target, None if stat.S_ISLNK(info.st_mode) else stat.S_IMODE(info.st_mode)
+    kind = next((what for test, what in _KINDS if test(info.st_mode)), "not a regular file")
+    raise OutputError(f"cannot write {quote(path)}: it is {kind}; outputs replace regular files only")
+
+
+def write_atomic(path: Path, content: str | bytes, follow_symlinks: bool = True) -> None:
+    """Write ``content`` to ``path`` via a temporary file in the same folder and a rename."""
+    target, mode = target_of(path, follow_symlinks)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OutputError(f"cannot write {quote(path)}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
-        os.replace(temp, path)
-    except BaseException:
+            # backslashreplace: a lone surrogate (from a JSON "\ud800") is written as \ud800
+            out.write(content if isinstance(content, bytes)
+                      else content.encode("utf-8", errors="backslashreplace"))
+        os.chmod(temp, _new_file_mode() if mode is None else mode)
+        os.replace(temp, target)
+    except BaseException as exc:
         Path(temp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {quote(path)}: {exc.strerror or exc}") from None
         raise
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0)  # the only way to read it; put back at once
+    os.umask(umask)
+    return 0o666 & ~umask  # mkstemp makes 0600; a new output gets the usual mode

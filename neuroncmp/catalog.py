@@ -23,6 +23,13 @@ GROUPS = ("throughput", "overall_stats", "data_movement", "tensor_engine", "vect
           "sync_engine", "gpsimd_engine", "cc_engine", "throttling", "memory", "host_memory",
           "monitor", "training", "system", "uncatalogued")
 
+# The physical range of each kind's values in base units, (minimum, maximum), None: unbounded.
+# Loading checks every value against it (ingest/validate.py) and flags what falls outside.
+KIND_RANGES: dict[str, tuple[float | None, float | None]] = {
+    "time": (0, None), "bytes": (0, None), "count": (0, None), "cycles": (0, None),
+    "flop": (0, None), "intensity": (0, None), "rate": (0, None), "index": (0, None),
+    "fraction": (0, 1)}
+
 _KIND_OF_UNIT = {u.SECOND: "time", u.BYTE: "bytes", u.FLOP: "flop", u.CYCLE: "cycles",
                  u.COUNT: "count", u.FRACTION: "fraction", u.INTENSITY: "intensity",
                  u.FLOP_RATE: "rate", u.BYTE_RATE: "rate", u.SAMPLE_RATE: "rate",
@@ -340,13 +347,16 @@ def _aliases() -> dict[str, str]:
 
 
 # Per-core keys: the core index sits inside the name (formats.md 2). Order matters: first match.
+# Each pattern matches in one pass (one ``.*`` at most, or a lookahead from the start): names
+# come from input files and can be a megabyte long.
 _CORE_PATTERNS: tuple[tuple[str, re.Pattern[str], str, str, str, bool, str], ...] = (  # listing name first
-    ("throttle_*_nc<N>_*_ns", re.compile(r"^throttle_.*nc\d+.*_ns$"), "throttling", u.SECOND, LOWER, True,
+    ("throttle_*_nc<N>_*_ns", re.compile(r"^throttle_(?=.*nc\d).*_ns$"), "throttling", u.SECOND, LOWER, True,
      "time the core was power-throttled"),
     ("throttle_*util_limit*_nc<N>_percent",
-     re.compile(r"^throttle_.*util_limit.*nc\d+.*_percent$|^throttle_.*max_achievable.*_percent$"),
+     re.compile(r"^throttle_(?=(?:(?!util_limit).)*util_limit.*nc\d).*_percent$"
+                r"|^throttle_(?=.*max_achievable).*_percent$"),
      "throttling", u.FRACTION, HIGHER, False, "utilization cap imposed by throttling"),
-    ("throttle_*_nc<N>_*_percent", re.compile(r"^throttle_.*nc\d+.*_percent$"), "throttling", u.FRACTION,
+    ("throttle_*_nc<N>_*_percent", re.compile(r"^throttle_(?=.*nc\d).*_percent$"), "throttling", u.FRACTION,
      LOWER, False, "share of the step the core was throttled"),
     ("neuroncore_utilization_nc<N>_percent", re.compile(r"^neuroncore_utilization_nc\d+_percent$"), "monitor",
      u.FRACTION, HIGHER, False, "NeuronCore utilization (neuron-monitor)"),
@@ -433,6 +443,15 @@ def closest(query: str, names: Iterable[str], n: int = 3) -> list[str]:
     found = prefixed + difflib.get_close_matches(query, names, n=n, cutoff=0.5)
     found += [name for name in names if stem and stem in name]
     return list(dict.fromkeys(found))[:n]
+
+
+def value_range(spec: MetricSpec) -> tuple[float | None, float | None]:
+    """The range ``spec``'s values may take (``KIND_RANGES``). Throttle "percents" may exceed
+    100 % (formats.md 2): kept and flagged ``percent-over-100``, never clamped."""
+    low, high = KIND_RANGES.get(spec.kind, (None, None))
+    if spec.kind == "fraction" and spec.name.startswith("throttle_"):
+        high = None
+    return low, high
 
 
 def group_rank(group: str) -> int:

@@ -8,11 +8,14 @@ and a test keeps the two in step.
 |------|-------------------------------------------------------------------|----------------|
 | 0    | success                                                           |                |
 | 1    | an input could not be read (file, place, what was expected)       | ``InputError`` |
+| 1    | the output could not be written (the target is named)             | ``OutputError``|
 | 2    | usage error: a malformed or contradictory option                  | ``UsageError`` |
 | 3    | a ``--fail-on`` gate tripped                                      | ``GateTripped``|
 """
 
 from __future__ import annotations
+
+from .escape import clip, quote
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_GATE = 0, 1, 2, 3
 
@@ -28,14 +31,22 @@ class InputError(NeuroncmpError):
 
 
 class ParseError(InputError):
-    """An input file could not be parsed: names the file, the place and what was expected."""
+    """An input file could not be parsed: names the file, the place and what was expected.
+
+    The message is one line whatever the input holds: the path is quoted, and the place and
+    what was found are escaped and cut short (``escape.py``).
+    """
 
     def __init__(self, path: str, where: str, expected: str, found: str | None = None) -> None:
         self.path, self.where, self.expected, self.found = str(path), where, expected, found
-        message = f"{self.path}: {where}: expected {expected}"
+        message = f"{quote(self.path)}: {clip(where, 120)}: expected {clip(expected, 200)}"
         if found is not None:
-            message += f", found {found}"
+            message += f", found {clip(found)}"
         super().__init__(message)
+
+
+class LimitError(InputError):
+    """An input is beyond a limit (size, nesting, values); the message names the setting to raise."""
 
 
 class UnknownFormatError(InputError):
@@ -44,6 +55,10 @@ class UnknownFormatError(InputError):
 
 class MissingDependencyError(InputError):
     """An optional extra (pyarrow, matplotlib, ...) is needed but not installed."""
+
+
+class OutputError(NeuroncmpError):
+    """The output file could not be written (exit 1); the message names the target, not a temp file."""
 
 
 class UsageError(NeuroncmpError):

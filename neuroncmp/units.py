@@ -44,7 +44,9 @@ DISPLAY_UNITS: dict[str, tuple[str, str, str]] = {
 # neuron-top and runtime logs print KB/MB/GB for binary multiples (formats.md 6).
 _BINARY_SI = {"KB": "KiB", "kB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB"}
 
-_NUMBER_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\s\d].*?)?\s*$")
+# One way to match each number, so matching is linear in the text (no backtracking blow-up).
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
+FLOAT_DIGITS = 308  # a float ends near 1.8e308: larger magnitudes are read as an infinity
 
 
 def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> tuple[Any, str] | None:
@@ -62,20 +64,24 @@ def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> 
         return None
     unit, factor, _ = entry
     try:
-        value = Decimal(number) * Decimal(factor)
+        value = Decimal(number)
     except InvalidOperation:
         return None
-    return _tidy(value, unit), unit
+    scale = Decimal(factor)
+    if value.is_finite() and value and value.adjusted() + scale.adjusted() >= FLOAT_DIGITS:
+        return (math.inf if value > 0 else -math.inf), unit  # beyond a float; Decimal would take seconds
+    return _tidy(value * scale, unit), unit
 
 
 def _plain(number: str) -> int | float:
-    try:
+    if number.lstrip("+-").isdigit() and len(number) <= FLOAT_DIGITS - 8:
         return int(number)
-    except ValueError:
-        return float(number)
+    return float(number)  # beyond a float's range: an infinity, flagged by validation
 
 
 def _tidy(value: Decimal, unit: str) -> int | float:
+    if not value.is_finite() or value and value.adjusted() >= FLOAT_DIGITS:
+        return float(value) if value.is_nan() else math.inf if value > 0 else -math.inf
     # Bytes, FLOPs and cycles are whole by nature; a display rounding leaves a fraction we drop.
     if unit in (BYTE, FLOP, CYCLE, COUNT):
         return int(value.to_integral_value())
@@ -84,10 +90,14 @@ def _tidy(value: Decimal, unit: str) -> int | float:
 
 def split_number_unit(text: str) -> tuple[str, str | None] | None:
     """``"53.78 ms"`` -> ``("53.78", "ms")``; ``"4.9GB"`` -> ``("4.9", "GB")``; else None."""
-    match = _NUMBER_UNIT.match(text)
+    text = text.strip()
+    match = _NUMBER.match(text)
     if not match:
         return None
-    return match.group(1), match.group(2)
+    unit = text[match.end():].lstrip()
+    if unit[:1].isdecimal():
+        return None  # "12 34": two numbers, not a number and a unit
+    return match.group(), unit or None
 
 
 def parse_display(text: str, *, binary_si: bool = False) -> tuple[Any, str] | None:
@@ -134,10 +144,10 @@ def significant(number: float, digits: int = 4) -> str:
     if number == 0:
         return "0"
     if not _finite(number):
-        return str(number)
+        return non_finite(as_float(number))
     text = f"{number:#.{digits}g}"
-    if "e" in text:
-        text = f"{number:.{max(digits - 1, 0)}e}" if abs(number) >= 1e15 else _expand(number, digits)
+    if "e" in text:  # expanded between 1e-9 and 1e15; beyond, an exponent beats 20 zeros
+        text = _expand(number, digits) if 1e-9 <= abs(number) < 1e15 else f"{number:.{max(digits - 1, 0)}e}"
     return text.removesuffix(".")  # "2551." -> "2551"
 
 
@@ -148,7 +158,23 @@ def _expand(number: float, digits: int) -> str:
 
 
 def _finite(number: float) -> bool:
-    return math.isfinite(number)
+    try:
+        return math.isfinite(number)
+    except OverflowError:  # an integer beyond a float's range
+        return False
+
+
+def as_float(number: float) -> float:
+    """``number`` as a float; an integer beyond a float's range becomes an infinity of its sign."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if number > 0 else -math.inf
+
+
+def non_finite(number: float) -> str:
+    """``NaN``, ``inf`` or ``-inf``: how every view writes a value that is not a finite number."""
+    return "NaN" if number != number else "inf" if number > 0 else "-inf"
 
 
 def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None, *,
@@ -163,12 +189,13 @@ def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None, 
         return "-"
     if isinstance(value, str) or unit == TEXT:
         return str(value)
-    if value != value:
-        return "NaN"
+    if not _finite(value):
+        return non_finite(as_float(value))
     if unit in (COUNT, CYCLE, DIMENSIONLESS) and abs(value) >= 1e5:
         return compact(value)
     factor, label = scale or pick_scale(value, unit)
-    text = str(value) if isinstance(value, int) and factor == 1 else significant(value / factor)
+    whole = isinstance(value, int) and factor == 1 and abs(value) < 1e15
+    text = str(value) if whole else significant(value / factor)
     return f"{text} {label}" if with_unit and label else text
 
 

@@ -111,7 +111,7 @@ BAD = {
     "empty.json": (b"", ParseError, "empty file"),
     "truncated.json": (b'{"n_a": {"total_time": 0.1, ', ParseError, "line 1"),
     "junk.json": (bytes(range(256)) * 4, ParseError, "binary"),
-    "junk.txt": (b"\xff\xfe\xfa" * 50, ParseError, "UTF-8"),
+    "junk.txt": (b"\xfa\xff\xfe" * 50, ParseError, "UTF-8"),  # (FF FE first would be a UTF-16 BOM)
     "wrongtype.json": (b'{"n_a": {"total_time": "fast"}}', ParseError, "key 'total_time'"),
     "list.json": (b"[1, 2, 3]", ParseError, "JSON object"),
     "notables.md": (b"# Baseline\n\njust some words\n", ParseError, "summary table"),

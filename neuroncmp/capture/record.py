@@ -21,7 +21,7 @@ from ..errors import UsageError
 from ..ingest.manifest import (
     MANIFEST_SCHEMA,
     profile_entry,
-    read_manifest,
+    manifest_document,
     write_manifest,
 )
 from .plan import INSPECT, INSPECT_OUTPUT, RAW, Plan, Variant
@@ -52,7 +52,7 @@ def new(plan: Plan, about: dict[str, Any]) -> dict[str, Any]:
 def existing(plan: Plan, resume: bool) -> dict[str, Any] | None:
     """The folder's earlier manifest when resuming; UsageError when one is there and not resuming,
     or when it was made by another command."""
-    found = read_manifest(plan.out_dir) if plan.out_dir.is_dir() else None
+    found = manifest_document(plan.out_dir) if plan.out_dir.is_dir() else None
     if found is None:
         return None
     if not resume:

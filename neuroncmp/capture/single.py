@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import InputError, UsageError
-from ..ingest.manifest import MANIFEST_SCHEMA, profile_entry, read_manifest
+from ..ingest.manifest import MANIFEST_SCHEMA, manifest_document, profile_entry
 from . import discovery, keep, oom, record
 from .events import DONE, LINE, START, VIEW, Event, Listener, ignore
 from .plan import RAW
@@ -59,7 +59,7 @@ def capture_graph(request: GraphRequest, tools: Tools, about: dict[str, Any],
     """Capture and view one NEFF into ``request.out_dir``; the written ``<label>.json``."""
     check(request)
     out_dir = request.out_dir.resolve()
-    manifest = read_manifest(out_dir) if out_dir.is_dir() else None
+    manifest = manifest_document(out_dir) if out_dir.is_dir() else None
     manifest = manifest or _new_manifest(about)
     if any(e.get("label") == request.label for e in manifest.get("profiles", [])):
         raise UsageError(f"{out_dir} already holds a profile labelled {request.label!r}: "

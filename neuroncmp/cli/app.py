@@ -14,12 +14,17 @@ import click
 
 from .. import __version__
 from ..errors import EXIT_INPUT, GateTripped, NeuroncmpError, UsageError
+from ..escape import quote, text
 
 
 class InputFailure(click.ClickException):
-    """An input could not be read: ``Error: <file>: <place>: expected ...``, exit 1."""
+    """An input could not be read: ``Error: <file>: <place>: expected ...``, exit 1. Always one
+    line: whatever the message quotes from the input is escaped (``escape.text``)."""
 
     exit_code = EXIT_INPUT
+
+    def __init__(self, message: str) -> None:
+        super().__init__(text(message))
 
 
 class BoundaryCommand(click.Command):
@@ -29,11 +34,11 @@ class BoundaryCommand(click.Command):
         except GateTripped as exc:
             raise click.exceptions.Exit(exc.exit_code) from None
         except UsageError as exc:
-            raise click.UsageError(str(exc), ctx) from None
+            raise click.UsageError(text(str(exc)), ctx) from None
         except NeuroncmpError as exc:
             raise InputFailure(str(exc)) from None
-        except OSError as exc:  # a file vanished or could not be written between checks
-            where = f"{exc.filename}: " if exc.filename else ""
+        except OSError as exc:  # a file vanished or could not be read between checks
+            where = f"{quote(exc.filename)}: " if exc.filename else ""
             raise InputFailure(f"{where}{exc.strerror or exc}") from None
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..escape import text
 from .app import cli
 from .options import format_in_option
 
@@ -21,4 +22,4 @@ def convert(report: str, out_dir: str, format_in: str | None) -> None:
     from ..render.run_folder import convert as write_folder
 
     for path in write_folder(load(report, format_in), Path(report), Path(out_dir)):
-        click.echo(str(path))
+        click.echo(text(str(path)))

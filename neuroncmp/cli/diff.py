@@ -52,9 +52,10 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     from ..errors import GateTripped
     from ..ingest import load_many
     from ..render.base import DiffReport
-    from .output import choose, emit, warn
+    from .output import check_output, choose, emit, warn
 
     renderer = choose("diff", fmt, output)
+    check_output(output, files)
     gates: tuple[Any, ...] = ()
     if rules:  # parsed before any loading, so a bad rule fails fast (gates load only when used)
         from ..comparison.gates import evaluate, parse_rule

@@ -9,6 +9,9 @@ from typing import Any
 
 import click
 
+from ..errors import UsageError
+from ..escape import quote
+
 
 def columns(width: int | None) -> int:
     """``--width``, else ``COLUMNS``, else the terminal's width, else 100 (shutil's rule; importing
@@ -35,7 +38,7 @@ def print_lines(lines: list[Any], no_color: bool, width: int | None) -> None:
     from ..render.layout import plain, to_rich
 
     if not wants_colour(no_color):
-        click.echo(plain(lines), nl=False)
+        echo(plain(lines))
         return
     from rich.console import Console
 
@@ -59,16 +62,53 @@ def choose(document: str, fmt: str | None, output: str | None) -> Any:
     """The renderer ``--format`` names, else the one ``-o``'s extension implies, else ``term``."""
     from ..render.registry import by_name, for_output
 
-    return by_name(fmt or "term", document) if fmt or not output else for_output(output, document)
+    if output == "":
+        raise UsageError("-o '': an empty path; name a file, or leave out -o to print")
+    return by_name(fmt or "term", document) if fmt or output is None else for_output(output, document)
+
+
+def check_output(output: str | None, inputs: tuple[str, ...]) -> None:
+    """Before anything is read: ``-o`` must name a regular file or a new one (``atomic``), and
+    never a file this run reads (it would be replaced by a report on itself)."""
+    if output is None:
+        return
+    from ..atomic import target_of
+    from ..ingest.loader import input_files
+
+    target, mode = target_of(Path(output))
+    if mode is None:
+        return  # a new file cannot be an input
+    written = os.stat(target)
+    for name in inputs:
+        for file in input_files(name):
+            if _same(file, written):
+                raise UsageError(f"-o {quote(output)}: that is an input of this run ({quote(file)}); "
+                                 "write the report elsewhere")
+
+
+def _same(file: Path, written: os.stat_result) -> bool:
+    try:
+        return os.path.samestat(os.stat(file), written)
+    except (OSError, ValueError):
+        return False
 
 
 def emit(renderer: Any, document: str, value: Any, output: str | None, no_color: bool,
          width: int | None) -> None:
     """Render ``value`` (a ``document`` such as ``"diff"``) to ``-o FILE``, else to standard output:
     styled lines where the format has them (colour on a terminal), else text."""
-    if output:
+    if output is not None:
         write_file(output, renderer.render(document, value, width or 100))
     elif (styled := renderer.styled(document, value, columns(width))) is not None:
         print_lines(styled, no_color, width)
     else:
-        click.echo(renderer.render(document, value, columns(width)), nl=False)
+        echo(renderer.render(document, value, columns(width)))
+
+
+def echo(text: str) -> None:
+    """Print ``text`` as is; a lone surrogate (from a JSON ``"\\ud800"``) as its escape, not a crash."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    click.echo(text, nl=False)

@@ -64,8 +64,8 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
     if charts_dir:
         from pathlib import Path
 
-        from ..atomic import write_atomic_bytes
+        from ..atomic import write_atomic
         from ..render import charts  # noqa: F811
 
         for name, build in charts.FIGURES.items():
-            write_atomic_bytes(Path(charts_dir) / f"{name}.png", charts.png(build(result)))
+            write_atomic(Path(charts_dir) / f"{name}.png", charts.png(build(result)))

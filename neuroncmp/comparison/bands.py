@@ -64,7 +64,7 @@ DEFAULT_GLOB_FLOORS: dict[str, tuple[float, str]] = {
     "host_used_memory_*": (_MiB, u.BYTE), "device_used_memory_*": (_MiB, u.BYTE)}
 KINDS = tuple(DEFAULT_BANDS)
 KIND_UNITS = {"time": u.SECOND, "bytes": u.BYTE, "count": u.COUNT, "cycles": u.CYCLE, "flop": u.FLOP}
-_SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?\s*(?P<num>[0-9]*\.?[0-9]+(?:[eE][-+]?\d+)?)\s*(?P<unit>\S*)$")
+_SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?\s*(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(?P<unit>\S*)$")
 
 
 @record
@@ -92,15 +92,26 @@ def parse_band(text: str) -> Override:
     if unit == "%":
         return Override(key, band=Band(float(number) / 100))
     if unit == "pp":
-        _require(kinds <= {"fraction"}, text, "pp (percentage points) applies to percentages only")
+        _require(kinds <= {"fraction"}, text, _points_misused(key, number))
         return Override(key, band=Band(float(number), points=True))
     value, base = _floor(number, unit, kinds, text)
     return Override(key, floor=value, floor_unit=base)
 
 
+def _points_misused(key: str | None, number: str) -> str:
+    """Why ``KEY=Npp`` is refused, naming a metric of another kind when ``key`` is a glob."""
+    why = "pp (percentage points) is for fractions only"
+    if key in KINDS:
+        return f"{why}; give {key} a relative band such as '{key}={number}%'"
+    wrong = next((spec for name, spec in catalog().items() if fnmatchcase(name, key or "")
+                  and spec.kind != "fraction"), None) or lookup(key or "")
+    return f"{why}, and {wrong.name} is a {wrong.kind} value; use %"
+
+
 def _floor(number: str, unit: str, kinds: set[str], text: str) -> tuple[float, str]:
     """A floor in the base unit of the kinds it applies to (one base unit for them all)."""
-    _require(bool(kinds), text, "a floor needs a kind or metric: bytes=1MiB, time=1us, count=2")
+    _require(bool(kinds), text, "expected [KIND|METRIC-GLOB=]NUMBER% or NUMBERpp; a floor needs a kind "
+             "or metric: bytes=1MiB, time=1us, count=2")
     bases = {KIND_UNITS.get(kind) for kind in kinds}
     _require(len(bases) == 1 and None not in bases, text,
              f"{'/'.join(sorted(kinds))} takes a relative band (%) or points (pp), not a floor")

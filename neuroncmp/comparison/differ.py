@@ -208,7 +208,8 @@ def inside_band(band: Band, b: float, v: float, points: float | None) -> bool:
         return True
     if b == 0 or v == 0 or (b < 0) != (v < 0):
         return False
-    return abs(math.log(v / b)) <= math.log1p(band.value)
+    # ln|v| - ln|b| rather than ln(v / b): the ratio of 5e-324 and 1e308 underflows to 0
+    return abs(math.log(abs(v)) - math.log(abs(b))) <= math.log1p(band.value)
 
 
 def _verdict(spec: MetricSpec, band: Band, b: float, v: float, points: float | None,

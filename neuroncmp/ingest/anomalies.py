@@ -1,36 +1,29 @@
-"""Data-quality checks run on every loaded profile: anomalies are recorded on it, never raised."""
+"""Data-quality checks run on every loaded profile: anomalies are recorded on it, never raised.
+
+Values out of their kind's range are found by ``validate``; the checks here compare values with
+each other (a memory Total against its rows, cycles against time x clock, shares against times).
+"""
 
 from __future__ import annotations
-
-import math
 
 from .. import hardware
 from ..model import Anomaly, Profile
 from ..units import format_value
+from . import validate
 
 MEMORY_TOLERANCE = 0.001   # a Total and its rows are each rounded to 4 significant digits
 CYCLE_TOLERANCE = 0.005
 SHARE_TOLERANCE = 0.01     # relative; plus half a display step of the percent
+CODES = validate.CODES + ("memory-total-mismatch", "cycles-mismatch", "share-mismatch")
 
 
 def check(profile: Profile) -> None:
-    """Append every anomaly found in ``profile`` (idempotent: clears earlier check results)."""
-    profile.anomalies[:] = [a for a in profile.anomalies if a.code == "duplicate-metric"]
-    for finder in (_nan_values, _percent_over_100, _memory_total, _cycles, _active_shares):
+    """Append every anomaly found in ``profile`` (idempotent: replaces earlier check results,
+    keeps what the parsers recorded, such as ``duplicate-metric``)."""
+    profile.anomalies[:] = [a for a in profile.anomalies if a.code not in CODES]
+    profile.anomalies.extend(validate.findings(profile))
+    for finder in (_memory_total, _cycles, _active_shares):
         profile.anomalies.extend(finder(profile))
-
-
-def _nan_values(profile: Profile) -> list[Anomaly]:
-    return [Anomaly("nan-value", f"{m.name} is NaN in the input", m.name)
-            for m in (*profile.metrics.values(), *profile.training.values())
-            if isinstance(m.value, float) and math.isnan(m.value)]
-
-
-def _percent_over_100(profile: Profile) -> list[Anomaly]:
-    return [Anomaly("percent-over-100", f"{m.name} is {format_value(m.value, m.unit)}, above 100 % "
-                    "(kept as read, not clamped)", m.name)
-            for m in profile.metrics.values()
-            if m.unit == "fraction" and isinstance(m.value, (int, float)) and m.value > 1]
 
 
 def _memory_total(profile: Profile) -> list[Anomaly]:

@@ -6,11 +6,11 @@ never passed off as fact.
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from ..stats import median
+import math
+from typing import Sequence, TypeGuard
 
 from ..model import Profile
+from ..stats import median
 
 TOLERANCE = 0.02  # an estimate must be within 2 % of a whole number to be taken
 
@@ -24,25 +24,32 @@ def infer_batch_sizes(profiles: Sequence[Profile]) -> None:
         return
     for profile in profiles:
         flops = profile.value("model_flops")
-        if profile.batch_size is None and isinstance(flops, (int, float)) and flops > 0:
+        if profile.batch_size is None and _positive(flops):
             _take(profile, flops / per_sample, "inferred",
                   f"model_flops / {per_sample / 1e9:.2f} GFLOP per sample (median across the set)")
 
 
 def _from_trainer(profile: Profile) -> None:
     samples, steps = profile.value("train_samples_per_second"), profile.value("train_steps_per_second")
-    if isinstance(samples, (int, float)) and isinstance(steps, (int, float)) and steps > 0:
+    if _positive(samples) and _positive(steps):
         _take(profile, samples / steps, "trainer", "train_samples_per_second / train_steps_per_second")
 
 
 def _flops_per_sample(profiles: Sequence[Profile]) -> float | None:
     ratios = [p.value("model_flops") / p.batch_size for p in profiles  # type: ignore[operator]
               if p.batch_size and p.params.get("batch_size_source") not in ("inferred",)
-              and isinstance(p.value("model_flops"), (int, float))]
+              and _positive(p.value("model_flops"))]
     return median(ratios) if ratios else None
 
 
+def _positive(value: object) -> TypeGuard[int | float]:
+    """A finite number above zero: the only kind an estimate can be built from."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < math.inf
+
+
 def _take(profile: Profile, estimate: float, source: str, how: str) -> None:
+    if not 0.5 <= estimate < 1e9:  # beyond any real batch (and round() of an infinity raises)
+        return
     whole = round(estimate)
     if whole >= 1 and abs(estimate - whole) <= TOLERANCE * whole:
         profile.params.update(batch_size=whole, batch_size_source=source,

@@ -1,39 +1,173 @@
-"""Bytes on disk to text and JSON, with errors that name the file and the place."""
+"""Bytes on disk to text and JSON, within limits, with errors that name the file and the place.
+
+Only regular files are read: a FIFO would block, ``/dev/zero`` never ends, so both are refused
+before a byte is read (the file is opened non-blocking and checked again after opening). Size,
+JSON nesting and value counts are bounded (``limits.py``). JSON numbers too large for a float
+(``1e400``, a 5,000-digit integer) decode to an infinity, which validation flags; an object that
+names a key twice keeps the first value and remembers the others (``JsonObject.repeated``).
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import stat
+from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import InputError, ParseError
+from ..escape import quote
+from . import limits
 
 HEAD_BYTES = 65536  # what sniffing looks at
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xef\xbb\xbf", "utf-8-sig"),
+         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def file_kind(mode: int) -> str | None:
+    """None for a regular file, else what it is (``"a FIFO (named pipe)"``)."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
+def check_regular(path: Path) -> os.stat_result:
+    """``os.stat(path)`` of a regular file (symlinks followed); anything else is an InputError."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise InputError(f"{quote(path)}: cannot read: {_reason(exc)}") from None
+    kind = file_kind(info.st_mode)
+    if kind is not None:
+        raise InputError(f"{quote(path)}: {kind}, not a regular file; neuroncmp reads only files "
+                         "and folders")
+    if info.st_size > limits.max_input_bytes():
+        raise limits.exceeded(path, "NEURONCMP_MAX_INPUT_MB", f"{info.st_size:,} bytes")
+    return info
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file, at most the input size limit."""
+    check_regular(path)
+    limit = limits.max_input_bytes()
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as exc:
+        raise InputError(f"{quote(path)}: cannot read: {_reason(exc)}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if file_kind(os.fstat(fd).st_mode) is not None:  # swapped for a FIFO since the check
+            raise InputError(f"{quote(path)}: not a regular file; neuroncmp reads only files and folders")
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise InputError(f"{quote(path)}: cannot read: {_reason(exc)}") from None
+    if len(data) > limit:
+        raise limits.exceeded(path, "NEURONCMP_MAX_INPUT_MB", f"more than {limit:,} bytes")
+    return data
+
+
+def _reason(exc: OSError) -> str:
+    return (exc.strerror or type(exc).__name__).lower()
 
 
 def read_text(path: Path) -> str:
-    """The file as text; empty files and binary data are errors naming the file."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
-    if not data.strip():
+    """The file as text (UTF-8, or UTF-16/32 with a byte-order mark); empty and binary files are
+    errors naming the file."""
+    text = _decode(read_bytes(path), path)
+    if not text.strip():
         raise ParseError(str(path), "whole file", "a Neuron profile", "an empty file")
-    nul = data.find(b"\0", 0, HEAD_BYTES)
+    nul = text.find("\0", 0, HEAD_BYTES)
     if nul >= 0:
-        raise ParseError(str(path), f"byte {nul}", "UTF-8 text", "binary data (a NUL byte)")
+        raise ParseError(str(path), f"character {nul}", "text", "binary data (a NUL byte)")
+    lines = text.count("\n")
+    if lines >= limits.setting("NEURONCMP_MAX_VALUES"):
+        raise limits.exceeded(path, "NEURONCMP_MAX_VALUES", f"{lines:,} lines")
+    return text
+
+
+def _decode(data: bytes, path: Path) -> str:
+    encoding = next((name for bom, name in _BOMS if data.startswith(bom)), "utf-8")
     try:
-        return data.decode("utf-8-sig")
+        return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise ParseError(str(path), f"byte {exc.start}", "UTF-8 text", "binary data") from None
+        raise ParseError(str(path), f"byte {exc.start}", f"{encoding.upper().removesuffix('-SIG')} text",
+                         "binary data") from None
 
 
-def loads(text: str, path: str) -> Any:
+class JsonObject(dict):  # type: ignore[type-arg]
+    """A decoded JSON object that named a key twice with different values: the first is kept,
+    the others listed in ``repeated`` as (key, kept value, ignored value)."""
+
+    __slots__ = ("repeated",)
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__()
+        self.repeated: list[tuple[str, Any, Any]] = []
+        for key, value in pairs:
+            if key not in self:
+                self[key] = value
+            elif self[key] != value:
+                self.repeated.append((key, self[key], value))
+
+
+def repeated(obj: Any) -> list[tuple[str, Any, Any]]:
+    """The keys ``obj`` (a decoded JSON object) named twice with different values."""
+    return obj.repeated if isinstance(obj, JsonObject) else []
+
+
+def loads(text: str, path: str, seen: list[int] | None = None) -> Any:
+    """JSON within the depth and value limits; errors name the line and column. Documents
+    decoded from one file (JSON lines) share one count of values through ``seen``."""
+    _check_depth(text, path)
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_objects(path, [0] if seen is None else seen),
+                          parse_int=_int)
     except json.JSONDecodeError as exc:
         raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON",
                          exc.msg) from None
+    except RecursionError:  # the depth limit was raised above what the decoder can nest
+        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+
+
+def _objects(path: str, seen: list[int]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """The object hook of one decode: counts members against the limit, keeps first values."""
+    limit = limits.setting("NEURONCMP_MAX_VALUES")
+
+    def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen[0] += len(pairs)
+        if seen[0] > limit:
+            raise limits.exceeded(path, "NEURONCMP_MAX_VALUES", f"more than {limit:,} JSON values")
+        made = dict(pairs)
+        return made if len(made) == len(pairs) else JsonObject(pairs)
+    return build
+
+
+def _int(digits: str) -> int | float:
+    # A float's range ends near 1.8e308: longer integers become an infinity (flagged when
+    # validated) rather than a number no formatter or ratio can handle.
+    return int(digits) if len(digits) <= 300 else float(digits)
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # unrolled: linear, no backtracking
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _check_depth(text: str, path: str) -> None:
+    """Refuse JSON nested deeper than the limit before the decoder recurses into it."""
+    limit = limits.setting("NEURONCMP_MAX_JSON_DEPTH")
+    if text.count("[") + text.count("{") <= limit:
+        return  # cannot be deeper than the number of openings
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    depth = max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+    if depth > limit:
+        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", f"JSON nested {depth:,} deep")
 
 
 def head_is_json_object(head: str) -> bool:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from ..errors import InputError, ParseError
+from ..errors import ParseError
 from ..model import Profile
-from . import anomalies
+from . import anomalies, validate
 from .batch_sizes import infer_batch_sizes
 from .decode import HEAD_BYTES, read_text
-from .manifest import MANIFEST, apply_entry, entry_for, profile_files, read_manifest
+from .manifest import MANIFEST, Entry, apply_entry, entry_for, read_manifest
 from .registry import by_name, for_directory, for_text
 from .values import add_metric
 
@@ -26,8 +26,12 @@ def load(path: str | Path, format: str | None = None) -> list[Profile]:
     ``format`` forces a parser by name (``neuroncmp formats`` lists them). A ``manifest.json``
     beside the file supplies label, batch size, notes and sidecar files (memory table, Trainer
     metrics). Batch sizes still unknown are inferred across the file's profiles, marked so.
+    Values outside their kind's range are kept and flagged (``validate``); inputs beyond the
+    limits (``limits``) are refused.
     """
     profiles = _read(Path(path), format)
+    for profile in profiles:
+        validate.batch_size(profile)
     infer_batch_sizes(profiles)
     for profile in profiles:
         anomalies.check(profile)
@@ -41,26 +45,62 @@ def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Pr
     return profiles
 
 
+def input_files(path: str | Path) -> list[Path]:
+    """The files ``load(path)`` reads: a file, its folder's manifest and the sidecars it names;
+    a run folder's manifest, profile files and sidecars; an Explorer folder's tables."""
+    path = Path(path)
+    if not path.is_dir():
+        entry = entry_for(path) if path.is_file() else None
+        return [path] + ([path.parent / MANIFEST, *entry.sidecars] if entry else [])
+    entries = read_manifest(path)
+    if entries is None:
+        return sorted(path.rglob("*.parquet"))
+    files = [path / MANIFEST]
+    for entry in entries:
+        files += sorted(entry.path.rglob("*.parquet")) if entry.path.is_dir() else [entry.path]
+        files += entry.sidecars
+    return files
+
+
 def _read(path: Path, format: str | None) -> list[Profile]:
     """Parse ``path`` and apply its manifest entry and sidecars (no inference or checks yet)."""
     if path.name == MANIFEST and path.is_file():
         path = path.parent  # a run folder's manifest stands for the folder
     if path.is_dir():
-        manifest = None if format else read_manifest(path)
-        if manifest is not None:
-            return [p for file in profile_files(path, manifest) for p in _read(file, None)]
-        return (by_name(format) if format else for_directory(path)).parse("", str(path))
+        entries = None if format else read_manifest(path)
+        if entries is not None:
+            return [profile for entry in entries for profile in _read_entry(entry)]
+        return _directory(path, format)
     profiles = _parse_file(path, format)
     entry = entry_for(path) if len(profiles) == 1 else None
     if entry is not None:
-        for sidecar in apply_entry(profiles[0], entry):
-            _merge_sidecar(profiles[0], sidecar)
+        _apply(profiles[0], entry)
     return profiles
 
 
+def _read_entry(entry: Entry) -> list[Profile]:
+    """One run-folder entry: a file, or an Explorer sub-folder (never another run folder)."""
+    path = entry.path
+    profiles = _directory(path, None) if path.is_dir() else _parse_file(path, None)
+    if len(profiles) == 1:
+        _apply(profiles[0], entry)
+    return profiles
+
+
+def _apply(profile: Profile, entry: Entry) -> None:
+    apply_entry(profile, entry)
+    for sidecar in entry.sidecars:
+        _merge_sidecar(profile, sidecar)
+
+
+def _directory(path: Path, format: str | None) -> list[Profile]:
+    parser = by_name(format) if format else for_directory(path)
+    if not parser.reads_directory:
+        raise ParseError(str(path), "path", f"a file for format '{parser.name}'", "a directory")
+    return parser.parse("", str(path))
+
+
 def _parse_file(path: Path, format: str | None) -> list[Profile]:
-    if not path.exists():
-        raise InputError(f"{path}: no such file or directory")
     text = read_text(path)
     parser = by_name(format) if format else for_text(path, text[:HEAD_BYTES])
     if parser.reads_directory:
@@ -85,5 +125,6 @@ def _merge_sidecar(profile: Profile, sidecar: Path) -> None:
         profile.training.update(extra.training)
         profile.skipped.extend(extra.skipped)
         profile.notes.extend(extra.notes)
+        profile.anomalies.extend(extra.anomalies)
         for metric in extra.metrics.values():
             add_metric(profile, metric, str(sidecar))

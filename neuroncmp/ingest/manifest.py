@@ -5,26 +5,55 @@ still builds its own dict). Schema ``neuroncmp.manifest/1``: ``{"schema": ..., "
 [{"file", "label", "section", "params", "metadata", "notes", "memory", "training"}]}`` (see
 ``profiles/README.md``). Other top-level keys and other entry keys are allowed and ignored by
 ``load`` (``capture`` records its command, environment, versions and failed variants there).
+
+Every entry is checked before anything is read: the types of its fields, and that the files it
+names (``file``, ``memory``, ``training``) lie inside the run folder once symlinks are resolved,
+so a manifest can never pull in a file from elsewhere on the machine. ``file`` may name a
+sub-folder holding Neuron Explorer output, never the run folder itself or another run folder
+(no recursion).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ParseError
 from ..model import Profile
-from .decode import loads, read_text
+from .decode import file_kind, loads, read_text
+from .shapes import found
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "neuroncmp.manifest/1"
 SIDECAR_KEYS = ("memory", "training")
+_TEXT_KEYS = ("label", "section")
+_OBJECT_KEYS = ("params", "metadata")
 
 
-def read_manifest(directory: Path) -> dict[str, Any] | None:
-    """The folder's manifest, or None when it has none; a malformed one is a ParseError."""
+class Entry(NamedTuple):
+    """One checked manifest entry: the profile file (or Explorer folder) and what to apply to it."""
+
+    path: Path
+    fields: dict[str, Any]
+    sidecars: tuple[Path, ...]
+
+
+def read_manifest(directory: Path) -> list[Entry] | None:
+    """The folder's checked entries, or None when it has no manifest; a bad one is a ParseError."""
+    profiles = _profiles(directory)
+    if profiles is None:
+        return None
     file = directory / MANIFEST
-    if not file.is_file():
+    return [_entry(directory, file, index, entry) for index, entry in enumerate(profiles)]
+
+
+def manifest_document(directory: Path) -> dict[str, Any] | None:
+    """The folder's manifest as written (its schema checked, its entries not), or None without one.
+
+    ``capture`` appends to it, keeping the keys ``load`` ignores.
+    """
+    file = directory / MANIFEST
+    if not file.exists() and not file.is_symlink():
         return None
     manifest = loads(read_text(file), str(file))
     if not isinstance(manifest, dict) or manifest.get("schema") != MANIFEST_SCHEMA:
@@ -33,28 +62,98 @@ def read_manifest(directory: Path) -> dict[str, Any] | None:
     return manifest
 
 
-def profile_files(directory: Path, manifest: dict[str, Any]) -> list[Path]:
-    """The profile files a run folder lists, in manifest order."""
-    return [directory / entry["file"] for entry in manifest.get("profiles", [])]
+def _profiles(directory: Path) -> list[Any] | None:
+    """The manifest's ``profiles`` list (entries not checked yet), or None without a manifest."""
+    manifest = manifest_document(directory)
+    if manifest is None:
+        return None
+    file = directory / MANIFEST
+    profiles = manifest.get("profiles")
+    if not isinstance(profiles, list) or not profiles:
+        raise ParseError(str(file), "key 'profiles'", "a non-empty list of profile entries",
+                         found(profiles))
+    return profiles
 
 
-def entry_for(path: Path) -> dict[str, Any] | None:
+def _entry(directory: Path, file: Path, index: int, entry: Any) -> Entry:
+    where = f"profiles[{index}]"
+    if not isinstance(entry, dict):
+        raise ParseError(str(file), where, 'an object such as {"file": "b32.json", "label": "b32"}',
+                         found(entry))
+    for key in _TEXT_KEYS:
+        _expect(file, where, entry, key, str, "text")
+    for key in _OBJECT_KEYS:
+        _expect(file, where, entry, key, dict, "an object")
+    notes = entry.get("notes")
+    if notes is not None and not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)):
+        raise ParseError(str(file), f"{where}.notes", "a list of text lines", found(notes))
+    _check_params(file, f"{where}.params", entry.get("params") or {})
+    path = inside(directory, file, f"{where}.file", entry.get("file"), folder_ok=True)
+    sidecars = tuple(inside(directory, file, f"{where}.{key}", entry[key])
+                     for key in SIDECAR_KEYS if entry.get(key) is not None)
+    return Entry(path, entry, sidecars)
+
+
+def _expect(file: Path, where: str, entry: dict[str, Any], key: str, kind: type, what: str) -> None:
+    value = entry.get(key)
+    if value is not None and not isinstance(value, kind):
+        raise ParseError(str(file), f"{where}.{key}", what, found(value))
+
+
+def _check_params(file: Path, where: str, params: dict[str, Any]) -> None:
+    size = params.get("batch_size")
+    if size is not None and (type(size) is not int or size < 1):
+        raise ParseError(str(file), f"{where}.batch_size", "a whole number >= 1 (or null)", found(size))
+    tags = params.get("tags")
+    if tags is not None and not (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
+        raise ParseError(str(file), f"{where}.tags", "a list of text tags", found(tags))
+
+
+def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool = False) -> Path:
+    """``directory / name`` if it is an existing file inside ``directory`` once symlinks are
+    resolved (or, with ``folder_ok``, a sub-folder that is not a run folder); else a ParseError."""
+    expected = "the name of a file inside the run folder" + (" (or of an Explorer sub-folder)" * folder_ok)
+    if not isinstance(name, str) or not name.strip():
+        raise ParseError(str(file), where, expected, found(name))
+    path = directory / name
+    try:
+        real, root = path.resolve(strict=True), directory.resolve(strict=True)
+    except (OSError, RuntimeError, ValueError) as exc:  # missing, a symlink loop, a NUL byte
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise ParseError(str(file), where, expected, f"{name!r} ({str(reason).lower()})") from None
+    if root not in real.parents or real == root / MANIFEST:
+        what = "the run folder itself" if real == root else "outside it" if root not in real.parents \
+            else "the manifest itself"
+        raise ParseError(str(file), where, expected + ", symlinks resolved", f"{name!r}, which is {what}")
+    if real.is_dir() and not (folder_ok and not (real / MANIFEST).exists()):
+        raise ParseError(str(file), where, expected, f"{name!r}, a " + (
+            "run folder (run folders do not nest)" if folder_ok else "folder"))
+    kind = None if real.is_dir() else file_kind(real.stat().st_mode)
+    if kind is not None:
+        raise ParseError(str(file), where, expected, f"{name!r}, {kind}")
+    return path
+
+
+def entry_for(path: Path) -> Entry | None:
     """The manifest entry describing ``path``, if its folder has a manifest that lists it."""
     if path.name == MANIFEST:
         return None
-    manifest = read_manifest(path.parent)
-    return next((e for e in (manifest or {}).get("profiles", []) if e.get("file") == path.name), None)
+    profiles = _profiles(path.parent) or []
+    index = next((i for i, e in enumerate(profiles) if isinstance(e, dict) and e.get("file") == path.name),
+                 None)
+    return None if index is None else _entry(path.parent, path.parent / MANIFEST, index, profiles[index])
 
 
-def apply_entry(profile: Profile, entry: dict[str, Any]) -> list[Path]:
-    """Label, params, metadata, notes and section from the entry; returns its sidecar paths."""
-    profile.label = entry.get("label", profile.label)
-    profile.params = dict(entry.get("params", profile.params))
-    profile.metadata.update(entry.get("metadata", {}))
-    profile.notes.extend(entry.get("notes", []))
-    if entry.get("section"):
-        profile.source = profile.source._replace(section=entry["section"])
-    return [Path(profile.source.path).parent / entry[key] for key in SIDECAR_KEYS if entry.get(key)]
+def apply_entry(profile: Profile, entry: Entry) -> None:
+    """Label, params, metadata, notes and section from a checked entry."""
+    fields = entry.fields
+    profile.label = fields.get("label") or profile.label
+    if fields.get("params") is not None:
+        profile.params = dict(fields["params"])
+    profile.metadata.update(fields.get("metadata") or {})
+    profile.notes.extend(fields.get("notes") or [])
+    if fields.get("section"):
+        profile.source = profile.source._replace(section=fields["section"])
 
 
 # ---- writing: the same schema, owned here (``capture`` writes through these) -------------------

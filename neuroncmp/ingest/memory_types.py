@@ -33,7 +33,7 @@ def canonical_usage(label: str) -> str:
     label = label.strip()
     if label in _EXACT:
         return _EXACT[label]
-    loose = re.sub(r"\s*\(unused\)\s*", "", label).lower().replace("syncill", "spill").strip()
+    loose = " ".join(label.replace("(unused)", " ").split()).lower().replace("syncill", "spill")
     if loose in _LOOSE:
         return _LOOSE[loose]
     if loose in _EXACT:

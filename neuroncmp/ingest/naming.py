@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_BATCH = re.compile(r"(?<![A-Za-z0-9])(?:batch(?:[\s_-]*size)?|bs|b)[\s_-]*(\d+)(?!\d)", re.IGNORECASE)
-_PAREN = re.compile(r"\(([^)]*)\)")
+_BATCH = re.compile(r"(?<![A-Za-z0-9])(?:batch(?:[\s_-]*size)?|bs|b)[\s_-]*(\d{1,9})(?!\d)",
+                    re.IGNORECASE | re.ASCII)
+_PAREN = re.compile(r"\(([^()]*)\)")  # innermost groups: linear even on "(((((..."
 
 
 def slug(text: str) -> str:
@@ -24,7 +25,7 @@ def params_from_name(name: str, source: str) -> tuple[str, dict[str, Any]]:
     bare = _PAREN.sub(" ", name)
     match = _BATCH.search(bare)
     params: dict[str, Any] = {"tags": tags}
-    if match is None:
+    if match is None or int(match.group(1)) == 0:  # "Batch 0" names no batch size
         return slug(bare) or "profile", params
     batch = int(match.group(1))
     params.update(batch_size=batch, batch_size_source=source)

@@ -12,6 +12,7 @@ from importlib import import_module
 from pathlib import Path
 
 from ..errors import UnknownFormatError
+from ..escape import quote
 from .parser import Parser
 
 _MODULES = ("neuron_monitor", "trainer", "ui_markdown", "summary_json", "summary_text",
@@ -36,7 +37,7 @@ def by_name(name: str) -> Parser:
     for parser in parsers():
         if parser.name == name:
             return parser
-    raise UnknownFormatError(f"unknown format '{name}'; known formats: {', '.join(names())}")
+    raise UnknownFormatError(f"unknown format {quote(name)}; known formats: {', '.join(names())}")
 
 
 def for_directory(path: Path) -> Parser:
@@ -44,7 +45,7 @@ def for_directory(path: Path) -> Parser:
         if parser.reads_directory and parser.sniff(str(path)):
             return parser
     raise UnknownFormatError(
-        f"{path}: a directory, but neither a run folder (manifest.json, as written by "
+        f"{quote(path)}: a directory, but neither a run folder (manifest.json, as written by "
         "'neuroncmp convert' or 'neuroncmp capture') nor a Neuron Explorer output folder "
         "(Summary.parquet)")
 
@@ -62,5 +63,5 @@ def for_text(path: Path, head: str) -> Parser:
     if candidates:
         return candidates[-1]  # the suffix's fallback parser gives the precise error
     raise UnknownFormatError(
-        f"{path}: cannot tell its format from the name or content; force one with "
+        f"{quote(path)}: cannot tell its format from the name or content; force one with "
         f"--format-in NAME (known: {', '.join(names())})")

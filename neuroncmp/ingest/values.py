@@ -3,14 +3,41 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+import re
+from typing import Any, Callable
 
 from .. import catalog
 from .. import units as u
 from ..errors import ParseError
-from ..model import Anomaly, Metric, Profile
+from ..model import Anomaly, Metric, Profile, Skipped
+from .decode import repeated
 
 _NUMERIC_TYPES = (int, float)
+# A plain number as tools print it; one way to match each string, so matching is linear.
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
+_SPECIAL = {f"{sign}{word}": float(f"{sign}{word}") for sign in ("", "+", "-")
+            for word in ("nan", "inf", "infinity")}
+MAX_DIGITS = 300  # longer integers are beyond a float's range: read as an infinity (and flagged)
+
+
+def number(text: str) -> int | float | None:
+    """``12``, ``-3.5e-4``, ``nan``, ``inf`` as printed -> a number; None for anything else.
+
+    Integers keep their exact value up to ``MAX_DIGITS`` digits; longer ones (and ``1e400``)
+    become an infinity, which validation flags, rather than a number nothing can format.
+    """
+    text = text.strip()
+    if _NUMBER.fullmatch(text) is None:
+        return _SPECIAL.get(text.lower())
+    if text.lstrip("+-").isdigit():
+        return int(text) if len(text) <= MAX_DIGITS else float(text)
+    return float(text)
+
+
+def whole(text: str) -> int | None:
+    """An ASCII whole number of at most 18 digits (an index, a batch size), else None."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
 def raw_metric(path: str, where: str, key: str, value: Any, group: str | None = None) -> Metric:
@@ -21,11 +48,11 @@ def raw_metric(path: str, where: str, key: str, value: Any, group: str | None = 
     """
     spec = catalog.lookup(key)
     name, group = spec.name, group or spec.group
-    if isinstance(value, bool) or spec.unit == u.TEXT:
+    if spec.unit == u.TEXT or isinstance(value, bool) and not spec.catalogued:
         return _text_metric(path, where, key, spec, value, group)
     if isinstance(value, str) and not spec.catalogued:
         return Metric(name, value, u.TEXT, value, group)
-    if not isinstance(value, _NUMERIC_TYPES):
+    if not isinstance(value, _NUMERIC_TYPES) or isinstance(value, bool):
         raise ParseError(path, f"{where}, key '{key}'", f"a number ({spec.kind}, {spec.raw_unit})",
                          f"{type(value).__name__} {value!r:.40}")
     return Metric(name, _from_raw_unit(value, spec.raw_unit, spec.unit), spec.unit, repr(value), group)
@@ -41,7 +68,7 @@ def _text_metric(path: str, where: str, key: str, spec: catalog.MetricSpec, valu
 
 
 def _from_raw_unit(value: int | float, raw_unit: str, unit: str) -> int | float:
-    if raw_unit == unit or isinstance(value, float) and math.isnan(value):
+    if raw_unit == unit or isinstance(value, float) and not math.isfinite(value):
         return value
     converted = u.to_canonical(repr(value), raw_unit)
     if converted is None or converted[1] != unit:
@@ -75,13 +102,29 @@ def _agree(path: str, where: str, key: str, spec: catalog.MetricSpec, unit: str,
     raise ParseError(path, f"{where}, metric '{key}'", f"a {spec.kind} value ({spec.unit})", repr(text))
 
 
+def note_repeated(profile: Profile, obj: Any, where: str,
+                  name_of: Callable[[str], str | None] = catalog.canonical_name) -> None:
+    """A ``duplicate-metric`` anomaly for each key a JSON object gave twice with different values
+    (the decoder kept the first); ``name_of`` maps the key to the metric it feeds (None: the key
+    is not a metric, the anomaly is a ``duplicate-key``)."""
+    for key, kept, ignored in repeated(obj):
+        name = name_of(key)
+        profile.anomalies.append(Anomaly(
+            "duplicate-metric" if name else "duplicate-key",
+            f"{key:.80} appears twice ({kept!r:.40} and {ignored!r:.40}, {where}); the first is kept", name))
+
+
 def add_metric(profile: Profile, metric: Metric, where: str) -> None:
-    """Store a metric; a repeated name keeps the first value and records an anomaly."""
+    """Store a metric; a repeated name keeps the first value and records an anomaly; a blank
+    name is not a metric (recorded as skipped)."""
+    if not metric.name.strip():
+        profile.skipped.append(Skipped(where, f"{metric.raw:.60}", "no metric name"))
+        return
     existing = profile.metrics.get(metric.name)
     if existing is not None:
         if existing.value != metric.value:
             profile.anomalies.append(Anomaly(
-                "duplicate-metric", f"{metric.name} appears twice ({existing.raw} and {metric.raw}, "
+                "duplicate-metric", f"{metric.name} appears twice ({existing.raw:.40} and {metric.raw:.40}, "
                 f"{where}); the first is kept", metric.name))
         return
     profile.metrics[metric.name] = metric

@@ -6,6 +6,8 @@ change readable without colour (colour only reinforces it).
 
 from __future__ import annotations
 
+import math
+
 from ..comparison.result import (ABSENT, ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED,
                                  WORSE, Delta)
 
@@ -16,6 +18,7 @@ LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better dire
           "! suspect input, not scored  ? not significant (repeated captures)  "
           "new/gone: on one side only; per-step lines under per-sample rows are context, not scored")
 SPARKS = "▁▂▃▄▅▆▇█"
+_LARGEST = 1.7976931348623157e308  # the largest float; NaN fails the test too
 
 
 def change_text(delta: Delta) -> str:
@@ -49,11 +52,13 @@ def change_with_mark(delta: Delta, sep: str = " ") -> str:
 
 
 def sparkline(points: list[object]) -> str:
-    """A sparkline of the points (empty for text, NaN or fewer than 3 points)."""
-    numbers = [p for p in points if isinstance(p, (int, float)) and p == p]
+    """A sparkline of the points (empty for text, NaN, infinities or fewer than 3 points)."""
+    numbers = [p for p in points if isinstance(p, (int, float)) and -_LARGEST <= p <= _LARGEST]
     if len(numbers) < 3 or len(numbers) != len(points):
-        return ""
+        return ""  # (NaN and infinities have no place on a scale)
     low, high = min(numbers), max(numbers)
+    if not math.isfinite(high - low):  # 1e308 and -1e308: the span itself overflows
+        low, high, numbers = low / 2, high / 2, [n / 2 for n in numbers]
     if high == low:
         return SPARKS[0] * len(numbers)
     return "".join(SPARKS[round((n - low) / (high - low) * (len(SPARKS) - 1))] for n in numbers)

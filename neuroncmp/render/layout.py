@@ -9,6 +9,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from .. import escape
+
 Piece = tuple[str, str]  # (text, rich style)
 Line = list[Piece]
 
@@ -37,7 +39,8 @@ def grid(header: list[str], rows: list[list[Piece]], right: set[int], gap: str =
 
 
 def plain(lines: list[Line]) -> str:
-    return "".join("".join(text for text, _ in line).rstrip() + "\n" for line in lines)
+    """The lines as text; characters a terminal would act on are shown escaped (``escape.text``)."""
+    return "".join(escape.text("".join(text for text, _ in line)).rstrip() + "\n" for line in lines)
 
 
 def to_rich(lines: list[Line]) -> Any:
@@ -47,7 +50,7 @@ def to_rich(lines: list[Line]) -> Any:
     text = Text()
     for line in lines:
         for piece, style in line:
-            text.append(piece, style=style or None)
+            text.append(escape.text(piece), style=style or None)
         text.append("\n")
     text.rstrip()
     return text

@@ -1,12 +1,12 @@
 """One profile as plain data (``neuroncmp show --format json``), schema ``neuroncmp.profile/1``.
 
 Every value is in its canonical base unit (seconds, bytes, FLOP, 0-1 fractions), named as the
-catalog names it; NaN becomes ``null`` with ``"nan": true`` so the output stays valid JSON.
+catalog names it; a NaN or an infinity becomes ``null`` with a ``non_finite`` member beside it
+when written (``json_out``), so the output stays valid JSON.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..model import Metric, Profile
@@ -15,11 +15,8 @@ PROFILE_SCHEMA = "neuroncmp.profile/1"
 
 
 def metric_dict(metric: Metric) -> dict[str, Any]:
-    out: dict[str, Any] = {"value": metric.value, "unit": metric.unit, "group": metric.group,
-                           "raw": metric.raw, "catalogued": metric.catalogued}
-    if isinstance(metric.value, float) and math.isnan(metric.value):
-        out.update(value=None, nan=True)
-    return out
+    return {"value": metric.value, "unit": metric.unit, "group": metric.group,
+            "raw": metric.raw, "catalogued": metric.catalogued}
 
 
 def profile_dict(profile: Profile) -> dict[str, Any]:

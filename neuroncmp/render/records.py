@@ -15,14 +15,10 @@ FIELDS = ("metric", "group", "unit", "kind", "direction", "extensive", "catalogu
           "n_baseline", "n_variant", "shown", "tripped_rules")
 
 
-def _numeric(value: Any) -> Any:
-    if isinstance(value, float) and value != value:
-        return None
-    return value
-
-
 def delta_fields(delta: Delta) -> dict[str, Any]:
-    return {"basis": delta.basis, "baseline": _numeric(delta.baseline), "variant": _numeric(delta.variant),
+    # NaN and infinities stay as they are: JSON writes them as null with the reason beside them
+    # (render/json_out.py), CSV and pandas as nan / inf.
+    return {"basis": delta.basis, "baseline": delta.baseline, "variant": delta.variant,
             "delta": delta.delta, "relative": delta.relative, "points": delta.points,
             "ratio": delta.ratio, "verdict": delta.verdict, "p_value": delta.p_value}
 

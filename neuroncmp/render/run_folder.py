@@ -10,8 +10,8 @@ records label, section, batch size (and whether it was inferred), notes and side
 from __future__ import annotations
 
 import hashlib
-import json
-import shutil
+import math
+import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -19,9 +19,13 @@ from typing import Any
 from .. import __version__
 from ..atomic import write_atomic
 from ..catalog import lookup
+from ..errors import OutputError
+from ..escape import quote
+from ..ingest.decode import read_bytes
 from ..ingest.manifest import MANIFEST, MANIFEST_SCHEMA
-from ..model import Metric, Profile
-from ..units import DISPLAY_UNITS, TEXT
+from ..model import MemoryRow, Metric, Profile
+from ..units import BYTE, DISPLAY_UNITS, parse_display
+from .json_out import dumps
 
 _NEURON_TOP = (("host", "Host Used Memory", ("total", "tensors", "constants", "app")),
                ("device", "Device Used Memory", ("total", "tensors", "constants")))
@@ -30,9 +34,11 @@ _TOP_LABELS = {"total": "Total", "tensors": "Tensors", "constants": "Constants",
 
 def raw_value(metric: Metric) -> Any:
     """The value as summary-json stores it (``*_ns`` keys in nanoseconds, the rest as is)."""
-    raw_unit = lookup(metric.name).raw_unit
-    if metric.unit == TEXT or raw_unit == metric.unit or isinstance(metric.value, str):
-        return metric.value
+    spec = lookup(metric.name)
+    raw_unit = spec.raw_unit
+    if metric.unit != spec.unit or raw_unit == metric.unit or raw_unit not in DISPLAY_UNITS \
+            or isinstance(metric.value, str) or not math.isfinite(metric.value):
+        return metric.value  # (a unit the input showed for an unknown name: kept in base units)
     factor = Decimal(DISPLAY_UNITS[raw_unit][1])
     value = Decimal(repr(metric.value)) / factor
     return int(value) if value == value.to_integral_value() else float(value)
@@ -42,7 +48,7 @@ def summary_json(profile: Profile) -> dict[str, Any]:
     metrics = {m.name: raw_value(m) for m in profile.metrics.values() if m.group != "host_memory"}
     # The export carries no profile id; derive a stable one from the file name and section.
     origin = f"{Path(profile.source.path).name}|{profile.source.section}"
-    digest = hashlib.sha1(origin.encode()).hexdigest()[:24]
+    digest = hashlib.sha1(origin.encode("utf-8", errors="backslashreplace")).hexdigest()[:24]
     return {f"n_{digest}": metrics}
 
 
@@ -50,7 +56,7 @@ def memory_markdown(profile: Profile) -> str | None:
     lines = []
     if profile.memory:
         lines += ["| ND Idx | NC Idx | Usage Type | Amount |", "| --- | --- | --- | --- |"]
-        lines += [f"| {_idx(r.device)} | {_idx(r.core)} | {r.label} | {r.raw or r.bytes} |"
+        lines += [f"| {_idx(r.device)} | {_idx(r.core)} | {r.label} | {_amount(r)} |"
                   for r in profile.memory]
     for side, title, keys in _NEURON_TOP:
         pairs = [f"{_TOP_LABELS[k]}: {profile.metrics[f'{side}_used_memory_{k}'].raw}"
@@ -58,6 +64,13 @@ def memory_markdown(profile: Profile) -> str | None:
         if pairs:
             lines.append(f"{title}  " + "  ".join(pairs))
     return "\n".join(lines) + "\n" if lines else None
+
+
+def _amount(row: MemoryRow) -> str:
+    """The amount as read when it carries its unit (``3.5 GiB``), else in bytes: neuron-monitor
+    and Explorer give bare integers, which the memory table would not read back."""
+    parsed = parse_display(row.raw) if row.raw else None
+    return row.raw if parsed is not None and parsed[1] == BYTE else f"{row.bytes} B"
 
 
 def _idx(value: int | None) -> str:
@@ -79,12 +92,32 @@ def manifest_entry(profile: Profile, files: dict[str, str]) -> dict[str, Any]:
     return entry
 
 
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_RESERVED = {"manifest", "con", "prn", "aux", "nul", *(f"{d}{n}" for d in ("com", "lpt") for n in range(10))}
+
+
+def safe_stem(label: str, taken: set[str]) -> str:
+    """A file name stem for ``label`` that stays inside the output folder: letters, digits,
+    ``. _ -`` only, no leading dot, at most 80 characters, not ``manifest`` (or a name Windows
+    reserves), not already ``taken`` (``-2``, ``-3``, ... appended)."""
+    stem = _UNSAFE.sub("-", label).strip(".-")[:80] or "profile"
+    if stem.lower() in _RESERVED:
+        stem += "-profile"
+    unique, count = stem, 1
+    while unique.lower() in taken:
+        count += 1
+        unique = f"{stem}-{count}"
+    taken.add(unique.lower())
+    return unique
+
+
 def plan(profiles: list[Profile], source: Path) -> dict[str, str]:
     """Every output file name -> its text, built fully before anything is written."""
     outputs: dict[str, str] = {}
     entries = []
+    taken: set[str] = set()
     for profile in profiles:
-        stem = profile.label
+        stem = safe_stem(profile.label, taken)
         files = {"summary": f"{stem}.json"}
         outputs[files["summary"]] = _json(summary_json(profile))
         memory, training = memory_markdown(profile), trainer_json(profile)
@@ -102,17 +135,26 @@ def plan(profiles: list[Profile], source: Path) -> dict[str, str]:
 
 
 def _json(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def convert(profiles: list[Profile], source: Path, out_dir: Path) -> list[Path]:
+    """Write the run folder into ``out_dir`` and a copy of the report beside it; only inside
+    ``out_dir`` (file names from ``safe_stem``; a symlink there is replaced, not followed)."""
     outputs = plan(profiles, source)
+    if source.name in outputs:
+        raise OutputError(f"{quote(out_dir / source.name)}: the report's own name would be overwritten "
+                          "by a converted file; rename the report")
+    for name in outputs:
+        if (out_dir / name).exists() and (out_dir / name).resolve() == source.resolve():
+            raise OutputError(f"{quote(out_dir / name)}: that is the report being converted; "
+                              "convert into another folder")
     written = []
     for name, text in outputs.items():
-        write_atomic(out_dir / name, text)
+        write_atomic(out_dir / name, text, follow_symlinks=False)
         written.append(out_dir / name)
     kept = out_dir / source.name
-    if source.resolve() != kept.resolve():
-        shutil.copyfile(source, kept)
-    written.append(kept)
+    if source.is_file() and source.resolve() != kept.resolve():  # (a folder read is not copied)
+        write_atomic(kept, read_bytes(source), follow_symlinks=False)
+        written.append(kept)
     return written

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
 from ..stats import median
 from ..units import pick_scale
+from .json_out import dumps
 
 HISTORY_SCHEMA = "neuroncmp.history/1"
 REGRESSIONS_SCHEMA = "neuroncmp.regressions/1"
@@ -24,7 +24,7 @@ def history(result: Any) -> str:
                     "changes": [_change(c, with_series=False) for c in s.changes]}
                    for s in result.series],
     }
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    return dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
 def regressions(result: Any) -> str:
@@ -35,7 +35,7 @@ def regressions(result: Any) -> str:
         "series_count": result.series_count, "metric_count": result.metric_count,
         "changes": [_change(c, with_series=True) for c in result.changes],
     }
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    return dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
 def _point(point: Any) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from ..atomic import write_atomic_bytes
+from ..atomic import write_atomic
 from ..errors import MissingDependencyError
 from ..stats import median
 from ..units import pick_scale
@@ -34,7 +34,7 @@ def history_png(result: Any, path: str) -> None:
         axes.set_ylabel(f"{result.metric} [{label or result.unit}]")
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=110)
-    write_atomic_bytes(Path(path), buffer.getvalue())
+    write_atomic(Path(path), buffer.getvalue())
 
 
 def _panel(axes: Any, series: Any, factor: float) -> None:

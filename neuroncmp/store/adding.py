@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import InputError, NeuroncmpError, UnknownFormatError
 from ..ingest import load
-from ..ingest.manifest import SIDECAR_KEYS, entry_for
+from ..ingest.manifest import entry_for
 from ..model import Profile
 from . import layout, objects, parts, records, times
 from .listing import Entry, Problem
@@ -110,7 +110,7 @@ def _prepare(entry: Entry) -> list[_Prepared]:
 def _sidecars(file: Path) -> dict[str, Path]:
     """The sidecar files a run folder's manifest names for ``file``, by their object names."""
     entry = entry_for(file) if file.is_file() else None
-    found = [file.parent / entry[key] for key in SIDECAR_KEYS if entry and entry.get(key)]
+    found = entry.sidecars if entry is not None else ()
     return {objects.object_path(objects.digest(p), p): p for p in found if p.is_file()}
 
 

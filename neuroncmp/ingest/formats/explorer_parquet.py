@@ -8,16 +8,20 @@ schema version, clocks), ``ThrottleSummary`` (per core and throttle type) and
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from ... import catalog
-from ...errors import MissingDependencyError, ParseError
-from ..naming import params_from_name
+from ...errors import LimitError, MissingDependencyError, ParseError
+from ...escape import clip
+from ...model import MemoryRow, Profile, Skipped, Source
+from .. import limits, shapes
+from ..decode import check_regular
 from ..memory_types import canonical_usage
-from ...model import MemoryRow, Profile, Source
-from ..values import add_metric, raw_metric
+from ..naming import params_from_name
 from ..parser import Parser
+from ..values import add_metric, raw_metric
 
 NAME = "explorer-parquet"
 _CORE_COLUMNS = ("neuroncore_idx", "nc_idx")
@@ -39,12 +43,12 @@ def _pyarrow_parquet() -> Any:
 def table_files(directory: Path, table: str) -> list[Path]:
     """The files holding ``table``: ``T.parquet``, numbered parts ``T-0.parquet``, or ``T/``."""
     single = directory / f"{table}.parquet"
-    if single.is_file():
+    if single.is_file():  # is_file: regular files only (a FIFO or a device is not read)
         return [single]
     if (directory / table).is_dir():
-        return sorted((directory / table).glob("*.parquet"))
+        return sorted(p for p in (directory / table).glob("*.parquet") if p.is_file())
     part = re.compile(rf"^{re.escape(table)}[-_.]\d+\.parquet$")
-    return sorted(p for p in directory.glob(f"{table}*.parquet") if part.match(p.name))
+    return sorted(p for p in directory.glob(f"{table}*.parquet") if part.match(p.name) and p.is_file())
 
 
 def read_rows(directory: Path, table: str) -> list[dict[str, Any]] | None:
@@ -54,12 +58,23 @@ def read_rows(directory: Path, table: str) -> list[dict[str, Any]] | None:
     pq = _pyarrow_parquet()
     rows: list[dict[str, Any]] = []
     for file in files:
+        check_regular(file)
         try:
+            meta = pq.ParquetFile(file).metadata
+            if meta.num_rows * max(meta.num_columns, 1) >= limits.setting("NEURONCMP_MAX_VALUES"):
+                raise limits.exceeded(file, "NEURONCMP_MAX_VALUES",
+                                      f"{meta.num_rows:,} rows x {meta.num_columns} columns")
             rows += pq.read_table(file).to_pylist()
-        except Exception as exc:  # pyarrow raises several types for a corrupt file
+        except Exception as exc:  # pyarrow raises many types for a corrupt file: summarised
+            if isinstance(exc, LimitError):
+                raise
             raise ParseError(str(file), f"table {table}", "a readable Parquet file",
-                             f"{type(exc).__name__}: {exc}") from None
+                             f"{type(exc).__name__}: {_first_line(exc)}") from None
     return rows
+
+
+def _first_line(exc: Exception) -> str:
+    return clip(str(exc).strip().splitlines()[0] if str(exc).strip() else "", 100)
 
 
 def parse(text: str, path: str) -> list[Profile]:
@@ -74,19 +89,38 @@ def parse(text: str, path: str) -> list[Profile]:
     memory = read_rows(directory, "HbmUsageSummaryByType") or []
     profiles = []
     for index, row in enumerate(summary):
-        core = next((row[c] for c in _CORE_COLUMNS if row.get(c) is not None), None)
+        core = _core(row, path, f"table Summary, row {index}")
         name = directory.name.split("@")[0] if len(summary) == 1 else f"{directory.name}-nc{core}"
         profile = _profile(row, metadata, path, f"Summary row {index}", name)
         _throttle(throttle, core, path, profile)
-        _memory(memory, core, profile)
+        _memory(memory, core, path, profile)
         profiles.append(profile)
     return profiles
 
 
+def _core(row: dict[str, Any], path: str, where: str) -> int | None:
+    """The row's NeuronCore index (``neuroncore_idx`` or ``nc_idx``), checked; None if absent."""
+    column = next((c for c in _CORE_COLUMNS if row.get(c) is not None), None)
+    return None if column is None else shapes.index(row[column], path, f"{where}, {column}")
+
+
 def _metadata(rows: list[dict[str, Any]]) -> dict[str, Any]:
     if rows and {"key", "value"} <= set(rows[0]):
-        return {str(r["key"]): r["value"] for r in rows}
-    return dict(rows[0]) if rows else {}
+        return {str(r["key"]): _scalar(r["value"]) for r in rows}
+    return {str(k): _scalar(v) for k, v in rows[0].items()} if rows else {}
+
+
+def _scalar(value: Any) -> Any:
+    """A Parquet cell as a JSON scalar: numbers, text and booleans as they are; bytes as text
+    (UTF-8, undecodable bytes replaced); decimals as floats; anything else (a timestamp, a
+    list) as its text."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, Decimal):
+        return float(value)
+    return str(value)
 
 
 def _profile(row: dict[str, Any], metadata: dict[str, Any], path: str, where: str,
@@ -95,7 +129,8 @@ def _profile(row: dict[str, Any], metadata: dict[str, Any], path: str, where: st
     profile = Profile(Source(path, NAME, where), label, params)
     for key, value in row.items():
         if value is not None:
-            add_metric(profile, raw_metric(path, f"table Summary, {where}", key, value), where)
+            add_metric(profile, raw_metric(path, f"table Summary, {where}", str(key),
+                                           _scalar(value)), where)
     for key, value in metadata.items():
         spec = catalog.lookup(key)
         if value is None:
@@ -108,8 +143,8 @@ def _profile(row: dict[str, Any], metadata: dict[str, Any], path: str, where: st
 
 
 def _throttle(rows: list[dict[str, Any]], core: Any, path: str, profile: Profile) -> None:
-    for row in rows:
-        nc = next((row[c] for c in _CORE_COLUMNS if row.get(c) is not None), None)
+    for number, row in enumerate(rows):
+        nc = _core(row, path, f"table ThrottleSummary, row {number}")
         if core is not None and nc != core:
             continue
         kind = str(row.get("throttle_type", "all"))
@@ -117,7 +152,7 @@ def _throttle(rows: list[dict[str, Any]], core: Any, path: str, profile: Profile
             if row.get(field) is None:
                 continue
             name = _throttle_name(kind, stem, nc, suffix)
-            add_metric(profile, raw_metric(path, "table ThrottleSummary", name, row[field]),
+            add_metric(profile, raw_metric(path, "table ThrottleSummary", name, _scalar(row[field])),
                        "ThrottleSummary")
 
 
@@ -129,15 +164,22 @@ def _throttle_name(kind: str, stem: str, core: Any, suffix: str) -> str:
     return f"{prefix}_{stem}_nc{core}{suffix}"
 
 
-def _memory(rows: list[dict[str, Any]], core: Any, profile: Profile) -> None:
-    for row in rows:
-        nc = row.get("neuroncore_idx", row.get("nc_idx"))
+def _memory(rows: list[dict[str, Any]], core: Any, path: str, profile: Profile) -> None:
+    for number, row in enumerate(rows):
+        where = f"table HbmUsageSummaryByType, row {number}"
+        nc = _core(row, path, where)
         if core is not None and nc is not None and nc != core:
             continue
-        label = str(row.get("usage_type", ""))
-        profile.memory.append(MemoryRow(row.get("neuron_device_idx", row.get("nd_idx")), nc,
-                                        canonical_usage(label), label, int(row.get("usage_bytes") or 0),
-                                        str(row.get("usage_bytes"))))
+        device = next((row[c] for c in ("neuron_device_idx", "nd_idx") if row.get(c) is not None), None)
+        label, amount = str(row.get("usage_type", "")), row.get("usage_bytes")
+        if isinstance(amount, float) and amount.is_integer():
+            amount = int(amount)
+        if type(amount) is not int:
+            profile.skipped.append(Skipped(where, f"{label[:40]}={amount!r:.40}",
+                                           "usage_bytes is not a whole number of bytes"))
+            continue
+        profile.memory.append(MemoryRow(None if device is None else shapes.index(device, path, where), nc,
+                                        canonical_usage(label), label, amount, str(amount)))
 
 
 def sniff(path: str) -> bool:

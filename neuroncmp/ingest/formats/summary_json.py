@@ -12,7 +12,8 @@ from typing import Any
 from ...errors import ParseError
 from ..naming import params_from_name
 from ...model import Profile, Skipped, Source
-from ..values import add_metric, raw_metric
+from .. import shapes
+from ..values import add_metric, note_repeated, raw_metric
 from ..decode import head_is_json_object, loads
 from ..parser import Parser
 
@@ -27,6 +28,10 @@ def parse(text: str, path: str) -> list[Profile]:
     for key, block in blocks:
         label_source = stem if len(blocks) == 1 else f"{stem}-{key}"
         profiles.append(profile_from_mapping(block, path, key, label_source))
+    if blocks[0][1] is not data:  # a wrapper key given twice: the second profile is not read
+        note_repeated(profiles[0], data, "top level", lambda key: None)
+    if blocks[0][0].startswith("summary["):  # the full json output: instructions, DMA, ... not read
+        profiles[0].skipped += shapes.unknown(data, ("summary",), "top level")
     return profiles
 
 
@@ -35,6 +40,8 @@ def _blocks(data: Any, path: str) -> list[tuple[str, dict[str, Any]]]:
         found = "an empty object" if data == {} else f"a JSON {type(data).__name__}"
         raise ParseError(path, "top level", "a non-empty JSON object of metrics", found)
     if isinstance(data.get("summary"), list):
+        if not data["summary"]:
+            raise ParseError(path, "key 'summary'", "a list of one or more profile objects", "an empty list")
         return [(f"summary[{i}]", _as_object(b, path, f"summary[{i}]"))
                 for i, b in enumerate(data["summary"])]
     if all(isinstance(v, dict) for v in data.values()):
@@ -56,8 +63,9 @@ def profile_from_mapping(block: dict[str, Any], path: str, key: str, name: str,
     profile = Profile(Source(path, fmt, section), label, params)
     if not block:
         raise ParseError(path, f"object '{key}'", "at least one metric", "an empty object")
+    where = f"object '{key}'"
+    note_repeated(profile, block, where)
     for metric_key, value in block.items():
-        where = f"object '{key}'"
         if isinstance(value, (dict, list)):
             profile.skipped.append(Skipped(f"{where}, key '{metric_key}'", repr(value)[:60],
                                            "nested value, not a metric"))
@@ -66,6 +74,9 @@ def profile_from_mapping(block: dict[str, Any], path: str, key: str, name: str,
             profile.skipped.append(Skipped(f"{where}, key '{metric_key}'", "null", "no value"))
             continue
         add_metric(profile, raw_metric(path, where, metric_key, value), where)
+    if not profile.metrics:
+        raise ParseError(path, where, "at least one metric value",
+                         f"none ({len(profile.skipped)} keys skipped: nested, null or unnamed)")
     return profile
 
 

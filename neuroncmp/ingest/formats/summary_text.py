@@ -8,34 +8,49 @@ from pathlib import Path
 from ...errors import ParseError
 from ..naming import params_from_name
 from ...model import Profile, Skipped, Source
-from ..values import add_metric, raw_metric
+from ..values import add_metric, number, raw_metric
 from ..parser import Parser
 
 NAME = "summary-text"
-_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*[:=]?\s+(\S.*?)\s*$")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+
+
+def split_line(line: str) -> tuple[str, str] | None:
+    """``"total_time  0.017"`` (or ``key: value``, ``key = value``) -> (key, value); else None.
+
+    String methods rather than one regular expression: a pattern with a lazy value and optional
+    trailing space takes quadratic time on a long line with long runs of spaces.
+    """
+    text = line.strip()
+    match = _KEY.match(text)
+    if match is None:
+        return None
+    rest = text[match.end():]
+    value = rest.lstrip()
+    if value[:1] in (":", "=") and value[1:2].isspace():
+        value = value[1:].lstrip()
+    elif value == rest:
+        return None  # the key runs straight into something that is not a separator
+    return (match.group(), value) if value else None
 
 
 def _raw_value(text: str) -> int | float | str:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+    parsed = number(text)
+    return text if parsed is None else parsed
 
 
 def parse(text: str, path: str) -> list[Profile]:
     label, params = params_from_name(Path(path).stem, "file name")
     profile = Profile(Source(path, NAME), label, params)
-    for number, line in enumerate(text.splitlines(), 1):
+    for line_number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        match = _LINE.match(line)
-        if match is None:
-            profile.skipped.append(Skipped(f"line {number}", line.strip()[:80], "not 'key value'"))
+        pair = split_line(line)
+        if pair is None:
+            profile.skipped.append(Skipped(f"line {line_number}", line.strip()[:80], "not 'key value'"))
             continue
-        where = f"line {number}"
-        add_metric(profile, raw_metric(path, where, match.group(1), _raw_value(match.group(2))), where)
+        where = f"line {line_number}"
+        add_metric(profile, raw_metric(path, where, pair[0], _raw_value(pair[1])), where)
     if not profile.metrics:
         raise ParseError(path, "whole file", "'key value' lines of summary-text", "none")
     return [profile]
@@ -45,7 +60,7 @@ def sniff(head: str) -> bool:
     lines = [line for line in head.splitlines()[:20] if line.strip()]
     if not lines or any("|" in line or line.lstrip().startswith(("#", "{", "*")) for line in lines):
         return False
-    matched = sum(1 for line in lines if _LINE.match(line) and "=" not in line)
+    matched = sum(1 for line in lines if split_line(line) and "=" not in line)
     return matched >= max(2, int(0.8 * len(lines)))
 
 

@@ -15,16 +15,16 @@ from typing import Any
 from ... import units as u
 from ...errors import ParseError
 from ..naming import params_from_name
-from ...model import Metric, Profile, Skipped, Source
-from ..values import raw_metric
+from ...model import Anomaly, Metric, Profile, Skipped, Source
+from ..values import note_repeated, number, raw_metric
 from ..decode import head_is_json_object, loads
 from ..parser import Parser
 
 TEXT_NAME, JSON_NAME = "trainer-text", "trainer-json"
 HEADER = re.compile(r"^\s*\*{5}\s*(\w+) metrics\s*\*{5}\s*$")
-_PAIR = re.compile(r"^\s*([A-Za-z_][\w/.-]*)\s*=\s*(\S.*?)\s*$")
-_DURATION = re.compile(r"^(?:(\d+) days?, )?(\d+):(\d\d):(\d\d(?:\.\d+)?)$")
-_SHIFTED = re.compile(r"^(\d+)(GF|MB)$")
+_KEY = re.compile(r"[A-Za-z_][\w/.-]*")
+_DURATION = re.compile(r"^(?:(\d{1,9}) days?, )?(\d{1,9}):(\d\d):(\d\d(?:\.\d+)?)$")
+_SHIFTED = re.compile(r"^(\d{1,30})(GF|MB)$")
 _SHIFT = {"GF": (30, u.FLOP), "MB": (20, u.BYTE)}
 TRAINER_KEYS = ("train_runtime", "train_loss", "train_samples_per_second", "eval_loss",
                 "eval_runtime", "total_flos")
@@ -41,12 +41,20 @@ def trainer_value(text: str) -> tuple[Any, str | None]:
     if shifted:
         bits, unit = _SHIFT[shifted.group(2)]
         return int(shifted.group(1)) << bits, unit
-    for kind in (int, float):
-        try:
-            return kind(text), None
-        except ValueError:
-            pass
-    return text, None
+    parsed = number(text)
+    return (text if parsed is None else parsed), None
+
+
+def split_pair(line: str) -> tuple[str, str] | None:
+    """``"  train_loss = 0.93 "`` -> ("train_loss", "0.93"); None for anything else (string
+    methods, so a long line with long runs of spaces costs linear time)."""
+    text = line.strip()
+    match = _KEY.match(text)
+    if match is None:
+        return None
+    rest = text[match.end():].lstrip()
+    value = rest[1:].strip() if rest.startswith("=") else ""
+    return (match.group(), value) if value else None
 
 
 def parse_block(lines: list[str], path: str, first_line: int, profile: Profile) -> None:
@@ -55,16 +63,29 @@ def parse_block(lines: list[str], path: str, first_line: int, profile: Profile) 
         where = f"line {first_line + offset}"
         if not line.strip() or HEADER.match(line):
             continue
-        match = _PAIR.match(line)
-        if match is None:
+        pair = split_pair(line)
+        if pair is None:
             profile.skipped.append(Skipped(where, line.strip()[:80], "not 'key = value'"))
             continue
-        key, text = match.groups()
+        key, text = pair
         value, unit = trainer_value(text)
         metric = raw_metric(path, where, key, value, group="training")
         if unit is not None and metric.unit != unit:
             metric = Metric(metric.name, value, unit, text, "training")
-        profile.training[metric.name] = Metric(metric.name, metric.value, metric.unit, text, "training")
+        _add(profile, Metric(metric.name, metric.value, metric.unit, text, "training"), where)
+
+
+def _add(profile: Profile, metric: Metric, where: str) -> None:
+    """Store a Trainer metric; a repeated name keeps the first value (as ``add_metric`` does)."""
+    existing = profile.training.get(metric.name)
+    if not metric.name.strip():
+        profile.skipped.append(Skipped(where, f"{metric.raw:.60}", "no metric name"))
+    elif existing is None:
+        profile.training[metric.name] = metric
+    elif existing.value != metric.value:
+        profile.anomalies.append(Anomaly(
+            "duplicate-metric", f"{metric.name} appears twice ({existing.raw:.40} and {metric.raw:.40}, "
+            f"{where}); the first is kept", metric.name))
 
 
 def parse_text(text: str, path: str) -> list[Profile]:
@@ -82,12 +103,15 @@ def parse_json(text: str, path: str) -> list[Profile]:
     if not isinstance(data, dict) or not data:
         raise ParseError(path, "top level", "a JSON object of Trainer metrics", type(data).__name__)
     profile = _new_profile(path, JSON_NAME)
+    note_repeated(profile, data, "top level")
     for key, value in data.items():
         if isinstance(value, (dict, list)) or value is None:
             profile.skipped.append(Skipped(f"key '{key}'", repr(value)[:60], "not a scalar metric"))
             continue
-        metric = raw_metric(path, "top level", key, value, group="training")
-        profile.training[metric.name] = metric
+        _add(profile, raw_metric(path, "top level", key, value, group="training"), f"key '{key}'")
+    if not profile.training:
+        raise ParseError(path, "top level", "at least one Trainer metric value",
+                         f"none ({len(profile.skipped)} keys skipped: nested, null or unnamed)")
     return [profile]
 
 

@@ -8,6 +8,7 @@ memory table with or without a header row; the Trainer block in a code fence; ne
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Callable, NamedTuple
@@ -18,14 +19,15 @@ from ..naming import params_from_name
 from ..memory_types import canonical_usage
 from ...model import MemoryRow, Profile, Skipped, Source
 from . import trainer
+from .. import shapes
 from ..values import add_metric, display_metric
 from ..parser import Parser
 
 NAME = "ui-markdown"
-_SECTION = re.compile(r"^#\s+(.*?)\s*$")
-_LNC = re.compile(r"Logical NeuronCore config\s*=\s*(\d+)", re.IGNORECASE)
+# Every pattern here matches in time linear in the line: no lazy group before optional space.
+_LNC = re.compile(r"Logical NeuronCore config\s*=\s*(\d{1,9})(?!\d)", re.IGNORECASE)
 _TOP_LINE = re.compile(r"^\s*(Host|Device) Used Memory\b(.*)$")
-_TOP_PAIR = re.compile(r"([A-Za-z][A-Za-z. ]*?):\s*([\d.]+\s*[KMGT]?i?B)")
+_TOP_AMOUNT = re.compile(r":\s*([\d.]+\s*[KMGT]?i?B)")
 _TOP_KEYS = {"total": "total", "tensors": "tensors", "constants": "constants",
              "app. memory": "app", "dma buffers": "dma_buffers"}
 _SEPARATOR = re.compile(r"^:?-+:?$")
@@ -60,9 +62,9 @@ def _split_sections(lines: list[str]) -> tuple[list[_Section], list[Skipped]]:
     sections: list[_Section] = []
     preamble: list[Skipped] = []
     for number, line in enumerate(lines, 1):
-        match = _SECTION.match(line)
-        if match:
-            sections.append(_Section(match.group(1), number + 1, []))
+        title = _heading(line)
+        if title is not None:
+            sections.append(_Section(title, number + 1, []))
         elif sections:
             sections[-1].lines.append(line)
         elif line.strip():
@@ -70,6 +72,11 @@ def _split_sections(lines: list[str]) -> tuple[list[_Section], list[Skipped]]:
     if not sections:  # a file without headings is one untitled section
         return [_Section(None, 1, lines)], []
     return sections, preamble
+
+
+def _heading(line: str) -> str | None:
+    """The title of a ``# Title`` line (one ``#``, then space), else None."""
+    return line[1:].strip() if line.startswith("#") and line[1:2].isspace() else None
 
 
 def _parse_section(section: _Section, path: str) -> Profile:
@@ -136,14 +143,17 @@ def _line(stripped: str, number: int, path: str, profile: Profile) -> None:
 def _neuron_top(side: str, rest: str, number: int, path: str, profile: Profile) -> None:
     """``Device Used Memory  Total: 10.6GB  Tensors: 2.4GB ...`` (GB here are GiB)."""
     rest = rest.rstrip("* ")
-    for key, amount in _TOP_PAIR.findall(rest):
-        short = _TOP_KEYS.get(key.strip().lower())
-        where = f"line {number}"
+    where, start = f"line {number}", 0
+    for match in _TOP_AMOUNT.finditer(rest):
+        key, amount, start = rest[start:match.start()].strip(), match.group(1), match.end()
+        short = _TOP_KEYS.get(key.lower())
         if short is None:
-            profile.skipped.append(Skipped(where, f"{key}: {amount}", "unknown neuron-top field"))
+            profile.skipped.append(Skipped(where, f"{key[:60]}: {amount[:20]}", "unknown neuron-top field"))
             continue
         name = f"{side}_used_memory_{short}"
         add_metric(profile, display_metric(path, where, name, amount, binary_si=True), where)
+    if rest[start:].strip():
+        profile.skipped.append(Skipped(where, rest[start:].strip()[:80], "not 'Field: amount'"))
 
 
 def _cells(row: str) -> list[str]:
@@ -178,8 +188,10 @@ def _is_amount(cell: str) -> bool:
 
 def _summary_rows(body: list[tuple[int, list[str]]], path: str, profile: Profile) -> None:
     for number, cells in body:
-        cells = cells + [""] * (3 - len(cells))
         where = f"line {number}"
+        if any(cells[3:]):
+            profile.skipped.append(Skipped(where, " | ".join(cells[3:])[:80], "cells beyond the third"))
+        cells = cells + [""] * (3 - len(cells))
         if cells[0] and not cells[0].startswith("**") and cells[1].startswith("**"):
             name, value = cells[1], cells[2]  # first row of a group: group name in column 1
         elif cells[0].startswith("**"):
@@ -201,7 +213,7 @@ def _memory_rows(body: list[tuple[int, list[str]]], path: str, profile: Profile)
                              f"{len(cells)} cells")
         device, core, label, amount = cells[0], cells[1], _unbold(cells[2]), _unbold(cells[3])
         parsed = u.parse_display(amount)
-        if parsed is None or parsed[1] != u.BYTE:
+        if parsed is None or parsed[1] != u.BYTE or not math.isfinite(parsed[0]):
             raise ParseError(path, f"{where}, usage type '{label}'", "an amount in bytes (e.g. 64 KiB)",
                              repr(amount))
         profile.memory.append(MemoryRow(_index(device, path, where), _index(core, path, where),
@@ -210,11 +222,7 @@ def _memory_rows(body: list[tuple[int, list[str]]], path: str, profile: Profile)
 
 def _index(text: str, path: str, where: str) -> int | None:
     text = _unbold(text)
-    if not text:
-        return None
-    if not text.isdigit():
-        raise ParseError(path, where, "a device or core index (a whole number)", repr(text))
-    return int(text)
+    return shapes.index(text, path, where, "a device or core index") if text else None
 
 
 def sniff(head: str) -> bool:

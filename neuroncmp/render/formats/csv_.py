@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
+from ...escape import csv_cell
 from ..base import DiffReport, Renderer
 from ..records import FIELDS, records
 
@@ -18,7 +19,7 @@ class Csv(Renderer):
         writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
         writer.writeheader()
         for record in records(report.comparison, report.view.rows, report.gates):
-            writer.writerow({k: ("" if v is None else v) for k, v in record.items()})
+            writer.writerow({k: csv_cell(v) for k, v in record.items()})
         return out.getvalue()
 
 

@@ -4,11 +4,11 @@ warnings and gates, then the full table in a collapsible ``<details>`` block."""
 from __future__ import annotations
 
 import base64
-from html import escape
 
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
 from ...catalog import group_rank
+from ...escape import html as escape
 from ...model import Profile
 from ...units import format_value
 from .. import sweep_text

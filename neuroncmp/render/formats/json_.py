@@ -6,7 +6,6 @@ both bases (per step and, for extensive metrics with batch sizes, per sample).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ...comparison.result import Cell, Side
@@ -16,6 +15,7 @@ from ...model import Profile
 from ..base import DiffReport, Renderer
 from ..catalog_text import spec_record
 from ..changes import change_with_mark
+from ..json_out import dumps
 from ..profile_json import profile_dict
 from ..records import delta_fields
 from ..headline import headline, notes
@@ -96,20 +96,20 @@ class Json(Renderer):
         (json's C encoder only runs without ``indent``)."""
         data = to_dict(report)
         rows = data.pop("rows")
-        head = json.dumps(data, indent=2, ensure_ascii=False)[:-2]
-        body = ",\n".join("    " + json.dumps(row, ensure_ascii=False) for row in rows)
+        head = dumps(data, indent=2, ensure_ascii=False)[:-2]
+        body = ",\n".join("    " + dumps(row, ensure_ascii=False) for row in rows)
         return f'{head},\n  "rows": [\n{body}\n  ]\n}}\n' if rows else f'{head},\n  "rows": []\n}}\n'
 
     def sweep(self, sweep: Sweep, width: int = 100) -> str:
-        return json.dumps(sweep_dict(sweep), indent=2, ensure_ascii=False) + "\n"
+        return dumps(sweep_dict(sweep), indent=2, ensure_ascii=False) + "\n"
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
-        return json.dumps([spec_record(spec) for spec in specs], indent=2) + "\n"
+        return dumps([spec_record(spec) for spec in specs], indent=2) + "\n"
 
     def profiles(self, profiles: list[Profile], width: int = 100) -> str:
         """One normalized profile (``neuroncmp.profile/1``), or a list when there are several."""
         data = [profile_dict(p) for p in profiles]
-        return json.dumps(data[0] if len(data) == 1 else data, indent=2) + "\n"
+        return dumps(data[0] if len(data) == 1 else data, indent=2) + "\n"
 
 
 RENDERER = Json()

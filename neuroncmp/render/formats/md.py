@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
+from ...escape import markdown as _escape
+from ...escape import markdown_code
 from ...units import format_value
 from .. import sweep_text
 from ..base import DiffReport, Renderer
@@ -12,10 +14,6 @@ from ..captions import FINDINGS_TITLE, batch_line, finding_line, footer_lines, g
 from ..changes import LEGEND, change_with_mark
 from ..headline import headline, notes, tally_text
 from ..rows import Heading, Line, lines
-
-
-def _escape(text: str) -> str:
-    return text.replace("|", "\\|")
 
 
 def _cells(shown: Line, name: str) -> str:
@@ -27,7 +25,7 @@ def _cells(shown: Line, name: str) -> str:
 
 
 def _line(shown: Line) -> str:
-    return _cells(shown, "&nbsp;&nbsp;per step" if shown.step_context else f"`{shown.title}`")
+    return _cells(shown, "&nbsp;&nbsp;per step" if shown.step_context else markdown_code(shown.title))
 
 
 def _header(report: DiffReport, first: str = "metric") -> list[str]:
@@ -56,6 +54,12 @@ def _table(report: DiffReport) -> list[str]:
     return out + ["", "</details>"]
 
 
+def _finding_line(finding: Finding) -> str:
+    """``finding_line`` with only the finding's own text escaped (the ``[category]`` is ours)."""
+    category = f"[{finding.category}] "
+    return category + _escape(finding_line(finding).removeprefix(category))
+
+
 def _sweep_table(sweep: Sweep, names: tuple[str, ...], heading: str) -> list[str]:
     shown = [n for n in names if n == "batch" or any(row.get(n) is not None for row in sweep.table)]
     out = [f"#### {heading}", "", "| " + " | ".join(sweep_text.title(n) for n in shown) + " |",
@@ -70,7 +74,7 @@ def _finding(index: int, finding: Finding) -> list[str]:
         out.append(f"   - impact: up to {impact.share:.1%} of {impact.of} "
                    f"({format_value(impact.amount, impact.unit)}): {_escape(impact.formula)}")
     out.append("   - evidence: " + _escape("; ".join(sweep_text.evidence_text(e) for e in finding.evidence)))
-    out.append(f"   - fires at: {', '.join(finding.where)}")
+    out.append(f"   - fires at: {_escape(', '.join(finding.where))}")
     return out + [f"   - action: {_escape(finding.action)}"]
 
 
@@ -83,13 +87,13 @@ def sweep_markdown(sweep: Sweep) -> str:
     roof = [[text for text, _ in line] for line in sweep_text.roofline_lines(sweep)[2:]]  # one part: no width
     if roof:
         out += ["#### Roofline", "", "| batch | FLOP/B | achieved | attainable | of roof | bound | MFU bound |",
-                "|" + "---:|" * 7] + ["| " + " | ".join(cell.strip() for cell in row) + " |" for row in roof] + [""]
+                "|" + "---:|" * 7] + ["| " + " | ".join(_escape(cell.strip()) for cell in row) + " |" for row in roof] + [""]
     out += ["#### Models", ""]
     out += [f"- **{label}**: {_escape(text)}" for label, text in sweep_text.models_text(sweep)] + [""]
     chosen = sweep.recommendation
     if chosen is not None:
-        out += [f"**Recommendation:** {chosen.label} (batch {chosen.batch_size}): best {chosen.by}, "
-                f"{chosen.value:.1f} samples/s" + (f"; next {chosen.runner_up}" if chosen.runner_up else "")
+        out += [f"**Recommendation:** {_escape(chosen.label)} (batch {chosen.batch_size}): best {chosen.by}, "
+                f"{chosen.value:.1f} samples/s" + (f"; next {_escape(chosen.runner_up)}" if chosen.runner_up else "")
                 + f". _{_escape(chosen.caveat)}_", ""]
     out += ["#### Findings (ranked by estimated impact)", ""]
     for index, finding in enumerate(sweep.findings, 1):
@@ -106,7 +110,8 @@ class Markdown(Renderer):
     def diff(self, report: DiffReport, width: int = 100) -> str:
         comparison, view = report.comparison, report.view
         out = [f"## neuroncmp diff: {_escape(title(comparison))}", "",
-               f"**Basis:** {comparison.basis_reason}. {batch_line(comparison).capitalize()}.", ""]
+               f"**Basis:** {_escape(comparison.basis_reason)}. "
+               f"{_escape(batch_line(comparison).capitalize())}.", ""]
         out += _headline(report)
         warnings = [*notes(comparison), *comparison.warnings]
         if warnings:
@@ -118,7 +123,7 @@ class Markdown(Renderer):
             out += [""] + _table(report)
         if report.findings:
             out += ["", f"**{FINDINGS_TITLE.capitalize()}**", ""]
-            out += [f"{i}. {_escape(finding_line(f))}" for i, f in enumerate(report.findings, 1)]
+            out += [f"{i}. {_finding_line(f)}" for i, f in enumerate(report.findings, 1)]
         out += [""] + [f"<sub>{_escape(text)}</sub><br>" for text in footer_lines(comparison, view)]
         out.append(f"<sub>{LEGEND}</sub>")
         return "\n".join(out) + "\n"

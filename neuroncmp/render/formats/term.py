@@ -88,13 +88,15 @@ def _words(text: str, separators: str) -> list[str]:
 def fold(text: str, width: int, separators: str = "_/ -") -> list[str]:
     """``text`` in lines of at most ``width``, broken after a separator; a word longer than the
     width (rare: no separator in 24 characters) is cut as a last resort."""
+    width = max(width, 1)
     out = [""]
     for word in _words(text, re.escape(separators)):
         if out[-1] and len(out[-1]) + len(word) > width:
             out.append("")
         out[-1] += word
-        while len(out[-1]) > width:
-            out[-1:] = [out[-1][:width], out[-1][width:]]
+        if len(out[-1]) > width:  # cut once into width-sized pieces (a megabyte name stays linear)
+            long = out.pop()
+            out += [long[start:start + width] for start in range(0, len(long), width)]
     return [part.rstrip() or part for part in out]
 
 
@@ -146,7 +148,9 @@ def _grid(labels: list[str], blocks: list[list[Entry]], width: int, trend: bool,
     entries = [entry for block in blocks for entry in block]
     widths = _widths(labels, entries)
     longest = max((len(cells[0][0][0]) for kind, cells in entries if kind != "group"), default=0)
-    widths[0] = min(width - sum(widths[1:]) - len(GAP) * len(labels), max(longest, len("metric [unit]")))
+    natural = max(longest, len("metric [unit]"))
+    left = width - sum(widths[1:]) - len(GAP) * len(labels)  # below MIN_NAME only when nothing fits
+    widths[0] = max(min(left, natural), min(natural, MIN_NAME))
     out = _header_lines(labels, widths)
     for index, block in enumerate(blocks):
         if index:

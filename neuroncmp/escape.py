@@ -1,0 +1,107 @@
+"""Escaping for every place neuroncmp prints text it did not write itself: the one module for it.
+
+Metric names, labels, section titles, notes, versions and paths come from input files, and an
+input file can hold anything: terminal escape codes, newlines, right-to-left overrides, lone
+surrogates, ``=HYPERLINK(...)``, ``<script>``. Each output escapes them its own way:
+
+- ``text``: terminals and one-line messages; characters Python does not call printable
+  (controls, newlines, format characters such as U+202E, lone surrogates) become their
+  backslash escapes (``\\x1b``, ``\\n``, ``\\u202e``), so what is shown is what the file holds.
+- ``quote``: a path in a message, ``'like this'``, escaped as ``text``.
+- ``csv_cell``: control characters escaped as in ``text``; a text cell starting with ``= + - @``
+  gets a leading apostrophe, as spreadsheets expect, so it is never run as a formula; numbers
+  stay numbers.
+- ``markdown`` and ``html``: the characters that would change the markup.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_ACTIVE = ("Cc", "Cf", "Cs", "Zl", "Zp")  # Unicode categories escaped by ``text``
+_FORMULA_START = ("=", "+", "-", "@")  # (a tab or carriage return is escaped first)
+# Markdown: code spans, table cells and links break on these; ``<`` opens raw HTML only before a
+# letter, ``/``, ``!`` or ``?`` and ``&`` an entity only before a letter or ``#`` (CommonMark),
+# so ``<-2pp`` and ``a & b`` stay as they are.
+_MARKDOWN = re.compile(r"[\\`|\[\]]|<(?=[A-Za-z/!?])|&(?=[A-Za-z#])")
+_MARKDOWN_AS = {"<": "&lt;", "&": "&amp;"}
+_HTML = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&#x27;"))
+
+
+def text(value: object) -> str:
+    """``value`` as text with every character a terminal would act on as its backslash escape:
+    controls, format characters (bidi overrides, zero-width joiners), line and paragraph
+    separators, lone surrogates. Spaces of any width are kept."""
+    string = value if isinstance(value, str) else str(value)
+    if string.isprintable():  # the common case, at C speed
+        return string
+    from unicodedata import category
+
+    return "".join(_escape_char(ch) if not ch.isprintable() and category(ch) in _ACTIVE else ch
+                   for ch in string)
+
+
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
+    if ch in "\n\r\t":
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch]
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def quote(path: object) -> str:
+    """A path for a message: ``'dir/file.json'``, control characters escaped."""
+    return f"'{text(path)}'"
+
+
+def clip(value: object, limit: int = 80) -> str:
+    """``text(value)`` cut to ``limit`` characters (with ``...``): what a one-line message quotes."""
+    shown = text(value)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell: numbers as they are, ``None`` empty; text with control characters escaped (a
+    bare carriage return splits a row in most readers) and, when a spreadsheet would run it as a
+    formula, behind a leading apostrophe (a negative number written as text stays a number)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        return value
+    value = text(value)
+    return "'" + value if value.startswith(_FORMULA_START) and not _is_number(value) else value
+
+
+def _is_number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return value.strip() == value and value[1:2] in tuple("0123456789.")
+
+
+def markdown(value: object) -> str:
+    """Text for a Markdown table cell or line: no HTML, links, code spans or cell breaks."""
+    return _MARKDOWN.sub(lambda m: _MARKDOWN_AS.get(m.group(), "\\" + m.group()), text(value))
+
+
+def markdown_code(value: object) -> str:
+    """Text as a Markdown code span: fenced with more backticks than it holds, pipes escaped
+    (GitHub splits table cells on ``|`` even inside code)."""
+    shown = text(value).replace("|", "\\|")
+    if "`" not in shown:
+        return f"`{shown}`"
+    fence = "`" * (max(len(run) for run in re.findall("`+", shown)) + 1)
+    return f"{fence} {shown} {fence}"
+
+
+def html(value: object) -> str:
+    """Text for HTML content or a quoted attribute."""
+    return _replace(text(value), _HTML)
+
+
+def _replace(shown: str, pairs: tuple[tuple[str, str], ...]) -> str:
+    for old, new in pairs:
+        if old in shown:
+            shown = shown.replace(old, new)
+    return shown

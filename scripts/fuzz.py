@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Fuzz neuroncmp for a long while and print what broke, per input format (issue 11's table).
+
+  python scripts/fuzz.py [--inputs 10000] [--cli-every 10] [--jobs 2] [--seed 0] [--format NAME ...]
+
+Each input is a bundled profile or fixture mutated by ``tests/fuzzing.py`` (byte flips, truncation,
+lines deleted or duplicated, numbers swapped for strings, null, NaN, Infinity, 1e400, 5,000-digit
+integers, negatives, nested objects, duplicate keys, Unicode, BOM, UTF-16, CRLF, NUL bytes, wrong
+column counts, long lines), or a generated structure; run folders get hostile manifests (paths
+out of the folder, FIFOs, /dev/zero, recursion, wrong types). Every input goes through the
+library (load, every renderer of show and diff, gates), every ``--cli-every``-th one also
+through the CLI. Columns: inputs; crashes or hangs (any exception but a neuroncmp error, or over
+the time limit); silent wrong values (a non-finite or impossible negative value without an
+anomaly, a NaN/Infinity token in JSON, a bad batch size); CLI inputs; CLI tracebacks or hangs
+(including exit codes other than 0, 1, 3 and errors longer than one line); and how many inputs
+loaded and rendered, and how many were refused with a neuroncmp error (the mutations' reach). Exit 1 if any count
+is not zero. Inputs are reproducible from --seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import fuzzing  # noqa: E402  (tests/fuzzing.py, after the path is set)
+
+COLUMNS = ("inputs", "crash/hang", "silent", "cli", "cli crash/hang", "ok", "error")
+
+
+def run_chunk(task: tuple[str, int, int, int]) -> tuple[str, Counter[str], list[str]]:
+    """Inputs ``start`` .. ``start + count`` of one format: counts and the first examples."""
+    fmt, start, count, cli_every = task
+    counts: Counter[str] = Counter()
+    examples: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="neuroncmp-fuzz-") as temp:
+        workdir = Path(temp) / "case"
+        for number in range(start, start + count):
+            rnd = random.Random(f"{fmt}:{number}")
+            case = fuzzing.make_case(fmt, rnd, workdir)
+            outcome = fuzzing.quietly(fuzzing.check_library, case.path)
+            counts["inputs"] += 1
+            counts[{"crash": "crash/hang", "hang": "crash/hang"}.get(outcome.kind, outcome.kind)] += 1
+            _note(examples, outcome, fmt, number, case.how, "library")
+            if cli_every and number % cli_every == 0:
+                cli = fuzzing.quietly(fuzzing.check_cli, case.path, rnd, Path(temp))
+                counts["cli"] += 1
+                if cli.kind in ("crash", "hang"):
+                    counts["cli crash/hang"] += 1
+                elif cli.kind == "silent":
+                    counts["silent"] += 1
+                _note(examples, cli, fmt, number, case.how, "cli")
+    return fmt, counts, examples
+
+
+def _note(examples: list[str], outcome: fuzzing.Outcome, fmt: str, number: int, how: str, where: str) -> None:
+    if outcome.kind in ("crash", "hang", "silent") and len(examples) < 20:
+        examples.append(f"{fmt} #{number} ({where}; {how}): {outcome.kind}: {outcome.detail}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--inputs", type=int, default=10_000, help="inputs per format")
+    parser.add_argument("--cli-every", type=int, default=10, help="every Nth input also through the CLI")
+    parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
+    parser.add_argument("--seed", type=int, default=0, help="first input number")
+    parser.add_argument("--format", dest="formats", action="append", choices=fuzzing.FORMATS)
+    parser.add_argument("--chunk", type=int, default=250)
+    args = parser.parse_args()
+    formats = args.formats or list(fuzzing.FORMATS)
+    tasks = [(fmt, start, min(args.chunk, args.seed + args.inputs - start), args.cli_every)
+             for fmt in formats for start in range(args.seed, args.seed + args.inputs, args.chunk)]
+    began = time.perf_counter()
+    totals = {fmt: Counter() for fmt in formats}
+    examples: list[str] = []
+    with multiprocessing.Pool(args.jobs) as pool:
+        for fmt, counts, found in pool.imap_unordered(run_chunk, tasks):
+            totals[fmt].update(counts)
+            examples += found
+    elapsed = time.perf_counter() - began
+    print(_table(totals))
+    print(f"\nrun time: {elapsed:.0f} s ({args.jobs} jobs), seeds {args.seed}..{args.seed + args.inputs - 1}")
+    for line in examples[:60]:
+        print(line)
+    bad = sum(totals[f][c] for f in formats for c in ("crash/hang", "silent", "cli crash/hang"))
+    return 1 if bad else 0
+
+
+def _table(totals: dict[str, Counter[str]]) -> str:
+    head = ("| input format | library inputs | crash or hang | silent wrong value | CLI inputs "
+            "| CLI traceback or hang | loaded | refused (neuroncmp error) |")
+    lines = [head, "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for fmt, counts in totals.items():
+        cells = [f"{counts[c]:,}" for c in COLUMNS]
+        lines.append(f"| {fmt} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,411 @@
+"""Regression tests for every crash class of issue 11, each from a minimal input.
+
+Decoding, numbers out of range, shapes, hangs, silent wrong values, containment, output edges,
+messages and escaping. The expected values are written from the inputs (a negative time is a
+``negative-value`` on that metric, 1e400 is an infinity, ...), not copied from the code's output.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+
+import pytest
+
+import neuroncmp
+from conftest import RUN
+from neuroncmp.errors import InputError, LimitError, NeuroncmpError, ParseError
+
+B32 = next(iter(json.loads((RUN / "b32.json").read_text()).values()))
+
+
+def write(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass"))
+    return path
+
+
+def codes(profile, metric=None):
+    return sorted(a.code for a in profile.anomalies if metric is None or a.metric == metric)
+
+
+def strict(text):
+    return json.loads(text, parse_constant=lambda token: pytest.fail(f"non-JSON token {token}"))
+
+
+# ---- decoding ---------------------------------------------------------------------------------
+
+def test_deep_nesting_is_refused_with_the_setting_that_raises_it(tmp_path):
+    path = write(tmp_path, "deep.json", '{"n": {"total_time": 1, "x": ' + "[" * 1000 + "]" * 1000 + "}}")
+    with pytest.raises(LimitError, match="NEURONCMP_MAX_JSON_DEPTH") as caught:
+        neuroncmp.load(path)
+    assert "1,002 deep" in str(caught.value)
+
+
+def test_nesting_within_a_raised_limit_loads(tmp_path, monkeypatch):
+    monkeypatch.setenv("NEURONCMP_MAX_JSON_DEPTH", "200")
+    path = write(tmp_path, "deep.json", '{"n": {"total_time": 1, "x": ' + "[" * 150 + "]" * 150 + "}}")
+    (profile,) = neuroncmp.load(path)
+    assert profile.metrics["total_time"].value == 1 and [s.where for s in profile.skipped] == ["object 'n', key 'x'"]
+
+
+def test_integer_of_5000_digits_reads_as_an_infinity_with_an_anomaly(tmp_path):
+    path = write(tmp_path, "big.json", '{"n": {"hbm_read_bytes": ' + "7" * 5000 + ', "total_time": 0.1}}')
+    (profile,) = neuroncmp.load(path)
+    assert profile.metrics["hbm_read_bytes"].value == math.inf
+    assert codes(profile, "hbm_read_bytes") == ["non-finite-value"]
+
+
+@pytest.mark.parametrize("bom, encoding", [(b"", "utf-16-le"), (b"", "utf-16-be")])
+def test_utf16_with_a_byte_order_mark_is_read(tmp_path, bom, encoding):
+    text = json.dumps({"n": {"total_time": 0.25}})
+    path = write(tmp_path, "w.json", bom + ("\ufeff" + text).encode(encoding))
+    (profile,) = neuroncmp.load(path)
+    assert profile.metrics["total_time"].value == 0.25
+
+
+def test_repeated_json_keys_keep_the_first_and_are_flagged(tmp_path):
+    path = write(tmp_path, "dup.json", '{"n": {"total_time": 0.05, "total_time": 0.07, "hbm_read_bytes": 5}}')
+    (profile,) = neuroncmp.load(path)
+    assert profile.metrics["total_time"].value == 0.05
+    assert codes(profile, "total_time") == ["duplicate-metric"]
+
+
+def test_repeated_keys_with_the_same_value_are_not_flagged(tmp_path):
+    path = write(tmp_path, "dup.json", '{"n": {"total_time": 0.05, "total_time": 0.05}}')
+    (profile,) = neuroncmp.load(path)
+    assert codes(profile) == []
+
+
+# ---- numbers out of range ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, unit, expected", [
+    (math.inf, "s", "inf"), (-math.inf, "B", "-inf"), (math.nan, "count", "NaN"),
+    (10**400, "B", "inf"), (-(10**400), "count", "-inf"), (1e308, "s", "1.000e+308 s"),
+    (5e-324, "s", "4.941e-315 ns"), (2**70, "count", "1180591621T"), (0.25, "fraction", "25.00 %"),
+])
+def test_human_formatting_never_raises(value, unit, expected):
+    from neuroncmp.units import format_value
+
+    assert format_value(value, unit) == expected
+
+
+@pytest.mark.parametrize("b, v, inside", [(1e308, 5e-324, False), (5e-324, 1e308, False),
+                                          (10**400, 10**400 + 1, True), (math.inf, math.inf, True),
+                                          (-1e400, 1e400, False), (1.0, 1.01, True)])
+def test_noise_band_has_no_math_domain_error(b, v, inside):
+    from neuroncmp.comparison.bands import Band
+    from neuroncmp.comparison.differ import inside_band
+
+    assert inside_band(Band(0.02), b, v, None) is inside
+
+
+def test_infinite_model_flops_infers_no_batch_size(tmp_path):
+    block = dict(B32, model_flops=1e400)
+    a = write(tmp_path, "a.json", json.dumps({"n": block}).replace("Infinity", "1e400"))
+    b = write(tmp_path, "b32x.json", json.dumps({"n": B32}))
+    (profile,) = neuroncmp.load(a)
+    profiles = neuroncmp.load_many([a, b])
+    assert profile.batch_size is None and profiles[0].batch_size is None
+    assert codes(profile, "model_flops") == ["non-finite-value"]
+
+
+def test_a_huge_memory_amount_is_refused_quickly(tmp_path):
+    table = "| ND Idx | NC Idx | Usage Type | Amount |\n| - | - | - | - |\n| 0 | 0 | io | 1e999990 KiB |\n"
+    path = write(tmp_path, "m.memory.md", table)
+    start = time.perf_counter()
+    with pytest.raises(ParseError, match="amount in bytes"):
+        neuroncmp.load(path)
+    assert time.perf_counter() - start < 1
+
+
+def test_opposite_infinities_compare_without_a_nan_crash(tmp_path):
+    a = write(tmp_path, "a.json", '{"n": {"total_time": -1e400}}')
+    b = write(tmp_path, "b.json", '{"n": {"total_time": 1e400}}')
+    result = neuroncmp.compare(neuroncmp.load(a), neuroncmp.load(b))
+    assert result.row("total_time").cells[0].step.baseline == -math.inf
+    for profile in result.sides:
+        assert codes(profile.profiles[0], "total_time") == ["non-finite-value"]
+
+
+# ---- shapes -----------------------------------------------------------------------------------
+
+MONITOR = json.loads((RUN.parent.parent / "tests" / "fixtures" / "neuron-monitor-report.json").read_text())
+
+
+@pytest.mark.parametrize("change, place", [
+    (lambda r: r.update(neuron_runtime_data={"a": 1}), "neuron_runtime_data"),
+    (lambda r: r["neuron_runtime_data"][0]["report"]["memory_used"].update(neuron_runtime_used_bytes=[1]),
+     "neuron_runtime_used_bytes"),
+    (lambda r: r["neuron_runtime_data"][0]["report"]["neuroncore_counters"]["neuroncores_in_use"].update(
+        nc0={"flops": 1}), "key 'nc0'"),
+    (lambda r: r.update(neuron_hardware_info="trainium"), "neuron_hardware_info"),
+    (lambda r: r["neuron_runtime_data"].append("x"), "neuron_runtime_data[1]"),
+])
+def test_neuron_monitor_shapes_are_parse_errors_naming_the_place(tmp_path, change, place):
+    report = json.loads(json.dumps(MONITOR))
+    change(report)
+    path = write(tmp_path, "monitor.json", json.dumps(report))
+    with pytest.raises(ParseError) as caught:
+        neuroncmp.load(path)
+    assert place in str(caught.value) and "monitor.json" in str(caught.value)
+
+
+def test_neuron_monitor_unknown_fields_are_counted_as_skipped(tmp_path):
+    report = json.loads(json.dumps(MONITOR))
+    report["neuron_runtime_data"][0]["report"]["execution_stats"] = {"latency": 1}
+    report["system_data"] = {"vcpu_usage": {}}
+    (profile,) = neuroncmp.load(write(tmp_path, "monitor.json", json.dumps(report)))
+    skipped = {s.where.rsplit("key ", 1)[-1] for s in profile.skipped}
+    assert {"'execution_stats'", "'system_data'", "'loaded_models'", "'pid'", "'neuron_runtime_tag'"} <= skipped
+
+
+@pytest.mark.parametrize("table, fragment", [
+    ("| ND Idx | NC Idx | Usage Type | Amount |\n| - | - | - | - |\n| ² | 0 | io | 64 KiB |\n", "index"),
+    ("| ND Idx | NC Idx | Usage Type | Amount |\n| - | - | - | - |\n| " + "1" * 5000 + " | 0 | io | 64 KiB |\n",
+     "index"),
+])
+def test_ui_export_bad_indexes_are_parse_errors(tmp_path, table, fragment):
+    with pytest.raises(ParseError, match=fragment):
+        neuroncmp.load(write(tmp_path, "m.md", table))
+
+
+def test_ui_export_5000_digit_lnc_value_and_batch_title_do_not_crash(tmp_path):
+    digits = "9" * 5000
+    text = (f"# Batch {digits}\n**Summary metrics account for Logical NeuronCore config = {digits}**\n"
+            "| Group | Name | Value |\n| - | - | - |\n| overall_stats | **total_time** | 53.78 **ms** |\n")
+    (profile,) = neuroncmp.load(write(tmp_path, "e.md", text))
+    assert profile.batch_size is None and "lnc_config" not in profile.metadata
+    assert profile.metrics["total_time"].value == pytest.approx(0.05378)
+
+
+MANIFEST_ENTRY = {"file": "b32.json", "label": "b32"}
+
+
+@pytest.mark.parametrize("entry, place", [
+    ({"label": "b32"}, "profiles[0].file"),
+    ({"file": "."}, "profiles[0].file"),
+    ({"file": "b32.json", "label": 5}, "profiles[0].label"),
+    ({"file": "b32.json", "notes": "one line"}, "profiles[0].notes"),
+    ({"file": "b32.json", "params": [8]}, "profiles[0].params"),
+    ({"file": "b32.json", "metadata": "x"}, "profiles[0].metadata"),
+    ({"file": "b32.json", "params": {"batch_size": 0}}, "profiles[0].params.batch_size"),
+    ({"file": "b32.json", "params": {"batch_size": 2.5}}, "profiles[0].params.batch_size"),
+    ({"file": "b32.json", "params": {"batch_size": True}}, "profiles[0].params.batch_size"),
+    ({"file": "../outside.json"}, "profiles[0].file"),
+    ({"file": "/etc/hostname"}, "profiles[0].file"),
+    ({"file": "b32.json", "memory": "../outside.json"}, "profiles[0].memory"),
+    ({"file": "link.json"}, "profiles[0].file"),
+    ({"file": "fifo.json"}, "profiles[0].file"),
+    ({"file": "nested"}, "profiles[0].file"),
+    (5, "profiles[0]"),
+])
+def test_manifest_entries_are_checked_and_contained(tmp_path, entry, place):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "b32.json").write_bytes((RUN / "b32.json").read_bytes())
+    (tmp_path / "outside.json").write_text('{"n": {"total_time": 9.0}}')
+    (folder / "link.json").symlink_to(tmp_path / "outside.json")
+    os.mkfifo(folder / "fifo.json")
+    (folder / "nested").mkdir()
+    (folder / "nested" / "manifest.json").write_text('{"schema": "neuroncmp.manifest/1", "profiles": [{"file": ".."}]}')
+    (folder / "manifest.json").write_text(json.dumps({"schema": "neuroncmp.manifest/1", "profiles": [entry]}))
+    start = time.perf_counter()
+    with pytest.raises(ParseError) as caught:
+        neuroncmp.load(folder)
+    assert place in str(caught.value) and "manifest.json" in str(caught.value)
+    assert time.perf_counter() - start < 2
+
+
+def test_an_empty_profiles_list_in_a_manifest_is_an_error(tmp_path):
+    (tmp_path / "manifest.json").write_text('{"schema": "neuroncmp.manifest/1", "profiles": []}')
+    with pytest.raises(ParseError, match="non-empty list"):
+        neuroncmp.load(tmp_path)
+
+
+# ---- hangs ------------------------------------------------------------------------------------
+
+LONG = 1_000_000
+
+
+def _long_inputs():
+    """One input per text parser, each with a megabyte line shaped to make a backtracking
+    pattern quadratic (each took over 20 s before the rewrite)."""
+    spaces, letters, digits = " " * LONG, "a " * (LONG // 2), "1" * LONG
+    table = "| Group | Name | Value |\n| - | - | - |\n| overall_stats | **total_time** | {} |\n"
+    monitor = json.loads(json.dumps(MONITOR))
+    usage = monitor["neuron_runtime_data"][0]["report"]["memory_used"]["neuron_runtime_used_bytes"]
+    usage["usage_breakdown"]["neuroncore_memory_usage"]["0"]["a" + spaces + "b"] = 5
+    return {
+        "summary-text.txt": f"total_time  0.1\nk{spaces}:\nkey  1 x{spaces}y\n" + "a" * LONG + "\n",
+        "trainer.log": f"***** train metrics *****\n  train_loss = 0.5 x{spaces}y\n  k{spaces}\n",
+        "value-digits.md": table.format(digits + " 2 **ms**"),
+        "heading.md": "# a" + spaces + "b\n" + table.format("1 **ms**"),
+        "neuron-top.md": "# B\nHost Used Memory  " + letters + "\n" + table.format("1 **ms**"),
+        "title-parens.md": "# " + "(" * LONG + "\n" + table.format("1 **ms**"),
+        "memory-label.json": json.dumps(monitor),
+        "metric-names.json": json.dumps({"n": {"throttle_" + "util_limit" * (LONG // 10) + "_percent": 0.5,
+                                               "throttle_" + "nc" * (LONG // 2) + "_ns": 1}}),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_long_inputs()))
+def test_megabyte_lines_are_parsed_in_linear_time(tmp_path, name):
+    path = write(tmp_path, name, _long_inputs()[name])
+    start = time.perf_counter()
+    try:
+        neuroncmp.load(path)
+    except NeuroncmpError:
+        pass
+    assert time.perf_counter() - start < 1.5
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="FIFO"):
+        neuroncmp.load(fifo)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_devices_are_refused_without_reading(tmp_path, device):
+    link = tmp_path / "zero.json"
+    link.symlink_to(device)
+    for path in (device, link):
+        with pytest.raises(InputError, match="character device"):
+            neuroncmp.load(path)
+
+
+def test_an_input_over_the_size_limit_is_refused_before_reading(tmp_path):
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as handle:
+        handle.truncate(65 * 1024 * 1024)  # sparse: refused from its size, never read
+    with pytest.raises(LimitError, match="NEURONCMP_MAX_INPUT_MB") as caught:
+        neuroncmp.load(path)
+    assert "68,157,440 bytes" in str(caught.value) and "64 MiB" in str(caught.value)
+
+
+def test_too_many_values_are_refused_naming_the_setting(tmp_path, monkeypatch):
+    monkeypatch.setenv("NEURONCMP_MAX_VALUES", "1000")
+    values = {"total_time": 0.1, **{f"m{i}_bytes": i for i in range(1199)}}  # one known metric
+    path = write(tmp_path, "many.json", json.dumps({"n": values}))
+    with pytest.raises(LimitError, match="NEURONCMP_MAX_VALUES"):
+        neuroncmp.load(path)
+    monkeypatch.setenv("NEURONCMP_MAX_VALUES", "2000")
+    assert len(neuroncmp.load(path)[0].metrics) == 1200
+
+
+def test_a_malformed_limit_setting_is_a_usage_error(tmp_path, monkeypatch):
+    from neuroncmp.errors import UsageError
+
+    monkeypatch.setenv("NEURONCMP_MAX_INPUT_MB", "lots")
+    with pytest.raises(UsageError, match="NEURONCMP_MAX_INPUT_MB"):
+        neuroncmp.load(RUN / "b32.json")
+
+
+# ---- silent wrong values ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("key, value, code", [
+    ("total_time", -0.05, "negative-value"), ("hbm_read_bytes", -1, "negative-value"),
+    ("matmul_instruction_count", -3, "negative-value"), ("model_flops", -1e12, "negative-value"),
+    ("mfu_estimated_percent", -0.1, "negative-value"), ("mfu_estimated_percent", 1.5, "out-of-range"),
+    ("throttle_avg_util_limit_nc0_percent", 2.53, "percent-over-100"),
+    ("neuroncore_frequency", -1.4e9, "negative-value"), ("total_time", "Infinity", "non-finite-value"),
+    ("total_time", "NaN", "nan-value"), ("new_metric_bytes", -5, "negative-value"),
+    ("train_loss", "-Infinity", "non-finite-value"),
+])
+def test_values_out_of_their_kinds_range_are_flagged(tmp_path, key, value, code):
+    raw = value if isinstance(value, str) else json.dumps(value)
+    (profile,) = neuroncmp.load(write(tmp_path, "v.json", f'{{"{key}": {raw}, "hbm_write_bytes": 1}}'))
+    assert codes(profile, key) == [code]
+
+
+def test_negative_memory_rows_are_flagged_on_their_type(tmp_path):
+    table = "| ND Idx | NC Idx | Usage Type | Amount |\n| - | - | - | - |\n| 0 | 0 | io | -64 KiB |\n"
+    (profile,) = neuroncmp.load(write(tmp_path, "m.memory.md", table))
+    assert codes(profile, "memory.io") == ["negative-value"]
+
+
+def test_values_in_range_are_not_flagged():
+    for profile in neuroncmp.load(RUN):
+        assert set(codes(profile)) <= {"percent-over-100"}
+
+
+@pytest.mark.parametrize("content", ['{"n": {"x": null, "y": [1]}}', '{"n": {"train_loss": 1}}'])
+def test_a_profile_without_a_single_value_is_an_error(tmp_path, content):
+    with pytest.raises(ParseError, match="at least one"):
+        neuroncmp.load(write(tmp_path, "s.json", content))
+
+
+def test_an_empty_summary_list_is_an_error(tmp_path):
+    with pytest.raises(ParseError, match="'summary'"):
+        neuroncmp.load(write(tmp_path, "s.json", '{"summary": []}'))
+
+
+def test_batch_size_zero_in_a_title_is_no_batch_size(tmp_path):
+    text = "# Batch 0\n| Group | Name | Value |\n| - | - | - |\n| o | **total_time** | 1 **ms** |\n"
+    (profile,) = neuroncmp.load(write(tmp_path, "e.md", text))
+    assert profile.batch_size is None
+
+
+def test_a_bad_batch_size_from_the_api_is_dropped_with_an_anomaly():
+    from neuroncmp.ingest import validate
+
+    (profile,) = neuroncmp.load(RUN / "b32.json")
+    profile.params.update(batch_size=2.5, batch_size_source="manifest")
+    validate.batch_size(profile)
+    assert profile.batch_size is None and codes(profile) == ["bad-batch-size"]
+
+
+def test_json_outputs_hold_no_nan_or_infinity_tokens(tmp_path):
+    from click.testing import CliRunner
+
+    from neuroncmp.cli import cli
+
+    path = write(tmp_path, "odd.json", '{"n": {"total_time": NaN, "hbm_read_bytes": 1e400, "x_time": -Infinity}}')
+    shown = CliRunner().invoke(cli, ["show", str(path), "--format", "json"])
+    metric = strict(shown.output)["metrics"]["hbm_read_bytes"]
+    assert metric["value"] is None and metric["non_finite"] == {"value": "Infinity"}
+    out = tmp_path / "out.json"
+    assert CliRunner().invoke(cli, ["diff", str(RUN / "b32.json"), str(path), "-o", str(out)]).exit_code == 0
+    row = next(r for r in strict(out.read_text())["rows"] if r["metric"] == "total_time")
+    step = row["cells"][0]["step"]
+    assert step["variant"] is None and step["non_finite"]["variant"] == "NaN"
+
+
+# ---- containment: convert ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("label, stem", [("../../evil", "evil"), ("/abs/evil", "abs-evil"),
+                                         ("manifest", "manifest-profile"), ("..", "profile")])
+def test_convert_writes_only_inside_its_folder(tmp_path, label, stem):
+    from click.testing import CliRunner
+
+    from neuroncmp.cli import cli
+
+    source = tmp_path / "in"
+    source.mkdir()
+    report = write(source, "report.md", "# A\n| Group | Name | Value |\n| - | - | - |\n"
+                                        "| overall_stats | **total_time** | 53.78 **ms** |\n")
+    (source / "manifest.json").write_text(json.dumps({"schema": "neuroncmp.manifest/1", "profiles": [
+        {"file": "report.md", "label": label}]}))
+    out = tmp_path / "a" / "out"
+    result = CliRunner().invoke(cli, ["convert", str(report), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == sorted([f"{stem}.json", "manifest.json", "report.md"])
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == sorted(
+        ["report.md", "manifest.json", f"{stem}.json", "manifest.json", "report.md"])
+
+
+def test_convert_replaces_a_symlink_in_its_folder_instead_of_writing_through_it(tmp_path):
+    from neuroncmp.render.run_folder import convert
+
+    outside = tmp_path / "precious.txt"
+    outside.write_text("keep me")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "b32.json").symlink_to(outside)
+    report = write(tmp_path, "report.md", "(the report converted)")
+    convert(neuroncmp.load(RUN / "b32.json"), report, out)
+    assert outside.read_text() == "keep me" and not (out / "b32.json").is_symlink()
