@@ -130,6 +130,21 @@ def test_opposite_infinities_compare_without_a_nan_crash(tmp_path):
         assert codes(profile.profiles[0], "total_time") == ["non-finite-value"]
 
 
+@pytest.mark.parametrize("baseline, variant", [("5e-324", "1e10"), ("1e300", "1e-300"), ("1e400", "1")])
+def test_sorting_by_change_survives_ratios_that_under_or_overflow(tmp_path, baseline, variant):
+    """Found by the fuzzer: log(v / b) of 5e-324 / 1e10 is log(0), a math domain error."""
+    from neuroncmp.comparison.view import change_in_bands, select
+
+    a = write(tmp_path, "a.json", f'{{"n": {{"total_time": 0.1, "hbm_read_bytes": {baseline}}}}}')
+    b = write(tmp_path, "b.json", f'{{"n": {{"total_time": 0.1, "hbm_read_bytes": {variant}}}}}')
+    result = neuroncmp.compare(neuroncmp.load(a), neuroncmp.load(b))
+    assert select(result, sort="change").rows  # no ValueError
+    size = change_in_bands(result.row("hbm_read_bytes"), "step")
+    band = result.row("hbm_read_bytes").band.width()  # ln(1 + relative band)
+    expected = math.inf if "e400" in baseline else abs(math.log(float(variant)) - math.log(float(baseline))) / band
+    assert size == pytest.approx(expected)
+
+
 # ---- shapes -----------------------------------------------------------------------------------
 
 MONITOR = json.loads((RUN.parent.parent / "tests" / "fixtures" / "neuron-monitor-report.json").read_text())
