@@ -9,7 +9,10 @@ from .base import QUALITY, Evidence, Finding, Outcome, Passed
 WHY = {"percent-over-100": "a percentage above 100 %", "memory-total-mismatch": "a memory Total that is "
        "not the sum of its rows", "cycles-mismatch": "cycles that disagree with total_time x clock",
        "share-mismatch": "an active-time share that disagrees with its time", "nan-value": "a NaN value",
-       "duplicate-metric": "a metric given twice with different values"}
+       "duplicate-metric": "a metric given twice with different values",
+       "non-finite-value": "an infinite value", "negative-value": "a negative value where none can be",
+       "out-of-range": "a value outside its kind's range", "duplicate-key": "a JSON key given twice",
+       "bad-batch-size": "a batch size that is not a whole number >= 1"}  # README "Anomaly codes"
 
 
 class Anomalies:
