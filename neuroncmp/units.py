@@ -143,7 +143,7 @@ def significant(number: float, digits: int = 4) -> str:
     than ``digits`` in full (``61105``)."""
     if number == 0:
         return "0"
-    if not _finite(number):
+    if not is_finite(number):
         return non_finite(as_float(number))
     text = f"{number:#.{digits}g}"
     if "e" in text:  # expanded between 1e-9 and 1e15; beyond, an exponent beats 20 zeros
@@ -157,7 +157,8 @@ def _expand(number: float, digits: int) -> str:
     return f"{number:.{decimals}f}"
 
 
-def _finite(number: float) -> bool:
+def is_finite(number: float) -> bool:
+    """``math.isfinite`` that says False, not OverflowError, for an integer beyond a float's range."""
     try:
         return math.isfinite(number)
     except OverflowError:  # an integer beyond a float's range
@@ -189,7 +190,7 @@ def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None, 
         return "-"
     if isinstance(value, str) or unit == TEXT:
         return str(value)
-    if not _finite(value):
+    if not is_finite(value):
         return non_finite(as_float(value))
     if unit in (COUNT, CYCLE, DIMENSIONLESS) and abs(value) >= 1e5:
         return compact(value)

@@ -424,3 +424,17 @@ def test_convert_replaces_a_symlink_in_its_folder_instead_of_writing_through_it(
     report = write(tmp_path, "report.md", "(the report converted)")
     convert(neuroncmp.load(RUN / "b32.json"), report, out)
     assert outside.read_text() == "keep me" and not (out / "b32.json").is_symlink()
+
+
+def test_an_infinite_value_neither_sets_the_row_scale_nor_gets_a_size_of_change(tmp_path):
+    """1e400 against 5e9 bytes: the row reads in GiB (5e9 / 2**30 = 4.657), the change is n/a and
+    the cell suspect (!), not ``+nan%`` in TiB."""
+    from click.testing import CliRunner
+
+    from neuroncmp.cli import cli
+
+    a = write(tmp_path, "a.json", '{"n": {"total_time": 0.1, "hbm_read_bytes": 1e400}}')
+    b = write(tmp_path, "b.json", '{"n": {"total_time": 0.2, "hbm_read_bytes": 5e9}}')
+    markdown = CliRunner().invoke(cli, ["diff", str(a), str(b), "--format", "md"]).output
+    assert f"| `hbm_read_bytes` | inf | {5e9 / 2**30:.3f} GiB (n/a !) |" in markdown
+    assert "nan%" not in markdown

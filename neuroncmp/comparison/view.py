@@ -15,6 +15,7 @@ from typing import Iterable, NamedTuple
 from ..catalog import closest
 from ..errors import UsageError
 from ..records import record
+from ..units import is_finite
 from .result import (
     ADDED,
     BETTER,
@@ -109,16 +110,9 @@ def _size(delta: Delta, points: bool) -> float:
     b, v = delta.baseline, delta.variant
     if b == v:
         return 0.0
-    if not b or not v or (b < 0) != (v < 0) or not (_finite(b) and _finite(v)):
+    if not b or not v or (b < 0) != (v < 0) or not (is_finite(b) and is_finite(v)):
         return math.inf
     return abs(math.log(abs(v)) - math.log(abs(b)))  # not log(v / b): the ratio can under/overflow
-
-
-def _finite(number: float) -> bool:
-    try:
-        return math.isfinite(number)
-    except OverflowError:  # an integer beyond a float's range
-        return False
 
 
 def change_rank(row: Row, basis: str) -> int:

@@ -10,6 +10,7 @@ import math
 
 from ..comparison.result import (ABSENT, ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED,
                                  WORSE, Delta)
+from ..units import is_finite
 
 MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone",
         SUSPECT: "!", CONTEXT: "", ABSENT: ""}
@@ -25,6 +26,8 @@ def change_text(delta: Delta) -> str:
     """``+9.52pp``, ``-9.5%``, ``x2.13`` for big ratios; ``from 0``; ``changed`` for text."""
     if delta.verdict in (ADDED, REMOVED, ABSENT) or delta.delta == 0:
         return ""
+    if isinstance(delta.delta, (int, float)) and not is_finite(delta.delta):
+        return "n/a"  # from or to an infinity or NaN: no size of change exists (the value is flagged)
     if delta.points is not None:
         return f"{delta.points:+.{1 if abs(delta.points) >= 10 else 2}f}pp"
     if delta.relative is not None:

@@ -14,7 +14,7 @@ from typing import Any, Iterator, NamedTuple
 from ..comparison.result import Comparison, Delta, Row
 from ..comparison.view import View
 from ..records import record
-from ..units import format_value, pick_scale
+from ..units import format_value, is_finite, pick_scale
 from .changes import sparkline
 
 
@@ -104,11 +104,8 @@ def identical_text(row: Row) -> bool:
 
 
 def scale_for(row: Row, basis: str) -> tuple[float, str] | None:
-    """The display scale of a row, chosen from the baseline (else the first numeric variant)."""
-    reference = next((c.shown(basis).baseline for c in row.cells), None)
-    if not isinstance(reference, (int, float)):
-        reference = next((c.shown(basis).variant for c in row.cells
-                          if isinstance(c.shown(basis).variant, (int, float))), None)
-    if not isinstance(reference, (int, float)) or reference != reference:
-        return None
-    return pick_scale(reference, row.unit)
+    """The display scale of a row, chosen from the baseline (else the first variant) with a finite
+    number: an infinity or NaN says nothing about the scale the other values read best in."""
+    values = [c.shown(basis).baseline for c in row.cells[:1]] + [c.shown(basis).variant for c in row.cells]
+    reference = next((v for v in values if isinstance(v, (int, float)) and is_finite(v)), None)
+    return None if reference is None else pick_scale(reference, row.unit)
