@@ -88,7 +88,9 @@ def _sorted(rows: list[Row], sort: str, basis: str) -> list[Row]:
     if sort == "name":
         return sorted(rows, key=lambda r: r.name)
     if sort == "change":
-        return sorted(rows, key=lambda r: (change_rank(r, basis), -change_in_bands(r, basis)))
+        # rounded: reciprocal metrics (throughput, time per sample) change by the same size up to
+        # the last bits, and their order should not hang on floating-point noise (ties keep catalog order)
+        return sorted(rows, key=lambda r: (change_rank(r, basis), -round(change_in_bands(r, basis), 6)))
     return rows
 
 
