@@ -3,6 +3,7 @@ files (summary-json, memory sidecars, Trainer results) with the formulas the REA
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -330,3 +331,25 @@ def test_spill_is_not_said_to_be_everywhere_when_one_point_is_below(tmp_path):
     result = sweep(neuroncmp.load_many(sorted(tmp_path.iterdir())))
     assert not result.spill.everywhere and result.spill.above_share == 16
     assert "every batch size" not in _finding(result, "spill").title
+
+
+def test_charts_are_written_and_a_point_log_axes_cannot_hold_is_left_out_with_a_note(tmp_path):
+    """``--charts DIR`` writes the three PNGs; a roofline point of intensity 0 (the fuzzer's case)
+    is not drawn, and matplotlib warns of nothing."""
+    import warnings
+
+    pytest.importorskip("matplotlib")
+    from neuroncmp.render import charts
+
+    result = CliRunner().invoke(cli, ["sweep", str(RUN), "--charts", str(tmp_path), "--no-color"])
+    assert result.exit_code == 0, result.output
+    for name in ("throughput", "roofline", "memory"):
+        assert (tmp_path / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    analysed = sweep(*neuroncmp.load(RUN))
+    broken = analysed.roofline[0]._replace(intensity=0.0)
+    analysed = dataclasses.replace(analysed, roofline=(broken, *analysed.roofline[1:]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure = charts.roofline_figure(analysed)
+    texts = [t.get_text() for t in figure.axes[0].texts]
+    assert f"not drawn (value not positive and finite): b{broken.batch_size}" in texts

@@ -56,19 +56,33 @@ def roofline_figure(sweep: Sweep) -> Any:
     figure = _figure()
     axes = figure.add_subplot()
     roof = sweep.roof
-    intensities = [r.intensity for r in sweep.roofline] or [roof.ridge]
-    low, high = min(intensities + [roof.ridge]) / 4, max(intensities + [roof.ridge]) * 4
+    drawn = [r for r in sweep.roofline if _positive(r.intensity) and _positive(r.achieved)]
+    has_roof = _positive(roof.ridge) and _positive(roof.peak_flops)
+    intensities = [r.intensity for r in drawn] + ([roof.ridge] if has_roof else []) or [1.0]
+    low, high = min(intensities) / 4, max(intensities) * 4
     grid = [low * (high / low) ** (i / 100) for i in range(101)]
-    axes.loglog(grid, [min(roof.peak_flops, i * roof.bandwidth) / 1e12 for i in grid], color="black",
-                label=f"roof: peak {roof.peak_flops / 1e12:.1f} TFLOP/s, ridge {roof.ridge:.0f} FLOP/B")
-    for point in sweep.roofline:
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    if has_roof:
+        axes.plot(grid, [min(roof.peak_flops, i * roof.bandwidth) / 1e12 for i in grid], color="black",
+                  label=f"roof: peak {roof.peak_flops / 1e12:.1f} TFLOP/s, ridge {roof.ridge:.0f} FLOP/B")
+        axes.axvline(roof.ridge, color="grey", linestyle=":")
+    left_out = [f"b{r.batch_size}" for r in sweep.roofline if r not in drawn]
+    if left_out:  # log axes have no place for zero, negative or infinite values: say so
+        axes.text(0.99, 0.01, f"not drawn (value not positive and finite): {', '.join(left_out)}",
+                  transform=axes.transAxes, ha="right", va="bottom", fontsize=7)
+    for point in drawn:
         axes.scatter(point.intensity, point.achieved / 1e12, zorder=3)
         axes.annotate(f"b{point.batch_size}", (point.intensity, point.achieved / 1e12), fontsize=8,
                       xytext=(4, -10), textcoords="offset points")
-    axes.axvline(roof.ridge, color="grey", linestyle=":")
     axes.set(xlabel="arithmetic intensity [FLOP/B]", ylabel="achieved [TFLOP/s]", title="Roofline")
-    axes.legend(loc="upper left", fontsize=8)
+    if has_roof:
+        axes.legend(loc="upper left", fontsize=8)
     return figure
+
+
+def _positive(value: float) -> bool:
+    return 0 < value < float("inf")
 
 
 def memory_figure(sweep: Sweep) -> Any:
