@@ -558,15 +558,7 @@ def _render_all(profiles: list[Any]) -> list[str]:
         gates = ()
     for sort in ("group", "change"):
         report = DiffReport(comparison, select(comparison, sort=sort, only_changed=sort == "change"), gates)
-        for renderer in renderers():
-            if renderer.supports("diff"):
-                text = renderer.render("diff", report, 100)
-                if renderer.name == "json":
-                    _json_ok(text, "diff --format json", problems)
-                elif renderer.name == "term":
-                    _plain_ok(text, "diff", problems)
-                elif renderer.name == "csv":
-                    _csv_ok(text, problems)
+        _render_every_way("diff", report, problems)
         by_name["term"].styled("diff", report, 60)
     _render_sweep(profiles, problems)
     return problems
@@ -576,19 +568,27 @@ def _render_sweep(profiles: list[Any], problems: list[str]) -> None:
     """The sweep analysis (fits, roofline, findings) of the reference with the mutated profiles."""
     from neuroncmp.analysis.sweep import sweep
     from neuroncmp.errors import NeuroncmpError
-    from neuroncmp.render.registry import renderers
 
     try:
         result = sweep(_reference(), *profiles)
     except NeuroncmpError:
         return
+    _render_every_way("sweep", result, problems)
+
+
+def _render_every_way(document: str, value: Any, problems: list[str]) -> None:
+    """``document`` (diff, sweep) in every format that has it, each output checked its way."""
+    from neuroncmp.render.registry import renderers
+
     for renderer in renderers():
-        if renderer.supports("sweep"):
-            text = renderer.render("sweep", result, 100)
+        if renderer.supports(document):
+            text = renderer.render(document, value, 100)
             if renderer.name == "json":
-                _json_ok(text, "sweep --format json", problems)
+                _json_ok(text, f"{document} --format json", problems)
             elif renderer.name == "term":
-                _plain_ok(text, "sweep", problems)
+                _plain_ok(text, document, problems)
+            elif renderer.name == "csv":
+                _csv_ok(text, problems)
 
 
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
