@@ -9,7 +9,7 @@ import sys
 import pytest
 from conftest import ROOT, RUN
 
-HEAVY = ("pint", "pandas", "numpy", "pyarrow", "matplotlib", "duckdb")
+HEAVY = ("pint", "pandas", "numpy", "pyarrow", "matplotlib", "duckdb", "pyspark")
 PROBE = """
 import runpy, sys, json
 sys.argv = ["neuroncmp", *json.loads(sys.argv[1])]

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from .app import cli
 from .options import width_option
-from .store_options import (
-    echo_or_write,
-    output_format,
-    pairs,
-    store_option,
-    where_option,
-)
+from .store_options import echo_or_write, engine_options, output_format, pairs, store_option, where_option
 
 
 @cli.command()
@@ -26,8 +22,9 @@ from .store_options import (
               help="Show only the last N points of each series (shifts use them all).")
 @width_option
 @store_option
+@engine_options
 def history(metric: str, where: tuple[str, ...], fmt: str | None, output: str | None,
-            last: int | None, width: int | None, store_path: str) -> None:
+            last: int | None, width: int | None, store_path: str, engine: Any) -> None:
     """Show METRIC's history: one series per distinct tag set, shifts marked."""
     from ..errors import UsageError
     from ..store import Store
@@ -36,7 +33,7 @@ def history(metric: str, where: tuple[str, ...], fmt: str | None, output: str | 
     chosen = output_format(fmt, output, ("term", "json", "png"))
     if chosen == "png" and not output:
         raise UsageError("--format png needs -o FILE.png")
-    result = Store(store_path).history_where(metric, pairs(where, "--where"))
+    result = Store(store_path, engine=engine).history_where(metric, pairs(where, "--where"))
     if chosen == "png":
         from ..render.store_plot import history_png
 

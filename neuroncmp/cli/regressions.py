@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from .app import cli
-from .store_options import (
-    echo_or_write,
-    output_format,
-    pairs,
-    store_option,
-    where_option,
-)
+from .store_options import echo_or_write, engine_options, output_format, pairs, store_option, where_option
 
 
 @cli.command()
@@ -26,14 +22,15 @@ from .store_options import (
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to FILE (atomically): .txt or .json.")
 @store_option
+@engine_options
 def regressions(where: tuple[str, ...], since: str | None, all_changes: bool, min_change: float | None,
-                fail_on_regression: bool, fmt: str | None, output: str | None, store_path: str) -> None:
+                fail_on_regression: bool, fmt: str | None, output: str | None, store_path: str, engine: Any) -> None:
     """List level shifts in every series: changes for the worse first (by the catalog's direction)."""
     from ..errors import GateTripped
     from ..store import Store
 
     chosen = output_format(fmt, output, ("term", "json"))
-    result = Store(store_path).regressions(
+    result = Store(store_path, engine=engine).regressions(
         where=pairs(where, "--where"), since=since, all_changes=all_changes,
         min_change=None if min_change is None else min_change / 100)
     if chosen == "json":

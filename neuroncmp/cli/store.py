@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from .app import App, cli
-from .store_options import pairs, store_option, where_option
+from .store_options import engine_options, pairs, store_option, where_option
 
 
 @cli.group(cls=App)
@@ -23,8 +25,9 @@ def store() -> None:
 @click.option("--commit", metavar="SHA", default=None, help="The source commit of the runs.")
 @click.option("--skip-bad", is_flag=True, help="Add what can be added and list what was skipped.")
 @store_option
+@engine_options
 def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: str | None,
-        commit: str | None, skip_bad: bool, store_path: str) -> None:
+        commit: str | None, skip_bad: bool, store_path: str, engine: Any) -> None:
     """Add profiles (files, run folders, folders of files) to the store."""
     from ..errors import UsageError
     from ..render.store_text import add_report
@@ -34,7 +37,7 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
         raise UsageError("give either PATH... or --runs LISTING")
     if listing and (tags or at or commit):
         raise UsageError("--tag, --at and --commit apply to PATH...; a listing has its own columns")
-    target = Store(store_path)
+    target = Store(store_path, engine=engine)
     if listing:
         report = target.add_listing(listing, skip_bad=skip_bad)
     else:
@@ -46,12 +49,13 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
 @store.command("ls")
 @where_option
 @store_option
-def ls(where: tuple[str, ...], store_path: str) -> None:
+@engine_options
+def ls(where: tuple[str, ...], store_path: str, engine: Any) -> None:
     """List the runs in the store, in time order, with their tags."""
     from ..render.store_text import runs_table
     from ..store import Store
 
-    click.echo(runs_table(Store(store_path).runs(**pairs(where, "--where"))), nl=False)
+    click.echo(runs_table(Store(store_path, engine=engine).runs(**pairs(where, "--where"))), nl=False)
 
 
 @store.command("check")

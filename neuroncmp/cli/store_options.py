@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from typing import Any, Callable
+
 import click
 
 store_option = click.option(
@@ -10,6 +13,31 @@ store_option = click.option(
 where_option = click.option(
     "--where", "where", multiple=True, metavar="KEY=VALUE",
     help="Only runs with this tag (repeatable: all keys must match, any value of a repeated key).")
+
+
+_ENGINE_OPTIONS = (
+    click.option("--engine", type=click.Choice(["duckdb", "spark"]), envvar="NEURONCMP_ENGINE",
+                 default="duckdb", show_default=True,
+                 help="Query engine (or set NEURONCMP_ENGINE); spark needs the spark extra and Java 17."),
+    click.option("--spark-master", metavar="URL", default=None,
+                 help="Spark master (default: SPARK_MASTER, else local[*]); SPARK_REMOTE for Spark Connect."),
+    click.option("--conf", "spark_conf", multiple=True, metavar="KEY=VALUE",
+                 help="A Spark setting (repeatable), over spark-defaults.conf."),
+)
+
+
+def engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--engine``, ``--spark-master`` and ``--conf``, given to the command as one ``engine``."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, engine: str, spark_master: str | None, spark_conf: tuple[str, ...],
+                **kwargs: Any) -> Any:
+        from ..store.engines import choose
+
+        conf = {k: v[-1] for k, v in pairs(spark_conf, "--conf").items()}
+        return command(*args, engine=choose(engine, master=spark_master, conf=conf), **kwargs)
+    for option in reversed(_ENGINE_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper
 
 
 def pairs(texts: tuple[str, ...], option: str) -> dict[str, list[str]]:

@@ -3,8 +3,9 @@
 ``layout`` (the folder, its lock and snapshot), ``objects`` (content-named copies), ``records``
 (profiles -> rows), ``schema`` (the tables), ``parts`` (writing and publishing), ``listing``
 (runs.csv), ``adding``, ``reading`` (DuckDB), ``trends`` (history and regressions),
-``maintenance`` (compact, check), ``store`` (the ``Store`` API). pyarrow and duckdb are imported
-only by the functions that write or read tables.
+``maintenance`` (compact, check), ``store`` (the ``Store`` API), ``engines`` (DuckDB, the default,
+and Spark, behind one interface). pyarrow, duckdb and pyspark are imported only by the functions
+that write or read tables.
 """
 
 from .store import Store

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ..errors import InputError, NeuroncmpError, UnknownFormatError
 from ..ingest import load
-from ..ingest.manifest import entry_for
+from ..ingest.manifest import MANIFEST, entry_for
+from ..ingest.registry import for_directory
 from ..model import Profile
 from . import layout, objects, parts, records, times
 from .listing import Entry, Problem
@@ -46,7 +47,7 @@ class AddReport:
 
 
 @dataclass(frozen=True, slots=True)
-class _Prepared:
+class Prepared:
     """A loaded file: its profiles, content hash and object name, and the entry that named it."""
 
     entry: Entry
@@ -67,23 +68,23 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
     prepared = []
     for entry in entries:
         try:
-            prepared += _prepare(entry)
+            prepared += prepare(entry)
         except NeuroncmpError as exc:
             problems.append(Problem(entry.where, str(exc)))
     if problems and not skip_bad:
-        raise InputError(_refusal(problems))
+        raise InputError(refusal(problems))
     layout.create(root)
     return AddReport(_commit(root, prepared), tuple(problems))
 
 
-def _refusal(problems: list[Problem]) -> str:
+def refusal(problems: list[Problem]) -> str:
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     return f"{problems[0]}{more}; nothing was added (--skip-bad adds the rest)"
 
 
-def _prepare(entry: Entry) -> list[_Prepared]:
+def prepare(entry: Entry) -> list[Prepared]:
     """Load what the entry names; a plain folder (no manifest, not an Explorer folder) is every
-    file below it."""
+    file below it. Pure of the store: engines run it wherever the parsing happens."""
     path = entry.path
     if not path.exists():
         raise InputError(f"{path}: no such file or directory")
@@ -91,8 +92,7 @@ def _prepare(entry: Entry) -> list[_Prepared]:
         try:
             profiles = load(path)
         except UnknownFormatError:
-            files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
-            return [item for file in files for item in _prepare(_with_path(entry, file))]
+            return [item for each in _files_below(entry) for item in prepare(each)]
     else:
         profiles = load(path)
     by_source: dict[str, list[Profile]] = {}
@@ -102,7 +102,7 @@ def _prepare(entry: Entry) -> list[_Prepared]:
     for source, group in by_source.items():
         file = Path(source)
         content_hash = objects.digest(file)
-        out.append(_Prepared(entry, file, group, content_hash, objects.object_path(content_hash, file),
+        out.append(Prepared(entry, file, group, content_hash, objects.object_path(content_hash, file),
                              _sidecars(file)))
     return out
 
@@ -114,11 +114,34 @@ def _sidecars(file: Path) -> dict[str, Path]:
     return {objects.object_path(objects.digest(p), p): p for p in found if p.is_file()}
 
 
+def plan(entry: Entry) -> list[Entry]:
+    """The entries ``prepare`` would load one by one, found without parsing: a plain folder is
+    every file below it (what ``prepare`` falls back to), anything else is itself. An engine that
+    spreads the parsing gives each its own task; the results are those of ``prepare(entry)``."""
+    path = entry.path
+    if path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path):
+        return _files_below(entry)
+    return [entry]
+
+
+def _directory_format(path: Path) -> bool:
+    try:
+        for_directory(path)
+    except UnknownFormatError:
+        return False
+    return True
+
+
+def _files_below(entry: Entry) -> list[Entry]:
+    files = sorted(p for p in entry.path.rglob("*") if p.is_file() and not p.name.startswith("."))
+    return [_with_path(entry, file) for file in files]
+
+
 def _with_path(entry: Entry, path: Path) -> Entry:
     return Entry(path, entry.tags, entry.at, entry.commit, f"{entry.where} ({path})", entry.at_source)
 
 
-def _commit(root: Path, prepared: list[_Prepared]) -> tuple[AddedRun, ...]:
+def _commit(root: Path, prepared: list[Prepared]) -> tuple[AddedRun, ...]:
     """Under the lock: skip what the store (or this add) has, copy the files, write, publish."""
     added = times.now()
     with layout.locked(root):
@@ -128,7 +151,7 @@ def _commit(root: Path, prepared: list[_Prepared]) -> tuple[AddedRun, ...]:
         for item in prepared:
             is_present = item.content_hash in present
             present.add(item.content_hash)
-            report += _runs(columns if not is_present else None, item, added, is_present)
+            report += run_rows(item, added, columns if not is_present else None, is_present)
             if not is_present:
                 new.append(item)
         if new:
@@ -142,9 +165,9 @@ def _commit(root: Path, prepared: list[_Prepared]) -> tuple[AddedRun, ...]:
     return tuple(report)
 
 
-def _runs(columns: records.Columns | None, item: _Prepared, added: datetime,
-          present: bool) -> list[AddedRun]:
-    """The item's runs (rows appended to ``columns`` when it is new)."""
+def run_rows(item: Prepared, added: datetime, columns: records.Columns | None,
+             present: bool) -> list[AddedRun]:
+    """The item's runs (their rows appended to ``columns`` when given)."""
     out = []
     for index, profile in enumerate(item.profiles):
         run = item.content_hash[:12] + (f".{index + 1}" if len(item.profiles) > 1 else "")
@@ -158,7 +181,7 @@ def _runs(columns: records.Columns | None, item: _Prepared, added: datetime,
     return out
 
 
-def _time(item: _Prepared, profile: Profile) -> tuple[datetime, str]:
+def _time(item: Prepared, profile: Profile) -> tuple[datetime, str]:
     """The run's time and where it came from: given, stated by the profile, else file mtime."""
     if item.entry.at is not None:
         return item.entry.at, item.entry.at_source

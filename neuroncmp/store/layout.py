@@ -7,7 +7,7 @@
       objects/ab/<sha256><suffix>   immutable copies of the added files, named by content hash
       tables/runs/<part>.parquet    one file per table per add (or compaction): runs, metrics, memory
       tables/metrics/<part>.parquet
-      tables/memory/<part>.parquet
+      tables/memory/<part>.parquet     (a part Spark wrote: <part>-<k>.parquet, listed in the snapshot)
 
 A part is visible only once ``snapshot.json`` names it; the snapshot is replaced atomically
 (``os.replace``), so a reader sees a run wholly or not at all whatever kills a writer.
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..atomic import write_atomic
-from ..errors import InputError
+from ..errors import InputError, UsageError
 
 SCHEMA = "neuroncmp.store/1"
 SCHEMA_VERSION = 1
@@ -40,6 +40,29 @@ def default_path() -> Path:
     return Path(os.environ.get(ENV) or DEFAULT)
 
 
+def root_of(path: str | Path | None) -> Path | str:
+    """The store's location: a local folder (a Path), or a URI (``hdfs://``, ``s3a://``,
+    ``file://``, ...) kept as text for an engine that reads such paths (Spark)."""
+    if path is None:
+        return default_path()
+    text = str(path)
+    return text.rstrip("/") if is_uri(text) else Path(path)
+
+
+def is_uri(text: str) -> bool:
+    scheme, sep, _ = text.partition("://")
+    return bool(sep) and scheme.replace("+", "").replace("-", "").replace(".", "").isalnum()
+
+
+def local(root: Path | str, doing: str) -> Path:
+    """``root`` as a local folder; a URI is a usage error saying what needs a local path."""
+    if isinstance(root, Path):
+        return root
+    raise UsageError(f"{root}: {doing} needs the store as a local or mounted folder (the lock and "
+                     "snapshot.json are local file operations); a URI is read by --engine spark "
+                     "(store ls, history, regressions)")
+
+
 def check(root: Path) -> None:
     """Refuse, without touching it, a folder that is not a store or is from a newer schema."""
     marker = root / MARKER
@@ -50,8 +73,13 @@ def check(root: Path) -> None:
         raise InputError(f"{root}: not a neuroncmp store (a file, not a folder); refusing to use it")
     if not marker.is_file():
         raise InputError(f"{root}: not a neuroncmp store (no {MARKER}); refusing to use it")
+    check_marker(marker.read_text(encoding="utf-8"), str(marker), str(root))
+
+
+def check_marker(text: str, marker: str, root: str) -> None:
+    """Refuse a ``STORE.json`` that is not a store marker, or one of a newer schema."""
     try:
-        found = json.loads(marker.read_text(encoding="utf-8"))
+        found = json.loads(text)
         schema = str(found.get("schema", ""))
         version = int(schema.rsplit("/", 1)[1]) if schema.startswith("neuroncmp.store/") else None
     except (ValueError, AttributeError, IndexError) as exc:

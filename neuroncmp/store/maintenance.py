@@ -45,6 +45,7 @@ def compact(root: Path) -> CompactReport:
     with layout.locked(root):
         snapshot = layout.read_snapshot(root)
         old = [part["id"] for part in snapshot["parts"]]
+        gone = [path for table in schema.TABLES for path in parts.files(root, snapshot, table)]
         leftovers = _leftovers(root, snapshot)
         if len(old) > 1:
             merged = parts.read_all(root, snapshot)
@@ -52,9 +53,8 @@ def compact(root: Path) -> CompactReport:
             parts.write(root, part, merged)
             snapshot = {**snapshot, "parts": [parts.entry(part, merged)]}
             layout.write_snapshot(root, snapshot)
-            for table in schema.TABLES:
-                for gone in old:
-                    layout.part_file(root, table, gone).unlink(missing_ok=True)
+            for path in gone:
+                path.unlink(missing_ok=True)
         removed = [_remove(root, path) for path in leftovers]
     runs = sum(p["runs"] for p in snapshot["parts"])
     return CompactReport(len(old), len(snapshot["parts"]), runs, tuple(removed))
@@ -115,9 +115,8 @@ def _check_rows(rows: Columns) -> list[str]:
 
 def _leftovers(root: Path, snapshot: dict, referenced: list[str] | None = None) -> list[Path]:
     """Files no committed state names: unpublished parts, unreferenced copies, staging folders."""
-    live = {part["id"] for part in snapshot["parts"]}
-    found = [p for table in schema.TABLES for p in (root / "tables" / table).glob("*")
-             if p.name.removesuffix(".parquet") not in live]
+    live = {path for table in schema.TABLES for path in parts.files(root, snapshot, table)}
+    found = [p for table in schema.TABLES for p in (root / "tables" / table).glob("*") if p not in live]
     found += sorted((root / "objects").glob("*/.incoming-*"))
     if referenced is None:
         referenced = parts.read_column(root, snapshot, "runs", "object")

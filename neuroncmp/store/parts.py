@@ -51,9 +51,19 @@ def entry(part: str, columns: Columns) -> dict[str, Any]:
     return {"id": part, "runs": len(runs["run"]), "hashes": sorted(set(runs["content_hash"]))}
 
 
+def names(snapshot: dict[str, Any], table: str) -> list[str]:
+    """The committed part files of ``table``, relative to the store: ``tables/<table>/<name>``.
+
+    A part written by pyarrow is one file per table, ``<part>.parquet``; a part written by Spark
+    is the files its tasks wrote, ``<part>-<k>.parquet``, which the part's ``files`` record lists
+    per table (none when that table got no rows)."""
+    return [f"tables/{table}/{name}" for part in snapshot["parts"]
+            for name in part.get("files", {}).get(table, [f"{part['id']}.parquet"])]
+
+
 def files(root: Path, snapshot: dict[str, Any], table: str) -> list[Path]:
     """The committed part files of ``table``."""
-    return [layout.part_file(root, table, part["id"]) for part in snapshot["parts"]]
+    return [root / name for name in names(snapshot, table)]
 
 
 def read_all(root: Path, snapshot: dict[str, Any]) -> Columns:

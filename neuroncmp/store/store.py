@@ -18,18 +18,24 @@ from ..comparison.bands import Bands
 from ..errors import UsageError
 from ..ingest import load
 from ..model import Profile
-from . import adding, baseline, layout, listing, maintenance, reading, trends
+from . import adding, baseline, engines, layout, listing, maintenance, reading, trends
 from .times import parse_time
 
 
 class Store:
-    """A store folder (default: ``NEURONCMP_STORE``, else ``.neuroncmp``)."""
+    """A store: a local folder (default: ``NEURONCMP_STORE``, else ``.neuroncmp``), or for the
+    Spark engine any path Spark reads (``hdfs://``, ``s3a://``, ...). ``engine`` is ``"duckdb"``
+    (the default, or ``NEURONCMP_ENGINE``), ``"spark"``, or an engine from ``engines.choose``
+    (``choose("spark", master="local[2]", conf={...}, session=spark)``)."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path) if path is not None else layout.default_path()
+    def __init__(self, path: str | Path | None = None, *,
+                 engine: str | engines.Engine | None = None) -> None:
+        self.path = layout.root_of(path)
+        self.engine = engine if engine is not None and not isinstance(engine, str) else \
+            engines.choose(engine)
 
     def __repr__(self) -> str:
-        return f"Store({str(self.path)!r})"
+        return f"Store({str(self.path)!r}, engine={self.engine.name!r})"
 
     def add(self, *paths: str | Path, tags: Mapping[str, str] | None = None,
             at: str | datetime | None = None, commit: str | None = None,
@@ -38,17 +44,16 @@ class Store:
         when = _time(at, "--at")
         entries = [listing.Entry(Path(p), dict(tags or {}), when, commit, str(p), "--at")
                    for p in paths]
-        return adding.add(self.path, entries, skip_bad=skip_bad)
+        return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=[])
 
     def add_listing(self, runs_csv: str | Path, *, skip_bad: bool = False) -> adding.AddReport:
         """Add every row of a listing (``path``, optional ``time`` and ``commit``, tag columns)."""
         entries, problems = listing.read(Path(runs_csv))
-        return adding.add(self.path, entries, skip_bad=skip_bad, problems=problems)
+        return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=problems)
 
     def runs(self, **where: str | Iterable[str]) -> tuple[reading.Run, ...]:
         """Every run (matching ``where`` tags), in time order."""
-        found = reading.retrying(self.path, reading.runs)
-        return tuple(trends.matching(found, _where(where)))
+        return tuple(self.engine.runs(self.path, _where(where)))
 
     def history(self, metric: str, **where: str | Iterable[str]) -> trends.History:
         """Every series of ``metric`` (one per distinct tag set) with its shifts."""
@@ -56,19 +61,7 @@ class Store:
 
     def history_where(self, metric: str, where: Mapping[str, Iterable[str]]) -> trends.History:
         """``history`` with the tags as a mapping (what ``--where`` gives)."""
-        return reading.retrying(self.path, lambda con: self._history(con, metric, where))
-
-    def _history(self, con: Any, metric: str, where: Mapping[str, Iterable[str]]) -> trends.History:
-        name = canonical_name(metric)
-        units = reading.units(con, name)
-        if name not in units:
-            known = sorted(reading.units(con))
-            raise UsageError(f"no metric '{metric}' in the store {self.path} ({len(known)} metrics: "
-                             f"{', '.join(known[:5])}{', ...' if len(known) > 5 else ''})")
-        runs = {run.run: run for run in trends.matching(reading.runs(con), where)}
-        series = tuple(trends.build_series(name, units[name], _tags(key), runs, ids, values)
-                       for _, key, ids, values in reading.series(con, list(runs), name))
-        return trends.History(name, units[name], series)
+        return self.engine.history(self.path, canonical_name(metric), _where(where))
 
     def regressions(self, *, where: Mapping[str, str | Iterable[str]] | None = None,
                     since: str | datetime | None = None, all_changes: bool = False,
@@ -77,28 +70,12 @@ class Store:
         the worse; ``min_change`` is a fraction (0.02: at least 2 %); ``since`` keeps changes
         whose first new run is later."""
         when = _time(since, "--since")
-        return reading.retrying(self.path, lambda con: self._regressions(
-            con, _where(where or {}), when, all_changes, min_change))
-
-    def _regressions(self, con: Any, where: Mapping[str, Iterable[str]], when: datetime | None,
-                     all_changes: bool, min_change: float | None) -> trends.Regressions:
-        runs = {run.run: run for run in trends.matching(reading.runs(con), where)}
-        units = reading.units(con)
-        found: list[trends.Change] = []
-        series, metrics = 0, set()
-        for metric, key, ids, values in reading.series(con, list(runs)):
-            built = trends.build_series(metric, units[metric], _tags(key), runs, ids, values,
-                                         points=False)
-            found += built.changes
-            series += 1
-            metrics.add(metric)
-        chosen = trends.select(found, all_changes=all_changes, min_change=min_change, since=when)
-        return trends.Regressions(chosen, series, len(metrics), all_changes, min_change, when)
+        return self.engine.regressions(self.path, _where(where or {}), when, all_changes, min_change)
 
     def baseline_for(self, new: Profile, *, runs: int = baseline.HISTORY_RUNS,
                      **where: str | Iterable[str]) -> baseline.HistoryBaseline:
         """The last ``runs`` runs of ``new``'s series (``where`` picks it when several match)."""
-        return baseline.history_baseline(self.path, new, _where(where), runs)
+        return baseline.history_baseline(self._local("--baseline-history"), new, _where(where), runs)
 
     def diff_history(self, path: str | Path, *, runs: int = baseline.HISTORY_RUNS,
                      where: Mapping[str, str | Iterable[str]] | None = None, basis: str = "auto",
@@ -110,31 +87,30 @@ class Store:
         (new, *more) = load(path)
         if more:
             raise UsageError(f"{path}: {len(more) + 1} profiles; --baseline-history compares one")
-        found = baseline.history_baseline(self.path, new, _where(where or {}), runs)
+        found = baseline.history_baseline(self._local("--baseline-history"), new, _where(where or {}),
+                                          runs)
         bands = Bands([*thresholds, *found.bands])
         return compare(found.profiles, new, baseline=baseline.LABEL, basis=basis, thresholds=bands)
 
     def compact(self) -> maintenance.CompactReport:
-        return maintenance.compact(self.path)
+        return maintenance.compact(self._local("store compact"))
 
     def check(self) -> maintenance.CheckReport:
-        return maintenance.check(self.path)
+        return maintenance.check(self._local("store check"))
 
     def table(self, name: str) -> Any:
         """A table (``runs``, ``metrics``, ``memory``) as a pandas DataFrame."""
         if name not in layout.TABLES:
             raise UsageError(f"no table '{name}' (tables: {', '.join(layout.TABLES)})")
-        return reading.retrying(self.path, lambda con: con.execute(f"SELECT * FROM {name}").df())
+        return reading.retrying(self._local("Store.table"),
+                                lambda con: con.execute(f"SELECT * FROM {name}").df())
+
+    def _local(self, doing: str) -> Path:
+        return layout.local(self.path, doing)
 
 
 def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:
     return {k: [v] if isinstance(v, str) else list(v) for k, v in where.items()}
-
-
-def _tags(key: str) -> dict[str, str]:
-    import json
-
-    return json.loads(key)
 
 
 def _time(value: str | datetime | None, option: str) -> datetime | None:

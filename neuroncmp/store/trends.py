@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..analysis.shifts import detect_shifts
 from ..catalog import HIGHER, LOWER, lookup
+from ..errors import UsageError
 from .reading import Run
 
 WORSE, BETTER, CHANGED = "worse", "better", "changed"
@@ -107,17 +108,22 @@ def matching(runs: Iterable[Run], where: Mapping[str, Iterable[str]]) -> list[Ru
     return [run for run in runs if all(run.tags.get(k) in v for k, v in wanted.items())]
 
 
-def build_series(metric: str, unit: str, tags: Mapping[str, str], runs: Mapping[str, Run],
-                 run_ids: list[str], values: list[float], *, points: bool = True) -> Series:
-    """One series: its points (left out when ``points`` is False: regressions need only the
-    runs either side of each shift) and the shifts the detector finds in its values."""
-    def point(i: int) -> Point:
-        return Point(run_ids[i], runs[run_ids[i]].commit, runs[run_ids[i]].time, values[i])
-
-    changes = tuple(Change(metric, tags, point(s.index), point(s.index - 1), s.before, s.after, unit,
-                           s.change, direction(metric, s.before, s.after), s.p_value)
+def build_series(metric: str, unit: str, tags: Mapping[str, str], values: list[float],
+                 point: Callable[[int], Point], *, points: bool = True) -> Series:
+    """One series: its points (``point(i)`` makes the i-th; left out when ``points`` is False:
+    regressions need only the runs either side of each shift) and the shifts the detector finds
+    in its values."""
+    changes = tuple(make_change(metric, tags, unit, point(s.index), point(s.index - 1), s.before,
+                                s.after, s.change, s.p_value)
                     for s in detect_shifts(values))
     return Series(tags, tuple(point(i) for i in range(len(values))) if points else (), changes)
+
+
+def make_change(metric: str, tags: Mapping[str, str], unit: str, at: Point, before_run: Point,
+                before: float, after: float, change: float, p_value: float) -> Change:
+    """A ``Change`` from a detected shift, its direction from the catalog."""
+    return Change(metric, tags, at, before_run, before, after, unit, change,
+                  direction(metric, before, after), p_value)
 
 
 def select(changes: Iterable[Change], *, all_changes: bool, min_change: float | None,
@@ -132,3 +138,10 @@ def select(changes: Iterable[Change], *, all_changes: bool, min_change: float | 
 
 def _size(change: Change) -> float:
     return abs(change.change) if math.isfinite(change.change) else math.inf
+
+
+def unknown_metric(metric: str, root: Any, known: list[str]) -> UsageError:
+    """The error for a metric the store has no values of, naming a few it has."""
+    more = ", ..." if len(known) > 5 else ""
+    return UsageError(f"no metric '{metric}' in the store {root} ({len(known)} metrics: "
+                      f"{', '.join(known[:5])}{more})")

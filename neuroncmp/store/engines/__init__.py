@@ -1,0 +1,39 @@
+"""The store's query engines: DuckDB (embedded, the default) and Spark (a cluster, optional).
+
+Both read and write the same folder: the layout, the Parquet tables and the snapshot that
+publishes them (``layout``, ``schema``, ``parts``), and both run the same pure code on it (the
+parsers through ``adding.prepare``, the detector ``analysis.shifts.detect_shifts``), so a store
+written by one is read by the other with the same answers. ``choose`` picks one by name, else
+``NEURONCMP_ENGINE``, else DuckDB. Neither engine's library is imported until it is used.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from ...errors import UsageError
+from .base import Engine
+
+NAMES = ("duckdb", "spark")
+ENV = "NEURONCMP_ENGINE"
+
+__all__ = ["Engine", "NAMES", "ENV", "choose"]
+
+
+def choose(name: str | None = None, *, master: str | None = None,
+           conf: Mapping[str, str] | None = None, session: Any = None) -> Engine:
+    """The engine called ``name`` (else ``NEURONCMP_ENGINE``, else ``duckdb``). ``master``,
+    ``conf`` and ``session`` (an existing SparkSession) are Spark's and refused for DuckDB."""
+    chosen = (name or os.environ.get(ENV) or "duckdb").strip().lower()
+    if chosen not in NAMES:
+        raise UsageError(f"engine '{chosen}': expected one of {', '.join(NAMES)}")
+    if chosen == "duckdb":
+        if master or conf or session is not None:
+            raise UsageError("--spark-master and --conf apply to --engine spark")
+        from .duckdb_engine import DuckDBEngine
+
+        return DuckDBEngine()
+    from .spark_engine import SparkEngine
+
+    return SparkEngine(master=master, conf=dict(conf or {}), session=session)

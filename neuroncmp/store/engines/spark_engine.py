@@ -1,0 +1,110 @@
+"""The Spark engine: the store's commands on a Spark cluster (or ``local[*]``), same answers.
+
+The session starts on first use (``spark_session``). Reads take any path Spark reads; an add
+needs the store as a local or mounted folder (its lock and snapshot are local file operations)
+and the profiles at paths every executor sees. A failed Spark job becomes one line naming the
+error a task raised; nothing of a failed add is visible (``spark_add``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Mapping, TypeVar
+
+from ...errors import InputError, NeuroncmpError
+from .. import layout, trends
+from ..adding import AddReport
+from ..listing import Entry, Problem
+from ..reading import Run
+from .base import Where
+
+T = TypeVar("T")
+
+
+class SparkEngine:
+    """Spark, from ``master`` (else SPARK_REMOTE, SPARK_MASTER, ``local[*]``) and ``conf``, or
+    an existing ``session``."""
+
+    name = "spark"
+
+    def __init__(self, master: str | None = None, conf: Mapping[str, str] | None = None,
+                 session: Any = None) -> None:
+        self.master, self.conf, self._session = master, dict(conf or {}), session
+
+    @property
+    def session(self) -> Any:
+        if self._session is None:
+            from .spark_session import start
+
+            self._session = start(self.master, self.conf)
+        return self._session
+
+    def add(self, root: Path | str, entries: list[Entry], *, skip_bad: bool,
+            problems: list[Problem]) -> AddReport:
+        from . import spark_add
+
+        local = layout.local(root, "store add")
+        return self._run(lambda: spark_add.add(self.session, local, entries, skip_bad=skip_bad,
+                                               problems=problems),
+                         "; nothing was added (adding again finishes the set)")
+
+    def runs(self, root: Path | str, where: Where) -> list[Run]:
+        from . import spark_trends
+
+        return self._read(root, lambda tables: spark_trends.runs(tables, where))
+
+    def history(self, root: Path | str, metric: str, where: Where) -> trends.History:
+        from . import spark_trends
+
+        return self._read(root, lambda tables: spark_trends.history(tables, root, metric, where))
+
+    def regressions(self, root: Path | str, where: Where, since: datetime | None,
+                    all_changes: bool, min_change: float | None) -> trends.Regressions:
+        from . import spark_trends
+
+        return self._read(root, lambda tables: spark_trends.regressions(
+            tables, where, since, all_changes, min_change))
+
+    def _read(self, root: Path | str, work: Callable[[Any], T]) -> T:
+        """``work(tables)``, once more on a fresh snapshot if a part file vanished under it
+        (``store compact`` deletes the parts it merged once the new snapshot is published)."""
+        from .spark_session import first_line
+        from .spark_tables import committed
+
+        def attempt() -> T:
+            return work(committed(self.session, root))
+        try:
+            return attempt()
+        except NeuroncmpError:
+            raise
+        except Exception as exc:
+            if not _from_spark(exc):
+                raise
+            if not _vanished(exc):
+                raise InputError(f"Spark job failed: {first_line(exc)}") from None
+        return self._run(attempt, "")
+
+    def _run(self, work: Callable[[], T], after: str) -> T:
+        """``work()``, a failed Spark job as one line (``after`` says what it means)."""
+        from .spark_session import first_line
+
+        try:
+            return work()
+        except NeuroncmpError:
+            raise
+        except Exception as exc:
+            if not _from_spark(exc):
+                raise
+            raise InputError(f"Spark job failed: {first_line(exc)}{after}") from None
+
+
+def _vanished(exc: BaseException) -> bool:
+    text = str(exc)
+    return "FileNotFoundException" in text or "FILE_NOT_EXIST" in text or "PATH_NOT_FOUND" in text
+
+
+def _from_spark(exc: BaseException) -> bool:
+    """Whether ``exc`` is Spark's (a job or the JVM), not a bug of ours in the driver."""
+    module = type(exc).__module__
+    return module.startswith(("pyspark", "py4j"))

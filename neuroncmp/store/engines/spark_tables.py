@@ -1,0 +1,102 @@
+"""The store's committed tables as Spark DataFrames, from a local folder or any URI Spark reads.
+
+The snapshot decides what is committed, as for DuckDB: only the files it names are read. For a
+local store the marker and snapshot are read here (``layout``); for a URI (``hdfs://``,
+``s3a://``, ``file://``) Spark reads them as text, so the driver needs no client for that
+filesystem. Column types come from ``schema.TABLES``, the one definition of the tables.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ...errors import InputError
+from .. import layout, parts, schema
+
+SPARK_TYPES = {"VARCHAR": "string", "DOUBLE": "double", "BIGINT": "bigint", "INTEGER": "int",
+               "TIMESTAMP WITH TIME ZONE": "timestamp", "MAP(VARCHAR, VARCHAR)": "map<string,string>",
+               "VARCHAR[]": "array<string>"}
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The three committed tables of one snapshot."""
+
+    runs: Any
+    metrics: Any
+    memory: Any
+
+
+def ddl(table: str, prefix: str = "", timestamps: str = "timestamp") -> str:
+    """The table's columns as a Spark DDL string (``prefix`` on every name; timestamps as
+    ``timestamps``: ``bigint`` where they travel as microseconds since the epoch)."""
+    return ", ".join(f"`{prefix}{name}` {kind}" for name, kind in columns(table, timestamps))
+
+
+def columns(table: str, timestamps: str = "timestamp") -> list[tuple[str, str]]:
+    """(name, Spark type) of the table's columns."""
+    return [(name, timestamps if kind.startswith("TIMESTAMP") else SPARK_TYPES[kind])
+            for name, kind, _ in schema.TABLES[table]]
+
+
+def struct(table: str) -> str:
+    """The table's row as a Spark struct type (``array<...>`` of it nests a run's rows)."""
+    return "struct<" + ", ".join(f"`{name}`: {kind}" for name, kind in columns(table)) + ">"
+
+
+def uri(root: Path | str) -> str:
+    """The store as a URI Spark resolves the same way on every node (a local folder: file://)."""
+    return root.resolve().as_uri() if isinstance(root, Path) else root
+
+
+def committed(spark: Any, root: Path | str) -> Tables:
+    """The tables of the store's current snapshot (a store that is none is refused, untouched)."""
+    snapshot = _local_snapshot(root) if isinstance(root, Path) else _remote_snapshot(spark, root)
+    base = uri(root)
+    frames = {}
+    for table in schema.TABLES:
+        paths = [f"{base}/{name}" for name in parts.names(snapshot, table)]
+        reader = spark.read.schema(ddl(table))
+        frames[table] = reader.parquet(*paths) if paths else spark.createDataFrame([], ddl(table))
+    return Tables(**frames)
+
+
+def _local_snapshot(root: Path) -> dict[str, Any]:
+    layout.check(root)
+    return layout.read_snapshot(root)
+
+
+def _remote_snapshot(spark: Any, root: str) -> dict[str, Any]:
+    marker = read_text(spark, f"{root}/{layout.MARKER}")
+    if marker is None:
+        raise InputError(f"{root}: not a neuroncmp store (no {layout.MARKER} readable there); "
+                         "refusing to use it")
+    layout.check_marker(marker, f"{root}/{layout.MARKER}", root)
+    text = read_text(spark, f"{root}/{layout.SNAPSHOT}")
+    return json.loads(text) if text else {"schema": layout.SCHEMA, "parts": []}
+
+
+def read_text(spark: Any, path: str) -> str | None:
+    """A small file's text through Spark (None when it does not exist)."""
+    from pyspark.errors import AnalysisException
+
+    try:
+        rows = spark.read.text(path, wholetext=True).collect()
+    except AnalysisException as exc:
+        if "PATH_NOT_FOUND" in str(exc) or "Path does not exist" in str(exc):
+            return None
+        raise
+    return rows[0][0] if rows else ""
+
+
+def matching(runs: Any, where: Mapping[str, Sequence[str]]) -> Any:
+    """Runs whose tags match every ``where`` key (any of its values), as ``trends.matching``:
+    a run without the key never matches."""
+    from pyspark.sql import functions as F
+
+    for key, values in where.items():
+        runs = runs.filter(F.col("tags").getItem(key).isin(list(values)))
+    return runs

@@ -1,0 +1,338 @@
+"""The store on Spark (local[2]): the same answers as DuckDB on the same store, a store written by
+either engine read by the other, bad profiles among thousands, and an executor dying mid-add.
+
+Marked ``spark`` (``python -m pytest -m spark``); skipped when pyspark or Java is missing. DuckDB's
+answers are the reference: they come from another reader and another writer (DuckDB SQL, pyarrow)
+over the same files, and the generated truth anchors both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT, RUN
+from neuroncmp.cli import cli
+from neuroncmp.errors import InputError
+from neuroncmp.store import Store
+from neuroncmp.store.engines import choose
+
+pytest.importorskip("pyspark")
+pytest.importorskip("duckdb")
+if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+    pytest.skip("Spark needs Java 17 (java on PATH or JAVA_HOME)", allow_module_level=True)
+
+pytestmark = pytest.mark.spark
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import make_history  # noqa: E402
+
+MASTER = "local[2]"
+SHIFTS = {"total_time": (180, 0.04), "mfu_estimated_percent": (120, -0.04), "dma_active_time": (200, 0.06)}
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """One engine for the module (getOrCreate: CLI calls in this process reuse its session)."""
+    return choose("spark", master=MASTER, conf={"spark.sql.shuffle.partitions": "4"})
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    """300 generated runs of b32 with three known shifts, and their runs.csv."""
+    out = tmp_path_factory.mktemp("history")
+    make_history.generate(out, 300, seed=11, shifts=SHIFTS)
+    return out
+
+
+@pytest.fixture(scope="module")
+def stores(generated, spark, tmp_path_factory) -> tuple[Path, Path]:
+    """The same adds by each engine: the generated listing, then the bundled sweep (a run folder
+    with a manifest, sidecars and memory tables) as another model."""
+    made = []
+    for engine in ("duckdb", spark):
+        path = tmp_path_factory.mktemp("stores") / "s"
+        store = Store(path, engine=engine)
+        store.add_listing(generated / "runs.csv")
+        store.add(RUN, tags={"model": "sweep"}, at="2024-12-01T00:00:00Z", commit="0sweep0")
+        made.append(path)
+    return made[0], made[1]
+
+
+def by_engine(path: Path, spark) -> dict[str, Store]:
+    return {"duckdb": Store(path), "spark": Store(path, engine=spark)}
+
+
+# ---- the same answers ------------------------------------------------------------------------------
+
+def test_both_engines_give_the_same_runs_on_both_stores(stores, spark):
+    reference = Store(stores[0]).runs()
+    assert len(reference) == 308
+    for path in stores:
+        for name, store in by_engine(path, spark).items():
+            assert store.runs() == reference, (path, name)
+            assert store.runs(model="sweep", batch_size=["8", "32"]) == \
+                tuple(r for r in reference if r.tags.get("model") == "sweep" and r.tags.get("batch_size") in ("8", "32"))
+
+
+@pytest.mark.parametrize("metric", ["total_time", "mfu_estimated_percent", "dma_active_time",
+                                    "memory.shared_scratchpad"])
+def test_history_is_the_same_on_both_engines_and_both_stores(stores, spark, metric):
+    reference = Store(stores[0]).history(metric)
+    assert reference.series
+    for path in stores:
+        for name, store in by_engine(path, spark).items():
+            assert store.history(metric) == reference, (path, name)
+    sweep = by_engine(stores[1], spark)
+    assert sweep["spark"].history(metric, model="sweep") == sweep["duckdb"].history(metric, model="sweep")
+
+
+def test_the_generated_shifts_are_found_at_the_same_runs_on_both_engines(stores, generated, spark):
+    for path in stores:
+        found = {name: store.regressions(all_changes=True) for name, store in by_engine(path, spark).items()}
+        duck, spk = found["duckdb"], found["spark"]
+        assert (spk.series_count, spk.metric_count) == (duck.series_count, duck.metric_count)
+        assert [(c.metric, dict(c.series), c.at.run, c.before_run.run, c.direction) for c in spk.changes] == \
+            [(c.metric, dict(c.series), c.at.run, c.before_run.run, c.direction) for c in duck.changes]
+        for a, b in zip(spk.changes, duck.changes, strict=True):
+            assert a.p_value == pytest.approx(b.p_value, rel=0, abs=1e-9)
+            assert (a.before, a.after, a.change) == pytest.approx((b.before, b.after, b.change), rel=1e-12)
+        runs = [r.run for r in Store(path).runs(model="bert-large")]
+        truth = {metric: runs[index] for metric, (index, _) in SHIFTS.items()}
+        placed = {c.metric: runs.index(c.at.run) for c in spk.changes if c.metric in truth
+                  and c.series.get("model") == "bert-large"}
+        assert set(placed) == set(SHIFTS)
+        assert all(abs(placed[m] - SHIFTS[m][0]) <= 2 for m in SHIFTS), placed
+
+
+def test_filters_give_the_same_changes_on_both_engines(stores, spark):
+    duck, spk = by_engine(stores[1], spark).values()
+    for options in ({"where": {"model": "bert-large"}}, {"since": "2025-06-01"},
+                    {"min_change": 0.05, "all_changes": True}, {"where": {"model": "nothing"}}):
+        assert spk.regressions(**options) == duck.regressions(**options), options
+
+
+def test_the_cli_prints_the_same_json_and_listing_on_both_engines(stores):
+    printed = {}
+    for args in (["regressions", "--all-changes", "--format", "json"],
+                 ["history", "total_time", "--where", "model=bert-large", "--format", "json"],
+                 ["store", "ls", "--where", "model=sweep"]):
+        outputs = []
+        for engine in (["--engine", "duckdb"], ["--engine", "spark", "--spark-master", MASTER]):
+            result = CliRunner().invoke(cli, [*args, *engine, "--store", str(stores[1])])
+            assert result.exit_code == 0, result.output
+            outputs.append(result.output)
+        assert outputs[0] == outputs[1], args
+        printed[args[0]] = outputs[1]
+    assert {c["metric"] for c in json.loads(printed["regressions"])["changes"]} >= set(SHIFTS)
+    assert printed["store"].endswith("8 runs\n")
+
+
+def test_the_tables_spark_writes_hold_what_pyarrow_writes(stores):
+    """Every column of every table, row for row (``added``, the time of the add, aside)."""
+    tables = [Store(path) for path in stores]
+    for name, order in (("runs", ["run"]), ("metrics", ["run", "metric"]),
+                        ("memory", ["run", "usage_type", "core", "device"])):
+        frames = [t.table(name).sort_values(order).reset_index(drop=True) for t in tables]
+        if name == "runs":
+            frames = [f.drop(columns=["added"]) for f in frames]
+        assert len(frames[0]) > 0 and frames[0].astype(str).equals(frames[1].astype(str)), name
+
+
+def test_a_spark_written_store_checks_and_compacts_with_every_answer_unchanged(generated, spark, tmp_path):
+    path = tmp_path / "s"
+    files = sorted(generated.glob("run-*.json"))
+    Store(path, engine=spark).add(*files[:100])
+    Store(path).add(*files[100:150])                     # a pyarrow part beside the Spark part
+    Store(path, engine=spark).add(*files[150:])
+    store = Store(path)
+    report = store.check()
+    assert report.ok and not report.leftovers and report.runs == 300
+    asked = lambda: [(s.runs(), s.history("total_time"), s.regressions(all_changes=True))
+                     for s in by_engine(path, spark).values()]
+    before = asked()
+    assert before[0] == before[1]
+    assert store.compact().parts_after == 1
+    assert asked() == before and store.check().ok
+
+
+# ---- adding --------------------------------------------------------------------------------------
+
+def test_adding_again_is_idempotent_and_duplicates_in_one_add_are_one_run(generated, spark, tmp_path):
+    files = sorted(generated.glob("run-*.json"))[:20]
+    copy = tmp_path / "copy.json"
+    shutil.copy(files[3], copy)
+    store = Store(tmp_path / "s", engine=spark)
+    first = store.add(*files[:10], copy)
+    assert (len(first.added), len(first.present)) == (10, 1)
+    assert [r.present for r in first.runs] == [False] * 10 + [True]
+    again = store.add(*files)
+    assert (len(again.added), len(again.present)) == (10, 10)
+    assert len(Store(tmp_path / "s").runs()) == 20 and Store(tmp_path / "s").check().ok
+
+
+def test_the_add_report_is_the_same_on_both_engines(generated, spark, tmp_path):
+    reports = [Store(tmp_path / name, engine=engine).add(RUN, generated / "run-00000.json",
+                                                         tags={"model": "m"})
+               for name, engine in (("d", "duckdb"), ("s", spark))]
+    assert reports[0] == reports[1]
+    assert len(reports[0].added) == 9
+
+
+def write_many(folder: Path, generated: Path, bad_at: int) -> Path:
+    """A listing of 2,000 runs (the 300 generated ones, each copied with a changed value) with one
+    unparseable profile at line ``bad_at``."""
+    folder.mkdir(exist_ok=True)
+    rows = ["path,time,model"]
+    sources = sorted(generated.glob("run-*.json"))
+    for i in range(2000):
+        name = f"p{i:05d}.json"
+        if i + 2 == bad_at:
+            (folder / name).write_text('{"n_1": {"total_time": ')
+        else:
+            ((key, block),) = json.loads(sources[i % len(sources)].read_text()).items()
+            block["total_time"] *= 1 + i / 1e6
+            (folder / name).write_text(json.dumps({key: block}))
+        rows.append(f"{name},2025-01-01T00:00:00Z,m")
+    (folder / "runs.csv").write_text("\n".join(rows) + "\n")
+    return folder / "runs.csv"
+
+
+def test_an_unparseable_profile_among_thousands_is_named_refused_or_skipped(generated, spark, tmp_path):
+    listing = write_many(tmp_path / "many", generated, bad_at=1234)
+    bad = tmp_path / "many" / "p01232.json"
+    messages = []
+    for engine in ("duckdb", spark):
+        with pytest.raises(InputError, match="nothing was added") as caught:
+            Store(tmp_path / "s", engine=engine).add_listing(listing)
+        messages.append(str(caught.value))
+        assert not (tmp_path / "s").exists()
+    assert messages[0] == messages[1]
+    assert "line 1234" in messages[1] and str(bad) in messages[1]
+    result = CliRunner().invoke(cli, ["store", "add", "--runs", str(listing), "--engine", "spark",
+                                      "--spark-master", MASTER, "--skip-bad", "--store", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    assert "added 1999 runs" in result.output
+    (skipped,) = [line for line in result.output.splitlines() if line.startswith("skipped")]
+    assert "line 1234" in skipped and str(bad) in skipped
+    assert len(Store(tmp_path / "s").runs()) == 1999 and Store(tmp_path / "s").check().ok
+
+
+# An executor (a Python worker) killed mid-add: sitecustomize, on PYTHONPATH of the add's process
+# only, makes every Python process of it count calls of the executor-side step and SIGKILL itself
+# at the Nth (the driver never calls these on the Spark engine: it only plans and publishes).
+SITE = textwrap.dedent("""
+    import os, signal
+    stage, after = os.environ["KILL_EXECUTOR_AT"].split(":")
+    from neuroncmp.store import adding, objects
+    module, name = (adding, "prepare") if stage == "parse" else (objects, "keep")
+    real, calls = getattr(module, name), [0]
+    def dying(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] == int(after):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args, **kwargs)
+    setattr(module, name, dying)
+""")
+
+
+@pytest.mark.parametrize("stage", ["parse:40", "copy:25"])
+def test_an_executor_killed_mid_add_leaves_complete_runs_only(generated, spark, tmp_path, stage):
+    files = sorted(str(p) for p in generated.glob("run-*.json"))
+    store = Store(tmp_path / "s")
+    store.add(*files[:10])
+    answer = store.history("total_time")
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(SITE)
+    env = {k: v for k, v in os.environ.items() if k != "PYSPARK_PYTHON"}
+    env.update(PYTHONPATH=str(tmp_path / "site"), KILL_EXECUTOR_AT=stage)
+    proc = subprocess.run([sys.executable, "-m", "neuroncmp", "store", "add", "--engine", "spark",
+                           "--spark-master", MASTER, "--store", str(tmp_path / "s"),
+                           "--runs", str(generated / "runs.csv")],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Spark job failed" in proc.stderr and "nothing was added" in proc.stderr
+    assert "Traceback" not in proc.stderr.split("Spark job failed")[1]
+    assert len(store.runs()) == 10 and store.history("total_time") == answer
+    found = store.check()
+    assert found.ok and bool(found.leftovers) == stage.startswith("copy")
+    again = Store(tmp_path / "s", engine=spark).add_listing(generated / "runs.csv")
+    assert (len(again.added), len(again.present)) == (290, 10)
+    assert len(store.runs()) == 300 and store.check().ok
+    store.compact()
+    assert store.check().leftovers == ()
+
+
+# ---- locations, engines, sessions -----------------------------------------------------------------
+
+CONNECT = textwrap.dedent("""
+    import sys
+    from neuroncmp.render.store_json import regressions
+    from neuroncmp.render.store_text import runs_table
+    from neuroncmp.store import Store
+    store = Store(sys.argv[1], engine="spark")
+    print(len(store.add_listing(sys.argv[2]).added))
+    print(runs_table(store.runs()) + regressions(store.regressions(all_changes=True)), end="")
+""")
+
+
+def test_spark_connect_gives_the_same_answers(generated, tmp_path):
+    """SPARK_REMOTE=local[2]: pyspark starts a local Spark Connect server; no SparkContext, no JVM
+    in this process, every step through the Connect protocol."""
+    pytest.importorskip("grpc")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYSPARK_PYTHON", "SPARK_MASTER")}
+    env["SPARK_REMOTE"] = MASTER
+    proc = subprocess.run([sys.executable, "-c", CONNECT, str(tmp_path / "c"), str(generated / "runs.csv")],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    count, printed = proc.stdout.split("\n", 1)
+    duck = Store(tmp_path / "d")
+    duck.add_listing(generated / "runs.csv")
+    from neuroncmp.render.store_json import regressions
+    from neuroncmp.render.store_text import runs_table
+
+    assert int(count) == 300
+    assert printed == runs_table(duck.runs()) + regressions(duck.regressions(all_changes=True))
+
+
+def test_a_uri_store_is_read_through_spark_and_refused_where_a_folder_is_needed(stores, spark, tmp_path):
+    uri = stores[0].resolve().as_uri()
+    assert Store(uri, engine=spark).runs() == Store(stores[0]).runs()
+    assert Store(uri, engine=spark).history("total_time") == Store(stores[0]).history("total_time")
+    runner = CliRunner()
+    for args, code, says in (
+            (["store", "add", str(RUN / "b2.json"), "--engine", "spark"], 2, "local or mounted folder"),
+            (["history", "total_time", "--engine", "duckdb"], 2, "read by --engine spark")):
+        result = runner.invoke(cli, [*args, "--store", uri])
+        assert result.exit_code == code and says in result.output, result.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = runner.invoke(cli, ["store", "ls", "--engine", "spark", "--spark-master", MASTER,
+                                 "--store", empty.as_uri()])
+    assert result.exit_code == 1 and "not a neuroncmp store" in result.output
+
+
+def test_the_engine_comes_from_neuroncmp_engine(stores):
+    runner = CliRunner()
+    spark_ls = runner.invoke(cli, ["store", "ls", "--spark-master", MASTER, "--store", str(stores[0])],
+                             env={"NEURONCMP_ENGINE": "spark"})
+    assert spark_ls.exit_code == 0, spark_ls.output
+    assert spark_ls.output == runner.invoke(cli, ["store", "ls", "--store", str(stores[0])]).output
+    bad = runner.invoke(cli, ["store", "ls", "--store", str(stores[0])], env={"NEURONCMP_ENGINE": "sqlite"})
+    assert bad.exit_code == 2
+
+
+def test_conf_reaches_the_session(spark):
+    session = choose("spark", master=MASTER, conf={"spark.sql.shuffle.partitions": "3"}).session
+    try:
+        assert session.conf.get("spark.sql.shuffle.partitions") == "3"
+    finally:
+        session.conf.set("spark.sql.shuffle.partitions", "4")
