@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz neuroncmp for a long while and print what broke, per input format (issue 11's table).
 
-  python scripts/fuzz.py [--inputs 10000] [--cli-every 10] [--jobs 2] [--seed 0] [--format NAME ...]
+  python scripts/fuzz.py [--inputs 10000] [--cli-every 10] [--charts-every 20] [--jobs 2] [--seed 0] [--format NAME ...]
 
 Each input is a bundled profile or fixture mutated by ``tests/fuzzing.py`` (byte flips, truncation,
 lines deleted or duplicated, numbers swapped for strings, null, NaN, Infinity, 1e400, 5,000-digit
@@ -36,9 +36,9 @@ import fuzzing  # noqa: E402  (tests/fuzzing.py, after the path is set)
 COLUMNS = ("inputs", "crash/hang", "silent", "cli", "cli crash/hang", "ok", "error")
 
 
-def run_chunk(task: tuple[str, int, int, int]) -> tuple[str, Counter[str], list[str]]:
+def run_chunk(task: tuple[str, int, int, int, int]) -> tuple[str, Counter[str], list[str]]:
     """Inputs ``start`` .. ``start + count`` of one format: counts and the first examples."""
-    fmt, start, count, cli_every = task
+    fmt, start, count, cli_every, charts_every = task
     counts: Counter[str] = Counter()
     examples: list[str] = []
     with tempfile.TemporaryDirectory(prefix="neuroncmp-fuzz-") as temp:
@@ -46,7 +46,8 @@ def run_chunk(task: tuple[str, int, int, int]) -> tuple[str, Counter[str], list[
         for number in range(start, start + count):
             rnd = random.Random(f"{fmt}:{number}")
             case = fuzzing.make_case(fmt, rnd, workdir)
-            outcome = fuzzing.quietly(fuzzing.check_library, case.path)
+            draw = bool(charts_every) and number % charts_every == 0
+            outcome = fuzzing.quietly(fuzzing.check_library, case.path, draw)
             counts["inputs"] += 1
             counts[{"crash": "crash/hang", "hang": "crash/hang"}.get(outcome.kind, outcome.kind)] += 1
             _note(examples, outcome, fmt, number, case.how, "library")
@@ -70,13 +71,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=10_000, help="inputs per format")
     parser.add_argument("--cli-every", type=int, default=10, help="every Nth input also through the CLI")
+    parser.add_argument("--charts-every", type=int, default=20,
+                        help="every Nth input's sweep charts also drawn to PNG (the others are built, not drawn)")
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=0, help="first input number")
     parser.add_argument("--format", dest="formats", action="append", choices=fuzzing.FORMATS)
     parser.add_argument("--chunk", type=int, default=250)
     args = parser.parse_args()
     formats = args.formats or list(fuzzing.FORMATS)
-    tasks = [(fmt, start, min(args.chunk, args.seed + args.inputs - start), args.cli_every)
+    tasks = [(fmt, start, min(args.chunk, args.seed + args.inputs - start), args.cli_every,
+              args.charts_every)
              for fmt in formats for start in range(args.seed, args.seed + args.inputs, args.chunk)]
     began = time.perf_counter()
     totals = {fmt: Counter() for fmt in formats}

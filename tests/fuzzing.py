@@ -516,8 +516,12 @@ def _reference() -> Any:
     return profile
 
 
-def check_library(path: Path) -> Outcome:
-    """Load ``path`` and render it every way; the outcome says what, if anything, went wrong."""
+def check_library(path: Path, draw_charts: bool = True) -> Outcome:
+    """Load ``path`` and render it every way; the outcome says what, if anything, went wrong.
+
+    ``draw_charts=False`` still builds the sweep's chart figures but does not draw them to PNG
+    (drawing is nine tenths of an input's time; long runs draw a sample of the inputs).
+    """
     import neuroncmp
     from neuroncmp.errors import NeuroncmpError
 
@@ -527,7 +531,7 @@ def check_library(path: Path) -> Outcome:
                 profiles = neuroncmp.load(path)
             except NeuroncmpError as exc:
                 return Outcome("error", str(exc))
-            problems = silent_values(profiles) + _render_all(profiles)
+            problems = silent_values(profiles) + _render_all(profiles, draw_charts)
     except Hang as exc:
         return Outcome("hang", str(exc))
     except Exception:  # anything but a neuroncmp error is a crash: that is what is counted
@@ -535,7 +539,7 @@ def check_library(path: Path) -> Outcome:
     return Outcome("silent", "; ".join(problems)) if problems else Outcome("ok")
 
 
-def _render_all(profiles: list[Any]) -> list[str]:
+def _render_all(profiles: list[Any], draw_charts: bool = True) -> list[str]:
     from neuroncmp.comparison import compare, select
     from neuroncmp.comparison.gates import evaluate, parse_rule
     from neuroncmp.errors import NeuroncmpError
@@ -560,28 +564,36 @@ def _render_all(profiles: list[Any]) -> list[str]:
         report = DiffReport(comparison, select(comparison, sort=sort, only_changed=sort == "change"), gates)
         _render_every_way("diff", report, problems)
         by_name["term"].styled("diff", report, 60)
-    _render_sweep(profiles, problems)
+    _render_sweep(profiles, problems, draw_charts)
     return problems
 
 
-def _render_sweep(profiles: list[Any], problems: list[str]) -> None:
+def _render_sweep(profiles: list[Any], problems: list[str], draw_charts: bool) -> None:
     """The sweep analysis (fits, roofline, findings) of the reference with the mutated profiles."""
     from neuroncmp.analysis.sweep import sweep
     from neuroncmp.errors import NeuroncmpError
+    from neuroncmp.render import charts
+    from neuroncmp.render.formats import html
 
     try:
         result = sweep(_reference(), *profiles)
     except NeuroncmpError:
         return
-    _render_every_way("sweep", result, problems)
+    if draw_charts or not charts.available():
+        _render_every_way("sweep", result, problems)
+        return
+    _render_every_way("sweep", result, problems, skip="html")
+    html.sweep_fragment(result, with_charts=False)
+    for build in charts.FIGURES.values():
+        build(result)  # the figures' data and axes, without the costly drawing
 
 
-def _render_every_way(document: str, value: Any, problems: list[str]) -> None:
-    """``document`` (diff, sweep) in every format that has it, each output checked its way."""
+def _render_every_way(document: str, value: Any, problems: list[str], skip: str = "") -> None:
+    """``document`` (diff, sweep) in every format that has it but ``skip``, each output checked its way."""
     from neuroncmp.render.registry import renderers
 
     for renderer in renderers():
-        if renderer.supports(document):
+        if renderer.supports(document) and renderer.name != skip:
             text = renderer.render(document, value, 100)
             if renderer.name == "json":
                 _json_ok(text, f"{document} --format json", problems)

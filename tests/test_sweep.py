@@ -108,6 +108,30 @@ def test_trainer_step_is_about_twice_the_device_step(result):
         assert result.points[list(BATCH).index(label)].get("device_share_of_step") == pytest.approx(share)
 
 
+def test_the_time_outside_the_graph_is_split_into_per_step_and_per_run_parts(result):
+    """train_runtime - steps x total_time against steps (steps = runtime x steps/s), by least squares
+    over the batch sizes with Trainer metrics (b16 to b64): about 40 s a run and 69 ms a step."""
+    labels = [l for l in BATCH if trainer(l)]
+    steps = [trainer(l)["train_runtime"] * trainer(l)["train_steps_per_second"] for l in labels]
+    gaps = [trainer(l)["train_runtime"] - n * raw(l)["total_time"] for l, n in zip(labels, steps, strict=True)]
+    per_run, per_step, r2 = least_squares(steps, gaps)
+    assert [round(n) for n in steps] == [1500, 750, 501, 375] and 40 < per_run < 41 and 0.068 < per_step < 0.069
+    found = {e.metric: e for e in _finding(result, "outside-graph").evidence}
+    assert found["outside_graph_per_step"].value == pytest.approx(per_step)
+    assert found["outside_graph_per_run"].value == pytest.approx(per_run)
+    assert f"R² {r2:.3f}" in found["outside_graph_per_step"].note
+    steady = per_step / (raw("b64")["total_time"] + per_step)
+    assert f"{per_step * 1e3:.1f} ms of it recurs every step ({steady:.0%} of a steady step)" in \
+        _finding(result, "outside-graph").title
+
+
+def test_a_sweep_without_three_step_counts_does_not_split_the_outside_time():
+    found = sweep(_profiles("b16", "b32", "b2", "b4"))
+    assert "split" not in _finding(found, "outside-graph").title
+    assert {e.metric for e in _finding(found, "outside-graph").evidence} == {
+        "total_time", "train_steps_per_second", "device_share_of_step"}
+
+
 def test_roofline_and_intensity_limit(result):
     base = raw("b32")
     peak = base["model_flops"] / (base["mfu_estimated_percent"] * base["total_time"])
@@ -281,6 +305,15 @@ def test_json_carries_every_number_of_the_tables():
         for name in (*THROUGHPUT, *ENGINES, *MOVEMENT):
             assert cell(rebuilt, name) in text, (label, name)   # the terminal prints these numbers
     assert data["models"]["step_time"]["per_sample"] == pytest.approx(0.002549, rel=1e-3)
+    fixed, per_sample, _ = least_squares([float(b) for b in BATCH.values()], [raw(l)["total_time"] for l in BATCH])
+    for fitted in data["models"]["step_time"]["fitted"]:   # the bar chart's "fit" numbers
+        batch = fitted["batch_size"]
+        assert fitted["device_throughput"] == pytest.approx(batch / (fixed + per_sample * batch))
+        assert f"fit {fitted['device_throughput']:.4g}" in text
+    anomalies = next(f for f in data["findings"] if f["rule"] == "input-anomalies")["evidence"]
+    assert {(e["metric"], e["value"]) for e in anomalies} == {
+        ("throttle_avg_util_limit_nc0_percent", raw("baseline")["throttle_avg_util_limit_nc0_percent"]),
+        ("throttle_periodic_avg_util_limit_nc0_percent", raw("baseline")["throttle_periodic_avg_util_limit_nc0_percent"])}
     assert len(data["findings"]) == len(re.findall(r"^\d+\. \[", text, re.M))
 
 

@@ -13,6 +13,12 @@
   ``fixed + bytes_per_sample x batch`` (least squares), so intensity tends to
   ``flops_per_sample / bytes_per_sample``; if that limit is below the ridge, no batch size makes the
   step compute-bound; else the crossing batch is where the model's intensity reaches the ridge.
+- Time outside the profiled graph (Trainer metrics): each run's ``train_runtime - steps x
+  total_time`` (``steps = train_runtime x train_steps_per_second``) against its step count,
+  least squares: ``per_run + per_step x steps``. ``per_step`` is host and other-graph time that
+  recurs every step; ``per_run`` is what does not scale with the step count: compilation,
+  evaluation, checkpoints, and per-sample host work such as data loading when every run trains on
+  the same samples (the sweep cannot tell those apart). Needs three runs with distinct step counts.
 - Spill onset: the smallest measured batch whose spill reload exceeds 25 % of HBM reads (Neuron
   Explorer's threshold), and from which batch spill per sample stops falling.
 """
@@ -144,6 +150,29 @@ def intensity_model(points: tuple[Point, ...], ridge: float | None) -> Intensity
     denominator = per_sample - ridge * fit.slope
     crossing = ridge * fit.intercept / denominator if limit > ridge and denominator > 0 else None
     return IntensityModel(per_sample, fit.intercept, fit.slope, limit, ridge, crossing)
+
+
+@record
+class OutsideFit(NamedTuple):
+    per_run: float               # s per training run that does not scale with the step count
+    per_step: float              # s per step outside the profiled graph
+    r2: float | None
+    batches: tuple[int, ...]
+    steps: tuple[float, ...]     # train_runtime x train_steps_per_second, per batch
+
+
+OUTSIDE_NEEDS = ("total_time", "train_runtime", "train_steps_per_second")
+
+
+def outside_fit(points: tuple[Point, ...]) -> OutsideFit | None:
+    """The Trainer's time outside the profiled graph, split into per-step and per-run parts."""
+    usable = [p for p in points if p.trusted(*OUTSIDE_NEEDS)]
+    steps = [p.get("train_runtime") * p.get("train_steps_per_second") for p in usable]  # type: ignore[operator]
+    gaps = [p.get("train_runtime") - n * p.get("total_time") for p, n in zip(usable, steps, strict=True)]  # type: ignore[operator]
+    fit = linear_fit(steps, gaps) if len(set(round(n) for n in steps)) >= 3 else None
+    if fit is None:
+        return None
+    return OutsideFit(fit.intercept, fit.slope, fit.r2, tuple(p.batch_size for p in usable), tuple(steps))
 
 
 @record

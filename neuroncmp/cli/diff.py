@@ -26,8 +26,9 @@ from .store_options import pairs, store_option, where_option
               help="Only the headline (the key numbers per variant), not the full table.")
 @click.option("--basis", type=click.Choice(["auto", "step", "sample"]), default="auto", show_default=True,
               help="Extensive metrics per step or per sample; auto: per sample when batch sizes differ.")
-@click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|Npp",
-              help="Noise band: '5%', 'time=2%', 'fraction=1pp', 'spill_*=0.5%'.")
+@click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|Npp|AMOUNT",
+              help="Noise band or absolute floor, per kind or metric glob: '5%', 'time=2%', "
+                   "'fraction=1pp', 'spill_*=0.5%', 'bytes=1MiB', 'time=1us'.")
 @output_options("diff")
 @click.option("--fail-on", "rules", multiple=True, metavar="RULE",
               help="Exit 3 if RULE trips, e.g. 'mfu_estimated_percent<-2pp', 'total_time/sample>+5%'.")
@@ -70,8 +71,10 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     if rules:
         gates = evaluate(comparison, parsed_rules)
     view = select(comparison, groups=groups, metrics=globs, only_changed=only_changed, sort=sort)
-    if renderer.name == "csv":  # a pure table: its warnings go to standard error
+    if renderer.name == "csv":  # a pure table: its warnings and gate outcomes go to standard error
         warn(comparison.warnings)
+        for gate in gates:
+            click.echo(gate.line, err=True)
     findings = findings_for(comparison.sides)
     emit(renderer, "diff", DiffReport(comparison, view, gates, summary, findings), output, no_color, width)
     if any(gate.tripped for gate in gates):

@@ -77,7 +77,7 @@ class Override(NamedTuple):
     floor_unit: str = ""
 
     def __str__(self) -> str:
-        return str(self.band) if self.band is not None else setting(self.floor or 0.0, self.floor_unit)
+        return str(self.band) if self.band is not None else "floor " + setting(self.floor or 0.0, self.floor_unit)
 
 
 def parse_band(text: str) -> Override:

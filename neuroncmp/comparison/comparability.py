@@ -55,13 +55,19 @@ def _batch_warnings(sides: list[Side], basis: str) -> list[str]:
     return out
 
 
+ANOMALIES_NAMED = 3  # the first few by name; the profile (`show`) lists every one
+
+
 def _anomaly_warnings(sides: list[Side]) -> list[str]:
+    """Per side: how many anomalies, the first few by name, and what they do to the verdicts."""
     out = []
     for side in sides:
-        codes = sorted({a.code for p in side.profiles for a in p.anomalies})
-        if codes:
-            count = sum(len(p.anomalies) for p in side.profiles)
-            out.append(f"{side.label}: {count} input anomal{'y' if count == 1 else 'ies'} ({', '.join(codes)})")
+        found = [a for p in side.profiles for a in p.anomalies]
+        if found:
+            named = "; ".join(f"{a.message} [{a.code}]" for a in found[:ANOMALIES_NAMED])
+            more = f"; ... ({len(found) - ANOMALIES_NAMED} more)" if len(found) > ANOMALIES_NAMED else ""
+            out.append(f"{side.label}: {len(found)} input anomal{'y' if len(found) == 1 else 'ies'}, "
+                       f"never scored (marked !): {named}{more}")
     return out
 
 
@@ -80,6 +86,17 @@ def eval_set_size(profile: Profile) -> float | None:
     return None
 
 
+def unlike_eval_sets(sides: list[Side]) -> frozenset[int]:
+    """Indexes of the sides whose eval set differs in size from the baseline's (by more than
+    ``EVAL_SET_TOLERANCE``): their eval timings are shown, not scored."""
+    base = eval_set_size(sides[0].profiles[0])
+    if base is None:
+        return frozenset()
+    return frozenset(i for i, side in enumerate(sides[1:], 1)
+                     if (size := eval_set_size(side.profiles[0])) is not None
+                     and max(size, base) > (1 + EVAL_SET_TOLERANCE) * min(size, base))
+
+
 def _eval_set_warnings(sides: list[Side]) -> list[str]:
     """Eval throughput compared across eval sets of different sizes is not like for like."""
     sizes = {side.label: size for side in sides if (size := eval_set_size(side.profiles[0])) is not None}
@@ -87,4 +104,4 @@ def _eval_set_warnings(sides: list[Side]) -> list[str]:
         return []
     shown = ", ".join(f"{label} ~{size:.0f}" for label, size in sizes.items())
     return [f"eval sets differ in size ({shown} samples, eval_samples_per_second x eval_runtime): "
-            "eval throughput and runtime are not comparable across them"]
+            "eval throughput and runtime are not comparable across them (shown, not scored)"]

@@ -15,7 +15,7 @@ from ..catalog import MetricSpec, derived_specs, group_rank, lookup
 from ..model import Metric
 from .. import stats
 from .bands import Band, Bands
-from .comparability import warnings_for
+from .comparability import unlike_eval_sets, warnings_for
 from .result import (ABSENT, ADDED, ALPHA, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED,
                      WORSE, Cell, Comparison, Delta, Row, Side)
 from .sides import ProfileInput, arrange, flatten
@@ -24,6 +24,8 @@ BASES = ("auto", "step", "sample")
 # One variant capture against at least this many baseline captures (a history baseline) is tested
 # too: the permutation test of 1 against N has N + 1 splits, so p can go below ALPHA = 0.05.
 SINGLE_AGAINST = 20
+# Timings of the evaluation pass: not like for like when the eval sets differ in size.
+EVAL_PASS_METRICS = frozenset({"eval_samples_per_second", "eval_steps_per_second", "eval_runtime"})
 
 
 def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "auto",
@@ -43,7 +45,7 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "
     context = basis == "auto" and chosen == "sample"
     values = [side_values(side) for side in sides]  # built once: rows and only_in share it
     only_in = _only_in(sides, values)
-    rows = _rows(sides, values, bands, [suspects(side) for side in sides], context)
+    rows = _rows(sides, values, bands, [suspects(side) for side in sides], context, unlike_eval_sets(sides))
     return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis, bands,
                       tuple(warnings_for(sides, only_in, chosen)), only_in, _captures_note(sides))
 
@@ -95,14 +97,15 @@ class _Context(NamedTuple):
     suspects: list[dict[str, str]]
     bands: Bands
     step_context: bool  # per-step values are context beside the per-sample comparison
+    unlike_eval: frozenset[int]  # sides whose eval set differs in size from the baseline's
 
 
 def _rows(sides: list[Side], values: list[dict[str, list[Metric]]], bands: Bands,
-          doubts: list[dict[str, str]], step_context: bool) -> tuple[Row, ...]:
+          doubts: list[dict[str, str]], step_context: bool, unlike_eval: frozenset[int]) -> tuple[Row, ...]:
     names: dict[str, None] = {}
     for side_values_ in values:
         names.update(dict.fromkeys(side_values_))
-    shared = _Context(sides, values, doubts, bands, step_context)
+    shared = _Context(sides, values, doubts, bands, step_context, unlike_eval)
     rows = [_row(name, shared) for name in names]
     return tuple(sorted(rows, key=lambda r: group_rank(r.spec.group)))  # stable: keeps input order
 
@@ -143,10 +146,16 @@ def _cell(name: str, spec: MetricSpec, band: Band, base: _Baseline, shared: _Con
     if base.sample is not None and side.batch_size:
         sample = _delta(spec, band, "sample", base.sample, base.sample_central, _per(values, side.batch_size))
         if shared.step_context:
-            step = step._replace(verdict=CONTEXT) if step.verdict not in (ADDED, REMOVED, ABSENT) else step
+            step = _context(step)
     if doubt is not None:
         step, sample = _suspect(step), _suspect(sample) if sample is not None else None
+    elif name in EVAL_PASS_METRICS and index in shared.unlike_eval:  # shown, not scored (a warning says why)
+        step = _context(step)
     return Cell(side.label, step, sample, len(base.step), len(values), base.spread, _spread(values), doubt)
+
+
+def _context(delta: Delta) -> Delta:
+    return delta if delta.verdict in (ADDED, REMOVED, ABSENT) else delta._replace(verdict=CONTEXT)
 
 
 def _suspect(delta: Delta) -> Delta:

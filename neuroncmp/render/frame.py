@@ -64,13 +64,11 @@ def comparison_frame(report: DiffReport, wide: bool = False) -> Any:
     out = []
     for record in records(comparison, report.view.rows, report.gates):
         scale = scales.get((record["metric"], record["basis"])) or (1.0, "")
-        suspect = next((c.suspect for row in report.view.rows if row.name == record["metric"]
-                        for c in row.cells if c.variant == record["variant_label"]), None)
         out.append(dict(record, baseline=_number(record["baseline"]), variant=_number(record["variant"]),
                         baseline_text=_text(record["baseline"]), variant_text=_text(record["variant"]),
-                        display_unit=scale[1], display_factor=scale[0], suspect=suspect))
+                        display_unit=scale[1], display_factor=scale[0], suspect=record["suspect"] or None))
     frame = _pandas().DataFrame(out, columns=[*FIELDS, "baseline_text", "variant_text", "display_unit",
-                                              "display_factor", "suspect"])
+                                              "display_factor"])
     for column in ("baseline", "variant", "delta", "relative", "points", "ratio", "p_value"):
         frame[column] = frame[column].astype("float64")
     return _wide(frame, comparison.baseline.label) if wide else frame

@@ -6,6 +6,7 @@ rich's Table measured and wrapped every cell, which cost most of a cold run.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
@@ -16,7 +17,34 @@ Line = list[Piece]
 
 
 def wrapped(text: str, style: str, width: int) -> list[Line]:
-    return [[(part, style)] for part in textwrap.wrap(text, width, break_on_hyphens=False) or [""]]
+    """``text`` in lines of at most ``width``, broken at spaces; a word wider than that (a long
+    metric name, a path) at ``_`` or ``/``, and cut only where it has neither."""
+    out: list[Line] = []
+    for part in textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False) or [""]:
+        out += [[(piece, style)] for piece in (fold(part, width, "_/ ") if len(part) > width else [part])]
+    return out
+
+
+def words(text: str, separators: str) -> list[str]:
+    """``total_time/sample [ms]`` -> ``total_``, ``time/``, ``sample ``, ``[ms]``: pieces that end at
+    a separator; a bracketed unit stays whole."""
+    seps = separators
+    return re.findall(rf"\[[^\]]*\][^{seps}]*[{seps}]*|[^{seps}\[]*[{seps}]+|[^{seps}\[]+", text) or [text]
+
+
+def fold(text: str, width: int, separators: str = "_/ -") -> list[str]:
+    """``text`` in lines of at most ``width``, broken after a separator; a word longer than the
+    width (rare: no separator in 24 characters) is cut as a last resort."""
+    width = max(width, 1)
+    out = [""]
+    for word in words(text, re.escape(separators)):
+        if out[-1] and len(out[-1]) + len(word) > width:
+            out.append("")
+        out[-1] += word
+        if len(out[-1]) > width:  # cut once into width-sized pieces (a megabyte name stays linear)
+            long = out.pop()
+            out += [long[start:start + width] for start in range(0, len(long), width)]
+    return [part.rstrip() or part for part in out]
 
 
 def grid(header: list[str], rows: list[list[Piece]], right: set[int], gap: str = "  ") -> list[Line]:

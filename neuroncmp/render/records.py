@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # gates load only when --fail-on is used
 
 FIELDS = ("metric", "group", "unit", "kind", "direction", "extensive", "catalogued", "basis",
           "baseline_label", "variant_label", "baseline_batch_size", "variant_batch_size",
-          "baseline", "variant", "delta", "relative", "points", "ratio", "verdict", "p_value",
+          "baseline", "variant", "delta", "relative", "points", "ratio", "verdict", "suspect", "p_value",
           "n_baseline", "n_variant", "shown", "tripped_rules")
 
 
@@ -48,6 +48,7 @@ def _record(comparison: Comparison, row: Row, cell: Cell, side: Side, delta: Del
               "baseline_batch_size": comparison.baseline.batch_size,
               "variant_batch_size": side.batch_size, "n_baseline": cell.n_baseline,
               "n_variant": cell.n_variant, "shown": cell.shown(comparison.basis) is delta,
+              "suspect": cell.suspect or "",  # the anomaly behind a suspect cell
               "tripped_rules": _tripped(gates, row, cell, delta)}
     record.update(delta_fields(delta))
     return {name: record[name] for name in FIELDS}

@@ -40,6 +40,8 @@ def _models(sweep: Sweep) -> dict[str, Any]:
     fit = sweep.step_fit
     return {
         "step_time": dict(plain(fit), asymptote=fit.asymptote,
+                          fitted=[{"batch_size": p.batch_size, "total_time": fit.step_time(p.batch_size),
+                                   "device_throughput": fit.throughput(p.batch_size)} for p in sweep.points],
                           formula="total_time = fixed + per_sample x batch (least squares)") if fit else None,
         "knee": dict(plain(sweep.knee), method="Kneedle on device throughput vs batch size") if sweep.knee else None,
         "memory": _memory(sweep.memory),

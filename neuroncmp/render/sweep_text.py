@@ -181,7 +181,10 @@ def finding_lines(index: int, finding: Finding, width: int) -> list[Line]:
         impact = finding.impact
         amount = format_value(impact.amount, impact.unit)
         out += hanging("   impact: ", f"up to {impact.share:.1%} of {impact.of} ({amount}): {impact.formula}", "", width)
-    out += hanging("   evidence: ", "; ".join(evidence_text(e) for e in finding.evidence[:4]), "dim", width)
+    shown = [evidence_text(e) for e in finding.evidence[:EVIDENCE_SHOWN]]
+    if len(finding.evidence) > EVIDENCE_SHOWN:
+        shown.append(f"... ({len(finding.evidence) - EVIDENCE_SHOWN} more: --format json lists every one)")
+    out += hanging("   evidence: ", "; ".join(shown), "dim", width)
     out += hanging("   fires at: ", ", ".join(finding.where), "dim", width)
     return out + hanging("   action: ", finding.action, "", width)
 
@@ -195,13 +198,18 @@ def hanging(lead: str, text: str, style: str, width: int) -> list[Line]:
     return [[(line, style)] for line in lines]
 
 
+OVERLAP = "each impact is an upper bound on its own; they overlap, so do not add them up"
+EVIDENCE_SHOWN = 6  # per finding in the terminal; a finding on many anomalies has one per anomaly
+
+
 def evidence_text(evidence: Evidence) -> str:
     """``spill_reload_share at b64 = 86.21 % (threshold 25 %)``; text evidence after a colon."""
     value = evidence.value
     shown = format_value(value, evidence.unit) if isinstance(value, (int, float)) and evidence.unit \
         and evidence.unit != "batch" else str(value)
     joiner = ": " if isinstance(value, str) else " = "
-    return f"{evidence.metric} at {evidence.where}{joiner}{shown}" + (f" ({evidence.note})" if evidence.note else "")
+    where = "the sweep's fit" if evidence.where == "fit" else evidence.where
+    return f"{evidence.metric} at {where}{joiner}{shown}" + (f" ({evidence.note})" if evidence.note else "")
 
 
 def sweep_lines(sweep: Sweep, width: int = 100) -> list[Line]:
@@ -212,7 +220,7 @@ def sweep_lines(sweep: Sweep, width: int = 100) -> list[Line]:
     out += roofline_lines(sweep, width) + [[]]
     out += chart_lines(sweep, width) + [[]] + model_lines(sweep, width) + [[]]
     out += _recommendation(sweep, width) + [[]]
-    out += [[("findings (ranked by estimated impact)", "bold cyan")]]
+    out += [[("findings (ranked by estimated impact)", "bold cyan")]] + wrapped(OVERLAP, "dim", width)
     for index, finding in enumerate(sweep.findings, 1):
         out += finding_lines(index, finding, width)
     return out + [[]] + _footer(sweep, width)

@@ -54,6 +54,10 @@ def _ev(point: Point, metric: str, unit: str, note: str = "") -> Evidence:
     return Evidence(metric, point.label, point.get(metric), unit, note)  # type: ignore[arg-type]
 
 
+def _r2(r2: float | None) -> str:
+    return "n/a" if r2 is None else f"{r2:.3f}"
+
+
 def _span(usable: list[Point], metric: str, scale: float = 100, unit: str = "%") -> str:
     values = [p.get(metric) * scale for p in usable]  # type: ignore[operator]
     return f"{min(values):.3g}{unit} to {max(values):.3g}{unit}"
@@ -75,18 +79,31 @@ class OutsideGraph(PointRule):
         share = point.get("device_share_of_step") or 0.0
         step = 1 / point.get("train_steps_per_second")  # type: ignore[operator]
         outside = step - point.get("total_time")  # type: ignore[operator]
+        title = (f"{1 - share:.0%} of each training step at {point.label} is outside the profiled device "
+                 f"graph ({outside * 1e3:.1f} ms of {step * 1e3:.1f} ms, the Trainer's average)")
+        evidence = [_ev(point, "total_time", "s"), _ev(point, "train_steps_per_second", "step/s"),
+                    _ev(point, "device_share_of_step", "fraction", f"below {1 - OUTSIDE_SHARE:.0%}")]
+        split = models.outside_fit(context.points)
+        if split is not None and split.per_step >= 0 and split.per_run >= 0:
+            device = point.get("total_time") or 0.0
+            title += (f"; split across the sweep: {split.per_step * 1e3:.1f} ms of it recurs every step "
+                      f"({split.per_step / (device + split.per_step):.0%} of a steady step) and "
+                      f"{split.per_run:.1f} s a run does not (compilation, evaluation, checkpoints, or "
+                      "per-sample work such as data loading)")
+            fit = (f"train_runtime - steps x total_time = {split.per_run:.1f} s + {split.per_step * 1e3:.1f} ms "
+                   f"x steps over {', '.join(f'b{b}' for b in split.batches)}, R² {_r2(split.r2)}")
+            evidence += [Evidence("outside_graph_per_step", "fit", split.per_step, "s", fit),
+                         Evidence("outside_graph_per_run", "fit", split.per_run, "s", "the same fit's intercept")]
         return Finding(
-            self.id, PERFORMANCE,
-            f"{1 - share:.0%} of each training step at {point.label} is outside the profiled device graph "
-            f"({outside * 1e3:.1f} ms of {step * 1e3:.1f} ms)",
-            where, (_ev(point, "total_time", "s"), _ev(point, "train_steps_per_second", "step/s"),
-                    _ev(point, "device_share_of_step", "fraction", f"below {1 - OUTSIDE_SHARE:.0%}")),
+            self.id, PERFORMANCE, title, where, tuple(evidence),
             Impact(1 - share, "end-to-end step time", outside, "s",
                    "1 - total_time x train_steps_per_second; end-to-end throughput could rise by up to "
                    f"1 / {share:.3f} - 1 = {1 / share - 1:+.0%} if that time went away"),
             "profile the host side: data loading (DataLoader num_workers, pin_memory, prefetch), host "
             "syncs each step (.item(), logging), graph recompilation, the optimizer and other graphs; "
-            "the device profile covers one graph only")
+            "the device profile covers one graph only. The per-run part: keep compilation out of the "
+            "timed run (a warm neuronx-cc cache, neuron_parallel_compile) and count evaluation and "
+            "checkpoints apart")
 
 
 class MemoryBound(PointRule):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...comparison.comparability import KEYS
+from ...model import Anomaly, Profile
 from ..context import Context
 from .base import QUALITY, Evidence, Finding, Outcome, Passed
 
@@ -21,19 +22,28 @@ class Anomalies:
     id = "input-anomalies"
 
     def apply(self, context: Context) -> Outcome:
-        found = [(side.label, anomaly) for side in context.sides for profile in side.profiles
+        found = [(side.label, profile, anomaly) for side in context.sides for profile in side.profiles
                  for anomaly in profile.anomalies]
         if not found:
             return Passed(self.id, "no input anomaly in any profile")
-        codes = sorted({anomaly.code for _, anomaly in found})
+        codes = sorted({anomaly.code for _, _, anomaly in found})
         return Finding(
             self.id, QUALITY,
             f"{len(found)} input anomal{'y' if len(found) == 1 else 'ies'}: "
             + "; ".join(f"{WHY.get(code, code)} ({code})" for code in codes),
-            tuple(dict.fromkeys(label for label, _ in found)),
-            tuple(Evidence(anomaly.code, label, anomaly.message, "") for label, anomaly in found),
+            tuple(dict.fromkeys(label for label, _, _ in found)),
+            tuple(_evidence(label, profile, anomaly) for label, profile, anomaly in found),
             None, "values flagged here are shown but never scored; re-capture or re-export the profile "
             "if they matter (a throttle 'percent' above 100 % is kept as read, never clamped)")
+
+
+def _evidence(label: str, profile: Profile, anomaly: Anomaly) -> Evidence:
+    """The flagged value itself (in its base unit) when the anomaly names a metric with a number,
+    else the anomaly's message; the anomaly's code goes in the note."""
+    metric = profile.metrics.get(anomaly.metric or "")
+    if metric is not None and isinstance(metric.value, (int, float)):
+        return Evidence(metric.name, label, metric.value, metric.unit, anomaly.code)
+    return Evidence(anomaly.code, label, anomaly.message, "")
 
 
 class MixedVersions:

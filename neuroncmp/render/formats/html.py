@@ -34,9 +34,10 @@ def _line(shown: Line, name: str | None = None) -> str:
     name = name or ("\u00a0\u00a0per step" if shown.step_context else shown.title)
     tds = [f'<td class="m" title="{escape(shown.row.spec.meaning)}">{escape(name)}</td>',
            f"<td>{escape(shown.value(shown.baseline))}</td>"]
-    for delta in shown.deltas:
+    for cell, delta in zip(shown.row.cells, shown.deltas, strict=False):
+        why = f' title="suspect input: {escape(cell.suspect)}"' if delta.verdict == "suspect" and cell.suspect else ""
         tds.append(f'<td>{escape(shown.value(delta.variant))}<br>'
-                   f'<span class="{delta.verdict}">{escape(change_with_mark(delta))}</span></td>')
+                   f'<span class="{delta.verdict}"{why}>{escape(change_with_mark(delta))}</span></td>')
     opening = '<tr class="unchanged">' if shown.step_context else "<tr>"
     return opening + "".join(tds) + "</tr>"
 
@@ -131,7 +132,7 @@ def sweep_fragment(sweep: Sweep, with_charts: bool = True) -> str:
         parts.append(f'<p class="better"><b>recommendation: {escape(chosen.label)}</b> (batch {chosen.batch_size}): '
                      f"best {escape(chosen.by)}, {chosen.value:.1f} samples/s</p>"
                      f'<p class="foot">{escape(chosen.caveat)}</p>')
-    parts.append("<h4>findings (ranked by estimated impact)</h4><ol>")
+    parts.append(f"<h4>findings (ranked by estimated impact)</h4><p class=\"foot\">{escape(sweep_text.OVERLAP)}</p><ol>")
     parts += [_finding(i, f) for i, f in enumerate(sweep.findings, 1)] + ["</ol>"]
     parts.append(_sweep_table(sweep, sweep_text.THROUGHPUT, "throughput (per step on one NeuronCore)"))
     parts += _charts(sweep) if with_charts else []

@@ -80,7 +80,8 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
         "filtered_out": view.filtered_out,
         "gates": [{"rule": g.rule.text, "tripped": g.tripped,
                    "hits": [{"metric": h.metric, "variant": h.variant, "basis": h.basis,
-                             "value": h.value, "unit": h.unit, "text": str(h)} for h in g.hits]}
+                             "value": h.value, "unit": h.unit, "text": str(h)} for h in g.hits],
+                   "not_evaluated": list(g.skipped)}  # suspect inputs the rule did not judge
                   for g in report.gates],
         "findings": [finding_dict(f) for f in report.findings],
         "rows": [_row(line(row, row.basis(comparison.basis))) for row in view.rows],

@@ -95,7 +95,7 @@ def sweep_markdown(sweep: Sweep) -> str:
         out += [f"**Recommendation:** {_escape(chosen.label)} (batch {chosen.batch_size}): best {chosen.by}, "
                 f"{chosen.value:.1f} samples/s" + (f"; next {_escape(chosen.runner_up)}" if chosen.runner_up else "")
                 + f". _{_escape(chosen.caveat)}_", ""]
-    out += ["#### Findings (ranked by estimated impact)", ""]
+    out += ["#### Findings (ranked by estimated impact)", "", f"_{sweep_text.OVERLAP}_", ""]
     for index, finding in enumerate(sweep.findings, 1):
         out += _finding(index, finding)
     out += [""] + [f"- checked, did not fire: {p.rule}: {_escape(p.reason)}" for p in sweep.passed]

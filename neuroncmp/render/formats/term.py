@@ -31,7 +31,7 @@ from ..catalog_text import catalog_lines
 from ..changes import LEGEND, change_with_mark
 from ..headline import headline, notes, tally_text
 from ..layout import Line as Styled
-from ..layout import plain, wrapped
+from ..layout import fold, plain, words, wrapped
 from ..rows import Heading, Line, identical_text, lines, trend_order
 from ..sweep_text import hanging, sweep_lines
 
@@ -78,31 +78,28 @@ def _table_entries(report: DiffReport, order: list[int] | None) -> list[Entry]:
     return entries
 
 
-def _words(text: str, separators: str) -> list[str]:
-    """``total_time/sample [ms]`` -> ``total_``, ``time/``, ``sample ``, ``[ms]``: pieces that end at
-    a separator; a bracketed unit stays whole."""
-    seps = separators
-    return re.findall(rf"\[[^\]]*\][^{seps}]*[{seps}]*|[^{seps}\[]*[{seps}]+|[^{seps}\[]+", text) or [text]
-
-
-def fold(text: str, width: int, separators: str = "_/ -") -> list[str]:
-    """``text`` in lines of at most ``width``, broken after a separator; a word longer than the
-    width (rare: no separator in 24 characters) is cut as a last resort."""
-    width = max(width, 1)
-    out = [""]
-    for word in _words(text, re.escape(separators)):
-        if out[-1] and len(out[-1]) + len(word) > width:
-            out.append("")
-        out[-1] += word
-        if len(out[-1]) > width:  # cut once into width-sized pieces (a megabyte name stays linear)
-            long = out.pop()
-            out += [long[start:start + width] for start in range(0, len(long), width)]
-    return [part.rstrip() or part for part in out]
+def short_labels(labels: list[str]) -> tuple[list[str], list[str]]:
+    """Labels whose every word fits a column (``MAX_LABEL``): a longer word is cut with ``…``
+    (``supercalifr…``), or ``v2`` when that would repeat another label; and the legend of those
+    changed (``supercalifr… = supercalifragilistic``), so a label is never cut without saying so."""
+    out: list[str] = []
+    legend: list[str] = []
+    for index, label in enumerate(labels):
+        pieces = words(label, "\\-_ ")
+        if max(len(word) for word in pieces) <= MAX_LABEL:
+            out.append(label)
+            continue
+        short = "".join(w if len(w) <= MAX_LABEL else w[:MAX_LABEL - 1] + "\u2026" for w in pieces)
+        if short in out or short in labels or len(short) > 2 * MAX_LABEL:
+            short = f"v{index}"
+        out.append(short)
+        legend.append(f"{short} = {label}")
+    return out, legend
 
 
 def _widths(labels: list[str], entries: list[Entry]) -> list[int]:
     """Value columns as wide as their values and their labels' longest word."""
-    widths = [0] + [min(max(len(w) for w in _words(label, "\\-_ ")), MAX_LABEL) for label in labels]
+    widths = [0] + [min(max(len(w) for w in words(label, "\\-_ ")), MAX_LABEL) for label in labels]
     for kind, cells in entries:
         if kind in ("row", "step"):
             for i, cell in enumerate(cells[1:], 1):
@@ -197,7 +194,7 @@ def _per_variant(report: DiffReport, summary: bool, width: int) -> list[Styled]:
     out: list[Styled] = []
     for index, side in enumerate(comparison.variants):
         keep = [0, index + 1]
-        labels = [comparison.baseline.label, side.label]
+        labels = [short_labels([s.label for s in comparison.sides])[0][i] for i in keep]
         blocks = [_headline_entries(comparison, None)] + ([] if summary else [_table_entries(report, None)])
         narrowed = [[(kind, _pick(kind, cells, keep)) for kind, cells in block] for block in blocks]
         out += ([[]] if index else []) + [[(f"{comparison.baseline.label} vs {side.label}", "bold")]]
@@ -225,17 +222,19 @@ def body(report: DiffReport, width: int, summary: bool) -> list[Styled]:
     """The headline, the warnings, then the full table; or one block per variant when narrow."""
     comparison = report.comparison
     order = trend_order(comparison) if len(comparison.variants) >= 2 else None
-    labels = [side.label for side in comparison.sides] + (["trend"] if order is not None else [])
+    shown, legend = short_labels([side.label for side in comparison.sides])
+    labels = shown + (["trend"] if order is not None else [])
+    after = wrapped("labels: " + "; ".join(legend), "dim", width) if legend else []
     blocks = [_headline_entries(comparison, order)]
     if not summary:
         blocks.append(_table_entries(report, order))
     found = warnings(comparison, width)
     trend = order is not None
     if summary and (table := _layout(labels, blocks, width, trend)) is not None:
-        return table + ([[]] + found if found else [])
+        return table + after + ([[]] + found if found else [])
     if not summary and (table := _layout(labels, blocks, width, trend, found)) is not None:
-        return table
-    return (found + [[]] if found else []) + _per_variant(report, summary, width)
+        return table + after
+    return (found + [[]] if found else []) + _per_variant(report, summary, width) + after
 
 
 def footer(report: DiffReport, width: int, summary: bool) -> list[Styled]:
@@ -292,7 +291,7 @@ class Term(Renderer):
         return plain(profiles_lines(profiles, width))
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
-        return plain(catalog_lines(specs))
+        return plain(catalog_lines(specs, width))
 
     def sweep(self, sweep: Sweep, width: int = 100) -> str:
         return plain(sweep_lines(sweep, width))
@@ -302,7 +301,7 @@ class Term(Renderer):
             return styled_lines(value, width, value.summary)
         if document == "sweep":
             return sweep_lines(value, width)
-        return profiles_lines(value, width) if document == "profiles" else catalog_lines(value)
+        return profiles_lines(value, width) if document == "profiles" else catalog_lines(value, width)
 
 
 RENDERER = Term()

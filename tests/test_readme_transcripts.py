@@ -1,0 +1,73 @@
+"""The README's transcripts are what the commands print today.
+
+A README block that starts with ``$ neuroncmp diff|sweep|show ...`` is run from the repository root at
+100 columns without colour; every stretch of its lines between ``...`` elisions must appear, in
+order and line for line, in the real output. The excerpt of full-table rows under the first diff
+must be lines of that diff. A transcript that drifts from the code fails here, not in a user's hands.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+
+from neuroncmp.cli import cli
+
+README = (ROOT / "README.md").read_text()
+TRANSCRIPT = re.compile(r"```\n\$ (neuroncmp (?:diff|sweep|show) [^\n]*)\n(.*?)```", re.S)
+TRANSCRIPTS = TRANSCRIPT.findall(README)
+
+
+def run(command: str, monkeypatch) -> list[str]:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "100")
+    result = CliRunner().invoke(cli, shlex.split(command)[1:], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return [line.rstrip() for line in result.output.splitlines()]
+
+
+def stretches(body: str) -> list[list[str]]:
+    """The block's lines, split at ``...`` lines, without the blank lines that end a stretch."""
+    out: list[list[str]] = [[]]
+    for line in body.splitlines():
+        if line.strip() == "...":
+            out.append([])
+        else:
+            out[-1].append(line.rstrip())
+    for stretch in out:
+        while stretch and not stretch[-1]:
+            stretch.pop()
+    return [s for s in out if s]
+
+
+def find(lines: list[str], stretch: list[str], start: int) -> int:
+    """Where ``stretch`` starts in ``lines`` at or after ``start``, or -1."""
+    for at in range(start, len(lines) - len(stretch) + 1):
+        if lines[at:at + len(stretch)] == stretch:
+            return at
+    return -1
+
+
+def test_the_readme_has_transcripts_of_diff_sweep_and_show():
+    assert {shlex.split(command)[1] for command, _ in TRANSCRIPTS} == {"diff", "sweep", "show"}
+
+
+@pytest.mark.parametrize("command,body", TRANSCRIPTS, ids=[c for c, _ in TRANSCRIPTS])
+def test_each_transcript_is_what_the_command_prints(command, body, monkeypatch):
+    lines = run(command, monkeypatch)
+    at = 0
+    for stretch in stretches(body):
+        found = find(lines, stretch, at)
+        assert found >= 0, f"README shows lines that `{command}` does not print:\n" + "\n".join(stretch)
+        at = found + len(stretch)
+
+
+def test_the_rows_excerpt_under_the_first_diff_are_rows_of_that_diff(monkeypatch):
+    command = TRANSCRIPTS[0][0]
+    excerpt = README.split("A few rows of the full table:", 1)[1].split("```")[1].strip("\n").splitlines()
+    lines = set(run(command, monkeypatch))
+    assert excerpt and [row for row in excerpt if row.rstrip() not in lines] == []
