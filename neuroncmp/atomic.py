@@ -13,8 +13,8 @@ only SIGKILL can leave a hidden ``.NAME.XXXX.tmp`` behind.
 from __future__ import annotations
 
 import os
+import secrets
 import stat
-import tempfile
 from pathlib import Path
 
 from .errors import OutputError
@@ -48,7 +48,7 @@ def write_atomic(path: Path, content: str | bytes, follow_symlinks: bool = True)
     target, mode = target_of(path, follow_symlinks)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        handle, temp = _temporary(target)
     except OSError as exc:
         raise OutputError(f"cannot write {quote(path)}: {exc.strerror or exc}") from None
     try:
@@ -56,7 +56,8 @@ def write_atomic(path: Path, content: str | bytes, follow_symlinks: bool = True)
             # backslashreplace: a lone surrogate (from a JSON "\ud800") is written as \ud800
             out.write(content if isinstance(content, bytes)
                       else content.encode("utf-8", errors="backslashreplace"))
-        os.chmod(temp, _new_file_mode() if mode is None else mode)
+        if mode is not None:  # a new file already has the usual mode: 0o666 less the umask
+            os.chmod(temp, mode)
         os.replace(temp, target)
     except BaseException as exc:
         Path(temp).unlink(missing_ok=True)
@@ -65,7 +66,14 @@ def write_atomic(path: Path, content: str | bytes, follow_symlinks: bool = True)
         raise
 
 
-def _new_file_mode() -> int:
-    umask = os.umask(0)  # the only way to read it; put back at once
-    os.umask(umask)
-    return 0o666 & ~umask  # mkstemp makes 0600; a new output gets the usual mode
+def _temporary(target: Path) -> tuple[int, str]:
+    """A new hidden file beside ``target``, opened for writing. Created with mode 0o666 so the
+    kernel applies the process's umask (``mkstemp`` would make it 0600, and reading the umask
+    means changing it, process-wide, for an instant)."""
+    for _ in range(100):
+        temp = str(target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), temp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {target}")

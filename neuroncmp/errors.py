@@ -1,16 +1,9 @@
-"""Exception hierarchy and the exit codes they map to: the one place both are defined.
+"""The exception hierarchy and the exit code each maps to (``exit_code``).
 
 The library raises these and never exits. The CLI's single error boundary (``cli.app``) turns
-them into one-line messages and these exit codes; the README's "Exit codes" table repeats them
-and a test keeps the two in step.
-
-| code | meaning                                                           | raised as      |
-|------|-------------------------------------------------------------------|----------------|
-| 0    | success                                                           |                |
-| 1    | an input could not be read (file, place, what was expected)       | ``InputError`` |
-| 1    | the output could not be written (the target is named)             | ``OutputError``|
-| 2    | usage error: a malformed or contradictory option                  | ``UsageError`` |
-| 3    | a ``--fail-on`` gate tripped                                      | ``GateTripped``|
+them into one-line messages and these exit codes. What each code means to a user is written in
+one place only, the README's "Exit codes" table; ``tests/test_docs.py`` checks that table against
+the classes here.
 """
 
 from __future__ import annotations

@@ -1,12 +1,15 @@
 """Immutable records: ``typing.NamedTuple`` classes made equal only to records of their own type.
 
-Why not ``@dataclass(frozen=True, slots=True)``: measured on Python 3.11 (scripts/bench_records.py),
-defining one costs ~0.41 ms, because the dataclass machinery builds every method with ``exec``,
-against ~0.06 ms for a NamedTuple, and creating one ~1.0 us against ~0.3 us. The CLI defines about
-forty record types on every run (15 ms of a ~80 ms cold diff) and a 500-variant comparison creates
-100,000 deltas. A plain NamedTuple, though, compares equal to a bare tuple of the same items
-(``Metric("x", 1, ...) == ("x", 1, ...)``): ``record`` removes that trap, so a record equals only
-a record of the same type (and nested records compare the same way).
+Why not ``@dataclass(frozen=True, slots=True)``: measured on Python 3.11 (``scripts/bench_records.py``,
+a nine-field record), defining one costs ~1.0 ms, because the dataclass machinery builds every
+method with ``exec``, against ~0.17 ms for a NamedTuple, and creating one ~1.7 us against ~0.7 us.
+A plain ``@dataclass(slots=True)`` creates faster (~0.4 us) but is mutable and as slow to define
+(~0.9 ms). The CLI defines about forty record types on every run (some 35 ms of a cold diff as
+dataclasses) and a 500-variant comparison creates 100,000 deltas.
+
+A plain NamedTuple, though, compares equal to a bare tuple of the same items (``Metric("x", 1,
+...) == ("x", 1, ...)``): ``record`` removes that trap, so a record equals only a record of the
+same type (and nested records compare the same way).
 
 The two result containers that the notebook API subclasses (``comparison.result.Comparison`` and
 ``analysis.sweep.Sweep``) stay frozen dataclasses: subclasses add fields, which NamedTuples cannot.
@@ -33,6 +36,26 @@ def record(cls: T) -> T:
     cls.__ne__ = _ne  # type: ignore[assignment]
     cls.__hash__ = tuple.__hash__  # type: ignore[assignment]
     return cls
+
+
+class FrozenDict(dict):  # type: ignore[type-arg]
+    """A dict that refuses changes (a result's mapping stays as computed); it pickles and copies
+    as a dict would, unlike ``types.MappingProxyType``."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("this mapping is part of an immutable result")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))
+
+    def __copy__(self) -> "FrozenDict":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "FrozenDict":
+        return self  # its values are tuples of strings: nothing inside can change either
 
 
 def plain(value: Any) -> Any:

@@ -29,6 +29,7 @@ def report():
 def test_the_five_formats_are_registered():
     assert FORMATS == ["term", "md", "json", "csv", "html"]
     assert registry.names("profiles") == ["term", "json"]
+    assert registry.names("history") == ["term", "json", "png"] and registry.names("regressions") == ["term", "json"]
     assert registry.by_name("table", "profiles") is registry.by_name("term")  # show --format table
 
 
@@ -44,6 +45,45 @@ def test_every_format_renders_the_comparison(report, name):
     mfu = "0.2039" if name in ("json", "csv") else "20.39"
     assert mfu in text
     assert "total_time/step&gt;+5%" in text if name == "html" else "total_time/step>+5%" in text
+
+
+@pytest.fixture(scope="module")
+def documents(report, tmp_path_factory):
+    """One value of every document the CLI renders: the diff above, two profiles, the bundled
+    sweep, catalog entries, and a history and regressions from a small store of the sweep."""
+    pytest.importorskip("duckdb")
+    from neuroncmp.analysis.sweep import sweep
+    from neuroncmp.catalog import listing
+    from neuroncmp.render.base import HistoryReport, RegressionsReport
+    from neuroncmp.store import Store
+
+    store = Store(tmp_path_factory.mktemp("store") / "s")
+    store.add(RUN)
+    profiles = neuroncmp.load(RUN / "b32.json") + neuroncmp.load(RUN / "b64.json")
+    return {"diff": report, "profiles": profiles, "sweep": sweep(neuroncmp.load(RUN)),
+            "metrics": listing("mfu*"), "history": HistoryReport(store.history("total_time")),
+            "regressions": RegressionsReport(store.regressions(all_changes=True), "s")}
+
+
+DOCUMENTS = ("diff", "profiles", "sweep", "metrics", "history", "regressions")
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_every_format_that_claims_a_document_renders_it(documents, document):
+    """Each format registered for a document renders it: text ends with a newline, JSON parses,
+    an image is a PNG; and at least the terminal and JSON formats claim every document."""
+    claimed = registry.names(document)
+    assert {"term", "json"} <= set(claimed)
+    for name in claimed:
+        renderer = registry.by_name(name, document)
+        if renderer.kind == "image":
+            pytest.importorskip("matplotlib")
+            assert renderer.render(document, documents[document], 100)[:8] == b"\x89PNG\r\n\x1a\n"
+            continue
+        text = renderer.render(document, documents[document], 100)
+        assert isinstance(text, str) and text.endswith("\n"), (name, document)
+        if name == "json":
+            json.loads(text)
 
 
 def test_the_json_carries_the_same_numbers_as_the_result(report):

@@ -205,12 +205,12 @@ def test_two_processes_adding_at_once_lose_and_double_nothing(generated, tmp_pat
 
 KILLER = textwrap.dedent("""
     import os, signal, sys
-    from neuroncmp.store import layout, objects, parts, Store
+    from neuroncmp.store import folder, objects, parts, Store
     stage = sys.argv[2]
     def die(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGKILL)
     if stage == "before-publish":
-        layout.write_snapshot = die
+        folder.write_snapshot = die
     elif stage == "mid-copy":
         real, count = objects.keep, [0]
         def keep(*args):

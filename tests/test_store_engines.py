@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from conftest import RUN
 from neuroncmp.cli import cli
 from neuroncmp.errors import UsageError
-from neuroncmp.store import Store, layout
+from neuroncmp.store import Store, folder
 from neuroncmp.store.engines import choose
 from neuroncmp.store.engines.spark_session import QUIET, first_line, settings, start, user_defaults
 
@@ -47,7 +47,7 @@ def test_spark_options_with_duckdb_are_a_usage_error_on_the_cli(tmp_path):
                                        ("file:///tmp/x", True), ("/tmp/x", False),
                                        ("store", False), ("C:/tmp/x", False)])
 def test_a_store_location_is_a_folder_or_a_uri(text, uri):
-    root = layout.root_of(text)
+    root = folder.root_of(text)
     assert isinstance(root, str) == uri
     if uri:
         assert root == text.rstrip("/")

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from ..comparison.result import Side
 from ..records import record
-from . import models
+from . import fits
 from .roofline import Roof, RooflinePoint
 from .series import Point
 from .table import TableRow
@@ -19,11 +19,11 @@ class Context(NamedTuple):
     points: tuple[Point, ...]
     sides: tuple[Side, ...]
     focus: Point                       # the point findings are about (the recommendation's)
-    step_fit: models.StepFit | None
-    knee: models.Knee | None
-    memory: models.MemoryForecast | None
-    intensity: models.IntensityModel | None
-    spill: models.SpillOnset | None
+    step_fit: fits.StepFit | None
+    knee: fits.Knee | None
+    memory: fits.MemoryForecast | None
+    intensity: fits.IntensityModel | None
+    spill: fits.SpillOnset | None
     roof: Roof
     roofline: tuple[RooflinePoint, ...]
     table: tuple[TableRow, ...]

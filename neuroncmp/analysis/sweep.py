@@ -1,7 +1,7 @@
 """``sweep()``: a batch-size sweep read as a whole: which batch size to pick, and what limits it.
 
 Pure: no printing. Builds the batch-size axis (``series``), the table (``table``), the models
-(``models``: step-time fit, knee, memory forecast, intensity, spill onset), the roofline
+(``fits``: step-time fit, knee, memory forecast, intensity, spill onset), the roofline
 (``roofline``), a recommendation, and runs every finding rule (``findings``). Whatever cannot be
 computed says why in ``notes``.
 """
@@ -16,7 +16,7 @@ from ..comparison.result import Side
 from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
 from ..records import record
-from . import models
+from . import fits
 from .context import Context
 from .findings import run_rules
 from .findings.base import Finding, NotRun, Passed
@@ -41,13 +41,13 @@ class Recommendation(NamedTuple):
 class Sweep:
     axis: Axis
     table: tuple[TableRow, ...]
-    step_fit: models.StepFit | None
-    knee: models.Knee | None
+    step_fit: fits.StepFit | None
+    knee: fits.Knee | None
     roof: Roof
     roofline: tuple[RooflinePoint, ...]
-    intensity: models.IntensityModel | None
-    memory: models.MemoryForecast | None
-    spill: models.SpillOnset | None
+    intensity: fits.IntensityModel | None
+    memory: fits.MemoryForecast | None
+    spill: fits.SpillOnset | None
     recommendation: Recommendation | None
     findings: tuple[Finding, ...]      # ranked: performance by impact, then batch size, then data quality
     passed: tuple[Passed, ...]
@@ -101,12 +101,12 @@ def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: O
     instance = next((p.info("instance_type") for side in sides for p in side.profiles if p.info("instance_type")), None)
     top = roof(points, hardware.for_instance(instance), given.peak_flops, given.hbm_bandwidth, given.hbm_bytes)
     table = rows(points, price)
-    fit, memory = models.step_fit(points), models.memory_forecast(points, top.hbm_bytes, top.sources[-1])
+    fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1])
     chosen = recommend(points)
     focus = next((p for p in points if chosen and p.batch_size == chosen.batch_size), points[-1])
     placed = tuple(r for r in (place(p, top) for p in points) if r is not None)
-    context = Context(points, sides, focus, fit, models.knee(points), memory,
-                      models.intensity_model(points, top.ridge), models.spill_onset(points), top,
+    context = Context(points, sides, focus, fit, fits.knee(points), memory,
+                      fits.intensity_model(points, top.ridge), fits.spill_onset(points), top,
                       placed, table)
     findings, passed, not_run = run_rules(context)
     notes = found.notes + tuple(_notes(context, price))

@@ -1,8 +1,9 @@
 """The command group and the CLI's one error boundary.
 
 Every command is a ``BoundaryCommand``: the library raises typed errors (``errors.py``) and this
-class turns them into a one-line message and the exit code ``errors.py`` documents (1 input,
-2 usage, 3 a gate tripped), inside the command's context so usage errors show its usage line.
+class turns them into a one-line message and the exit code each carries (README "Exit codes": 1
+input, 2 usage, 3 a gate tripped; 130 on Ctrl-C), inside the command's context so usage errors
+show its usage line.
 No other place in the CLI catches errors or exits.
 """
 
@@ -40,6 +41,9 @@ class BoundaryCommand(click.Command):
         except OSError as exc:  # a file vanished or could not be read between checks
             where = f"{quote(exc.filename)}: " if exc.filename else ""
             raise InputFailure(f"{where}{exc.strerror or exc}") from None
+        except KeyboardInterrupt:  # Ctrl-C: the shell's convention, 128 + SIGINT (click would exit 1)
+            click.echo("interrupted", err=True)
+            raise SystemExit(130) from None
 
 
 class App(click.Group):

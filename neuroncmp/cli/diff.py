@@ -71,7 +71,7 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     if rules:
         gates = evaluate(comparison, parsed_rules)
     view = select(comparison, groups=groups, metrics=globs, only_changed=only_changed, sort=sort)
-    if renderer.name == "csv":  # a pure table: its warnings and gate outcomes go to standard error
+    if renderer.kind == "table":  # rows only: the warnings and gate outcomes go to standard error
         warn(comparison.warnings)
         for gate in gates:
             click.echo(gate.line, err=True)

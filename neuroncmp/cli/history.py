@@ -7,17 +7,14 @@ from typing import Any
 import click
 
 from .app import cli
-from .options import width_option
-from .store_options import echo_or_write, engine_options, output_format, pairs, store_option, where_option
+from .options import output_options, width_option
+from .store_options import engine_options, pairs, store_option, where_option
 
 
 @cli.command()
 @click.argument("metric")
 @where_option
-@click.option("--format", "fmt", type=click.Choice(["term", "json", "png"]), default=None,
-              help="term (default), json, or png (needs the plot extra; with -o).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write to FILE (atomically): .txt, .json or .png.")
+@output_options("history")
 @click.option("--last", type=click.IntRange(1), default=None, metavar="N",
               help="Show only the last N points of each series (shifts use them all).")
 @width_option
@@ -25,24 +22,15 @@ from .store_options import echo_or_write, engine_options, output_format, pairs, 
 @engine_options
 def history(metric: str, where: tuple[str, ...], fmt: str | None, output: str | None,
             last: int | None, width: int | None, store_path: str, engine: Any) -> None:
-    """Show METRIC's history: one series per distinct tag set, shifts marked."""
+    """Show METRIC's history: one series per distinct tag set, shifts marked (term, json, or a
+    png chart with the plot extra and -o FILE.png)."""
     from ..errors import UsageError
+    from ..render.base import HistoryReport
     from ..store import Store
-    from .output import columns
+    from .output import choose, emit
 
-    chosen = output_format(fmt, output, ("term", "json", "png"))
-    if chosen == "png" and not output:
-        raise UsageError("--format png needs -o FILE.png")
+    renderer = choose("history", fmt, output)
+    if renderer.kind == "image" and output is None:  # before the store is read
+        raise UsageError(f"--format {renderer.name} writes a file: add -o FILE{renderer.extensions[0]}")
     result = Store(store_path, engine=engine).history_where(metric, pairs(where, "--where"))
-    if chosen == "png":
-        from ..render.store_plot import history_png
-
-        history_png(result, output)  # type: ignore[arg-type]
-        return
-    if chosen == "json":
-        from ..render.store_json import history as render
-        echo_or_write(render(result), output)
-        return
-    from ..render.store_text import history as text
-
-    echo_or_write(text(result, columns(width), last), output)
+    emit(renderer, "history", HistoryReport(result, last), output, True, width)

@@ -43,7 +43,8 @@ width_option = click.option("--width", type=click.IntRange(40, 400), default=Non
 def output_options(document: str) -> Any:
     """``--format`` and ``-o FILE`` for a command rendering ``document``."""
     def decorate(func: Any) -> Any:
-        func = click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+        # not dir_okay=False: a directory is refused by atomic.target_of with exit 1, as the README says
+        func = click.option("-o", "--output", type=click.Path(), default=None,
                             help="Write to FILE (atomically) instead of the terminal.")(func)
         return click.option("--format", "fmt", type=FormatChoice(document), default=None,
                             help="Output format (default: term, or from -o's extension).")(func)

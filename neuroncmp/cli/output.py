@@ -52,7 +52,7 @@ def warn(messages: Any) -> None:
         click.echo(f"warning: {message}", err=True)
 
 
-def write_file(path: str, text: str) -> None:
+def write_file(path: str, text: str | bytes) -> None:
     from ..atomic import write_atomic
 
     write_atomic(Path(path), text)
@@ -97,6 +97,8 @@ def emit(renderer: Any, document: str, value: Any, output: str | None, no_color:
          width: int | None) -> None:
     """Render ``value`` (a ``document`` such as ``"diff"``) to ``-o FILE``, else to standard output:
     styled lines where the format has them (colour on a terminal), else text."""
+    if renderer.kind == "image" and output is None:
+        raise UsageError(f"--format {renderer.name} writes a file: add -o FILE{renderer.extensions[0]}")
     if output is not None:
         write_file(output, renderer.render(document, value, width or 100))
     elif (styled := renderer.styled(document, value, columns(width))) is not None:

@@ -52,30 +52,3 @@ def pairs(texts: tuple[str, ...], option: str) -> dict[str, list[str]]:
             raise UsageError(f"{option} {text!r}: expected KEY=VALUE")
         out.setdefault(key.strip(), []).append(value.strip())
     return out
-
-
-def output_format(fmt: str | None, output: str | None, allowed: tuple[str, ...]) -> str:
-    """``--format``, else the one ``-o``'s extension names, else ``term``."""
-    from ..errors import UsageError
-
-    if fmt:
-        return fmt
-    if output:
-        suffix = output.rsplit(".", 1)[-1].lower() if "." in output else ""
-        chosen = {"json": "json", "txt": "term", "png": "png"}.get(suffix)
-        if chosen not in allowed:
-            raise UsageError(f"-o {output}: cannot tell the format from the extension "
-                             f"(use {', '.join('.' + a if a != 'term' else '.txt' for a in allowed)})")
-        return chosen  # type: ignore[return-value]
-    return "term"
-
-
-def echo_or_write(text: str, output: str | None) -> None:
-    if output:
-        from .output import write_file
-
-        write_file(output, text)
-    else:
-        click.echo(text, nl=False)
-
-

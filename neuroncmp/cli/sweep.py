@@ -47,9 +47,10 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
     recommended batch size and the findings ranked by estimated impact."""
     from ..analysis.sweep import sweep as analyse
     from ..ingest import load_many
-    from .output import choose, emit
+    from .output import check_output, choose, emit
 
     renderer = choose("sweep", fmt, output)
+    check_output(output, files)
     hbm = _bytes(hbm_per_core)
     if charts_dir:
         from ..errors import MissingDependencyError

@@ -149,10 +149,20 @@ def _kinds_of(key: str | None, text: str) -> set[str]:
 
 
 class Bands:
-    """Band lookup: metric glob overrides, then kind overrides, then a global one, then defaults."""
+    """Band lookup: metric glob overrides, then kind overrides, then a global one, then defaults.
+    Immutable, like the comparison that holds it."""
+
+    __slots__ = ("overrides",)
+    overrides: tuple[Override, ...]
 
     def __init__(self, specs: Iterable[str] = ()) -> None:
-        self.overrides = tuple(parse_band(text) for text in specs)
+        object.__setattr__(self, "overrides", tuple(parse_band(text) for text in specs))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Bands is immutable: cannot set {name}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_with_overrides, (self.overrides,))
 
     def band(self, spec: MetricSpec) -> Band:
         band = self.for_kind(spec.kind)
@@ -183,6 +193,13 @@ class Bands:
             if override.key not in (None, *KINDS):
                 out[str(override.key)] = str(override)
         return out
+
+
+def _with_overrides(overrides: tuple[Override, ...]) -> Bands:
+    """A ``Bands`` from parsed overrides (unpickling and copying)."""
+    bands = Bands()
+    object.__setattr__(bands, "overrides", overrides)
+    return bands
 
 
 def _apply(band: Band, override: Override, kind: str) -> Band:

@@ -9,10 +9,11 @@ compared per sample when batch sizes are known.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..catalog import MetricSpec, derived_specs, group_rank, lookup
 from ..model import Metric
+from ..records import FrozenDict
 from .. import stats
 from .bands import Band, Bands
 from .comparability import unlike_eval_sets, warnings_for
@@ -230,7 +231,7 @@ def _verdict(spec: MetricSpec, band: Band, b: float, v: float, points: float | N
     return BETTER if (v > b) == (spec.direction == "higher") else WORSE
 
 
-def _only_in(sides: list[Side], values: list[dict[str, list[Metric]]]) -> dict[str, tuple[str, ...]]:
+def _only_in(sides: list[Side], values: list[dict[str, list[Metric]]]) -> Mapping[str, tuple[str, ...]]:
     """Metrics some sides lack (derived ones follow their inputs, which are listed already)."""
     present: dict[str, list[str]] = {}
     derived = {spec.name for spec in derived_specs()}
@@ -238,7 +239,7 @@ def _only_in(sides: list[Side], values: list[dict[str, list[Metric]]]) -> dict[s
         for name in side_values_:
             if name not in derived:
                 present.setdefault(name, []).append(side.label)
-    return {name: tuple(labels) for name, labels in present.items() if len(labels) < len(sides)}
+    return FrozenDict({name: tuple(labels) for name, labels in present.items() if len(labels) < len(sides)})
 
 
 def _captures_note(sides: list[Side]) -> str:

@@ -1,7 +1,9 @@
 """The renderer interface: one small class per output format, found by the registry.
 
 A renderer declares its ``name`` (the ``--format`` value), the file ``extensions`` that select
-it for ``-o FILE``, and its output ``kind`` (``text``: a string to print or write). It renders
+it for ``-o FILE``, and its output ``kind``: ``text``, a document that carries its own warnings
+and gate outcomes; ``table``, rows of data only (the CLI sends the warnings to standard error
+so the table stays pure); or ``image``, bytes for a file only (``-o``). It renders
 the documents it supports: ``diff(report, width)`` for a comparison. A new format is one new
 module in ``render/formats/`` defining ``RENDERER``; nothing else changes.
 """
@@ -41,18 +43,34 @@ class DiffReport(NamedTuple):
         return f"<DiffReport {self.comparison!r}, {len(self.view.rows)} rows shown>"
 
 
+@record
+class HistoryReport(NamedTuple):
+    """``neuroncmp history``: a store's ``History`` of one metric, the last ``last`` points shown."""
+
+    history: Any
+    last: int | None = None
+
+
+@record
+class RegressionsReport(NamedTuple):
+    """``neuroncmp regressions``: a store's ``Regressions`` and where the store is."""
+
+    regressions: Any
+    store: str
+
+
 class Renderer:
     """Base class of the output formats (see the module docstring)."""
 
     name: ClassVar[str]
     extensions: ClassVar[tuple[str, ...]] = ()
-    kind: ClassVar[str] = "text"
+    kind: ClassVar[str] = "text"   # or "table" (see the module docstring)
     description: ClassVar[str] = ""
     order: ClassVar[int] = 50  # position in --format choices and listings
     aliases: ClassVar[tuple[str, ...]] = ()  # other names --format accepts
 
     def render(self, document: str, value: Any, width: int = 100) -> str:
-        """``value`` as ``document`` (``"diff"``, ...) in this format."""
+        """``value`` as ``document`` (``"diff"``, ...) in this format (bytes for ``kind = "image"``)."""
         return getattr(self, document)(value, width)  # type: ignore[no-any-return]
 
     def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
@@ -74,6 +92,14 @@ class Renderer:
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
         """Catalog entries (``neuroncmp metrics``) in this format."""
         raise NotImplementedError(f"format '{self.name}' cannot list metrics")
+
+    def history(self, report: HistoryReport, width: int = 100) -> str:
+        """A metric's history in the store (``neuroncmp history``) in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot show a history")
+
+    def regressions(self, report: RegressionsReport, width: int = 100) -> str:
+        """The store's level shifts (``neuroncmp regressions``) in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot list regressions")
 
     def supports(self, document: str) -> bool:
         """Whether this format overrides the method that renders ``document`` (e.g. ``"diff"``)."""

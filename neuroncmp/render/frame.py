@@ -17,7 +17,7 @@ from ..errors import MissingDependencyError, UsageError
 from ..model import Profile
 from ..units import TEXT, format_value, pick_scale
 from .base import DiffReport
-from .records import FIELDS, records
+from .tidy import FIELDS, records
 from .rows import scale_for
 
 

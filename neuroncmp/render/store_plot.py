@@ -1,23 +1,21 @@
 """``history --format png``: each series' points, its levels between shifts, the shifts marked.
 
 matplotlib (the ``plot`` extra) is imported here only, with its non-interactive Agg backend
-selected on the figure (no global ``matplotlib.use``); the file is written atomically.
+selected on the figure (no global ``matplotlib.use``); the CLI writes the bytes atomically.
 """
 
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any
 
-from ..atomic import write_atomic
 from ..errors import MissingDependencyError
 from ..stats import median
 from ..units import pick_scale
 
 
-def history_png(result: Any, path: str) -> None:
-    """Draw one panel per series (values in the display unit, levels as steps) into ``path``."""
+def history_png(result: Any) -> bytes:
+    """One panel per series (values in the display unit, levels as steps), as PNG bytes."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -34,7 +32,7 @@ def history_png(result: Any, path: str) -> None:
         axes.set_ylabel(f"{result.metric} [{label or result.unit}]")
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=110)
-    write_atomic(Path(path), buffer.getvalue())
+    return buffer.getvalue()
 
 
 def _panel(axes: Any, series: Any, factor: float) -> None:

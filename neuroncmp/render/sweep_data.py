@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis import models
+from ..analysis import fits
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
 from ..analysis.table import COLUMNS
@@ -51,7 +51,7 @@ def _models(sweep: Sweep) -> dict[str, Any]:
     }
 
 
-def _memory(memory: models.MemoryForecast | None) -> dict[str, Any] | None:
+def _memory(memory: fits.MemoryForecast | None) -> dict[str, Any] | None:
     if memory is None:
         return None
     return dict(plain(memory), formula="device_memory_total = fixed + per_sample x batch (least squares); "

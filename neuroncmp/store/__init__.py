@@ -1,6 +1,6 @@
 """The profile store: every run kept, in a folder any engine can read (Parquet), queried with DuckDB.
 
-``layout`` (the folder, its lock and snapshot), ``objects`` (content-named copies), ``records``
+``folder`` (the folder, its lock and snapshot), ``objects`` (content-named copies), ``table_rows``
 (profiles -> rows), ``schema`` (the tables), ``parts`` (writing and publishing), ``listing``
 (runs.csv), ``adding``, ``reading`` (DuckDB), ``trends`` (history and regressions),
 ``maintenance`` (compact, check), ``store`` (the ``Store`` API), ``engines`` (DuckDB, the default,

@@ -16,7 +16,7 @@ from ..ingest import load
 from ..ingest.manifest import MANIFEST, entry_for
 from ..ingest.registry import for_directory
 from ..model import Profile
-from . import layout, objects, parts, records, times
+from . import folder, objects, parts, table_rows, times
 from .listing import Entry, Problem
 
 
@@ -63,7 +63,7 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
     """Add every entry's profiles to the store at ``root`` (made if missing). A bad entry (or a
     ``problems`` row of a listing) stops the add before anything is written, unless
     ``skip_bad``: then the rest is added and the report lists what was skipped."""
-    layout.usable(root)
+    folder.usable(root)
     problems = list(problems or [])
     prepared = []
     for entry in entries:
@@ -73,7 +73,7 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
             problems.append(Problem(entry.where, str(exc)))
     if problems and not skip_bad:
         raise InputError(refusal(problems))
-    layout.create(root)
+    folder.create(root)
     return AddReport(_commit(root, prepared), tuple(problems))
 
 
@@ -144,10 +144,10 @@ def _with_path(entry: Entry, path: Path) -> Entry:
 def _commit(root: Path, prepared: list[Prepared]) -> tuple[AddedRun, ...]:
     """Under the lock: skip what the store (or this add) has, copy the files, write, publish."""
     added = times.now()
-    with layout.locked(root):
-        snapshot = layout.read_snapshot(root)
+    with folder.locked(root):
+        snapshot = folder.read_snapshot(root)
         present = {h for part in snapshot["parts"] for h in part["hashes"]}
-        columns, report, new = records.Columns(), [], []
+        columns, report, new = table_rows.Columns(), [], []
         for item in prepared:
             is_present = item.content_hash in present
             present.add(item.content_hash)
@@ -161,11 +161,11 @@ def _commit(root: Path, prepared: list[Prepared]) -> tuple[AddedRun, ...]:
             part = parts.new_part_id()
             parts.write(root, part, columns)
             snapshot["parts"].append(parts.entry(part, columns))
-            layout.write_snapshot(root, snapshot)
+            folder.write_snapshot(root, snapshot)
     return tuple(report)
 
 
-def run_rows(item: Prepared, added: datetime, columns: records.Columns | None,
+def run_rows(item: Prepared, added: datetime, columns: table_rows.Columns | None,
              present: bool) -> list[AddedRun]:
     """The item's runs (their rows appended to ``columns`` when given)."""
     out = []
@@ -173,10 +173,10 @@ def run_rows(item: Prepared, added: datetime, columns: records.Columns | None,
         run = item.content_hash[:12] + (f".{index + 1}" if len(item.profiles) > 1 else "")
         when, source = _time(item, profile)
         if columns is not None:
-            info = records.RunInfo(run, item.content_hash, when, source, item.entry.commit,
-                                   records.run_tags(profile, item.entry.tags), item.object,
+            info = table_rows.RunInfo(run, item.content_hash, when, source, item.entry.commit,
+                                   table_rows.run_tags(profile, item.entry.tags), item.object,
                                    sorted(item.sidecars), added)
-            records.add(columns, profile, info)
+            table_rows.add(columns, profile, info)
         out.append(AddedRun(run, profile.label, str(item.source), times.iso(when), source, present))
     return out
 

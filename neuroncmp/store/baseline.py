@@ -17,7 +17,7 @@ from ..catalog import lookup
 from ..errors import InputError, UsageError
 from ..model import MemoryRow, Metric, Profile, Source
 from ..stats import median
-from . import objects, reading, records, trends
+from . import objects, reading, table_rows, trends
 
 HISTORY_RUNS = 20
 MIN_RUNS = 5
@@ -56,7 +56,7 @@ def _series_runs(runs: list[reading.Run], new: Profile, where: Mapping[str, list
     """Runs of one series: those matching ``where``; if several series, those that also carry
     ``new``'s own tags (batch_size, variant); still several is a usage error."""
     found = trends.matching(runs, where)
-    own = {k: [v] for k, v in records.run_tags(new, {}).items() if k not in where}
+    own = {k: [v] for k, v in table_rows.run_tags(new, {}).items() if k not in where}
     series = {r.series for r in found}
     if len(series) > 1 and own:
         narrowed = trends.matching(found, own)

@@ -6,8 +6,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import layout, objects, parts, schema
-from .records import Columns
+from . import folder, objects, parts, schema
+from .table_rows import Columns
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +41,9 @@ def compact(root: Path) -> CompactReport:
 
     The merged part is written and published like an add's; only then are the old parts
     deleted (a reader holding the old snapshot may fail once and read again)."""
-    layout.check(root)
-    with layout.locked(root):
-        snapshot = layout.read_snapshot(root)
+    folder.check(root)
+    with folder.locked(root):
+        snapshot = folder.read_snapshot(root)
         old = [part["id"] for part in snapshot["parts"]]
         gone = [path for table in schema.TABLES for path in parts.files(root, snapshot, table)]
         leftovers = _leftovers(root, snapshot)
@@ -52,7 +52,7 @@ def compact(root: Path) -> CompactReport:
             part = parts.new_part_id()
             parts.write(root, part, merged)
             snapshot = {**snapshot, "parts": [parts.entry(part, merged)]}
-            layout.write_snapshot(root, snapshot)
+            folder.write_snapshot(root, snapshot)
             for path in gone:
                 path.unlink(missing_ok=True)
         removed = [_remove(root, path) for path in leftovers]
@@ -63,8 +63,8 @@ def compact(root: Path) -> CompactReport:
 def check(root: Path) -> CheckReport:
     """Verify the store: every committed part readable with the runs and hashes the snapshot
     says, every metric and memory row belonging to a run, every copy present with its hash."""
-    layout.check(root)
-    snapshot = layout.read_snapshot(root)
+    folder.check(root)
+    snapshot = folder.read_snapshot(root)
     problems: list[str] = []
     rows = Columns()
     for part in snapshot["parts"]:
@@ -125,7 +125,7 @@ def _leftovers(root: Path, snapshot: dict, referenced: list[str] | None = None) 
     keep = set(referenced)
     found += [p for p in (root / "objects").glob("*/*")
               if not p.name.startswith(".") and str(p.relative_to(root)) not in keep]
-    found += sorted(root.glob(f".{layout.SNAPSHOT}.*.tmp"))
+    found += sorted(root.glob(f".{folder.SNAPSHOT}.*.tmp"))
     return sorted(found)
 
 

@@ -1,6 +1,6 @@
 """Part files: each add (or compaction) writes one Parquet file per table, then publishes them.
 
-Writers hold the lock (``layout.locked``). A part is written in full first; only then does the
+Writers hold the lock (``folder.locked``). A part is written in full first; only then does the
 new ``snapshot.json`` that names it replace the old one (the commit). A writer killed before
 that leaves unnamed part files (orphans) that no reader looks at and ``store compact`` removes.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError
-from . import layout, schema
-from .records import Columns
+from . import folder, schema
+from .table_rows import Columns
 
 
 def new_part_id() -> str:
@@ -42,7 +42,7 @@ def staged(root: Path, table: str, part: str) -> Path:
 def place(root: Path, part: str) -> None:
     """Rename the staged files to their part names (runs last: a part without runs is ignored)."""
     for table in ("memory", "metrics", "runs"):
-        os.replace(staged(root, table, part), layout.part_file(root, table, part))
+        os.replace(staged(root, table, part), folder.part_file(root, table, part))
 
 
 def entry(part: str, columns: Columns) -> dict[str, Any]:

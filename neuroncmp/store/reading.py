@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
 from ..errors import MissingDependencyError
-from . import layout, parts, schema
+from . import folder, parts, schema
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +36,8 @@ RUN_COLUMNS = ("run, epoch_us(time) AS time, time_source, commit, tags, series, 
 def connect(root: Path) -> Any:
     """A DuckDB connection with views ``runs``, ``metrics`` and ``memory`` over the committed parts."""
     duckdb = _duckdb()
-    layout.check(root)
-    snapshot = layout.read_snapshot(root)
+    folder.check(root)
+    snapshot = folder.read_snapshot(root)
     con = duckdb.connect()
     for table, definition in schema.TABLES.items():
         paths = [str(p) for p in parts.files(root, snapshot, table)]

@@ -18,7 +18,7 @@ from ..comparison.bands import Bands
 from ..errors import UsageError
 from ..ingest import load
 from ..model import Profile
-from . import adding, baseline, engines, layout, listing, maintenance, reading, trends
+from . import adding, baseline, engines, folder, listing, maintenance, reading, trends
 from .times import parse_time
 
 
@@ -30,7 +30,7 @@ class Store:
 
     def __init__(self, path: str | Path | None = None, *,
                  engine: str | engines.Engine | None = None) -> None:
-        self.path = layout.root_of(path)
+        self.path = folder.root_of(path)
         self.engine = engine if engine is not None and not isinstance(engine, str) else \
             engines.choose(engine)
 
@@ -100,13 +100,13 @@ class Store:
 
     def table(self, name: str) -> Any:
         """A table (``runs``, ``metrics``, ``memory``) as a pandas DataFrame."""
-        if name not in layout.TABLES:
-            raise UsageError(f"no table '{name}' (tables: {', '.join(layout.TABLES)})")
+        if name not in folder.TABLES:
+            raise UsageError(f"no table '{name}' (tables: {', '.join(folder.TABLES)})")
         return reading.retrying(self._local("Store.table"),
                                 lambda con: con.execute(f"SELECT * FROM {name}").df())
 
     def _local(self, doing: str) -> Path:
-        return layout.local(self.path, doing)
+        return folder.local(self.path, doing)
 
 
 def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import models
+from .. import fits
 from ..context import Context
 from ..series import Point
 from ..table import throttled_share
@@ -83,7 +83,7 @@ class OutsideGraph(PointRule):
                  f"graph ({outside * 1e3:.1f} ms of {step * 1e3:.1f} ms, the Trainer's average)")
         evidence = [_ev(point, "total_time", "s"), _ev(point, "train_steps_per_second", "step/s"),
                     _ev(point, "device_share_of_step", "fraction", f"below {1 - OUTSIDE_SHARE:.0%}")]
-        split = models.outside_fit(context.points)
+        split = fits.outside_fit(context.points)
         if split is not None and split.per_step >= 0 and split.per_run >= 0:
             device = point.get("total_time") or 0.0
             title += (f"; split across the sweep: {split.per_step * 1e3:.1f} ms of it recurs every step "
@@ -139,7 +139,7 @@ class MemoryBound(PointRule):
             "a larger batch raises intensity only up to the limit above")
 
 
-def _limit_text(model: models.IntensityModel | None) -> str:
+def _limit_text(model: fits.IntensityModel | None) -> str:
     if model is None:
         return ""
     if model.crossing is None:
@@ -189,7 +189,7 @@ class Spill(PointRule):
     needs = ("spill_reload_bytes", "hbm_read_bytes", "total_time")
 
     def fires(self, point: Point, context: Context) -> bool:
-        return point.get("spill_reload_share") > models.SPILL_SHARE  # type: ignore[operator]
+        return point.get("spill_reload_share") > fits.SPILL_SHARE  # type: ignore[operator]
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         return f"spill reload is {_span(usable, 'spill_reload_share')} of HBM reads (threshold 25 %)"

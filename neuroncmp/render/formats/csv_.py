@@ -7,11 +7,11 @@ import io
 
 from ...escape import csv_cell
 from ..base import DiffReport, Renderer
-from ..records import FIELDS, records
+from ..tidy import FIELDS, records
 
 
 class Csv(Renderer):
-    name, extensions, order = "csv", (".csv",), 40
+    name, extensions, order, kind = "csv", (".csv",), 40, "table"
     description = "tidy table, one row per metric x variant x basis, base units"
 
     def diff(self, report: DiffReport, width: int = 100) -> str:

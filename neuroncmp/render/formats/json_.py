@@ -12,12 +12,12 @@ from ...comparison.result import Cell, Side
 from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
 from ...model import Profile
-from ..base import DiffReport, Renderer
+from ..base import DiffReport, HistoryReport, RegressionsReport, Renderer
 from ..catalog_text import spec_record
 from ..changes import change_with_mark
 from ..json_out import dumps
 from ..profile_json import profile_dict
-from ..records import delta_fields
+from ..tidy import delta_fields
 from ..headline import headline, notes
 from ..rows import Line, line
 from ..sweep_data import finding_dict, sweep_dict
@@ -103,6 +103,16 @@ class Json(Renderer):
 
     def sweep(self, sweep: Sweep, width: int = 100) -> str:
         return dumps(sweep_dict(sweep), indent=2, ensure_ascii=False) + "\n"
+
+    def history(self, report: HistoryReport, width: int = 100) -> str:
+        from .. import store_json  # the store's views load with its commands only
+
+        return store_json.history(report.history)
+
+    def regressions(self, report: RegressionsReport, width: int = 100) -> str:
+        from .. import store_json
+
+        return store_json.regressions(report.regressions)
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
         return dumps([spec_record(spec) for spec in specs], indent=2) + "\n"

@@ -17,7 +17,7 @@ from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
 from ...comparison.result import BETTER, SUSPECT, UNCHANGED, WORSE, Comparison
 from ...model import Profile
-from ..base import DiffReport, Renderer
+from ..base import DiffReport, HistoryReport, RegressionsReport, Renderer
 from ..captions import (
     FINDINGS_TITLE,
     batch_line,
@@ -296,12 +296,24 @@ class Term(Renderer):
     def sweep(self, sweep: Sweep, width: int = 100) -> str:
         return plain(sweep_lines(sweep, width))
 
+    def history(self, report: HistoryReport, width: int = 100) -> str:
+        from .. import store_text  # the store's views load with its commands only
+
+        return store_text.history(report.history, width, report.last)
+
+    def regressions(self, report: RegressionsReport, width: int = 100) -> str:
+        from .. import store_text
+
+        return store_text.regressions(report.regressions, report.store)
+
     def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
         if document == "diff":
             return styled_lines(value, width, value.summary)
         if document == "sweep":
             return sweep_lines(value, width)
-        return profiles_lines(value, width) if document == "profiles" else catalog_lines(value, width)
+        if document == "profiles":
+            return profiles_lines(value, width)
+        return catalog_lines(value, width) if document == "metrics" else None  # the store's: plain text
 
 
 RENDERER = Term()

@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .. import adding, layout, reading, trends
+from .. import adding, folder, reading, trends
 from ..adding import AddReport
 from ..listing import Entry, Problem
 from ..reading import Run
@@ -21,7 +21,7 @@ class DuckDBEngine:
 
     def add(self, root: Path | str, entries: list[Entry], *, skip_bad: bool,
             problems: list[Problem]) -> AddReport:
-        return adding.add(layout.local(root, "store add"), entries, skip_bad=skip_bad,
+        return adding.add(folder.local(root, "store add"), entries, skip_bad=skip_bad,
                           problems=problems)
 
     def runs(self, root: Path | str, where: Where) -> list[Run]:
@@ -41,7 +41,7 @@ class DuckDBEngine:
 
     @staticmethod
     def _local(root: Path | str) -> Path:
-        return layout.local(root, "--engine duckdb")
+        return folder.local(root, "--engine duckdb")
 
 
 def _history(con: Any, root: Path | str, metric: str, where: Where) -> trends.History:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from .. import adding, layout, parts, schema, times
+from .. import adding, folder, parts, schema, times
 from ..adding import AddedRun, AddReport
 from ..listing import Entry, Problem
 from . import spark_jobs
@@ -49,13 +49,13 @@ class _Loaded:
 def add(spark: Any, root: Path, entries: list[Entry], *, skip_bad: bool,
         problems: list[Problem]) -> AddReport:
     """Add ``entries`` to the local (or mounted) store ``root``; see the module docstring."""
-    layout.usable(root)
+    folder.usable(root)
     units = [unit for entry in entries for unit in adding.plan(entry)]
     problems = list(problems)
     if not units:
         if problems and not skip_bad:
             raise InputError(adding.refusal(problems))
-        layout.create(root)
+        folder.create(root)
         return AddReport((), tuple(problems))
     added = times.now()
     parsed = _parse(spark, units, spark_jobs.micros(added)).persist()
@@ -64,7 +64,7 @@ def add(spark: Any, root: Path, entries: list[Entry], *, skip_bad: bool,
         problems += bad
         if problems and not skip_bad:
             raise InputError(adding.refusal(problems))
-        layout.create(root)
+        folder.create(root)
         report = _commit(spark, root, parsed, loaded)
     finally:
         parsed.unpersist()
@@ -118,8 +118,8 @@ def _collect(parsed: Any) -> tuple[list[_Loaded], list[Problem]]:
 
 def _commit(spark: Any, root: Path, parsed: Any, loaded: list[_Loaded]) -> tuple[AddedRun, ...]:
     """Under the lock: decide what is new, copy, write, publish (as ``adding._commit``)."""
-    with layout.locked(root):
-        snapshot = layout.read_snapshot(root)
+    with folder.locked(root):
+        snapshot = folder.read_snapshot(root)
         report, new = _decide(loaded, {h for part in snapshot["parts"] for h in part["hashes"]})
         if new:
             chosen = _chosen(spark, parsed, new)
@@ -129,7 +129,7 @@ def _commit(spark: Any, root: Path, parsed: Any, loaded: list[_Loaded]) -> tuple
             hashes = sorted({run.content_hash for run in loaded if run.place[:2] in new})
             count = sum(1 for run in loaded if run.place[:2] in new)
             snapshot["parts"].append({"id": part, "runs": count, "hashes": hashes, "files": files})
-            layout.write_snapshot(root, snapshot)
+            folder.write_snapshot(root, snapshot)
     return report
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
 from ...errors import InputError, NeuroncmpError
-from .. import layout, trends
+from .. import folder, trends
 from ..adding import AddReport
 from ..listing import Entry, Problem
 from ..reading import Run
@@ -44,7 +44,7 @@ class SparkEngine:
             problems: list[Problem]) -> AddReport:
         from . import spark_add
 
-        local = layout.local(root, "store add")
+        local = folder.local(root, "store add")
         return self._run(lambda: spark_add.add(self.session, local, entries, skip_bad=skip_bad,
                                                problems=problems),
                          "; nothing was added (adding again finishes the set)")

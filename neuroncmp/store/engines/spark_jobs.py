@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 from ...analysis.shifts import detect_shifts
 from ...errors import NeuroncmpError
-from .. import adding, objects, records, schema
+from .. import adding, objects, table_rows, schema
 from ..listing import Entry, Problem
 from .spark_tables import ddl, struct
 
@@ -70,7 +70,7 @@ class _Rows:
     """The runs of a few entries, column by column, with their place in the add."""
 
     def __init__(self) -> None:
-        self.columns = records.Columns()
+        self.columns = table_rows.Columns()
         self.head: dict[str, list[Any]] = {"unit": [], "item": [], "seq": [], "rep_source": [],
                                            "copies": []}
         self.counts: dict[str, list[int]] = {table: [] for table in NESTED}  # rows of each run
@@ -88,7 +88,7 @@ class _Rows:
             self.problems.append((unit["unit"], Problem(entry.where, str(exc))))
             return
         for number, item in enumerate(items):
-            rows = records.Columns()
+            rows = table_rows.Columns()
             adding.run_rows(item, added, rows, present=False)
             runs = rows.tables["runs"]["run"]  # distinct within one file (.1, .2, ...)
             for table in NESTED:

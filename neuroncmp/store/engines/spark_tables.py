@@ -1,7 +1,7 @@
 """The store's committed tables as Spark DataFrames, from a local folder or any URI Spark reads.
 
 The snapshot decides what is committed, as for DuckDB: only the files it names are read. For a
-local store the marker and snapshot are read here (``layout``); for a URI (``hdfs://``,
+local store the marker and snapshot are read here (``folder``); for a URI (``hdfs://``,
 ``s3a://``, ``file://``) Spark reads them as text, so the driver needs no client for that
 filesystem. Column types come from ``schema.TABLES``, the one definition of the tables.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ...errors import InputError
-from .. import layout, parts, schema
+from .. import folder, parts, schema
 
 SPARK_TYPES = {"VARCHAR": "string", "DOUBLE": "double", "BIGINT": "bigint", "INTEGER": "int",
                "TIMESTAMP WITH TIME ZONE": "timestamp", "MAP(VARCHAR, VARCHAR)": "map<string,string>",
@@ -65,18 +65,18 @@ def committed(spark: Any, root: Path | str) -> Tables:
 
 
 def _local_snapshot(root: Path) -> dict[str, Any]:
-    layout.check(root)
-    return layout.read_snapshot(root)
+    folder.check(root)
+    return folder.read_snapshot(root)
 
 
 def _remote_snapshot(spark: Any, root: str) -> dict[str, Any]:
-    marker = read_text(spark, f"{root}/{layout.MARKER}")
+    marker = read_text(spark, f"{root}/{folder.MARKER}")
     if marker is None:
-        raise InputError(f"{root}: not a neuroncmp store (no {layout.MARKER} readable there); "
+        raise InputError(f"{root}: not a neuroncmp store (no {folder.MARKER} readable there); "
                          "refusing to use it")
-    layout.check_marker(marker, f"{root}/{layout.MARKER}", root)
-    text = read_text(spark, f"{root}/{layout.SNAPSHOT}")
-    return json.loads(text) if text else {"schema": layout.SCHEMA, "parts": []}
+    folder.check_marker(marker, f"{root}/{folder.MARKER}", root)
+    text = read_text(spark, f"{root}/{folder.SNAPSHOT}")
+    return json.loads(text) if text else {"schema": folder.SCHEMA, "parts": []}
 
 
 def read_text(spark: Any, path: str) -> str | None:
