@@ -23,7 +23,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "load": "api", "load_many": "api", "compare": "api", "sweep": "api", "Comparison": "api",
-    "Sweep": "api", "Profile": "api", "use_pint_pandas": "api", "Finding": "analysis.findings.base",
+    "Sweep": "api", "Profile": "api", "use_pint_pandas": "api", "Finding": "api",
     "examples": "", "Metric": "model", "MemoryRow": "model", "Anomaly": "model",
     "Skipped": "model", "Source": "model", "MetricSpec": "catalog", "lookup": "catalog",
     "NeuroncmpError": "errors", "ParseError": "errors", "InputError": "errors",
@@ -39,9 +39,9 @@ __all__ = [
 
 if TYPE_CHECKING:
     from . import examples
-    from .analysis.findings.base import Finding
     from .api import (
         Comparison,
+        Finding,
         Profile,
         Sweep,
         compare,

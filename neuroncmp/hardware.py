@@ -7,7 +7,7 @@ which source it used. The user overrides the roof's numbers (``neuroncmp sweep -
 --peak-tflops 95 --hbm-gbps 410``).
 
 Per NeuronCore (one physical core; one logical core at LNC=1):
-- trn1 / trn1n (Trainium, NeuronCore-v2): a chip has 2 cores, 32 GiB HBM (2 stacks of 16 GiB), 820 GiB/s,
+- trn1 / trn1n (Trainium, NeuronCore-v2): a chip has 2 cores, 32 GiB HBM (2 stacks of 16 GiB), 820 GB/s,
   190 BF16 TFLOPS, 1.4 GHz. Source: AWS Neuron docs, about-neuron/arch/neuron-hardware/trainium.rst.
 - inf2 (Inferentia2, NeuronCore-v2): a chip has 2 cores, 32 GiB, 820 GB/s, 190 BF16 TFLOPS, 1.4 GHz.
   Source: AWS Neuron docs, about-neuron/arch/neuron-hardware/inferentia2.rst.

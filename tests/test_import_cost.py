@@ -33,6 +33,10 @@ def loaded_modules(*args: str) -> list[str]:
     (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--format", "json"], []),
     (["--help"], []),
     (["show", str(RUN / "b32.json"), "--no-color"], []),
+    (["sweep", str(RUN), "--no-color"], []),
+    (["sweep", str(RUN), "--format", "json"], []),
+    (["sweep", str(RUN), "--format", "md"], []),
+    (["metrics", "--no-color"], []),
 ])
 def test_terminal_path_imports_nothing_heavy(args, expected):
     assert loaded_modules(*args) == expected

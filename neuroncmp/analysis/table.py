@@ -46,9 +46,9 @@ COLUMNS = (
     Column("collectives", "collectives", u.FRACTION, "cc_op_active_time_percent"),
     Column("throttled", "throttled", u.FRACTION,
            "max over cores of throttle_active_nc<N>_time_ns / total_time"),
-    Column("cost_device", "$/M device", u.DIMENSIONLESS,
+    Column("cost_device", "$/M device", "USD",  # per million samples; a currency, not a pint unit
            "price_per_hour / 3600 / device_throughput x 1e6 (needs --price-per-hour)"),
-    Column("cost_e2e", "$/M e2e", u.DIMENSIONLESS,
+    Column("cost_e2e", "$/M e2e", "USD",
            "price_per_hour / 3600 / e2e_throughput x 1e6 (needs --price-per-hour)"),
 )
 COPIED = {"step_time": "total_time", "device_throughput": "device_throughput",

@@ -20,11 +20,11 @@ from ..ingest import load as _load
 from ..ingest import load_many as _load_many
 from ..ingest.batch_sizes import infer_batch_sizes
 from ..model import Profile as _Profile
-from .results import Comparison, Profile, Sweep, as_subclass
+from .results import Comparison, Finding, Profile, Sweep, as_subclass, showing_findings
 
 Input = Union[_Profile, str, Path, Iterable["Input"]]
 
-__all__ = ["load", "load_many", "compare", "sweep", "Profile", "Comparison", "Sweep", "use_pint_pandas"]
+__all__ = ["load", "load_many", "compare", "sweep", "Profile", "Comparison", "Sweep", "Finding", "use_pint_pandas"]
 
 
 def load(path: str | Path, format: str | None = None) -> list[Profile]:
@@ -79,7 +79,7 @@ def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: flo
     (USD) adds the cost per million samples."""
     plain = _sweep(profiles_of(*inputs), price_per_hour=price_per_hour, hbm_per_core=hbm_per_core,
                    peak_flops=peak_flops, hbm_bandwidth=hbm_bandwidth)
-    result: Sweep = as_subclass(plain, Sweep)
+    result: Sweep = showing_findings(as_subclass(plain, Sweep))
     return result
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable
 
 from ..analysis import sweep as _sweep
+from ..analysis.findings import base as _base
 from ..comparison import result as _result
 from ..comparison.view import View, select
 from ..model import Profile as _Profile
@@ -142,6 +143,29 @@ class Sweep(_sweep.Sweep):
         from ..render.sweep_text import sweep_lines
 
         yield to_rich(sweep_lines(self, options.max_width))
+
+
+class Finding(_base.Finding):
+    """A finding (``analysis.findings.base.Finding``) that shows itself: an HTML list item in
+    Jupyter, its evidence and action in rich; ``repr`` stays one short line."""
+
+    __slots__ = ()
+
+    def _repr_html_(self) -> str:
+        from ..render.formats.html import CSS, finding_html
+
+        return f'<div class="ncmp"><style>{CSS}</style><ul>{finding_html(self)}</ul></div>'
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from ..render.layout import to_rich
+        from ..render.sweep_text import finding_lines
+
+        yield to_rich(finding_lines(1, self, options.max_width))
+
+
+def showing_findings(sweep: Any) -> Any:
+    """``sweep`` with its findings as ``Finding``s that show themselves."""
+    return replace(sweep, findings=tuple(Finding(*f) for f in sweep.findings))
 
 
 def as_subclass(value: Any, cls: type) -> Any:

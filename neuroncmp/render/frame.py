@@ -114,7 +114,7 @@ def _with_pint(frame: Any) -> Any:
         raise UsageError("units='pint': call neuroncmp.use_pint_pandas() first (pint-pandas keeps one "
                          "unit registry per process; neuroncmp does not change it on its own)")
     for column in COLUMNS[1:]:
-        if column.unit not in ("count", "dimensionless") and column.name in frame:
+        if column.unit not in ("count", "dimensionless", "USD") and column.name in frame:  # no currency in pint
             frame[column.name] = pint_pandas.PintArray(frame[column.name].to_numpy(), dtype=f"pint[{pint_unit(column.unit)}]")
     return frame
 

@@ -110,7 +110,8 @@ def _charts(sweep: Sweep) -> list[str]:
     return out
 
 
-def _finding(index: int, finding: Finding) -> str:
+def finding_html(finding: Finding) -> str:
+    """One finding as an HTML list item: title, impact, evidence, where it fires, action."""
     impact = finding.impact
     parts = [f"<li><b>{escape(finding.title)}</b> <span class=\"foot\">({finding.category})</span><ul>"]
     if impact is not None:
@@ -133,7 +134,7 @@ def sweep_fragment(sweep: Sweep, with_charts: bool = True) -> str:
                      f"best {escape(chosen.by)}, {chosen.value:.1f} samples/s</p>"
                      f'<p class="foot">{escape(chosen.caveat)}</p>')
     parts.append(f"<h4>findings (ranked by estimated impact)</h4><p class=\"foot\">{escape(sweep_text.OVERLAP)}</p><ol>")
-    parts += [_finding(i, f) for i, f in enumerate(sweep.findings, 1)] + ["</ol>"]
+    parts += [finding_html(f) for f in sweep.findings] + ["</ol>"]
     parts.append(_sweep_table(sweep, sweep_text.THROUGHPUT, "throughput (per step on one NeuronCore)"))
     parts += _charts(sweep) if with_charts else []
     parts.append(_sweep_table(sweep, sweep_text.ENGINES, "utilization (% of the step)"))
