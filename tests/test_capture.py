@@ -99,6 +99,21 @@ def test_loaded_profiles_carry_batch_size_memory_and_trainer_metrics(swept):
     assert b32.metadata["instance_type"] == "trn1.2xlarge"
 
 
+def test_each_profile_states_when_it_was_captured_and_the_store_dates_it_so(swept, tmp_path):
+    pytest.importorskip("duckdb")
+    from neuroncmp.store import Store
+
+    out, _ = swept
+    manifest = json.loads((out / "manifest.json").read_text())
+    started = {e["label"]: e["started"] for e in manifest["profiles"]}
+    profiles = {p.label: p for p in neuroncmp.load(out)}
+    assert {label: p.metadata["captured_at"] for label, p in profiles.items()} == started
+    report = Store(tmp_path / "s").add(out)
+    assert {a.time_source for a in report.added} == {"profile"}
+    runs = {r.label: r.time.strftime("%Y-%m-%dT%H:%M:%S") for r in Store(tmp_path / "s").runs()}
+    assert runs == {label: when[:19] for label, when in started.items()}
+
+
 def test_manifest_records_command_env_versions_and_raw_files(swept):
     out, _ = swept
     manifest = json.loads((out / "manifest.json").read_text())

@@ -71,3 +71,37 @@ def test_the_rows_excerpt_under_the_first_diff_are_rows_of_that_diff(monkeypatch
     excerpt = README.split("A few rows of the full table:", 1)[1].split("```")[1].strip("\n").splitlines()
     lines = set(run(command, monkeypatch))
     assert excerpt and [row for row in excerpt if row.rstrip() not in lines] == []
+
+
+# ---- the store walk-through ---------------------------------------------------------------------
+
+WALK = README.split("### Walk-through", 1)[1].split("### The store", 1)[0]
+SETUP, SHOWN = re.findall(r"```(?:bash)?\n(.*?)```", WALK, re.S)[:2]
+
+
+def test_the_store_walk_through_prints_what_the_readme_shows(tmp_path, monkeypatch):
+    """Run the walk-through's commands in a fresh folder (the bundled profiles linked in), then
+    compare every ``$ neuroncmp ...`` transcript with what the command prints."""
+    pytest.importorskip("duckdb")
+    import subprocess
+    import sys
+
+    (tmp_path / "profiles").symlink_to(ROOT / "profiles")
+    (tmp_path / "scripts").symlink_to(ROOT / "scripts")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.delenv("NEURONCMP_STORE", raising=False)
+    for command in [line.split("#", 1)[0].strip() for line in SETUP.splitlines()]:
+        if command.startswith("python "):
+            subprocess.run([sys.executable, *shlex.split(command)[1:]], check=True, capture_output=True)
+        elif command.startswith("neuroncmp store add"):
+            result = CliRunner().invoke(cli, shlex.split(command)[1:], catch_exceptions=False)
+            assert result.exit_code == 0, result.output
+    shown = re.split(r"^\$ ", SHOWN, flags=re.M)[1:]
+    assert len(shown) == 2
+    for block in shown:
+        command, _, body = block.partition("\n")
+        result = CliRunner().invoke(cli, shlex.split(command)[1:], catch_exceptions=False)
+        lines = [line.rstrip() for line in result.output.splitlines()]
+        expected = [line.rstrip() for line in body.strip("\n").splitlines()]
+        assert lines == expected, f"`{command}` prints:\n" + "\n".join(lines)

@@ -81,8 +81,9 @@ def capture_sweep(plan: Plan, tools: Tools, about: dict[str, Any],
     skip = record.done_labels(manifest, plan.out_dir) if options.resume else set()
     instance = about.get("instance_type")
     version = (about.get("tool") or {}).get("version", "")
-    sweep = _Sweep(plan, tools, options, {"instance_type": instance} if instance else {},
-                   f"{tools.kind} {version}".strip())
+    # "neuron-explorer version 2.31.24.0": the tool's own --version line names it already
+    described = version if version.startswith(tools.kind) else f"{tools.kind} {version}".strip()
+    sweep = _Sweep(plan, tools, options, {"instance_type": instance} if instance else {}, described)
     outcomes = []
     for index, variant in enumerate(plan.variants):
         event = _announcer(options.on_event, index, len(plan.variants), variant.label)

@@ -106,12 +106,12 @@ class _progress:
 
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             console=Console(stderr=True), transient=False)
-        self.task: Any = None
-        self.bar.start()
+        self.task: Any = None  # the bar starts with the first event: a check that fails first prints alone
         return self.listen
 
     def listen(self, event: Any) -> None:
         if self.task is None:
+            self.bar.start()
             self.task = self.bar.add_task("capture", total=event.total)
         text = f"{event.label}: {event.detail or event.kind}"[:70]
         advance = 1 if event.kind in ("done", "skip") else 0
@@ -120,7 +120,8 @@ class _progress:
         self.bar.update(self.task, description=text, advance=advance)
 
     def __exit__(self, *exc: object) -> None:
-        self.bar.stop()
+        if self.task is not None:
+            self.bar.stop()
         if exc[0] is KeyboardInterrupt:  # not caught: the hint only, the interrupt goes on
             click.echo("interrupted: finished variants are kept; rerun with --resume", err=True)
 
