@@ -400,6 +400,16 @@ def test_cli_usage_errors_exit_2(standin_path, tmp_path):
     assert capture("--num-exec", "2", "--batch", "2", "--", *TRAIN).exit_code == 2
 
 
+def test_pypis_own_placeholder_metadata_is_recognised(monkeypatch):
+    """``fixtures/pypi-placeholder``: the METADATA of PyPI's torch-neuronx 1.0 wheel, as downloaded
+    (``pip download torch-neuronx --no-deps``); on sys.path it is an installed distribution."""
+    from neuroncmp.errors import InputError
+
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "fixtures" / "pypi-placeholder"))
+    with pytest.raises(InputError, match="PyPI's placeholder"):
+        preflight.check_not_placeholder()
+
+
 def test_placeholder_detection():
     log = (STANDINS / "fake_train.py").read_text().split("PLACEHOLDER = (", 1)[1]
     assert preflight.placeholder_in_log(log)
