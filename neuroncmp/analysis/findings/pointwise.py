@@ -60,7 +60,8 @@ def _r2(r2: float | None) -> str:
 
 def _span(usable: list[Point], metric: str, scale: float = 100, unit: str = "%") -> str:
     values = [p.get(metric) * scale for p in usable]  # type: ignore[operator]
-    return f"{min(values):.3g}{unit} to {max(values):.3g}{unit}"
+    low, high = f"{min(values):.3g}{unit}", f"{max(values):.3g}{unit}"
+    return low if low == high else f"{low} to {high}"
 
 
 class OutsideGraph(PointRule):
@@ -303,7 +304,8 @@ class SmallDma(PointRule):
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         sizes = [p.get("dma_transfer_average_bytes") / 1024 for p in usable]  # type: ignore[operator]
-        return f"average DMA transfer {min(sizes):.0f} to {max(sizes):.0f} KiB (at least 4 KiB)"
+        low, high = f"{min(sizes):.0f}", f"{max(sizes):.0f}"
+        return f"average DMA transfer {low if low == high else f'{low} to {high}'} KiB (at least 4 KiB)"
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         size = point.get("dma_transfer_average_bytes") or 0
