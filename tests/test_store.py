@@ -107,6 +107,63 @@ def test_a_listing_adds_rows_with_times_commits_and_tags(generated, tmp_path):
     assert all(r.commit for r in runs)
 
 
+def rows_of(store: Store, table: str) -> list[tuple]:
+    frame = store.table(table).drop(columns=["added"], errors="ignore")
+    return sorted(tuple(str(v) for v in row) for row in frame.itertuples(index=False))
+
+
+def test_an_add_of_new_present_and_repeated_files_writes_each_new_run_once(generated, tmp_path):
+    files = sorted(generated.glob("run-*.json"))
+    copy = tmp_path / "copy.json"
+    shutil.copy(files[12], copy)  # the content of files[12] under another name: the same run
+    store = Store(tmp_path / "s")
+    store.add(*files[:10], at="2025-01-01")
+    report = store.add(*files[5:15], copy, at="2025-01-01")
+    assert [r.present for r in report.runs] == [True] * 5 + [False] * 5 + [True]
+    whole = Store(tmp_path / "whole")
+    whole.add(*files[:15], at="2025-01-01")
+    for table in ("runs", "metrics", "memory"):
+        assert rows_of(store, table) == rows_of(whole, table)
+    added = store.table("runs").groupby("added").size()
+    assert sorted(added) == [5, 10]  # one time per add: its commit's
+    assert store.check().ok
+
+
+def test_keep_copies_whole_or_not_at_all(tmp_path):
+    from shutil import SpecialFileError
+
+    from neuroncmp.store import objects
+
+    root = tmp_path / "s"
+    objects.keep(root, "objects/ab/x.json", RUN / "b4.json")  # the folder made on the way
+    assert (root / "objects/ab/x.json").read_bytes() == (RUN / "b4.json").read_bytes()
+    (tmp_path / "empty.json").write_bytes(b"")
+    objects.keep(root, "objects/ab/e.json", tmp_path / "empty.json")
+    assert (root / "objects/ab/e.json").read_bytes() == b""
+    with pytest.raises(FileNotFoundError):
+        objects.keep(root, "objects/cd/m.json", tmp_path / "missing.json")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "fifo.json")
+        with pytest.raises(SpecialFileError, match="is a named pipe"):
+            objects.keep(root, "objects/ab/f.json", tmp_path / "fifo.json")
+    assert sorted(p.name for p in (root / "objects").rglob("*") if p.is_file()) == ["e.json", "x.json"]
+
+
+def test_a_listing_names_a_file_once_whatever_the_path_to_it(tmp_path):
+    (tmp_path / "data").mkdir()
+    shutil.copy(RUN / "b4.json", tmp_path / "data" / "a.json")
+    (tmp_path / "via").symlink_to(tmp_path / "data")
+    (tmp_path / "data" / "alias.json").symlink_to(tmp_path / "data" / "a.json")
+    listing = tmp_path / "runs.csv"
+    listing.write_text("path\ndata/a.json\nvia/a.json\ndata/alias.json\ndata/../data/a.json\n")
+    from neuroncmp.store import listing as listings
+
+    entries, problems = listings.read(listing)
+    assert [e.path.name for e in entries] == ["a.json"]
+    assert [p.message for p in problems] == ["path '" + name + "' is listed already on line 2"
+                                             for name in ("via/a.json", "data/alias.json", "data/../data/a.json")]
+
+
 # ---- bad input ------------------------------------------------------------------------------------
 
 def write_listing(folder: Path, rows: list[str]) -> Path:

@@ -15,8 +15,10 @@ sub-folder holding Neuron Explorer output, never the run folder itself or anothe
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Iterator, NamedTuple
 
 from ..errors import ParseError
 from ..model import Profile
@@ -28,6 +30,9 @@ MANIFEST_SCHEMA = "neuroncmp.manifest/1"
 SIDECAR_KEYS = ("memory", "training")
 _TEXT_KEYS = ("label", "section")
 _OBJECT_KEYS = ("params", "metadata")
+# The manifests read so far by folder, inside ``remembered()`` (None: outside, read each time);
+# each as a 1-tuple, so that a folder without one is remembered too.
+_READ: ContextVar[dict[Path, tuple[list[Any] | None]] | None] = ContextVar("manifests_read", default=None)
 
 
 class Entry(NamedTuple):
@@ -62,8 +67,30 @@ def manifest_document(directory: Path) -> dict[str, Any] | None:
     return manifest
 
 
+@contextmanager
+def remembered() -> Iterator[None]:
+    """Within the block, each folder's manifest is read once (per thread): a bulk add looks for
+    the manifest beside each of thousands of files twice, mostly in one folder. A manifest
+    that cannot be read is not remembered: each look raises its error again."""
+    token = _READ.set({})
+    try:
+        yield
+    finally:
+        _READ.reset(token)
+
+
 def _profiles(directory: Path) -> list[Any] | None:
     """The manifest's ``profiles`` list (entries not checked yet), or None without a manifest."""
+    read = _READ.get()
+    if read is None:
+        return _read_profiles(directory)
+    found = read.get(directory)
+    if found is None:  # the folder's first look
+        found = read[directory] = (_read_profiles(directory),)
+    return found[0]
+
+
+def _read_profiles(directory: Path) -> list[Any] | None:
     manifest = manifest_document(directory)
     if manifest is None:
         return None

@@ -19,6 +19,7 @@ what is shown is what the file said and nothing downstream mistakes it for a mea
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from .. import catalog
@@ -27,13 +28,25 @@ from ..units import as_float, format_value, non_finite
 
 _LARGEST = 1.7976931348623157e308  # the largest float
 CODES = ("nan-value", "non-finite-value", "negative-value", "out-of-range", "percent-over-100")
+_QUIET: dict[str, tuple[str, float, float]] = {}  # name -> what ``_unremarkable`` says of it
 
 
 def findings(profile: Profile) -> list[Anomaly]:
     """An anomaly for every value of ``profile`` outside its kind's range (metrics, Trainer
     metrics and memory rows)."""
-    found = [a for m in (*profile.metrics.values(), *profile.training.values())
-             if (a := metric_anomaly(m)) is not None]
+    found = []
+    for metric in (*profile.metrics.values(), *profile.training.values()):
+        value = metric.value
+        kind = type(value)
+        if kind is float or kind is int:  # most values: one comparison says they are fine
+            quiet = _QUIET.get(metric.name)
+            if quiet is None or quiet[0] != metric.unit:
+                quiet = _unremarkable(metric.name, metric.unit)
+            if quiet[1] <= value <= quiet[2]:
+                continue
+        anomaly = metric_anomaly(metric)
+        if anomaly is not None:
+            found.append(anomaly)
     found += [a for row in profile.memory if (a := _row_anomaly(row)) is not None]
     return found
 
@@ -68,6 +81,24 @@ def _range(name: str, unit: str) -> tuple[str, float | None, float | None]:
     if unit != spec.unit:  # a unit the input showed beats the one guessed from the name
         spec = catalog.MetricSpec(name, spec.group, unit)
     return (spec.kind, *catalog.value_range(spec))
+
+
+def _unremarkable(name: str, unit: str) -> tuple[str, float, float]:
+    """(unit, low, high): the int and float values of ``name`` in ``unit`` that ``metric_anomaly``
+    passes, the kind's range within a float's, at most 1 for a fraction; none for an index (a
+    float index must be whole). NaN and integers beyond a float's range fall outside, as they
+    should. Remembered by name in ``_QUIET`` (a dict lookup: a profile has some 80 values)."""
+    kind, low, high = _range(name, unit)
+    if kind == "index":
+        quiet = (unit, math.inf, -math.inf)
+    else:
+        low = -_LARGEST if low is None else max(low, -_LARGEST)
+        high = _LARGEST if high is None else min(high, _LARGEST)
+        quiet = (unit, low, min(high, 1) if kind == "fraction" else high)
+    if len(_QUIET) >= 4096:  # names come from input files: keep the memory bounded
+        _QUIET.clear()
+    _QUIET[name] = quiet
+    return quiet
 
 
 def _row_anomaly(row: MemoryRow) -> Anomaly | None:

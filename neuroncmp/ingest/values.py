@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import Any, Callable
 
 from .. import catalog
@@ -18,6 +19,14 @@ _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 _SPECIAL = {f"{sign}{word}": float(f"{sign}{word}") for sign in ("", "+", "-")
             for word in ("nan", "inf", "infinity")}
 MAX_DIGITS = 300  # longer integers are beyond a float's range: read as an infinity (and flagged)
+# Raw -> canonical conversions that are a division by a power of ten a float holds exactly
+# (``ns`` -> ``s``): for whole numbers a float holds exactly (up to 2**53) the float quotient is
+# the conversion's result (``_from_raw_unit``); other values take the exact Decimal route.
+_EXACT_DIVISORS = {("ns", u.SECOND): 1e9}
+_EXACT_INT = 2**53
+# Metric's own ``__new__`` is a Python function around this call: made directly, the record is
+# the same at a fraction of the cost (a summary-json holds some 80 values per profile).
+_new = tuple.__new__
 
 
 def number(text: str) -> int | float | None:
@@ -46,6 +55,12 @@ def raw_metric(path: str, where: str, key: str, value: Any, group: str | None = 
     A numeric metric given text, or a text metric given a list, is bad input: it raises
     ``ParseError`` naming the key rather than guessing.
     """
+    kind = type(value)
+    if kind is float or kind is int:
+        plain = _plain(key)
+        if plain is not None:  # the common case, decided by one cached test
+            name, unit, spec_group = plain
+            return _new(Metric, (name, value, unit, repr(value), group or spec_group))
     spec = catalog.lookup(key)
     name, group = spec.name, group or spec.group
     if spec.unit == u.TEXT or isinstance(value, bool) and not spec.catalogued:
@@ -56,6 +71,17 @@ def raw_metric(path: str, where: str, key: str, value: Any, group: str | None = 
         raise ParseError(path, f"{where}, key '{key}'", f"a number ({spec.kind}, {spec.raw_unit})",
                          f"{type(value).__name__} {value!r:.40}")
     return Metric(name, _from_raw_unit(value, spec.raw_unit, spec.unit), spec.unit, repr(value), group)
+
+
+@lru_cache(maxsize=4096)
+def _plain(key: str) -> tuple[str, str, str] | None:
+    """(name, unit, group) when ``key``'s numbers are kept as read: a numeric metric whose raw
+    unit is its unit and whose name is not blank. Only for exact ``int`` and ``float`` values
+    (``raw_metric`` checks): bools, numpy scalars and text take the full checks."""
+    spec = catalog.lookup(key)
+    if spec.unit == u.TEXT or spec.raw_unit != spec.unit or not spec.name.strip():
+        return None
+    return spec.name, spec.unit, spec.group
 
 
 def _text_metric(path: str, where: str, key: str, spec: catalog.MetricSpec, value: Any,
@@ -70,6 +96,11 @@ def _text_metric(path: str, where: str, key: str, spec: catalog.MetricSpec, valu
 def _from_raw_unit(value: int | float, raw_unit: str, unit: str) -> int | float:
     if raw_unit == unit or isinstance(value, float) and not math.isfinite(value):
         return value
+    divisor = _EXACT_DIVISORS.get((raw_unit, unit))
+    if divisor is not None and type(value) is int and -_EXACT_INT <= value <= _EXACT_INT:
+        # Both operands are exact floats, so the quotient is the correctly rounded value of
+        # value / 10**k: the same float the Decimal product below gives, without Decimal.
+        return value / divisor
     converted = u.to_canonical(repr(value), raw_unit)
     if converted is None or converted[1] != unit:
         raise ValueError(f"catalog raw unit {raw_unit!r} does not convert to {unit!r}")
@@ -112,6 +143,31 @@ def note_repeated(profile: Profile, obj: Any, where: str,
         profile.anomalies.append(Anomaly(
             "duplicate-metric" if name else "duplicate-key",
             f"{key:.80} appears twice ({kept!r:.40} and {ignored!r:.40}, {where}); the first is kept", name))
+
+
+def add_raw_block(profile: Profile, path: str, where: str, block: dict[str, Any]) -> None:
+    """``add_metric(profile, raw_metric(path, where, key, value), where)`` for each pair of a flat
+    JSON object, in order; a nested value or a null is not a metric (recorded as skipped).
+
+    A plain number whose metric the profile does not have yet (most of a summary-json, some
+    80 a profile) is added here directly, with the same result.
+    """
+    metrics = profile.metrics
+    for key, value in block.items():
+        kind = type(value)
+        if kind is float or kind is int:
+            plain = _plain(key)
+            if plain is not None and plain[0] not in metrics:
+                name, unit, group = plain
+                metrics[name] = _new(Metric, (name, value, unit, repr(value), group))
+                continue
+        if isinstance(value, (dict, list)):
+            profile.skipped.append(Skipped(f"{where}, key '{key}'", repr(value)[:60],
+                                           "nested value, not a metric"))
+        elif value is None:
+            profile.skipped.append(Skipped(f"{where}, key '{key}'", "null", "no value"))
+        else:
+            add_metric(profile, raw_metric(path, where, key, value), where)
 
 
 def add_metric(profile: Profile, metric: Metric, where: str) -> None:

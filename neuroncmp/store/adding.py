@@ -7,13 +7,14 @@ atomic (the part becomes visible in one rename) and safe with several adders (th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import stat
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from ..errors import InputError, NeuroncmpError, UnknownFormatError
 from ..ingest import load
-from ..ingest.manifest import MANIFEST, entry_for
+from ..ingest.manifest import MANIFEST, entry_for, remembered
 from ..ingest.registry import for_directory
 from ..model import Profile
 from . import folder, objects, parts, table_rows, times
@@ -58,6 +59,19 @@ class Prepared:
     sidecars: dict[str, Path]  # object name -> file
 
 
+@dataclass(frozen=True, slots=True)
+class _Staged:
+    """A prepared file reduced to what the commit needs: its runs (as if new), where its rows lie
+    in the add's columns, and the copies to keep. Its rows are built as it is loaded and its
+    profiles let go: a bulk add of thousands no longer holds every profile until the commit
+    (memory, and the cyclic GC rescanning some 80 metric records per profile)."""
+
+    content_hash: str
+    runs: list[AddedRun]
+    rows: dict[str, range]  # table -> its rows in the add's columns
+    copies: tuple[tuple[str, Path], ...]  # (object name, file): the file, then its sidecars
+
+
 def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
         problems: list[Problem] | None = None) -> AddReport:
     """Add every entry's profiles to the store at ``root`` (made if missing). A bad entry (or a
@@ -65,16 +79,28 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
     ``skip_bad``: then the rest is added and the report lists what was skipped."""
     folder.usable(root)
     problems = list(problems or [])
-    prepared = []
-    for entry in entries:
-        try:
-            prepared += prepare(entry)
-        except NeuroncmpError as exc:
-            problems.append(Problem(entry.where, str(exc)))
+    staged: list[_Staged] = []
+    columns, provisional = table_rows.Columns(), times.now()
+    with remembered():  # one read of each folder's manifest for the whole add
+        for entry in entries:
+            try:
+                prepared = prepare(entry)
+            except NeuroncmpError as exc:
+                problems.append(Problem(entry.where, str(exc)))
+                continue
+            staged += [_stage(item, columns, provisional) for item in prepared]
     if problems and not skip_bad:
         raise InputError(refusal(problems))
     folder.create(root)
-    return AddReport(_commit(root, prepared), tuple(problems))
+    return AddReport(_commit(root, staged, columns), tuple(problems))
+
+
+def _stage(item: Prepared, columns: table_rows.Columns, added: datetime) -> _Staged:
+    """Append ``item``'s rows to ``columns``; ``added`` is provisional (``_commit`` sets it)."""
+    start = {table: columns.count(table) for table in columns.tables}
+    runs = run_rows(item, added, columns, present=False)
+    rows = {table: range(first, columns.count(table)) for table, first in start.items()}
+    return _Staged(item.content_hash, runs, rows, ((item.object, item.source), *item.sidecars.items()))
 
 
 def refusal(problems: list[Problem]) -> str:
@@ -86,9 +112,7 @@ def prepare(entry: Entry) -> list[Prepared]:
     """Load what the entry names; a plain folder (no manifest, not an Explorer folder) is every
     file below it. Pure of the store: engines run it wherever the parsing happens."""
     path = entry.path
-    if not path.exists():
-        raise InputError(f"{path}: no such file or directory")
-    if path.is_dir():
+    if _is_dir(path):
         try:
             profiles = load(path)
         except UnknownFormatError:
@@ -100,11 +124,23 @@ def prepare(entry: Entry) -> list[Prepared]:
         by_source.setdefault(profile.source.path, []).append(profile)
     out = []
     for source, group in by_source.items():
-        file = Path(source)
+        file = path if source == str(path) else Path(source)
         content_hash = objects.digest(file)
         out.append(Prepared(entry, file, group, content_hash, objects.object_path(content_hash, file),
                              _sidecars(file)))
     return out
+
+
+def _is_dir(path: Path) -> bool:
+    """``path.is_dir()`` of a path that must exist (else an InputError): one stat, where
+    ``exists()`` then ``is_dir()`` take two."""
+    try:
+        return stat.S_ISDIR(path.stat().st_mode)
+    except (OSError, ValueError):
+        pass  # missing, or stranger: pathlib's own answers, as before
+    if not path.exists():
+        raise InputError(f"{path}: no such file or directory")
+    return path.is_dir()
 
 
 def _sidecars(file: Path) -> dict[str, Path]:
@@ -141,26 +177,28 @@ def _with_path(entry: Entry, path: Path) -> Entry:
     return Entry(path, entry.tags, entry.at, entry.commit, f"{entry.where} ({path})", entry.at_source)
 
 
-def _commit(root: Path, prepared: list[Prepared]) -> tuple[AddedRun, ...]:
+def _commit(root: Path, staged: list[_Staged], columns: table_rows.Columns) -> tuple[AddedRun, ...]:
     """Under the lock: skip what the store (or this add) has, copy the files, write, publish."""
     added = times.now()
     with folder.locked(root):
         snapshot = folder.read_snapshot(root)
         present = {h for part in snapshot["parts"] for h in part["hashes"]}
-        columns, report, new = table_rows.Columns(), [], []
-        for item in prepared:
+        report, new = [], []
+        for item in staged:
             is_present = item.content_hash in present
             present.add(item.content_hash)
-            report += run_rows(item, added, columns if not is_present else None, is_present)
+            report += [replace(run, present=True) for run in item.runs] if is_present else item.runs
             if not is_present:
                 new.append(item)
         if new:
             for item in new:
-                for relative, file in [(item.object, item.source), *item.sidecars.items()]:
+                for relative, file in item.copies:
                     objects.keep(root, relative, file)
+            chosen = columns if len(new) == len(staged) else columns.take([item.rows for item in new])
+            chosen.tables["runs"]["added"] = [added] * chosen.count("runs")  # the time of the commit
             part = parts.new_part_id()
-            parts.write(root, part, columns)
-            snapshot["parts"].append(parts.entry(part, columns))
+            parts.write(root, part, chosen)
+            snapshot["parts"].append(parts.entry(part, chosen))
             folder.write_snapshot(root, snapshot)
     return tuple(report)
 

@@ -55,6 +55,7 @@ def read(listing: Path) -> tuple[list[Entry], list[Problem]]:
     entries: list[Entry] = []
     problems: list[Problem] = []
     seen: dict[Path, int] = {}
+    folders: dict[Path, Path] = {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -62,14 +63,27 @@ def read(listing: Path) -> tuple[list[Entry], list[Problem]]:
         entry = _entry(listing, header, row, where)
         if isinstance(entry, Problem):
             problems.append(entry)
-        elif entry.path.resolve() in seen:
+            continue
+        real = _resolved(entry.path, folders)
+        if real in seen:
             cell = row[header.index("path")].strip()
-            problems.append(Problem(where, f"path '{cell}' is listed already on line "
-                                           f"{seen[entry.path.resolve()]}"))
+            problems.append(Problem(where, f"path '{cell}' is listed already on line {seen[real]}"))
         else:
-            seen[entry.path.resolve()] = number
+            seen[real] = number
             entries.append(entry)
     return entries, problems
+
+
+def _resolved(path: Path, folders: dict[Path, Path]) -> Path:
+    """``path.resolve()``, each folder resolved once (``folders`` remembers them): a listing names
+    thousands of files in a few folders, and a resolve costs a stat per component. A file that
+    is not a symlink resolves to its resolved folder and its name."""
+    if path.name in ("", ".", "..") or path.is_symlink():
+        return path.resolve()
+    folder = path.parent
+    if folder not in folders:
+        folders[folder] = folder.resolve()
+    return folders[folder] / path.name
 
 
 def _entry(listing: Path, header: list[str], row: list[str], where: str) -> Entry | Problem:

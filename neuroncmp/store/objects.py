@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import secrets
 import shutil
+import stat
 from pathlib import Path
 
 CHUNK = 1 << 20
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _BINARY
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _BINARY
 
 
 def digest(path: Path) -> str:
@@ -19,7 +24,7 @@ def digest(path: Path) -> str:
             sha.update(file.relative_to(path).as_posix().encode() + b"\0")
             sha.update(hashlib.sha256(file.read_bytes()).digest())
         return sha.hexdigest()
-    with open(path, "rb") as handle:
+    with open(path, "rb", buffering=0) as handle:  # unbuffered: two system calls fewer
         while chunk := handle.read(CHUNK):
             sha.update(chunk)
     return sha.hexdigest()
@@ -37,20 +42,68 @@ def keep(root: Path, relative: str, source: Path) -> None:
     target = root / relative
     if target.exists():
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
     staged = target.parent / f".incoming-{os.getpid()}-{secrets.token_hex(4)}-{target.name}"
     try:
         if source.is_dir():
+            target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copytree(source, staged)
             os.rename(staged, target)
         else:
-            shutil.copyfile(source, staged)
+            _copy_file(source, staged)
             os.replace(staged, target)
-    finally:
+    except BaseException:
         if staged.is_dir():
             shutil.rmtree(staged, ignore_errors=True)
         else:
             staged.unlink(missing_ok=True)
+        raise
+
+
+def _copy_file(source: Path, staged: Path) -> None:
+    """What ``shutil.copyfile(source, staged)`` does, in a third of its system calls (it stats
+    each file twice before opening it; an add copies thousands of small files): the source is
+    opened once and checked on the open file, a FIFO refused with copyfile's error (opened
+    non-blocking, never waited on), and the folder made only when found missing."""
+    src = os.open(source, _READ_FLAGS)
+    try:
+        info = os.fstat(src)
+        if stat.S_ISFIFO(info.st_mode):
+            raise shutil.SpecialFileError(f"`{source}` is a named pipe")
+        out = _create(staged)
+        try:
+            _copy_bytes(src, out, info.st_size)
+        finally:
+            os.close(out)
+    finally:
+        os.close(src)
+
+
+def _create(path: Path) -> int:
+    """A new file open for writing; its folder is made if missing (the store has 256, mostly there)."""
+    try:
+        return os.open(path, _WRITE_FLAGS, 0o666)
+    except FileNotFoundError:
+        if path.parent.is_dir():
+            raise
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, _WRITE_FLAGS, 0o666)
+
+
+def _copy_bytes(src: int, out: int, size: int) -> None:
+    """Every byte of ``src`` to ``out``: by ``sendfile`` where the kernel copies file to file (as
+    copyfile does on Linux), else read and written."""
+    offset = 0
+    try:
+        while sent := os.sendfile(out, src, offset, max(size, CHUNK)):
+            offset += sent
+        return
+    except (AttributeError, OSError) as exc:  # no sendfile, or only to sockets (macOS)
+        if offset or getattr(exc, "errno", None) == errno.ENOSPC:
+            raise
+    while chunk := os.read(src, CHUNK):
+        view = memoryview(chunk)
+        while view:
+            view = view[os.write(out, view):]
 
 
 def verify(root: Path, relative: str, content_hash: str) -> bool:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..model import Profile
+from .. import catalog
+from ..model import Metric, Profile
 from . import schema
 
 
@@ -44,6 +45,16 @@ class Columns:
             for column, values in columns.items():
                 self.tables[name][column].extend(values[i] for i in chosen)
 
+    def take(self, spans: list[dict[str, range]]) -> "Columns":
+        """The rows ``spans`` name (for each of some files, a range of this one's rows per
+        table), in that order."""
+        taken = Columns()
+        for name, columns in self.tables.items():
+            rows = [span[name] for span in spans]
+            for column, values in columns.items():
+                taken.tables[name][column] = [v for part in rows for v in values[part.start:part.stop]]
+        return taken
+
 
 def run_tags(profile: Profile, given: dict[str, str]) -> dict[str, str]:
     """The run's tags: batch_size and variant from the profile when it knows them, then ``given``."""
@@ -74,7 +85,7 @@ def add(columns: Columns, profile: Profile, info: RunInfo) -> None:
 
 def _add_run(runs: dict[str, list[Any]], profile: Profile, info: RunInfo) -> None:
     versions = {name: str(m.value) for name, m in profile.metrics.items()
-                if name.endswith("_version") and isinstance(m.value, str)}
+                if isinstance(m.value, str) and name.endswith("_version")}  # few values are text
     instance = profile.info("instance_type")
     values = {
         "run": info.run, "content_hash": info.content_hash, "time": info.time,
@@ -91,25 +102,40 @@ def _add_run(runs: dict[str, list[Any]], profile: Profile, info: RunInfo) -> Non
 
 
 def _add_metrics(metrics: dict[str, list[Any]], profile: Profile, run: str) -> None:
+    """The profile's metric rows, a column at a time: its metrics, then Trainer values it does
+    not have (the profile's are kept), then memory by type (derived)."""
     flags: dict[str | None, list[str]] = {}
     for anomaly in profile.anomalies:
         flags.setdefault(anomaly.metric, []).append(anomaly.code)
-    derived, seen = profile.memory_metrics(), set()
-    for source in (profile.metrics, profile.training, derived):
-        for name, metric in source.items():
-            if name in seen:  # a Trainer value also in the profile: the profile's is kept
-                continue
-            seen.add(name)
-            text = metric.value if isinstance(metric.value, str) else None
-            marks = list(dict.fromkeys(flags.get(name, [])))
-            if not metric.catalogued:
-                marks.append("uncatalogued")
-            if source is derived:
-                marks.append("derived")
-            metrics["run"].append(run)
-            metrics["metric"].append(name)
-            metrics["value"].append(None if text is not None else float(metric.value))
-            metrics["text"].append(text)
-            metrics["unit"].append(metric.unit)
-            metrics["group"].append(metric.group)
-            metrics["flags"].append(marks)
+    rows = dict(profile.metrics)
+    for name, metric in profile.training.items():
+        rows.setdefault(name, metric)
+    derived = set()
+    for name, metric in profile.memory_metrics().items():
+        if name not in rows:
+            rows[name] = metric
+            derived.add(name)
+    chosen = list(rows.values())
+    texts = [m.value if isinstance(m.value, str) else None for m in chosen]
+    metrics["run"] += [run] * len(chosen)
+    metrics["metric"] += rows.keys()
+    metrics["value"] += [None if text is not None else float(m.value) for m, text in zip(chosen, texts)]
+    metrics["text"] += texts
+    metrics["unit"] += [m.unit for m in chosen]
+    metrics["group"] += [m.group for m in chosen]
+    marked = flags.keys() | derived  # most rows have no flag: () unless named here or uncatalogued
+    metrics["flags"] += [_flags(flags.get(name), m, name in derived)
+                         if name in marked or not catalog.lookup(m.name).catalogued else ()
+                         for name, m in rows.items()]
+
+
+def _flags(codes: list[str] | None, metric: Metric, derived: bool) -> tuple[str, ...]:
+    """A metric row's flags: its anomaly codes (once each), uncatalogued, derived. A tuple, not a
+    list: the empty one is shared and tuples of text leave the cyclic GC's watch, which matters
+    with some 80 rows per run held until the part is written."""
+    marks = tuple(dict.fromkeys(codes or ()))
+    if not metric.catalogued:
+        marks += ("uncatalogued",)
+    if derived:
+        marks += ("derived",)
+    return marks

@@ -11,9 +11,9 @@ from typing import Any
 
 from ...errors import ParseError
 from ..naming import params_from_name
-from ...model import Profile, Skipped, Source
+from ...model import Profile, Source
 from .. import shapes
-from ..values import add_metric, note_repeated, raw_metric
+from ..values import add_raw_block, note_repeated
 from ..decode import head_is_json_object, loads
 from ..parser import Parser
 
@@ -65,15 +65,7 @@ def profile_from_mapping(block: dict[str, Any], path: str, key: str, name: str,
         raise ParseError(path, f"object '{key}'", "at least one metric", "an empty object")
     where = f"object '{key}'"
     note_repeated(profile, block, where)
-    for metric_key, value in block.items():
-        if isinstance(value, (dict, list)):
-            profile.skipped.append(Skipped(f"{where}, key '{metric_key}'", repr(value)[:60],
-                                           "nested value, not a metric"))
-            continue
-        if value is None:
-            profile.skipped.append(Skipped(f"{where}, key '{metric_key}'", "null", "no value"))
-            continue
-        add_metric(profile, raw_metric(path, where, metric_key, value), where)
+    add_raw_block(profile, path, where, block)
     if not profile.metrics:
         raise ParseError(path, where, "at least one metric value",
                          f"none ({len(profile.skipped)} keys skipped: nested, null or unnamed)")
