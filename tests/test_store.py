@@ -361,6 +361,8 @@ def test_regressions_lists_worse_changes_first_and_gates(generated, tmp_path):
     assert code == 0
     document = json.loads(output)
     assert document["schema"] == "neuroncmp.regressions/1"
+    assert document["filters"] == {"all_changes": False, "min_change": None, "since": None,
+                                   "where": {}}
     worse = {c["metric"] for c in document["changes"]}
     assert worse == {"total_time", "mfu_estimated_percent"}
     change = next(c for c in document["changes"] if c["metric"] == "total_time")
@@ -375,6 +377,9 @@ def test_regressions_lists_worse_changes_first_and_gates(generated, tmp_path):
     assert code == 0 and output.startswith("0 changes for the worse")
     code, output = cli_run("regressions", "--min-change", "50", "--fail-on-regression", store=store_path)
     assert code == 0
+    code, output = cli_run("regressions", "--format", "json", "--where", "model=bert-large",
+                           "--where", "model=gpt", store=store_path)
+    assert json.loads(output)["filters"]["where"] == {"model": ["bert-large", "gpt"]}
 
 
 def test_history_json_has_the_documented_shape(generated, tmp_path):

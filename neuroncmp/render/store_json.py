@@ -31,7 +31,8 @@ def regressions(result: Any) -> str:
     document = {
         "schema": REGRESSIONS_SCHEMA,
         "filters": {"all_changes": result.all_changes, "min_change": result.min_change,
-                    "since": _time(result.since) if result.since else None},
+                    "since": _time(result.since) if result.since else None,
+                    "where": {key: list(values) for key, values in result.where.items()}},
         "series_count": result.series_count, "metric_count": result.metric_count,
         "changes": [_change(c, with_series=True) for c in result.changes],
     }

@@ -7,9 +7,9 @@ return immutable results; the detector is ``analysis.shifts.detect_shifts``, run
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..analysis.shifts import detect_shifts
 from ..catalog import HIGHER, LOWER, lookup
@@ -80,6 +80,7 @@ class Regressions:
     all_changes: bool
     min_change: float | None
     since: datetime | None
+    where: Mapping[str, Sequence[str]] = field(default_factory=dict)  # the --where tags
 
     def to_frame(self) -> Any:
         """pandas (imported here): one row per change, as in the JSON with ``at`` and

@@ -36,7 +36,8 @@ class DuckDBEngine:
         def work(con: Any) -> trends.Regressions:
             found, series, metrics = _changes(con, where)
             chosen = trends.select(found, all_changes=all_changes, min_change=min_change, since=since)
-            return trends.Regressions(chosen, series, metrics, all_changes, min_change, since)
+            return trends.Regressions(chosen, series, metrics, all_changes, min_change, since,
+                                     where)
         return reading.retrying(self._local(root), work)
 
     @staticmethod

@@ -77,7 +77,7 @@ def regressions(tables: Tables, where: Where, since: datetime | None, all_change
     changes = [_change(row) for row in rows]
     chosen = trends.select(changes, all_changes=all_changes, min_change=min_change, since=since)
     return trends.Regressions(chosen, summary["series"] or 0, summary["metrics"], all_changes,
-                              min_change, since)
+                              min_change, since, where)
 
 
 def _points(tables: Tables, where: Where, metrics: Any) -> Any:
