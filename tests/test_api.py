@@ -95,6 +95,8 @@ def test_plots_are_figures():
     sweep = nc.sweep(nc.load(RUN))
     for kind in ("throughput", "roofline", "memory"):
         assert sweep.plot(kind).axes
+    legend = sweep.plot("throughput").axes[0].get_legend()
+    assert "MFU (right axis)" in [text.get_text() for text in legend.get_texts()]
     with pytest.raises(nc.UsageError):
         sweep.plot("pie")
     comparison = nc.compare(nc.load(RUN / "baseline.json"), nc.load(RUN / "b32.json"))

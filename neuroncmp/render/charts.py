@@ -44,11 +44,14 @@ def throughput_figure(sweep: Sweep) -> Any:
         axes.axvline(sweep.knee.batch_size, color="grey", linestyle=":", label=f"knee b{sweep.knee.batch_size}")
     axes.set(xlabel="batch size", ylabel="samples/s", title="Throughput and MFU vs batch size")
     mfu = [(row.batch_size, (row.get("mfu") or 0) * 100) for row in sweep.table if row.get("mfu") is not None]
+    lines = axes.get_legend_handles_labels()
     if mfu:
         twin = axes.twinx()
-        twin.plot(*zip(*mfu, strict=True), "^:", color="tab:red", label="MFU")
+        twin.plot(*zip(*mfu, strict=True), "^:", color="tab:red", label="MFU (right axis)")
         twin.set_ylabel("MFU [%]", color="tab:red")
-    axes.legend(loc="lower right", fontsize=8)
+        # One legend for both axes: a twin's lines are not in the first axes' legend otherwise.
+        lines = tuple(a + b for a, b in zip(lines, twin.get_legend_handles_labels(), strict=True))
+    axes.legend(*lines, loc="lower right", fontsize=8)
     return figure
 
 
