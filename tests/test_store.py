@@ -62,6 +62,17 @@ def test_adding_the_same_content_twice_is_one_run(tmp_path):
     assert store.check().ok
 
 
+def test_a_present_run_is_reported_as_the_store_keeps_it(tmp_path):
+    """Adding the same content again with another --at reports the stored time and its source,
+    not the ones this add would have given."""
+    store = Store(tmp_path / "s")
+    store.add(RUN / "b32.json", at="2025-03-01T10:00:00Z")
+    (again,) = store.add(RUN / "b32.json", at="2026-01-01T00:00:00Z").runs
+    assert again.present and (again.time, again.time_source) == ("2025-03-01T10:00:00Z", "--at")
+    (run,) = store.runs()
+    assert again.run == run.run and again.label == run.label
+
+
 def test_a_run_keeps_its_profile_facts_and_tags(tmp_path):
     store = Store(tmp_path / "s")
     store.add(RUN / "b32-cc-optim.json", tags={"model": "bert"}, commit="abc1234",

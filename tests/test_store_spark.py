@@ -185,6 +185,12 @@ def test_the_add_report_is_the_same_on_both_engines(generated, spark, tmp_path):
                for name, engine in (("d", "duckdb"), ("s", spark))]
     assert reports[0] == reports[1]
     assert len(reports[0].added) == 9
+    # Again, at another time: both report the runs as stored (time, its source), not as asked.
+    again = [Store(tmp_path / name, engine=engine).add(RUN, at="2030-01-01T00:00:00Z")
+             for name, engine in (("d", "duckdb"), ("s", spark))]
+    assert again[0] == again[1] and len(again[0].present) == 8
+    assert [(r.time, r.time_source) for r in again[0].runs] == \
+        [(r.time, r.time_source) for r in reports[0].runs[:8]]
 
 
 def write_many(folder: Path, generated: Path, bad_at: int) -> Path:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import stat
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputError, NeuroncmpError, UnknownFormatError
 from ..ingest import load
@@ -200,7 +201,34 @@ def _commit(root: Path, staged: list[_Staged], columns: table_rows.Columns) -> t
             parts.write(root, part, chosen)
             snapshot["parts"].append(parts.entry(part, chosen))
             folder.write_snapshot(root, snapshot)
-    return tuple(report)
+    return as_stored(root, snapshot, tuple(report))
+
+
+def as_stored(root: Path, snapshot: dict[str, Any], report: tuple[AddedRun, ...]) -> tuple[AddedRun, ...]:
+    """Runs the store already held, reported with the time, time source and label it keeps
+    (this add's ``--at`` or file time does not change them). Parts are immutable, so reading
+    them needs no lock."""
+    wanted = {run.run for run in report if run.present}
+    if not wanted:
+        return report
+    prefixes = {run.split(".")[0] for run in wanted}
+    holding = {"parts": [part for part in snapshot["parts"]
+                         if any(h[:12] in prefixes for h in part["hashes"])]}
+    _, pq = parts.arrow()
+    stored: dict[str, dict[str, Any]] = {}
+    for path in parts.files(root, holding, "runs"):
+        rows = pq.read_table(path, columns=["run", "time", "time_source", "label"],
+                             filters=[("run", "in", sorted(wanted))]).to_pylist()
+        stored.update((row["run"], row) for row in rows)
+    return tuple(_stored(run, stored[run.run]) if run.present and run.run in stored else run
+                 for run in report)
+
+
+def _stored(run: AddedRun, row: dict[str, Any]) -> AddedRun:
+    when = row["time"]  # Spark's parts may read back without a zone; the store's times are UTC
+    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return replace(run, label=row["label"], time=times.iso(when),
+                   time_source=row["time_source"])
 
 
 def run_rows(item: Prepared, added: datetime, columns: table_rows.Columns | None,

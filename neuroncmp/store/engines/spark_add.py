@@ -130,7 +130,7 @@ def _commit(spark: Any, root: Path, parsed: Any, loaded: list[_Loaded]) -> tuple
             count = sum(1 for run in loaded if run.place[:2] in new)
             snapshot["parts"].append({"id": part, "runs": count, "hashes": hashes, "files": files})
             folder.write_snapshot(root, snapshot)
-    return report
+    return adding.as_stored(root, snapshot, report)
 
 
 def _decide(loaded: list[_Loaded], present: set[str]) -> tuple[tuple[AddedRun, ...], set[tuple[int, int]]]:
