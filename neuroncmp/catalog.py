@@ -23,6 +23,11 @@ GROUPS = ("throughput", "overall_stats", "data_movement", "tensor_engine", "vect
           "sync_engine", "gpsimd_engine", "cc_engine", "throttling", "memory", "host_memory",
           "monitor", "training", "system", "uncatalogued")
 
+# Groups whose values grow with the batch by design (activations, scratchpad, spill rings, the
+# instructions of a bigger graph): between sides of different batch sizes their change is shown,
+# not scored, since a bigger batch must use more; between equal batch sizes it is scored.
+GROWS_WITH_BATCH = frozenset({"memory", "host_memory"})
+
 # The physical range of each kind's values in base units, (minimum, maximum), None: unbounded.
 # Loading checks every value against it (ingest/validate.py) and flags what falls outside.
 KIND_RANGES: dict[str, tuple[float | None, float | None]] = {

@@ -46,7 +46,14 @@ def test_baseline_vs_b32_acceptance_values():
 def test_memory_and_trainer_rows_are_compared():
     comparison = compare(*_load("b16.json", "b32.json"))
     scratch = _row(comparison, "memory.shared_scratchpad").cells[0].step
-    assert (scratch.baseline, scratch.variant, scratch.verdict) == (2 * 2**30, 3.5 * 2**30, "worse")
+    # Memory grows with the batch: between batch 16 and 32 it is shown, not scored ...
+    assert (scratch.baseline, scratch.variant, scratch.verdict) == (2 * 2**30, 3.5 * 2**30, "context")
+    assert "memory not scored" in comparison.basis_reason
+    # ... and between equal batch sizes it is scored (b32.memory.md vs b32-cc-optim.memory.md).
+    equal = compare(*_load("b32.json", "b32-cc-optim.json"))
+    rings = _row(equal, "memory.dma_rings_spill").cells[0].step
+    assert (rings.baseline, rings.variant) == (round(272.058 * 2**20), round(291.131 * 2**20))
+    assert rings.verdict == "worse" and "memory" not in equal.basis_reason
     assert _row(comparison, "memory.profiler_buffers").cells[0].step.verdict == "unchanged"
     throughput = _row(comparison, "train_samples_per_second").cells[0].step
     assert throughput.verdict == "better" and throughput.ratio == pytest.approx(137.45 / 94.369)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Mapping, NamedTuple
 
-from ..catalog import MetricSpec, derived_specs, group_rank, lookup
+from ..catalog import GROWS_WITH_BATCH, MetricSpec, derived_specs, group_rank, lookup
 from ..model import Metric
 from ..records import FrozenDict
 from .. import stats
@@ -78,15 +78,17 @@ def suspects(side: Side) -> dict[str, str]:
 
 def _basis(sides: list[Side], requested: str) -> tuple[str, str]:
     sizes = [side.batch_size for side in sides]
+    differ = len(set(sizes) - {None}) > 1
+    memory = "; memory not scored (it grows with the batch)" if differ else ""
     if requested == "step":
-        return "step", "per step (as requested)"
+        return "step", f"per step (as requested){memory}"
     if requested == "sample":
-        return "sample", "per sample for extensive metrics (as requested)"
+        return "sample", f"per sample for extensive metrics (as requested){memory}"
     if None in sizes:
         unknown = ", ".join(side.label for side in sides if side.batch_size is None)
-        return "step", f"per step (batch size unknown for {unknown})"
-    if len(set(sizes)) > 1:
-        return "sample", "per sample for extensive metrics, per step below them (batch sizes differ)"
+        return "step", f"per step (batch size unknown for {unknown}){memory}"
+    if differ:
+        return "sample", f"per sample for extensive metrics, per step below them (batch sizes differ){memory}"
     return "step", "per step (batch sizes equal)"
 
 
@@ -152,7 +154,18 @@ def _cell(name: str, spec: MetricSpec, band: Band, base: _Baseline, shared: _Con
         step, sample = _suspect(step), _suspect(sample) if sample is not None else None
     elif name in EVAL_PASS_METRICS and index in shared.unlike_eval:  # shown, not scored (a warning says why)
         step = _context(step)
+    elif spec.group in GROWS_WITH_BATCH and _batches_differ(shared.sides[0], side):  # the caption says so
+        step = _unscored(step)
     return Cell(side.label, step, sample, len(base.step), len(values), base.spread, _spread(values), doubt)
+
+
+def _batches_differ(baseline: Side, side: Side) -> bool:
+    return None not in (baseline.batch_size, side.batch_size) and baseline.batch_size != side.batch_size
+
+
+def _unscored(delta: Delta) -> Delta:
+    """A change shown without its better/worse verdict; within the noise band it stays unchanged."""
+    return delta._replace(verdict=CONTEXT) if delta.verdict in (BETTER, WORSE) else delta
 
 
 def _context(delta: Delta) -> Delta:
