@@ -139,6 +139,8 @@ def test_views_filter_and_sort_without_changing_the_result():
     mfu, spill = (comparison.row(n) for n in ("mfu_estimated_percent", "memory.dma_rings_spill"))
     assert change_in_bands(mfu, "sample") == pytest.approx(9.52 / 0.5)
     assert change_in_bands(spill, "sample") == pytest.approx(math.log(272.1 / 63.54) / math.log(1.01), rel=1e-3)
+    # memory across batch sizes is not scored, yet ranks with the changes (tier 1), above unchanged rows
+    assert change_rank(spill, comparison.basis) == 1
     assert not by_change.grouped
     assert [r.name for r in select(comparison, sort="name").rows] == sorted(r.name for r in comparison.rows)
     assert comparison.rows is rows_before  # a view never changes the result

@@ -21,7 +21,7 @@ from .bands import Band, Bands
 BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL = (
     "better", "worse", "unchanged", "added", "removed", "neutral")
 SUSPECT = "suspect"   # a side's value carries an input anomaly: the change is shown, never scored
-CONTEXT = "context"   # per step beside a per-sample comparison: shown, not scored
+CONTEXT = "context"   # shown, not scored: per step beside per sample; memory across batch sizes
 ABSENT = "absent"     # on neither side of this cell (present on other variants)
 VERDICTS = (BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL, SUSPECT, CONTEXT, ABSENT)
 SCORED = (BETTER, WORSE)

@@ -19,6 +19,7 @@ from ..units import is_finite
 from .result import (
     ADDED,
     BETTER,
+    CONTEXT,
     NEUTRAL,
     REMOVED,
     SUSPECT,
@@ -118,9 +119,10 @@ def _size(delta: Delta, points: bool) -> float:
 
 
 def change_rank(row: Row, basis: str) -> int:
-    """better/worse first, then neutral and suspect changes, then rows on one side only, then unchanged."""
+    """better/worse first, then neutral, suspect and unscored changes (memory across batch sizes),
+    then rows on one side only, then unchanged."""
     verdicts = {cell.shown(basis).verdict for cell in row.cells}
-    for rank, kinds in enumerate(({BETTER, WORSE}, {NEUTRAL, SUSPECT}, {ADDED, REMOVED})):
+    for rank, kinds in enumerate(({BETTER, WORSE}, {NEUTRAL, SUSPECT, CONTEXT}, {ADDED, REMOVED})):
         if verdicts & kinds:
             return rank
     return 3
