@@ -17,7 +17,8 @@ MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new",
 NOT_SIGNIFICANT = "?"
 LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better direction)  "
           "! suspect input, not scored  ? not significant (repeated captures)  "
-          "new/gone: on one side only; per-step lines under per-sample rows are context, not scored")
+          "new/gone: on one side only; no mark: context, not scored (per-step lines under per-sample "
+          "rows, memory across batch sizes)")
 SPARKS = "▁▂▃▄▅▆▇█"
 _LARGEST = 1.7976931348623157e308  # the largest float; NaN fails the test too
 
