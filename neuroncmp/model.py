@@ -6,14 +6,13 @@ Quantity on demand, so loading and rendering never import pint.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import catalog
 from .catalog import MetricSpec
 from .records import record
-from .units import BYTE, format_value, quantity
+from .units import BYTE, format_value, is_finite, quantity
 
 Value = int | float | str
 
@@ -174,7 +173,7 @@ class Profile:
         """Finite numeric values by name, with ``batch_size`` (inputs of derived metrics)."""
         merged = {**self.metrics, **self.memory_metrics(), **self.training}
         values = {name: m.value for name, m in merged.items()
-                  if isinstance(m.value, (int, float)) and math.isfinite(m.value)}
+                  if isinstance(m.value, (int, float)) and is_finite(m.value)}  # a huge int sum too
         if self.batch_size:
             values["batch_size"] = self.batch_size
         return values  # type: ignore[return-value]

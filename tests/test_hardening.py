@@ -438,3 +438,69 @@ def test_an_infinite_value_neither_sets_the_row_scale_nor_gets_a_size_of_change(
     markdown = CliRunner().invoke(cli, ["diff", str(a), str(b), "--format", "md"]).output
     assert f"| `hbm_read_bytes` | inf | {5e9 / 2**30:.3f} GiB (n/a !) |" in markdown
     assert "nan%" not in markdown
+
+
+# ---- the sweep analysis on values at the edge of a float (fuzzing, 10,000 inputs per format) ------
+
+SWEEP_EDGES = {
+    # an infinite ridge made the profile's bandwidth 0, and the ridge peak / 0
+    "infinite ridge": {f"{name}.json": {"peak_flops_bandwidth_ratio": "1e400"}
+                       for name in ("baseline", "b2", "b4", "b16", "b32", "b32-cc-optim", "b48", "b64")},
+    # 5e-324 s: device throughput overflowed to an infinity, and the bar chart's length to NaN
+    "5e-324 s step": {"b64.json": {"total_time": "5e-324"}},
+    # no HBM reads: the spill share cannot be computed, and the rule compared None with 0.25
+    "no HBM reads": {"b32.json": {"hbm_read_bytes": "0"}, "b48.json": {"hbm_read_bytes": "0"}},
+    # finite Trainer values whose product (steps) is an infinity: round(inf) in the outside-graph fit
+    "steps overflow": {"b32.all_results.json": {"train_runtime": "1e300", "train_steps_per_second": "1e300"}},
+}
+
+
+def _edited_run(tmp_path, edits):
+    import re
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(RUN, run)
+    for name, changes in edits.items():
+        text = (run / name).read_text()
+        for key, raw in changes.items():
+            if name.endswith(".md"):
+                text, count = re.subn(rf"(\| {key} \| )[^|]+\|", rf"\g<1>{raw} |", text, count=1)
+            else:
+                text, count = re.subn(rf'("{key}": )[-0-9.e+]+', rf"\g<1>{raw}", text, count=1)
+            assert count == 1, (name, key)
+        (run / name).write_text(text)
+    return run
+
+
+@pytest.mark.parametrize("edits", SWEEP_EDGES.values(), ids=SWEEP_EDGES.keys())
+def test_the_sweep_and_its_diff_survive_values_at_the_edge_of_a_float(tmp_path, edits):
+    """Each crashed the sweep (library, `sweep`, or the findings under `diff`) before; now every
+    format renders, and the JSON stays strict."""
+    from click.testing import CliRunner
+
+    from neuroncmp.cli import cli
+
+    run = _edited_run(tmp_path, edits)
+    for args in (["sweep", str(run)], ["sweep", str(run), "--format", "json"], ["diff", str(run)],
+                 ["diff", str(run), "--format", "html"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0 and result.exception is None, (args, result.output[-500:])
+        if "json" in args:
+            strict(result.output)
+    analysed = neuroncmp.sweep(neuroncmp.load(run))
+    assert math.isfinite(analysed.roof.ridge) and analysed.roof.bandwidth > 0
+
+
+def test_memory_rows_whose_sum_is_beyond_a_float_derive_without_overflow():
+    """Explorer's usage_bytes of 1e308 on two rows: the integer total (2e308) is beyond a float,
+    and ``math.isfinite`` raised OverflowError on it; the total is left out of the derived inputs."""
+    import dataclasses
+
+    profile = neuroncmp.load(RUN / "b32.json")[0]
+    first = profile.memory[0]  # the same usage type on two cores: summed
+    huge = [first._replace(bytes=10**308), first._replace(bytes=10**308, core=1), *profile.memory[1:]]
+    edged = dataclasses.replace(profile, memory=huge)
+    assert edged.memory_metrics()[f"memory.{first.usage_type}"].value == 2 * 10**308
+    assert edged.derived_metrics().keys() == profile.derived_metrics().keys()
+    assert neuroncmp.sweep([edged, *neuroncmp.load(RUN / "b64.json")]).table

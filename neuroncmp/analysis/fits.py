@@ -166,13 +166,21 @@ OUTSIDE_NEEDS = ("total_time", "train_runtime", "train_steps_per_second")
 
 def outside_fit(points: tuple[Point, ...]) -> OutsideFit | None:
     """The Trainer's time outside the profiled graph, split into per-step and per-run parts."""
-    usable = [p for p in points if p.trusted(*OUTSIDE_NEEDS)]
-    steps = [p.get("train_runtime") * p.get("train_steps_per_second") for p in usable]  # type: ignore[operator]
-    gaps = [p.get("train_runtime") - n * p.get("total_time") for p, n in zip(usable, steps, strict=True)]  # type: ignore[operator]
+    runs = [(p, *_steps_and_gap(p)) for p in points if p.trusted(*OUTSIDE_NEEDS)]
+    runs = [(p, n, gap) for p, n, gap in runs if math.isfinite(n) and math.isfinite(gap)]  # finite
+    # inputs can still multiply to an infinity
+    usable, steps, gaps = [r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs]
     fit = linear_fit(steps, gaps) if len(set(round(n) for n in steps)) >= 3 else None
     if fit is None:
         return None
     return OutsideFit(fit.intercept, fit.slope, fit.r2, tuple(p.batch_size for p in usable), tuple(steps))
+
+
+def _steps_and_gap(point: Point) -> tuple[float, float]:
+    """Training steps in the run, and the run's time outside the profiled graph."""
+    runtime: float = point.get("train_runtime")  # type: ignore[assignment]
+    steps = runtime * point.get("train_steps_per_second")  # type: ignore[operator]
+    return steps, runtime - steps * point.get("total_time")  # type: ignore[operator]
 
 
 @record

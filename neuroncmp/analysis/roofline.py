@@ -12,6 +12,7 @@ numerator, ``(hardware_flops - transpose_flops) / total_time``.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from ..hardware import Hardware
@@ -45,15 +46,24 @@ class RooflinePoint(NamedTuple):
 
 
 def _implied_peak(points: tuple[Point, ...]) -> float | None:
-    peaks = [p.get("model_flops") / (p.get("mfu_estimated_percent") * p.get("total_time"))  # type: ignore[operator]
-             for p in points if p.get("model_flops") and p.get("mfu_estimated_percent") and p.get("total_time")]
+    peaks = []
+    for p in points:
+        flops, used = p.get("model_flops"), (p.get("mfu_estimated_percent") or 0) * (p.get("total_time") or 0)
+        if flops and used and _usable(flops / used):  # used: 0 when the product underflows
+            peaks.append(flops / used)
     return median(peaks) if peaks else None
+
+
+def _usable(value: float | None) -> bool:
+    """A positive, finite number: anything else (0, an infinity from 1e400 or from dividing by
+    5e-324) would put a zero or an infinity in the roof."""
+    return value is not None and 0 < value < math.inf
 
 
 def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
          bandwidth: float | None = None, hbm: float | None = None) -> Roof:
     """The roof, from the user's values, else the profile's, else the table's (``sources`` says)."""
-    ridges = [p.get("peak_flops_bandwidth_ratio") for p in points if p.get("peak_flops_bandwidth_ratio")]
+    ridges = [p.get("peak_flops_bandwidth_ratio") for p in points if _usable(p.get("peak_flops_bandwidth_ratio"))]
     implied = _implied_peak(points)
     sources = []
     if peak is None:
@@ -61,11 +71,11 @@ def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
         sources.append("peak FLOP/s implied by MFU in the profile" if implied else f"peak FLOP/s: {table.source}")
     else:
         sources.append("peak FLOP/s from the command line")
-    stacks = [p.get("hbm_ddr_bandwidth") for p in points if p.get("hbm_ddr_bandwidth")]
+    stacks = [p.get("hbm_ddr_bandwidth") for p in points if _usable(p.get("hbm_ddr_bandwidth"))]
     if bandwidth is not None:
         sources.append("HBM bandwidth from the command line")
-    elif ridges and implied:  # the profile's own roof: its implied peak over its ridge
-        bandwidth = implied / median(ridges)  # type: ignore[arg-type]
+    elif ridges and implied and _usable(implied / median(ridges)):  # type: ignore[arg-type]
+        bandwidth = implied / median(ridges)  # type: ignore[arg-type]  # the profile's own roof
         sources.append("HBM bandwidth from the profile (implied peak / peak_flops_bandwidth_ratio)")
     elif stacks:
         bandwidth = median(stacks)  # type: ignore[arg-type]

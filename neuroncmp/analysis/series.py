@@ -16,6 +16,7 @@ from ..comparison.differ import side_values, suspects
 from ..comparison.result import Side
 from ..records import record
 from ..stats import median
+from ..units import is_finite
 
 
 @record
@@ -84,8 +85,10 @@ def _point(batch: int, sides: list[Side]) -> Point:
     collected: dict[str, list[float]] = {}
     for side in sides:
         for name, metrics in side_values(side).items():
+            # Finite numbers only: an infinity (1e400, a huge integer, a ratio over 5e-324) is an
+            # anomaly the profile shows; no fit, roof or rule can use it.
             numbers = [m.value for m in metrics if isinstance(m.value, (int, float))
-                       and not isinstance(m.value, bool) and m.value == m.value]
+                       and not isinstance(m.value, bool) and is_finite(m.value)]
             collected.setdefault(name, []).extend(numbers)  # type: ignore[arg-type]
     values = {name: median(numbers) for name, numbers in collected.items() if numbers}
     inferred = any(side.batch_size_inferred for side in sides)

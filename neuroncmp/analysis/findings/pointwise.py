@@ -187,7 +187,8 @@ class Spill(PointRule):
 
     id = "spill"
     parent = "memory-bound"
-    needs = ("spill_reload_bytes", "hbm_read_bytes", "total_time")
+    needs = ("spill_reload_bytes", "hbm_read_bytes", "total_time", "spill_reload_share")  # the last
+    # is derived, absent when hbm_read_bytes is 0
 
     def fires(self, point: Point, context: Context) -> bool:
         return point.get("spill_reload_share") > fits.SPILL_SHARE  # type: ignore[operator]
@@ -221,7 +222,7 @@ class Transposes(PointRule):
     """Transposes above a tenth of the tensor engine's FLOPs (Neuron Explorer's threshold)."""
 
     id = "transposes"
-    needs = ("transpose_flops", "hardware_flops", "total_time")
+    needs = ("transpose_flops", "hardware_flops", "total_time", "transpose_share")  # derived, as above
 
     def fires(self, point: Point, context: Context) -> bool:
         return point.get("transpose_share") > TRANSPOSE_SHARE  # type: ignore[operator]
