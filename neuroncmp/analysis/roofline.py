@@ -72,10 +72,11 @@ def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
     else:
         sources.append("peak FLOP/s from the command line")
     stacks = [p.get("hbm_ddr_bandwidth") for p in points if _usable(p.get("hbm_ddr_bandwidth"))]
+    own = implied / median(ridges) if ridges and implied else None  # type: ignore[arg-type]
     if bandwidth is not None:
         sources.append("HBM bandwidth from the command line")
-    elif ridges and implied and _usable(implied / median(ridges)):  # type: ignore[arg-type]
-        bandwidth = implied / median(ridges)  # type: ignore[arg-type]  # the profile's own roof
+    elif _usable(own):  # the profile's own roof: its implied peak over its ridge
+        bandwidth = own
         sources.append("HBM bandwidth from the profile (implied peak / peak_flops_bandwidth_ratio)")
     elif stacks:
         bandwidth = median(stacks)  # type: ignore[arg-type]

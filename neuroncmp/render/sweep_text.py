@@ -170,8 +170,7 @@ def chart_lines(sweep: Sweep, width: int) -> list[Line]:
     for row in rows:
         value = row.get("device_throughput") or 0
         fit = f"  fit {significant(sweep.step_fit.throughput(row.batch_size))}" if sweep.step_fit else ""
-        share = value / top if 0 < top < float("inf") else 0.0  # an infinite top: no bar scale
-        out.append([(f"b{row.batch_size:<5}", ""), (BAR * max(1, round(share * span)), "green"),
+        out.append([(f"b{row.batch_size:<5}", ""), (BAR * max(1, round(value / top * span)), "green"),
                     (f" {significant(value)}{fit}", "dim")])
     return out
 
