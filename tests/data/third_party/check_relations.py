@@ -6,7 +6,7 @@ the public samples in ../shared/samples and the user's export in ../shared/seeds
 converted here). Writes RELATIONS.md next to this file: per rule, per profile, the two sides, their
 relative difference and whether the relation holds.
 
-    python tests/data/third_party/check_relations.py [--shared /work/shared]
+    python tests/data/third_party/check_relations.py [--shared PATH/TO/shared]
 
 Relative difference = |a - b| / max(|a|, |b|). A relation "holds" when that is within 1e-3, plus,
 for UI exports (display values such as '0.73 **%**'), the relative half-step of the last printed
@@ -310,11 +310,12 @@ def fmt(x):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--shared", default=str(HERE.parents[3] / "shared"),
-                        help="the shared folder with samples/ and seeds/ (skipped when absent)")
-    parser.add_argument("--shared-dir", dest="shared")
+    parser.add_argument("--shared", default=None,
+                        help="the shared folder with samples/ and seeds/ (default: shared/ beside the "
+                             "repository, else /work/shared; skipped when absent)")
     args = parser.parse_args()
-    shared = args.shared if Path(args.shared).is_dir() else None
+    candidates = [args.shared] if args.shared else [HERE.parents[3] / "shared", "/work/shared"]
+    shared = next((str(c) for c in candidates if Path(c).is_dir()), None)
     summaries = gather(shared)
     (HERE / "RELATIONS.md").write_text(render(summaries))
     print(f"{len(summaries)} summaries -> RELATIONS.md")
