@@ -59,6 +59,11 @@ def _xfails() -> dict[str, str]:
                 "execution_stats.latency_stats.device_latency.p50",
                 "system_data.memory_info.memory_total_bytes"):
         marks[f"{monitor}::{key}"] = _C4
+    monitor = "derived/trn1n.32xlarge_neuron-monitor_cloudwatch-agent-test_two-runtimes.json"
+    for key in ("execution_stats.error_summary.generic",
+                "execution_stats.execution_summary.completed",
+                "system_data.memory_info.memory_total_bytes"):
+        marks[f"{monitor}::{key}"] = _C4
     for name, spec in EXPECTED.items():
         if spec["loader"] == "refuse":
             marks[f"{name}::refused-clearly"] = _C1_NONE
@@ -157,8 +162,10 @@ def test_value_read_as_the_file_states_it(name, entry):
 
 @pytest.mark.parametrize("name", ANOMALY_CASES)
 def test_no_data_quality_flag_on_real_data(name):
-    flagged = [(a.code, a.metric) for p in _profiles(name) for a in p.anomalies]
-    assert flagged == []
+    """No flag on real data, except the ones expected.json marks as true for that file."""
+    flagged = sorted((a.code, a.metric) for p in _profiles(name) for a in p.anomalies)
+    expected = sorted(tuple(pair) for pair in EXPECTED[name].get("anomalies_expected", []))
+    assert flagged == expected
 
 
 # What a refusal must name: the profile formats neuroncmp looked for (any spelling of each).
