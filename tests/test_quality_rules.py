@@ -3,8 +3,8 @@
 Each relation is computed here from the raw files with this test's own readers (JSON floats, and a
 regex for the markdown tables), never through neuroncmp; neuroncmp must then raise no cross-value
 anomaly on them, and still flag a value that breaks the relation. The files and their provenance:
-``tests/data/third_party/`` (gathered with their provenance on the gather branch; view JSON: inf2
-profiler 2.27, trn2 profiler 2.28; the UI markdown export: trn1 profiler 2.26), ``tests/fixtures/README.md`` (trnblas, profiler 2.29) and
+``tests/data/third_party/SOURCES.md`` (view JSON: inf2 profiler 2.27, trn2 profiler 2.28; the UI
+markdown export: trn1 profiler 2.26), ``tests/fixtures/README.md`` (trnblas, profiler 2.29) and
 ``profiles/README.md`` (the bundled trn1 sweep, profiler 2.26).
 """
 
@@ -130,7 +130,7 @@ def test_the_dma_classes_are_shares_of_dma_active_time_in_neuron_profile_output(
                 assert written == pytest.approx(of_dma, rel=1e-12, abs=1e-15)
                 checked += 1
                 worst_old = max(worst_old, abs(of_total - written))
-    assert checked == 15 and worst_old > 0.8
+    assert checked >= 15 and worst_old > 0.8
 
 
 @pytest.mark.parametrize("path", [*VIEW, TRNBLAS, MARKDOWN, *BUNDLED], ids=lambda p: p.name)
