@@ -52,16 +52,19 @@ def test_a_small_mfu_that_quadruples_is_scored_though_it_moves_a_hundredth_of_a_
 
 
 def test_engines_whose_work_does_not_change_stay_unchanged_and_set_the_noise(matmul):
-    """Vector, GpSimd and sync do the same work whatever N: their spread across the three kernels
-    is the noise the 5 % relative band must clear with margin (README: at most 0.54 %)."""
+    """Vector, GpSimd and sync run the same instructions in every inf2 matmul kernel whatever N:
+    their spread across the eight is the noise the 5 % relative band must clear (README: at most
+    2.3 %, GpSimd), with a margin of two or more."""
+    kernels = [raw(path) for path in sorted(VIEW.glob("inf2.xlarge_profiler-2.27_matmul*.json"))]
+    assert len(kernels) == 8
+    assert {(k["vector_engine_instruction_count"], k["gpsimd_engine_instruction_count"]) for k in kernels} == {(22, 31)}
     for name in FIXED_WORK:
-        values = [raw(path)[name] for path in MATMUL.values()]
+        values = [k[name] for k in kernels]
         spread = max(values) / min(values) - 1
-        assert spread < 0.0055, (name, spread)
-        assert spread * 5 < 0.05  # the band is five times the largest noise, or more
+        assert spread < 0.024 and spread * 2 < 0.05, (name, spread)
         assert verdict(matmul, name) == "unchanged"
-    times = [raw(path)["total_time"] for path in MATMUL.values()]
-    assert max(times) / min(times) - 1 == pytest.approx(0.00446, abs=1e-5)
+    times = [k["total_time"] for k in kernels]
+    assert max(times) / min(times) - 1 == pytest.approx(0.0062, abs=1e-4)
 
 
 def test_engines_that_follow_the_work_are_scored(matmul):
