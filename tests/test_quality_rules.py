@@ -76,8 +76,10 @@ def test_at_least_ten_real_summaries_from_two_profiler_versions():
 
 
 def test_each_relation_is_checked_on_ten_summaries_or_more_from_two_versions_or_more():
-    checked: dict[str, set[tuple[str, str]]] = {"share": set(), "cycles": set(), "memory": set()}
+    checked: dict[str, set[tuple[str, str]]] = {"share": set(), "cycles": set(), "memory": set(), "dynamic": set()}
     for name, version, summary, memory in SUMMARIES:
+        if all(f"{kind}dynamic_dma_active_time_percent" in summary for kind in ("", "software_", "hardware_")):
+            checked["dynamic"].add((name, version))
         if shares(summary):
             checked["share"].add((name, version))
         if summary.get("neuroncore_cycle_count") and summary.get("total_time"):
@@ -107,6 +109,9 @@ def test_every_relation_holds_within_its_tolerance(name, version, summary, memor
     for percent, written, ratios in shares(summary):
         best = min(abs(r - written) - anomalies.SHARE_TOLERANCE * max(r, written) for _, r in ratios)
         assert best <= anomalies.SHARE_STEP, (percent, written, ratios)
+    dynamic = [summary.get(f"{kind}dynamic_dma_active_time_percent") for kind in ("", "software_", "hardware_")]
+    if None not in dynamic:
+        assert abs(dynamic[0] - dynamic[1] - dynamic[2]) <= anomalies.SHARE_STEP
     cycles, total = summary.get("neuroncore_cycle_count"), summary.get("total_time")
     clock = CLOCK.get(str(summary.get("instance_type", "")).split(".")[0])
     if cycles and total and clock:
@@ -207,3 +212,15 @@ def test_memory_totals_are_checked_per_core_on_a_real_two_core_table():
     anomalies.check(bad)
     (anomaly,) = bad.anomalies
     assert anomaly.code == "memory-total-mismatch" and f"nc {core})" in anomaly.message
+
+
+def test_a_dynamic_dma_share_that_is_not_software_plus_hardware_is_flagged(tmp_path):
+    path = next(p for p in VIEW if "baseline_bf16" in p.name)
+    data = json.loads(path.read_text())
+    block = data["summary"][0]
+    assert block["dynamic_dma_active_time_percent"] == pytest.approx(
+        block["software_dynamic_dma_active_time_percent"] + block["hardware_dynamic_dma_active_time_percent"], abs=1e-12)
+    block["dynamic_dma_active_time_percent"] += 0.05
+    (tmp_path / "dynamic.json").write_text(json.dumps(data))
+    (profile,) = neuroncmp.load(tmp_path / "dynamic.json")
+    assert [a.metric for a in profile.anomalies if a.code in CROSS] == ["dynamic_dma_active_time_percent"]

@@ -11,7 +11,9 @@ and the tolerance chosen over it):
   ``total_active_time``; the DMA classes (``static_``, ``software_dynamic_``,
   ``hardware_dynamic_dma_active_time_percent``) are shares of ``dma_active_time`` in
   neuron-profile's output (2.27, 2.28: exact) and of ``total_time`` in other real output, so
-  either denominator is accepted.
+  either denominator is accepted;
+- ``dynamic_dma_active_time_percent = software_dynamic_ + hardware_dynamic_dma_active_time_percent``
+  (the dynamic class has no time of its own to check against).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def check(profile: Profile) -> None:
     keeps what the parsers recorded, such as ``duplicate-metric``)."""
     profile.anomalies[:] = [a for a in profile.anomalies if a.code not in CODES]
     profile.anomalies.extend(validate.findings(profile))
-    for finder in (_memory_total, _cycles, _active_shares):
+    for finder in (_memory_total, _cycles, _active_shares, _dynamic_dma):
         profile.anomalies.extend(finder(profile))
 
 
@@ -112,3 +114,17 @@ def _active_shares(profile: Profile) -> list[Anomaly]:
 
 def _close(share: float, written: float) -> bool:
     return abs(share - written) <= SHARE_TOLERANCE * max(share, written) + SHARE_STEP
+
+
+def _dynamic_dma(profile: Profile) -> list[Anomaly]:
+    """The dynamic DMA class is the software- and hardware-generated ones together."""
+    dynamic, software, hardware = (profile.value(f"{kind}dynamic_dma_active_time_percent")
+                                   for kind in ("", "software_", "hardware_"))
+    if not (isinstance(dynamic, (int, float)) and isinstance(software, (int, float))
+            and isinstance(hardware, (int, float))):
+        return []
+    if _close(software + hardware, dynamic):
+        return []
+    return [Anomaly("share-mismatch", f"dynamic_dma_active_time_percent is {format_value(dynamic, 'fraction')} "
+                    f"but software_dynamic_ + hardware_dynamic_dma_active_time_percent is "
+                    f"{format_value(software + hardware, 'fraction')}", "dynamic_dma_active_time_percent")]
