@@ -157,3 +157,30 @@ def test_largest_batch_that_does_not_fit_is_not_written_bnone(tmp_path):
     assert result.memory.largest_profiled is None
     text = model(result, "largest batch")
     assert "bNone" not in text and "none (not even b1 fits)" in text
+
+
+def test_diminishing_returns_that_do_not_shrink_at_every_step_are_not_said_to(tmp_path):
+    """Device throughput 100, 180, 250, 262, 300 samples/s at b8 .. b64: past the knee (b32) the
+    gains are +4.8 % then +14.5 %, both under half of linear scaling, but not each smaller."""
+    thr = {8: 100, 16: 180, 32: 250, 48: 262, 64: 300}
+    result = write(tmp_path, {b: {"total_time": b / t} for b, t in thr.items()})
+    assert result.knee.batch_size == 32
+    title = outcome(result, "diminishing-returns").title
+    assert "each larger batch buys less" not in title
+    assert "a step up buys less than half of what linear scaling would at b48, b64" in title
+
+
+def test_the_bound_is_not_said_for_every_batch_when_a_point_lacks_its_intensity(tmp_path):
+    result = write(tmp_path, {16: {}, 32: {}, 48: {"mm_arithmetic_intensity": None}})
+    assert [r.batch_size for r in result.roofline] == [16, 32]
+    text = model(result, "bound")
+    assert "at every batch size" not in text and "memory-bound at b16, b32 (the others lack the intensity)" in text
+
+
+def test_a_memory_forecast_below_the_largest_batch_measured_claims_no_room(tmp_path):
+    """The bundled memory tables on a sweep whose HBM is given as 8 GiB: the forecast fits fewer
+    samples than b64, which was measured, so the rule says the model does not hold."""
+    result = sweep(neuroncmp.load(RUN), hbm_per_core=8 * 2**30)
+    assert result.memory.largest_unprofiled < 64
+    reason = outcome(result, "memory-headroom").reason
+    assert f"fits b{result.memory.largest_unprofiled} without profiler buffers, less than b64" in reason
