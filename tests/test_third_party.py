@@ -21,8 +21,6 @@ EXPECTED = json.loads((DATA / "expected.json").read_text(encoding="utf-8"))["fil
 _C1 = "issue 20 class 1: summary-json inside other text (tool log lines, runner sections) is refused"
 _C2_MEM = "issue 20 class 2: the view JSON's nc_mem_usage device-memory table is dropped"
 _C2_WARN = "issue 20 class 2: the view JSON's warnings section is not kept as notes"
-_C3 = ("issue 20 class 3: static/software_dynamic/hardware_dynamic_dma_active_time_percent are "
-       "shares of dma_active_time, flagged share-mismatch against total_time")
 _C4 = "issue 20 class 4: neuron-monitor read only partly"
 _C4_EMPTY = ("issue 20 class 4: a neuron-monitor report with no runtime attached (system_data, "
              "instance_info, hardware info only) is refused")
@@ -44,9 +42,6 @@ def _xfails() -> dict[str, str]:
         if name.startswith("view-json/"):
             marks[f"{name}::device_memory_total"] = _C2_MEM
             marks[f"{name}::warnings"] = _C2_WARN
-            marks[f"{name}::no-anomaly"] = _C3
-        if name.startswith("derived/summary-json/"):
-            marks[f"{name}::no-anomaly"] = _C3
         if name.startswith("derived/trn2.3xlarge_"):
             for entry in EXPECTED[name]["values"]:
                 marks[f"{name}::{entry['name']}"] = _C1

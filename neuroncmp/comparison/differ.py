@@ -8,7 +8,6 @@ compared per sample when batch sizes are known.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..catalog import GROWS_WITH_BATCH, MetricSpec, derived_specs, group_rank, lookup
@@ -221,18 +220,10 @@ def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], b: Any, va
     return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value)
 
 
-def inside_band(band: Band, b: float, v: float, points: float | None) -> bool:
-    """Whether ``b`` -> ``v`` is noise: under the absolute floor, or inside the relative band."""
-    if band.floor and abs(v - b) <= band.floor:
-        return True
-    if band.points:
-        return abs(points if points is not None else (v - b) * 100) <= band.value
-    if b == v:
-        return True
-    if b == 0 or v == 0 or (b < 0) != (v < 0):
-        return False
-    # ln|v| - ln|b| rather than ln(v / b): the ratio of 5e-324 and 1e308 underflows to 0
-    return abs(math.log(abs(v)) - math.log(abs(b))) <= math.log1p(band.value)
+def inside_band(band: Band, b: float, v: float, points: float | None = None) -> bool:
+    """Whether ``b`` -> ``v`` is noise (``Band.inside``: the one place bands are applied);
+    ``points`` is accepted for callers that computed it, and not needed."""
+    return band.inside(b, v)
 
 
 def _verdict(spec: MetricSpec, band: Band, b: float, v: float, points: float | None,

@@ -8,14 +8,13 @@ catalog group and name match, drops unchanged ones on request (counting them), a
 
 from __future__ import annotations
 
-import math
 from fnmatch import fnmatchcase
 from typing import Iterable, NamedTuple
 
 from ..catalog import closest
 from ..errors import UsageError
 from ..records import record
-from ..units import is_finite
+from .bands import Band
 from .result import (
     ADDED,
     BETTER,
@@ -96,26 +95,19 @@ def _sorted(rows: list[Row], sort: str, basis: str) -> list[Row]:
 
 
 def change_in_bands(row: Row, basis: str) -> float:
-    """The row's largest change across variants in noise bands: a unit-free size, so ``+5.5pp``
-    (11 bands of 0.5 pp) and ``+149%`` (46 bands of 2 %) rank on one scale. A relative change
-    counts |ln(variant / baseline)| / ln(1 + band); points count |pp| / band; a change from or to
-    zero, or across zero, is infinitely many bands."""
-    width = row.band.width() or 1e-12
-    sizes = [_size(cell.shown(basis), row.band.points) / width for cell in row.cells]
+    """The row's largest change across variants in noise bands (``Band.size``): a unit-free size,
+    so ``+5.5pp`` (11 bands of 0.5 pp) and ``+149%`` (46 bands of 2 %) rank on one scale. A
+    relative change counts |ln(variant / baseline)| / ln(1 + band); points count |pp| / band (a
+    fraction: the larger of its two bands); a change from or to zero, or across zero, is
+    infinitely many bands."""
+    sizes = [_size(cell.shown(basis), row.band) for cell in row.cells]
     return max(sizes, default=0.0)
 
 
-def _size(delta: Delta, points: bool) -> float:
+def _size(delta: Delta, band: Band) -> float:
     if delta.delta is None:
         return 0.0
-    if points:
-        return abs(delta.points if delta.points is not None else delta.delta * 100)
-    b, v = delta.baseline, delta.variant
-    if b == v:
-        return 0.0
-    if not b or not v or (b < 0) != (v < 0) or not (is_finite(b) and is_finite(v)):
-        return math.inf
-    return abs(math.log(abs(v)) - math.log(abs(b)))  # not log(v / b): the ratio can under/overflow
+    return band.size(delta.baseline, delta.variant)
 
 
 def change_rank(row: Row, basis: str) -> int:

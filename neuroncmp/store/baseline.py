@@ -3,8 +3,8 @@
 ``diff NEW.json --baseline-history`` compares one capture with the last ``runs`` runs of its
 series: they are the baseline's repeated captures (their median is compared, and one capture
 against 20 or more gets a permutation p-value), and each metric's noise band is ``BAND_SIGMAS``
-robust standard deviations of those runs (``1.4826 * MAD``), relative to their median (absolute
-percentage points for fractions), instead of the fixed default band.
+robust standard deviations of those runs (``1.4826 * MAD``), relative to their median (and for
+fractions also in absolute percentage points), instead of the fixed default band.
 """
 
 from __future__ import annotations
@@ -106,7 +106,8 @@ def _restore(name: str, value: float) -> int | float:
 
 
 def _bands(profiles: tuple[Profile, ...]) -> list[str]:
-    """``METRIC=N%`` (``Npp`` for fractions): BAND_SIGMAS robust sigmas of the runs' values."""
+    """``METRIC=N%`` (and ``Npp`` for fractions, which are judged on both scales): BAND_SIGMAS
+    robust sigmas of the runs' values."""
     values: dict[str, list[float]] = {}
     for profile in profiles:
         for name, metric in {**profile.metrics, **profile.memory_metrics()}.items():
@@ -118,9 +119,9 @@ def _bands(profiles: tuple[Profile, ...]) -> list[str]:
             continue
         middle = median(xs)
         sigma = MAD_TO_SIGMA * median([abs(x - middle) for x in xs])
-        if lookup(name).kind == "fraction":
+        if lookup(name).kind == "fraction":  # both of a fraction's bands, measured alike
             rules.append(f"{name}={BAND_SIGMAS * sigma * 100:.6f}pp")
-        elif middle:
+        if middle:
             rules.append(f"{name}={BAND_SIGMAS * sigma / abs(middle) * 100:.6f}%")
     return rules
 
