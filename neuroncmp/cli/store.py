@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from .app import App, cli
-from .store_options import engine_options, pairs, store_option, where_option
+from .store_options import engine_options, pairs, series_by_option, store_option, where_option
 
 
 @cli.group(cls=App)
@@ -24,10 +24,14 @@ def store() -> None:
               help="The runs' time (default: the time the profile states, else the file's mtime).")
 @click.option("--commit", metavar="SHA", default=None, help="The source commit of the runs.")
 @click.option("--skip-bad", is_flag=True, help="Add what can be added and list what was skipped.")
+@click.option("--commit-from-name", is_flag=True,
+              help="A run with no --commit takes the commit-like part of its file name "
+                   "(model-b8-3f2a9c1.json -> 3f2a9c1).")
 @store_option
 @engine_options
 def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: str | None,
-        commit: str | None, skip_bad: bool, store_path: str, engine: Any) -> None:
+        commit: str | None, skip_bad: bool, commit_from_name: bool, store_path: str,
+        engine: Any) -> None:
     """Add profiles (files, run folders, folders of files) to the store."""
     from ..errors import UsageError
     from ..render.store_text import add_report
@@ -35,27 +39,53 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
 
     if bool(paths) == bool(listing):
         raise UsageError("give either PATH... or --runs LISTING")
-    if listing and (tags or at or commit):
-        raise UsageError("--tag, --at and --commit apply to PATH...; a listing has its own columns")
+    if listing and (tags or at or commit or commit_from_name):
+        raise UsageError("--tag, --at, --commit and --commit-from-name apply to PATH...; a listing "
+                         "has its own columns")
     target = Store(store_path, engine=engine)
     if listing:
         report = target.add_listing(listing, skip_bad=skip_bad)
     else:
         given = {k: v[-1] for k, v in pairs(tags, "--tag").items()}
-        report = target.add(*paths, tags=given, at=at, commit=commit, skip_bad=skip_bad)
+        report = target.add(*paths, tags=given, at=at, commit=commit, skip_bad=skip_bad,
+                            commit_from_name=commit_from_name)
     click.echo(add_report(report, store_path), nl=False)
 
 
 @store.command("ls")
 @where_option
+@series_by_option
 @store_option
 @engine_options
-def ls(where: tuple[str, ...], store_path: str, engine: Any) -> None:
-    """List the runs in the store, in time order, with their tags."""
+def ls(where: tuple[str, ...], series_by: str | None, store_path: str, engine: Any) -> None:
+    """List the runs in the store, in time order, with the series each belongs to."""
     from ..render.store_text import runs_table
     from ..store import Store
 
-    click.echo(runs_table(Store(store_path, engine=engine).runs(**pairs(where, "--where"))), nl=False)
+    target = Store(store_path, engine=engine)
+    runs = target.runs(series_by=series_by, **pairs(where, "--where"))
+    click.echo(runs_table(runs), nl=False)
+
+
+@store.command("series-by")
+@click.argument("keys", required=False, default=None, metavar="[KEY,KEY...]")
+@click.option("--all-tags", is_flag=True, help="Form series by every tag again (the default).")
+@store_option
+def series_by(keys: str | None, all_tags: bool, store_path: str) -> None:
+    """Re-key the store's series by these tags (e.g. model,batch_size), without re-adding;
+    with no KEYS, print the current keys."""
+    from ..errors import UsageError
+    from ..store import Store
+
+    target = Store(store_path)
+    if keys is not None and all_tags:
+        raise UsageError("give KEYS or --all-tags, not both")
+    if keys is not None or all_tags:
+        chosen = target.set_series_by("" if all_tags else keys or "")
+        if keys is not None and not chosen:
+            raise UsageError(f"store series-by {keys!r}: no tag named; e.g. model,batch_size")
+    current = target.series_by()
+    click.echo(f"series by {','.join(current)}\n" if current else "series by every tag\n", nl=False)
 
 
 @store.command("check")

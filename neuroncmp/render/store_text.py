@@ -6,11 +6,12 @@ times in UTC, run ids as stored, p-values to two significant figures.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any, Sequence
 
 from ..stats import median
-from ..units import format_value, pick_scale, significant
+from ..units import FRACTION, format_value, pick_scale, significant
 
 SPARKS = "▁▂▃▄▅▆▇█"
 MARK = {"worse": "✘", "better": "✔", "changed": "~"}
@@ -54,11 +55,21 @@ def add_report(report: Any, store: str, shown: int = 20) -> str:
 
 
 def runs_table(runs: Sequence[Any]) -> str:
+    """Each run with the series it belongs to (the tags that key it) and any other tags, so a
+    name that split a series shows in the listing."""
     if not runs:
         return "no runs\n"
-    rows = [[r.run, r.time.isoformat().replace("+00:00", "Z"), r.commit or "", r.label,
-             tags_text(r.tags)] for r in runs]
-    return table(["run", "time", "commit", "label", "tags"], rows) + f"{len(runs)} runs\n"
+    rows = []
+    for r in runs:
+        keyed = json.loads(r.series)
+        other = {k: v for k, v in r.tags.items() if k not in keyed}
+        rows.append([r.run, r.time.isoformat().replace("+00:00", "Z"), r.commit or "", r.label,
+                     tags_text(keyed), tags_text(other) if other else ""])
+    header = ["run", "time", "commit", "label", "series", "other tags"]
+    if not any(row[-1] for row in rows):
+        header, rows = header[:-1], [row[:-1] for row in rows]
+    count = len({r.series for r in runs})
+    return table(header, rows) + f"{len(runs)} runs in {count} series\n"
 
 
 def check_report(report: Any, store: str) -> str:
@@ -83,6 +94,7 @@ def history(result: Any, width: int, last: int | None = None) -> str:
     scale = pick_scale(median(values), result.unit)
     out = [f"{result.metric} [{scale[1] or result.unit}]: {len(result.series)} series, "
            f"{len(values)} runs\n"]
+    out += [f"warning: {w}\n" for w in result.warnings]
     for series in result.series:
         out.append(_series(series, result.unit, scale, width, last))
     return "".join(out)
@@ -102,7 +114,7 @@ def _series(series: Any, unit: str, scale: tuple[float, str], width: int, last: 
     at = {c.at.run: c for c in series.changes}
     shown = points[-last:] if last else points
     rows = [[_iso(p.time), p.run, p.commit or "", format_value(p.value, unit, scale, with_unit=False),
-             f"◆ {_percent(at[p.run].change)} {at[p.run].direction}" if p.run in at else ""]
+             f"◆ {change_size(at[p.run], unit)} {at[p.run].direction}" if p.run in at else ""]
             for p in shown]
     out.append(_indent(table(["time", "run", "commit", "value", "shift"], rows, right={3})))
     if last and len(points) > last:
@@ -113,7 +125,7 @@ def _series(series: Any, unit: str, scale: tuple[float, str], width: int, last: 
 def change_text(change: Any, unit: str, scale: tuple[float, str] | None = None) -> str:
     before = format_value(change.before, unit, scale)
     after = format_value(change.after, unit, scale)
-    return (f"{before} -> {after} ({_percent(change.change)}) {change.direction} "
+    return (f"{before} -> {after} ({change_size(change, unit)}) {change.direction} "
             f"{MARK[change.direction]}, p {p_text(change.p_value)}")
 
 
@@ -121,6 +133,7 @@ def regressions(result: Any, store: str) -> str:
     kind = "changes" if result.all_changes else "changes for the worse"
     out = [f"{len(result.changes)} {kind} in {result.series_count} series of {result.metric_count} "
            f"metrics (store {store})\n"]
+    out += [f"warning: {w}\n" for w in result.warnings]
     if not result.changes:
         return "".join(out)
     rows = []
@@ -128,7 +141,7 @@ def regressions(result: Any, store: str) -> str:
         scale = pick_scale(median([c.before, c.after]), c.unit)
         rows.append([MARK[c.direction], c.metric, tags_text(c.series), c.at.run, c.at.commit or "",
                      _iso(c.at.time), format_value(c.before, c.unit, scale),
-                     format_value(c.after, c.unit, scale), _percent(c.change), p_text(c.p_value)])
+                     format_value(c.after, c.unit, scale), change_size(c, c.unit), p_text(c.p_value)])
     header = ["", "metric", "series", "at run", "commit", "time", "before", "after", "change", "p"]
     return "".join(out) + table(header, rows, right={6, 7, 8, 9})
 
@@ -161,6 +174,17 @@ def _indent(text: str) -> str:
 def p_text(p: float) -> str:
     """Two significant figures; below 1e-16 (where doubles stop resolving it) ``<1e-16``."""
     return "<1e-16" if p < 1e-16 else f"{p:.2g}"
+
+
+def change_size(change: Any, unit: str) -> str:
+    """A shift's size as ``diff`` shows it: percentage points for a fraction (MFU 20.28 % ->
+    19.54 % is -0.74pp, not -3.66 %), else the relative change."""
+    if unit != FRACTION:
+        return _percent(change.change)
+    points = (change.after - change.before) * 100
+    if not math.isfinite(points):
+        return "n/a"
+    return f"{points:+.{1 if abs(points) >= 10 else 2}f}pp"  # as render.changes writes it
 
 
 def _percent(change: float) -> str:

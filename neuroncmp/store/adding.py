@@ -18,7 +18,7 @@ from ..ingest import load
 from ..ingest.manifest import MANIFEST, entry_for, remembered
 from ..ingest.registry import for_directory
 from ..model import Profile
-from . import folder, objects, parts, table_rows, times
+from . import folder, identity, objects, parts, table_rows, times
 from .listing import Entry, Problem
 
 
@@ -175,7 +175,8 @@ def _files_below(entry: Entry) -> list[Entry]:
 
 
 def _with_path(entry: Entry, path: Path) -> Entry:
-    return Entry(path, entry.tags, entry.at, entry.commit, f"{entry.where} ({path})", entry.at_source)
+    return Entry(path, entry.tags, entry.at, entry.commit, f"{entry.where} ({path})", entry.at_source,
+                 entry.commit_from_name)
 
 
 def _commit(root: Path, staged: list[_Staged], columns: table_rows.Columns) -> tuple[AddedRun, ...]:
@@ -239,7 +240,9 @@ def run_rows(item: Prepared, added: datetime, columns: table_rows.Columns | None
         run = item.content_hash[:12] + (f".{index + 1}" if len(item.profiles) > 1 else "")
         when, source = _time(item, profile)
         if columns is not None:
-            info = table_rows.RunInfo(run, item.content_hash, when, source, item.entry.commit,
+            commit = item.entry.commit or (identity.commit_from_name(profile)
+                                           if item.entry.commit_from_name else None)
+            info = table_rows.RunInfo(run, item.content_hash, when, source, commit,
                                    table_rows.run_tags(profile, item.entry.tags), item.object,
                                    sorted(item.sidecars), added)
             table_rows.add(columns, profile, info)

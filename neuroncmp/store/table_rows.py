@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -10,6 +9,9 @@ from typing import Any
 from .. import catalog
 from ..model import Metric, Profile
 from . import schema
+from .identity import run_tags, series_key
+
+__all__ = ["Columns", "RunInfo", "add", "run_tags", "series_key"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,22 +56,6 @@ class Columns:
             for column, values in columns.items():
                 taken.tables[name][column] = [v for part in rows for v in values[part.start:part.stop]]
         return taken
-
-
-def run_tags(profile: Profile, given: dict[str, str]) -> dict[str, str]:
-    """The run's tags: batch_size and variant from the profile when it knows them, then ``given``."""
-    tags: dict[str, str] = {}
-    if profile.batch_size is not None:
-        tags["batch_size"] = str(profile.batch_size)
-    if profile.params.get("tags"):
-        tags["variant"] = "+".join(profile.params["tags"])
-    tags.update(given)
-    return tags
-
-
-def series_key(tags: dict[str, str]) -> str:
-    """A series' identity: its tags as canonical JSON (sorted keys, no spaces)."""
-    return json.dumps(dict(sorted(tags.items())), separators=(",", ":"), ensure_ascii=False)
 
 
 def add(columns: Columns, profile: Profile, info: RunInfo) -> None:
