@@ -52,6 +52,13 @@ def warn(messages: Any) -> None:
         click.echo(f"warning: {message}", err=True)
 
 
+def notes(messages: Any) -> None:
+    """What the set of inputs was read as (sidecars joined, copies read once), on standard
+    error so every output format stays what it is."""
+    for message in messages:
+        click.echo(f"note: {message}", err=True)
+
+
 def write_file(path: str, text: str | bytes) -> None:
     from ..atomic import write_atomic
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, NeuroncmpError, UnknownFormatError
-from ..ingest import load
+from ..ingest import load, load_set
+from ..ingest.inputs import assemble, beside
 from ..ingest.manifest import MANIFEST, entry_for, remembered
 from ..ingest.registry import for_directory
 from ..model import Profile
@@ -119,7 +120,7 @@ def prepare(entry: Entry) -> list[Prepared]:
         except UnknownFormatError:
             return [item for each in _files_below(entry) for item in prepare(each)]
     else:
-        profiles = load(path)
+        profiles = load_set([path])[0]  # sidecars beside a file with no manifest joined to it
     by_source: dict[str, list[Profile]] = {}
     for profile in profiles:
         by_source.setdefault(profile.source.path, []).append(profile)
@@ -145,9 +146,10 @@ def _is_dir(path: Path) -> bool:
 
 
 def _sidecars(file: Path) -> dict[str, Path]:
-    """The sidecar files a run folder's manifest names for ``file``, by their object names."""
+    """The sidecar files a run folder's manifest names for ``file`` (else those beside it, named
+    after it), by their object names."""
     entry = entry_for(file) if file.is_file() else None
-    found = entry.sidecars if entry is not None else ()
+    found = entry.sidecars if entry is not None else beside(file) if file.is_file() else ()
     return {objects.object_path(objects.digest(p), p): p for p in found if p.is_file()}
 
 
@@ -170,8 +172,9 @@ def _directory_format(path: Path) -> bool:
 
 
 def _files_below(entry: Entry) -> list[Entry]:
-    files = sorted(p for p in entry.path.rglob("*") if p.is_file() and not p.name.startswith("."))
-    return [_with_path(entry, file) for file in files]
+    """The profiles below a plain folder, as ``diff`` reads it (``inputs.assemble``): sidecars
+    are joined to their profile, not added as runs."""
+    return [_with_path(entry, file) for file in assemble([entry.path]).paths]
 
 
 def _with_path(entry: Entry, path: Path) -> Entry:
