@@ -99,3 +99,29 @@ def test_an_empty_folder_is_an_input_error(tmp_path):
     (tmp_path / "empty").mkdir()
     result = run("diff", str(tmp_path / "empty"), str(RUN / "b32.json"))
     assert result.exit_code == 1 and "a folder with no files in it" in result.output
+
+
+def test_a_profile_against_a_trainer_file_is_warned_and_missing_values_are_not_stated(tmp_path):
+    trainer = tmp_path / "all_results.json"  # a Trainer file that is no sidecar of the profile
+    shutil.copy(RUN / "b16.all_results.json", trainer)
+    import neuroncmp
+
+    comparison = neuroncmp.compare(load_set([RUN / "b2.json", trainer])[0])
+    warnings = list(comparison.warnings)
+    assert warnings[0].startswith("trainer and b2 have no measured metric in common: nothing is compared")
+    assert "inputs of different kinds: b2 is a device profile (summary-json), trainer is Trainer metrics" \
+        in warnings[1]
+    assert not any("differs" in w for w in warnings)  # a value one side lacks is no difference
+    assert any(w.startswith("trainer does not state instance_type, compiler_version") for w in warnings)
+
+
+def test_a_partial_memory_table_against_a_full_one_is_not_scored():
+    import neuroncmp
+    from neuroncmp.comparison.result import BETTER, WORSE
+
+    monitor = RUN.parent.parent / "tests" / "fixtures" / "neuron-monitor-report.json"
+    comparison = neuroncmp.compare(load_set([RUN / "b32.json", monitor])[0])
+    (row,) = [r for r in comparison.rows if r.name == "device_memory_total"]
+    assert row.cells[0].step.verdict not in (BETTER, WORSE)  # -33 % is not "better"
+    assert any(w.startswith("memory tables list different usage types (b32 22, neuron-monitor-report 5)")
+               for w in comparison.warnings)
