@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT, RUN
 
+from neuroncmp.catalog import derived_specs
 from neuroncmp.cli import cli
 from neuroncmp.errors import InputError, UsageError
 from neuroncmp.store import Store
@@ -267,7 +268,8 @@ def test_two_processes_adding_at_once_lose_and_double_nothing(generated, tmp_pat
     assert len(runs) == len(files) == len({r.run for r in runs})
     per_run = store.table("metrics").groupby("run").size()
     block = json.loads(Path(files[0]).read_text()).popitem()[1]
-    assert len(per_run) == len(files) and set(per_run) == {len(block)}
+    derived = [s.name for s in derived_specs() if set(s.inputs) <= set(block)]  # kept in the store too
+    assert len(per_run) == len(files) and set(per_run) == {len(block) + len(derived)}
     assert store.check().ok
 
 
@@ -376,7 +378,8 @@ def test_regressions_lists_worse_changes_first_and_gates(generated, tmp_path):
     assert document["filters"] == {"all_changes": False, "min_change": None, "since": None,
                                    "where": {}}
     worse = {c["metric"] for c in document["changes"]}
-    assert worse == {"total_time", "mfu_estimated_percent"}
+    # achieved_flop_rate = model_flops / total_time: the derived metric falls as the step slows
+    assert worse == {"total_time", "mfu_estimated_percent", "achieved_flop_rate"}
     change = next(c for c in document["changes"] if c["metric"] == "total_time")
     assert set(change) == {"metric", "series", "at", "before_run", "before", "after", "unit", "change",
                            "direction", "p_value"}
@@ -467,7 +470,7 @@ def test_frames_on_request(generated, tmp_path):
     assert len(frame) == 60 and frame["shift"].sum() == 1
     assert list(frame.loc[frame["shift"], "run"]) == [store.history("total_time").series[0].changes[0].at.run]
     changes = store.regressions().to_frame()
-    assert set(changes.metric) == {"total_time", "mfu_estimated_percent"}
+    assert set(changes.metric) == {"total_time", "mfu_estimated_percent", "achieved_flop_rate"}
 
 
 def test_history_png(generated, tmp_path):

@@ -49,3 +49,15 @@ def output_options(document: str) -> Any:
         return click.option("--format", "fmt", type=FormatChoice(document), default=None,
                             help="Output format (default: term, or from -o's extension).")(func)
     return decorate
+
+
+def listing_options(func: Any) -> Any:
+    """``--format term|json``, ``-o FILE``, ``--width`` and ``--no-color`` for a command that
+    prints a listing of its own (``formats``, ``store ls``, ``store check``): the options every
+    report command has, so the vocabulary is one across commands."""
+    func = width_option(func)
+    func = no_color_option(func)
+    func = click.option("-o", "--output", type=click.Path(), default=None,
+                        help="Write to FILE (atomically) instead of the terminal.")(func)
+    return click.option("--format", "fmt", type=click.Choice(["term", "json"]), default=None,
+                        help="Output format (default: term, or json from -o FILE.json).")(func)

@@ -39,6 +39,6 @@ def regressions(where: tuple[str, ...], series_by: str | None, since: str | None
     result = Store(store_path, engine=engine).regressions(
         where=pairs(where, "--where"), since=since, all_changes=all_changes,
         min_change=None if min_change is None else min_change / 100, series_by=series_by)
-    emit(renderer, "regressions", RegressionsReport(result, store_path), output, no_color, width)
+    emit(renderer, "regressions", RegressionsReport(result, store_path, width), output, no_color, width)
     if fail_on_regression and any(change.direction == "worse" for change in result.changes):
         raise GateTripped("a change for the worse was found")

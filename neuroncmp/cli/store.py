@@ -7,7 +7,14 @@ from typing import Any
 import click
 
 from .app import App, cli
+from .options import listing_options
 from .store_options import engine_options, pairs, series_by_option, store_option, where_option
+
+
+INTERRUPTED = ("store add interrupted: an add is all or nothing, so none of this add's runs were "
+               "added unless its last step had finished ('neuroncmp store ls' shows the runs); "
+               "add the same files again to finish, or run 'neuroncmp store compact' to remove "
+               "the files the unfinished add left")
 
 
 @cli.group(cls=App)
@@ -43,28 +50,38 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
         raise UsageError("--tag, --at, --commit and --commit-from-name apply to PATH...; a listing "
                          "has its own columns")
     target = Store(store_path, engine=engine)
-    if listing:
-        report = target.add_listing(listing, skip_bad=skip_bad)
-    else:
-        given = {k: v[-1] for k, v in pairs(tags, "--tag").items()}
-        report = target.add(*paths, tags=given, at=at, commit=commit, skip_bad=skip_bad,
-                            commit_from_name=commit_from_name)
+    try:
+        if listing:
+            report = target.add_listing(listing, skip_bad=skip_bad)
+        else:
+            given = {k: v[-1] for k, v in pairs(tags, "--tag").items()}
+            report = target.add(*paths, tags=given, at=at, commit=commit, skip_bad=skip_bad,
+                                commit_from_name=commit_from_name)
+    except KeyboardInterrupt:
+        click.echo(INTERRUPTED, err=True)
+        raise
     click.echo(add_report(report, store_path), nl=False)
 
 
 @store.command("ls")
 @where_option
 @series_by_option
+@listing_options
 @store_option
 @engine_options
-def ls(where: tuple[str, ...], series_by: str | None, store_path: str, engine: Any) -> None:
+def ls(where: tuple[str, ...], series_by: str | None, fmt: str | None, output: str | None,
+       no_color: bool, width: int | None, store_path: str, engine: Any) -> None:
     """List the runs in the store, in time order, with the series each belongs to."""
+    from ..render.listings import runs_json
     from ..render.store_text import runs_table
     from ..store import Store
+    from .output import listing_format, put
 
+    chosen = listing_format(fmt, output)
     target = Store(store_path, engine=engine)
     runs = target.runs(series_by=series_by, **pairs(where, "--where"))
-    click.echo(runs_table(runs), nl=False)
+    keys = target.series_by() if series_by is None else tuple(k for k in series_by.split(",") if k)
+    put(runs_json(runs, keys) if chosen == "json" else runs_table(runs, width), output)
 
 
 @store.command("series-by")
@@ -89,15 +106,19 @@ def series_by(keys: str | None, all_tags: bool, store_path: str) -> None:
 
 
 @store.command("check")
+@listing_options
 @store_option
-def check(store_path: str) -> None:
+def check(fmt: str | None, output: str | None, no_color: bool, width: int | None,
+          store_path: str) -> None:
     """Verify the store: hashes, every run complete, no leftovers (exit 1 on a problem)."""
     from ..errors import InputError
-    from ..render.store_text import check_report
+    from ..render.store_text import check_json, check_report
     from ..store import Store
+    from .output import listing_format, put
 
+    chosen = listing_format(fmt, output)
     report = Store(store_path).check()
-    click.echo(check_report(report, store_path), nl=False)
+    put(check_json(report) if chosen == "json" else check_report(report, store_path), output)
     if not report.ok:
         raise InputError(f"{store_path}: store check found {len(report.problems)} problems")
 

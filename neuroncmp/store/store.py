@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..catalog import canonical_name
+from ..catalog import resolve_name
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
 from ..errors import UsageError
@@ -142,8 +142,9 @@ def _keys(keys: str | Iterable[str]) -> tuple[str, ...]:
 
 
 def resolve_metric(metric: str) -> str:
-    """The catalog's name for ``metric`` (aliases), as ``diff --metric`` resolves it."""
-    return canonical_name(metric)
+    """The catalog's name for ``metric``: aliases, and a prefix such as ``mfu``
+    (``catalog.resolve_name``)."""
+    return resolve_name(metric)
 
 
 def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:

@@ -89,7 +89,8 @@ def _add_run(runs: dict[str, list[Any]], profile: Profile, info: RunInfo) -> Non
 
 def _add_metrics(metrics: dict[str, list[Any]], profile: Profile, run: str) -> None:
     """The profile's metric rows, a column at a time: its metrics, then Trainer values it does
-    not have (the profile's are kept), then memory by type (derived)."""
+    not have (the profile's are kept), then memory by type and the catalog's derived metrics
+    (flagged derived)."""
     flags: dict[str | None, list[str]] = {}
     for anomaly in profile.anomalies:
         flags.setdefault(anomaly.metric, []).append(anomaly.code)
@@ -97,7 +98,10 @@ def _add_metrics(metrics: dict[str, list[Any]], profile: Profile, run: str) -> N
     for name, metric in profile.training.items():
         rows.setdefault(name, metric)
     derived = set()
-    for name, metric in profile.memory_metrics().items():
+    # memory totals, then the catalog's derived metrics (throughput, ...): kept so that
+    # `history device_throughput` works; flagged derived, so a history baseline rebuilds
+    # profiles from measured values only
+    for name, metric in {**profile.memory_metrics(), **profile.derived_metrics()}.items():
         if name not in rows:
             rows[name] = metric
             derived.add(name)

@@ -186,6 +186,8 @@ def _size(change: Change) -> float:
 
 def unknown_metric(metric: str, root: Any, known: list[str]) -> UsageError:
     """The error for a metric the store has no values of, naming a few it has."""
+    near = closest(metric, known)
+    hint = f"; did you mean {', '.join(near)}?" if near else ""
     more = ", ..." if len(known) > 5 else ""
-    return UsageError(f"no metric '{metric}' in the store {root} ({len(known)} metrics: "
-                      f"{', '.join(known[:5])}{more})")
+    return UsageError(f"no metric '{metric}' in the store {root}{hint} ({len(known)} metrics: "
+                      f"{', '.join(known[:5])}{more}; 'neuroncmp metrics' explains them)")

@@ -304,7 +304,7 @@ class Term(Renderer):
     def regressions(self, report: RegressionsReport, width: int = 100) -> str:
         from .. import store_text
 
-        return store_text.regressions(report.regressions, report.store)
+        return store_text.regressions(report.regressions, report.store, report.width)
 
     def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
         if document == "diff":
