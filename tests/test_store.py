@@ -512,6 +512,28 @@ def test_one_capture_against_its_history_gets_measured_bands_and_a_p_value(gener
     assert band.value * 100 == pytest.approx(300 * sigma / middle, rel=1e-4) and not band.points
 
 
+def test_identical_values_against_history_are_unchanged_and_the_footer_sums_up_the_bands(generated, tmp_path):
+    store_path = tmp_path / "s"
+    Store(store_path).add_listing(generated / "runs.csv")
+    new = slowed(generated / "run-00059.json", tmp_path / "new.json", 1.0)
+    comparison = Store(store_path).diff_history(new, where={"model": "bert-large"})
+    (cell,) = comparison.row("event_count").cells  # a count: the same in every run
+    assert cell.step.baseline == cell.step.variant and cell.step.p_value == 1.0
+    assert not cell.step.not_significant  # '=', not '?'
+    code, output = cli_run("diff", str(new), "--baseline-history", "--where", "model=bert-large",
+                           "--summary", "--no-color", "--width", "100", store=store_path)
+    assert code == 0
+    footer = output[output.index("noise bands:"):output.index("repeated captures")]
+    measured = [b for b in Store(store_path).baseline_for(__import__("neuroncmp").load(new)[0],
+                                                           model="bert-large").bands]
+    assert f"measured per metric for {len(measured)} metrics" in " ".join(footer.split())
+    assert "event_count" not in footer and "every one in --format json (noise_bands)" in " ".join(footer.split())
+    code, output = cli_run("diff", str(new), "--baseline-history", "--where", "model=bert-large",
+                           "--format", "json", store=store_path)
+    bands = json.loads(output)["noise_bands"]
+    assert {rule.split("=")[0] for rule in measured} <= set(bands)
+
+
 def test_a_stored_capture_is_compared_with_the_runs_before_it(generated, tmp_path):
     store = Store(tmp_path / "s")
     store.add_listing(generated / "runs.csv")

@@ -222,7 +222,8 @@ def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], b: Any, va
     if len(base) > 1 and len(var) > 1 or len(var) == 1 and len(base) >= SINGLE_AGAINST:
         p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var], 1)
     verdict = _verdict(spec, band, b, v, points, p_value)
-    return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value)
+    return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value,
+                 inside_band(band, b, v, points))
 
 
 def inside_band(band: Band, b: float, v: float, points: float | None) -> bool:
