@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import click
 
@@ -40,9 +40,12 @@ width_option = click.option("--width", type=click.IntRange(40, 400), default=Non
                             help="Terminal width in columns (default: the terminal's).")
 
 
-def output_options(document: str) -> Any:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def output_options(document: str) -> Callable[[F], F]:
     """``--format`` and ``-o FILE`` for a command rendering ``document``."""
-    def decorate(func: Any) -> Any:
+    def decorate(func: F) -> F:
         # not dir_okay=False: a directory is refused by atomic.target_of with exit 1, as the README says
         func = click.option("-o", "--output", type=click.Path(), default=None,
                             help="Write to FILE (atomically) instead of the terminal.")(func)
@@ -51,7 +54,7 @@ def output_options(document: str) -> Any:
     return decorate
 
 
-def listing_options(func: Any) -> Any:
+def listing_options(func: F) -> F:
     """``--format term|json``, ``-o FILE``, ``--width`` and ``--no-color`` for a command that
     prints a listing of its own (``formats``, ``store ls``, ``store check``): the options every
     report command has, so the vocabulary is one across commands."""
