@@ -53,11 +53,12 @@ def _differs(sides: list[Side], key: str) -> str | None:
 
 def _not_stated(sides: list[Side]) -> list[str]:
     """One line per side that leaves unstated what other sides agree on: not a difference."""
+    stated = {key: [{str(p.info(key)) for p in side.profiles if p.info(key) is not None}
+                    for side in sides] for key in KEYS}  # each value read once: O(sides x keys)
+    agreed = [key for key, values in stated.items() if len(set().union(*values)) == 1]
     out = []
-    for side in sides:
-        keys = [key for key in KEYS if not any(p.info(key) is not None for p in side.profiles)
-                and len({str(p.info(key)) for s in sides for p in s.profiles
-                         if p.info(key) is not None}) == 1]
+    for index, side in enumerate(sides):
+        keys = [key for key in agreed if not stated[key][index]]
         if keys:
             out.append(f"{side.label} does not state {', '.join(keys)} (the other sides agree on "
                        "each): not stated, not a difference")

@@ -221,9 +221,9 @@ def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], b: Any, va
     p_value = None
     if len(base) > 1 and len(var) > 1 or len(var) == 1 and len(base) >= SINGLE_AGAINST:
         p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var], 1)
-    verdict = _verdict(spec, band, b, v, points, p_value)
-    return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value,
-                 inside_band(band, b, v, points))
+    in_band = inside_band(band, b, v, points)
+    verdict = _verdict(spec, in_band, b, v, p_value)
+    return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value, in_band)
 
 
 def inside_band(band: Band, b: float, v: float, points: float | None) -> bool:
@@ -240,9 +240,8 @@ def inside_band(band: Band, b: float, v: float, points: float | None) -> bool:
     return abs(math.log(abs(v)) - math.log(abs(b))) <= math.log1p(band.value)
 
 
-def _verdict(spec: MetricSpec, band: Band, b: float, v: float, points: float | None,
-             p_value: float | None) -> str:
-    if inside_band(band, b, v, points) or (p_value is not None and p_value >= ALPHA):
+def _verdict(spec: MetricSpec, in_band: bool, b: float, v: float, p_value: float | None) -> str:
+    if in_band or (p_value is not None and p_value >= ALPHA):
         return UNCHANGED
     if spec.direction == "neutral":
         return NEUTRAL

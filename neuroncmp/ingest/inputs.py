@@ -18,7 +18,9 @@ Each decision is said in a note; nothing is dropped silently.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -88,6 +90,8 @@ def _folders_for_manifests(paths: list[Path], out: InputSet) -> list[Path]:
     """A manifest given with files of its own folder stands for the folder (in the manifest's
     place): the folder's other files are the manifest's to read."""
     folders = {p.parent.resolve(): p.parent for p in paths if p.name == MANIFEST and p.is_file()}
+    if not folders:
+        return paths
     kept: list[Path] = []
     for path in paths:
         home = path.parent.resolve() if path.is_file() else None
@@ -111,25 +115,26 @@ def _folders_for_manifests(paths: list[Path], out: InputSet) -> list[Path]:
 def _sidecars(paths: list[Path], out: InputSet) -> None:
     """Sidecars given or found beside a profile are joined to it; the rest are inputs."""
     profiles = [p for p in paths if not _sidecar_stem(p)]
-    by_stem = {(p.parent.resolve(), _stem(p)): p for p in profiles if p.is_file()}
+    by_stem = {(_folder(p), _stem(p)): p for p in profiles}
     for path in paths:
         stem = _sidecar_stem(path)
         if stem is None:
             continue
-        owner = by_stem.get((path.parent.resolve(), stem))
+        owner = by_stem.get((_folder(path), stem))
         if owner is None:
             owner = path.parent / f"{stem}.json"
             if not owner.is_file():
                 profiles.append(path)  # no profile to join: read as given (a Trainer-only input)
                 continue
             profiles.append(owner)
-            by_stem[(path.parent.resolve(), stem)] = owner
+            by_stem[(_folder(path), stem)] = owner
             out.notes.append(f"{path}: a sidecar: read with its profile {owner}")
         if entry_for(owner) is None:  # a manifest entry's sidecars are joined by load()
             out.sidecars.setdefault(owner, []).append(path)
             out.notes.append(f"{path}: joined to {owner.name} as its sidecar")
+    listed: dict[str, set[str]] = {}  # each folder's names, read once (not 3 stats a profile)
     for profile in profiles:
-        if profile.is_file() and entry_for(profile) is None:
+        if _has_sidecars(profile, listed) and profile.is_file() and entry_for(profile) is None:
             _beside(profile, out)
     out.paths = profiles
 
@@ -152,6 +157,23 @@ def beside(profile: Path) -> list[Path]:
     return [p for p in found if p.is_file() and p != profile]
 
 
+def _folder(path: Path) -> str:
+    """A file's folder as a key: normalised, not resolved (a resolve costs a stat per part)."""
+    return os.path.normpath(os.path.abspath(path.parent))
+
+
+def _has_sidecars(profile: Path, listed: dict[str, set[str]]) -> bool:
+    """Whether a sidecar named after ``profile`` may be beside it (one listing per folder)."""
+    folder = _folder(profile)
+    if folder not in listed:
+        try:
+            listed[folder] = set(os.listdir(folder))
+        except OSError:
+            listed[folder] = set()
+    stem = _stem(profile)
+    return any(stem + ending in listed[folder] for ending in SIDECAR_ENDINGS)
+
+
 def _stem(path: Path) -> str:
     return path.name[: -len(path.suffix)] if path.suffix else path.name
 
@@ -169,16 +191,35 @@ def _deduplicated(out: InputSet) -> None:
     """Files with the same name and content are one capture (a path given twice, a copy): the
     first kept, the others named. Same content under other names stays: a name can carry the
     batch size, and generated or stand-in files may share their values."""
+    sizes = [_size(path) for path in out.paths]  # one stat a path
+    counts: dict[tuple[str, int], int] = {}
+    for path, size in zip(out.paths, sizes):
+        if size is not None:
+            counts[(path.name, size)] = counts.get((path.name, size), 0) + 1
     seen: dict[tuple[str, str], Path] = {}
     kept = []
-    for path in out.paths:
-        digest = (_digest(path), path.name) if path.is_file() else (f"dir:{path.resolve()}", "")
+    for path, size in zip(out.paths, sizes):
+        if size is None:
+            digest = (f"dir:{path.resolve()}", "")
+        elif counts[(path.name, size)] == 1:  # no other file has its name and size: no hashing
+            digest = (f"unique:{path}", path.name)
+        else:
+            digest = (_digest(path), path.name)
         if digest in seen:
             out.notes.append(f"{path}: the same content as {seen[digest]}; read once (one capture)")
             continue
         seen[digest] = path
         kept.append(path)
     out.paths = kept
+
+
+def _size(path: Path) -> int | None:
+    """A regular file's size; None for a folder or anything else (``load`` says what it is)."""
+    try:
+        found = path.stat()
+    except (OSError, ValueError):
+        return None
+    return found.st_size if stat.S_ISREG(found.st_mode) else None
 
 
 def _digest(path: Path) -> str:
