@@ -136,7 +136,9 @@ def test_history_shows_percent_shifts_in_points(tmp_path):
     points = (change["after"] - change["before"]) * 100
     assert change["change_pp"] == pytest.approx(points)
     text = run("regressions", store=tmp_path / "s").output
-    assert f"{points:+.2f}pp" in text
+    assert f"{points:+.2f}pp" in text  # percentage points, as diff shows them
+    text = run("history", "mfu_estimated_percent", store=tmp_path / "s").output
+    assert f"({points:+.2f}pp) worse" in text
 
 
 def test_an_empty_add_creates_no_store_and_says_so(tmp_path):

@@ -96,7 +96,7 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
     if problems and not skip_bad:
         raise InputError(refusal(problems))
     if not staged:  # an empty folder or listing: say so, and make no store for it
-        raise InputError(_nothing(root, entries, problems))
+        raise InputError(nothing_to_add(root, entries, problems))
     folder.create(root)
     return AddReport(_commit(root, staged, columns), tuple(problems))
 
@@ -109,7 +109,8 @@ def _stage(item: Prepared, columns: table_rows.Columns, added: datetime) -> _Sta
     return _Staged(item.content_hash, runs, rows, ((item.object, item.source), *item.sidecars.items()))
 
 
-def _nothing(root: Path, entries: list[Entry], problems: list[Problem]) -> str:
+def nothing_to_add(root: Path, entries: list[Entry], problems: list[Problem]) -> str:
+    """What an add that found no profile says (every engine): nothing is created for it."""
     where = ", ".join(e.where for e in entries) or "the listing"
     why = f" (skipped: {refusal(problems).split('; nothing was added')[0]})" if problems else ""
     state = "the store is unchanged" if (root / folder.MARKER).is_file() else "no store was created"
@@ -246,7 +247,8 @@ def _stored(run: AddedRun, row: dict[str, Any]) -> AddedRun:
     when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
     kept = tuple(sorted((str(k), str(v)) for k, v in row.get("tags") or []))
     return replace(run, label=row["label"], time=times.iso(when), time_source=row["time_source"],
-                   kept_tags=kept if kept != tuple(sorted(run.tags)) else None)
+                   kept_tags=kept if run.tags and kept != tuple(sorted(run.tags)) else None)
+    # (an engine that does not report the tags it would give, Spark's, gets no note)
 
 
 def run_rows(item: Prepared, added: datetime, columns: table_rows.Columns | None,
