@@ -125,3 +125,13 @@ def test_a_partial_memory_table_against_a_full_one_is_not_scored():
     assert row.cells[0].step.verdict not in (BETTER, WORSE)  # -33 % is not "better"
     assert any(w.startswith("memory tables list different usage types (b32 22, neuron-monitor-report 5)")
                for w in comparison.warnings)
+
+
+def test_what_questions_the_whole_comparison_is_in_the_first_lines():
+    monitor = RUN.parent.parent / "tests" / "fixtures" / "neuron-monitor-report.json"
+    result = run("diff", str(RUN / "b32.json"), str(monitor), "--no-color", "--width", "100")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    first = " ".join(lines[:8])
+    assert "warning: inputs of different kinds" in first and "memory tables list different" in first
+    assert result.output.count("inputs of different kinds") == 1  # said once

@@ -12,8 +12,14 @@ KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version"
         "num_physical_cores", "neuroncore_per_device_count", "neuron_device_count")
 
 
+def whole_doubts(sides: list[Side]) -> list[str]:
+    """The warnings that question the whole comparison (no metric in common, inputs of different
+    kinds, unlike memory tables): the first of ``warnings_for``, and shown under the title."""
+    return _unrelated(sides) + _kind_warnings(sides) + _memory_warnings(sides)
+
+
 def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basis: str) -> list[str]:
-    found = _unrelated(sides) + _kind_warnings(sides) + _memory_warnings(sides)  # the first lines
+    found = whole_doubts(sides)  # the first lines
     found += [w for key in KEYS if (w := _differs(sides, key))] + _not_stated(sides)
     found += _batch_warnings(sides, basis)
     found += _eval_set_warnings(sides)
