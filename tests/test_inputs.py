@@ -92,7 +92,10 @@ def test_store_add_of_a_plain_folder_adds_profiles_not_sidecars(plain, tmp_path)
     report = Store(tmp_path / "s").add(plain, at="2025-01-01")
     assert sorted(r.label for r in report.added) == ["b16", "b32", "b4"]
     (b32,) = Store(tmp_path / "s").runs(batch_size="32")
-    assert Store(tmp_path / "s").history("train_samples_per_second").series  # the sidecar's metrics
+    trainer = json.loads((RUN / "b32.all_results.json").read_text())
+    (series,) = Store(tmp_path / "s").history("train_samples_per_second", batch_size="32").series
+    assert [p.run for p in series.points] == [b32.run]  # the sidecar's metrics, on its profile's run
+    assert series.points[0].value == trainer["train_samples_per_second"]
 
 
 def test_an_empty_folder_is_an_input_error(tmp_path):

@@ -19,7 +19,7 @@ from neuroncmp.errors import UsageError
 from neuroncmp.store import Store
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import make_history  # noqa: E402
+import make_history
 
 CONFIGS = [("llama-1b", 8), ("llama-1b", 16), ("bert-large", 32)]
 RUNS = 40

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import click
-
 from .app import cli
 from .options import listing_options
 

@@ -8,7 +8,13 @@ import click
 
 from .app import cli
 from .options import no_color_option, output_options, width_option
-from .store_options import engine_options, pairs, series_by_option, store_option, where_option
+from .store_options import (
+    engine_options,
+    pairs,
+    series_by_option,
+    store_option,
+    where_option,
+)
 
 
 @cli.command()

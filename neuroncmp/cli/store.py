@@ -8,8 +8,13 @@ import click
 
 from .app import App, cli
 from .options import listing_options
-from .store_options import engine_options, pairs, series_by_option, store_option, where_option
-
+from .store_options import (
+    engine_options,
+    pairs,
+    series_by_option,
+    store_option,
+    where_option,
+)
 
 INTERRUPTED = ("store add interrupted: an add is all or nothing, so none of this add's runs were "
                "added unless its last step had finished ('neuroncmp store ls' shows the runs); "

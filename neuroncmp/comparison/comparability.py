@@ -86,8 +86,8 @@ def _kind_warnings(sides: list[Side]) -> list[str]:
         return []
     shown = ", ".join(f"{label} is {kind} ({side.profiles[0].source.format})"
                       for (label, kind), side in zip(kinds.items(), sides))
-    return [f"inputs of different kinds: {shown}; they measure different things, so only the "
-            "metrics both state are compared"]
+    return [(f"inputs of different kinds: {shown}; they measure different things, so only the "
+             "metrics both state are compared")]
 
 
 def _numbers(side: Side) -> set[str]:
@@ -123,9 +123,9 @@ def _memory_warnings(sides: list[Side]) -> list[str]:
     if not unlike:
         return []
     shown = ", ".join(f"{sides[i].label} {len(_usage_types(sides[i]))}" for i in sorted(unlike))
-    return [f"memory tables list different usage types ({sides[0].label} "
-            f"{len(_usage_types(sides[0]))}, {shown}): device memory and its rows cover different "
-            "things there (shown, not scored)"]
+    return [(f"memory tables list different usage types ({sides[0].label} "
+             f"{len(_usage_types(sides[0]))}, {shown}): device memory and its rows cover different "
+             "things there (shown, not scored)")]
 
 
 def _batch_warnings(sides: list[Side], basis: str) -> list[str]:

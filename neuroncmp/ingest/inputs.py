@@ -21,9 +21,9 @@ import hashlib
 import os
 import re
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from ..errors import InputError, UnknownFormatError
 from ..escape import quote

@@ -4,7 +4,8 @@ and output formats) and ``store ls`` (the runs), as terminal text within a width
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .json_out import dumps
 from .layout import wrapped

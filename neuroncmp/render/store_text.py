@@ -188,8 +188,8 @@ def change_text(change: Any, unit: str, scale: tuple[float, str] | None = None) 
 
 def regressions(result: Any, store: str, width: int | None = None) -> str:
     kind = "changes" if result.all_changes else "changes for the worse"
-    head = [f"{len(result.changes)} {kind} in {result.series_count} series of {result.metric_count} "
-            f"metrics (store {store})", *(f"warning: {w}" for w in result.warnings)]
+    head = [(f"{len(result.changes)} {kind} in {result.series_count} series of {result.metric_count} "
+             f"metrics (store {store})"), *(f"warning: {w}" for w in result.warnings)]
     out = [_fill(line, width) if width else line + "\n" for line in head]
     if not result.changes:
         return "".join(out)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..model import Profile
 

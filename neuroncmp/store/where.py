@@ -4,7 +4,7 @@ such as ``model=bert-larg``; the error names the known values closest to what wa
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..catalog import closest
 from ..errors import UsageError
