@@ -172,3 +172,25 @@ def test_check_sums_up_the_leftovers_of_an_interrupted_add(tmp_path):
     assert lines[-1] == "ok: every run complete, every copy matches its hash; 970 leftover files to remove"
     listed = json.loads(run("store", "check", "--format", "json", store=root).output)["leftovers"]
     assert len(listed) == 970
+
+
+def test_a_metric_name_resolves_the_same_way_in_diff_metrics_and_history(store):
+    diff = CliRunner().invoke(cli, ["diff", str(RUN / "b2.json"), str(RUN / "b4.json"), "--metric", "mfu",
+                                    "--format", "json"])
+    assert diff.exit_code == 0, diff.output
+    document = json.loads(diff.output[diff.output.index("{"):])
+    assert [r["metric"] for r in document["rows"]] == ["mfu_estimated_percent"]
+    listed = CliRunner().invoke(cli, ["metrics", "mfu", "--format", "json"])
+    assert [m["metric"] for m in json.loads(listed.output)] == ["mfu_estimated_percent"]
+    assert run("history", "mfu", "--format", "json", store=store).exit_code == 0
+
+
+def test_an_interrupted_add_says_what_happened_and_what_to_do(tmp_path, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Store, "add", interrupted)
+    result = CliRunner().invoke(cli, ["store", "add", str(RUN / "b2.json"), "--store", str(tmp_path / "s")])
+    assert result.exit_code == 130
+    assert "store add interrupted: an add is all or nothing" in result.stderr
+    assert "'neuroncmp store compact'" in result.stderr and "add the same files again" in result.stderr
