@@ -187,3 +187,15 @@ def test_a_where_typo_with_baseline_history_is_a_usage_error(fleets):
     code, output = cli_run("diff", str(new), "--baseline-history", "--where", "model=bert-larg",
                            store=out / "store")
     assert code == 2 and "did you mean bert-large?" in output
+
+
+@pytest.mark.parametrize("name, stable", [
+    ("model-3f2a9c1", "model"), ("llama-1b-run-0042", "llama-1b"), ("llama-1b-ip-10-0-1-23", "llama-1b"),
+    ("llama-1b-2025-01-22t02-00-00z", "llama-1b"), ("llama-20250103t020000z", "llama"),
+    ("llama-r42", "llama"), ("cc-optim", "cc-optim"), ("llama-tp-8", "llama-tp-8"),
+    ("bert-seq-512", "bert-seq-512"), ("dry-run", "dry-run"), ("deadbeef-x", "deadbeef-x"),
+])
+def test_the_stable_part_of_a_name(name, stable):
+    from neuroncmp.store.identity import stable_name
+
+    assert stable_name(name) == stable

@@ -18,31 +18,41 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..model import Profile
 
 FROM_NAME = "file name"
+# words whose following numbers count runs or name a machine: run-0042, build-7, ip-10-0-3-17
 _COUNTER_WORDS = {"run", "build", "job", "nightly", "ci", "attempt", "try", "id", "ip", "host", "node",
                   "step", "seed"}
 _HEX = re.compile(r"[0-9a-f]{7,40}")
-# pieces of a date or time: 20250101t020000z, 22t02 and 00z (2025-01-22T02-00-00Z), t0200
-_COMPACT_TIME = re.compile(r"\d+(?:[tz]\d*)+|t\d{2,6}z?")
-_NUMBERED = re.compile(r"(?:run|r|n|build|job|nightly|ci|id|attempt|try)?\d+")
+_DATE = re.compile(r"(?<![0-9a-z])\d{4}-\d{2}-\d{2}(?:t\d{2}(?:-\d{2}){0,2}(?:-\d+)?z?)?(?![0-9a-z])")
+# one part that is a date, a time or a counted run: 20250103, 20250103t020000z, 0042, t0200, run42
+_PART = re.compile(r"\d{4,}|0\d+|\d+(?:[tz]\d*)+|t\d{2,6}z?"
+                   r"|(?:run|r|build|job|nightly|ci|attempt|try|id)\d+")
 
 
 def _volatile(part: str) -> bool:
-    """Whether a name part changes from run to run: a number (run, date or time piece), a
-    hexadecimal commit (7-40 digits, at least one of them 0-9), a compact date or time."""
-    if _NUMBERED.fullmatch(part) or _COMPACT_TIME.fullmatch(part):
+    """Whether a name part changes from run to run: a hexadecimal commit (7-40 digits, at least
+    one of them 0-9), a compact date or time, a number of four or more digits or with a leading
+    zero, a counter glued to its number. A short bare number (``tp-8``, ``seq-512``) may be a
+    configuration and stays."""
+    if _PART.fullmatch(part):
         return True
     return bool(_HEX.fullmatch(part)) and any(c.isdigit() for c in part)
 
 
 def stable_name(text: str) -> str:
-    """``model-3f2a9c1`` -> ``model``; ``llama-run-0042`` and ``llama-ip-10-0-1-23`` -> ``llama``
-    (a counter's or host's word goes with its number); ``cc-optim`` unchanged."""
+    """``model-3f2a9c1`` -> ``model``; ``llama-run-0042``, ``llama-2025-01-03t02-00-00z`` and
+    ``llama-ip-10-0-1-23`` -> ``llama`` (a counter's or host's word goes with its numbers);
+    ``cc-optim`` and ``seq-512`` unchanged."""
+    parts = [p for p in _DATE.sub("-", text).split("-") if p]
     kept: list[str] = []
-    for part in filter(None, text.split("-")):
-        if not _volatile(part):
-            kept.append(part)
-        elif kept and kept[-1] in _COUNTER_WORDS:
-            kept.pop()
+    counting = False
+    for index, part in enumerate(parts):
+        following = parts[index + 1] if index + 1 < len(parts) else ""
+        if part in _COUNTER_WORDS and following.isdigit():
+            counting = True  # the word and the numbers after it
+        elif not (counting and part.isdigit()):
+            counting = False
+            if not _volatile(part):
+                kept.append(part)
     return "-".join(kept)
 
 
