@@ -138,3 +138,11 @@ def test_what_questions_the_whole_comparison_is_in_the_first_lines():
     first = " ".join(lines[:8])
     assert "warning: inputs of different kinds" in first and "memory tables list different" in first
     assert result.output.count("inputs of different kinds") == 1  # said once
+
+
+def test_store_add_of_a_glob_over_a_run_folder_adds_the_folder(tmp_path):
+    every = sorted(RUN.iterdir())  # `store add run/*`: the manifest, sidecars, the export too
+    report = Store(tmp_path / "glob").add(*every, at="2025-01-01")
+    folder = Store(tmp_path / "folder").add(RUN, at="2025-01-01")
+    assert sorted((r.run, r.label) for r in report.runs) == sorted((r.run, r.label) for r in folder.runs)
+    assert len(report.added) == 8 and not report.present

@@ -17,6 +17,7 @@ from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
 from ..errors import UsageError
 from ..ingest import load
+from ..ingest.inputs import assemble
 from ..model import Profile
 from . import adding, baseline, engines, folder, listing, maintenance, reading, trends
 from .identity import parse_keys
@@ -47,6 +48,8 @@ class Store:
         when = _time(at, "--at")
         if commit_from_name and self.engine.name != "duckdb":
             raise UsageError("--commit-from-name is read by --engine duckdb only, for now")
+        if len(paths) > 1:  # a glob over a run folder is the folder, as diff reads it
+            paths = tuple(assemble(paths).paths)
         entries = [listing.Entry(Path(p), dict(tags or {}), when, commit, str(p), "--at",
                                  commit_from_name) for p in paths]
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=[])
