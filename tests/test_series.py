@@ -199,3 +199,11 @@ def test_the_stable_part_of_a_name(name, stable):
     from neuroncmp.store.identity import stable_name
 
     assert stable_name(name) == stable
+
+
+def test_an_empty_series_key_is_refused_and_changes_nothing(tmp_path):
+    root = _split_store(tmp_path)
+    assert cli_run("store", "series-by", "model", store=root)[0] == 0
+    code, output = cli_run("store", "series-by", "", store=root)
+    assert code == 2 and "no tag named" in output
+    assert Store(root).series_by() == ("model",)  # refused before the store changed

@@ -102,10 +102,11 @@ def series_by(keys: str | None, all_tags: bool, store_path: str) -> None:
     target = Store(store_path)
     if keys is not None and all_tags:
         raise UsageError("give KEYS or --all-tags, not both")
+    if keys is not None and not keys.strip(", "):  # checked before the store changes
+        raise UsageError(f"store series-by {keys!r}: no tag named; e.g. model,batch_size "
+                         "(--all-tags: every tag)")
     if keys is not None or all_tags:
-        chosen = target.set_series_by("" if all_tags else keys or "")
-        if keys is not None and not chosen:
-            raise UsageError(f"store series-by {keys!r}: no tag named; e.g. model,batch_size")
+        target.set_series_by("" if all_tags else keys or "")
     current = target.series_by()
     click.echo(f"series by {','.join(current)}\n" if current else "series by every tag\n", nl=False)
 
