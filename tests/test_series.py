@@ -207,3 +207,16 @@ def test_an_empty_series_key_is_refused_and_changes_nothing(tmp_path):
     code, output = cli_run("store", "series-by", "", store=root)
     assert code == 2 and "no tag named" in output
     assert Store(root).series_by() == ("model",)  # refused before the store changed
+
+
+def test_a_bulk_add_that_splits_its_runs_says_so(tmp_path):
+    out = tmp_path / "fleet"
+    out.mkdir()
+    make_history.generate_fleet(out, 12, 5, [("llama-1b", 8)], "neutral", shift_rate=0.0)
+    rows = (out / "runs.csv").read_text().splitlines()
+    split = [rows[0] + ",host"] + [f"{row},ip-10-0-0-{i}" for i, row in enumerate(rows[1:])]
+    (out / "split.csv").write_text("\n".join(split) + "\n")
+    code, output = cli_run("store", "add", "--runs", str(out / "split.csv"), store=tmp_path / "a")
+    assert code == 0 and "warning: the 12 runs added form 12 series, 12 of them of one run" in output
+    code, output = cli_run("store", "add", "--runs", str(out / "runs.csv"), store=tmp_path / "b")
+    assert code == 0 and "warning" not in output  # one series of 12 runs

@@ -74,6 +74,7 @@ def add_report(report: Any, store: str, shown: int = 20) -> str:
         out.append(f"... and {len(report.runs) - shown} more (times: {froms})\n")
     for problem in report.skipped:
         out.append(f"skipped {problem}\n")
+    out += _split_warning(report.added)
     kept = [r for r in report.runs if r.present and r.kept_tags is not None]
     if kept:
         first = kept[0]
@@ -82,6 +83,25 @@ def add_report(report: Any, store: str, shown: int = 20) -> str:
                    "again changes no tag ('neuroncmp store series-by' regroups series without "
                    "re-adding)\n")
     return "".join(out)
+
+
+SPLIT_AT = 10  # an add of this many runs, most of them alone in their series, is worth a word
+
+
+def _split_warning(added: Sequence[Any]) -> list[str]:
+    """A warning when most runs of a bulk add are alone in their series (nightly file names that
+    split them); said at add time, before a gate trusts an all-clear."""
+    if len(added) < SPLIT_AT or not any(r.tags for r in added):
+        return []
+    sizes: dict[Any, int] = {}
+    for run in added:
+        sizes[run.tags] = sizes.get(run.tags, 0) + 1
+    alone = sum(1 for n in sizes.values() if n == 1)
+    if alone * 2 <= len(added):
+        return []
+    return [(f"warning: the {len(added)} runs added form {len(sizes)} series, {alone} of them of "
+             "one run; if they are runs of fewer configurations, their names or tags split them "
+             "('neuroncmp store ls' shows each run's series; see --series-by)\n")]
 
 
 def runs_table(runs: Sequence[Any], width: int | None = None) -> str:
