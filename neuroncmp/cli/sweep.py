@@ -46,8 +46,8 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
     Prints the sweep table, the step-time fit, the knee, the roofline, the memory forecast, a
     recommended batch size and the findings ranked by estimated impact."""
     from ..analysis.sweep import sweep as analyse
-    from ..ingest import load_many
-    from .output import check_output, choose, emit
+    from ..ingest import load_set
+    from .output import check_output, choose, emit, notes
 
     renderer = choose("sweep", fmt, output)
     check_output(output, files)
@@ -58,7 +58,9 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
 
         if not available():
             raise MissingDependencyError("--charts needs matplotlib: pip install 'neuroncmp[plot]'")
-    result = analyse(load_many(files, format_in), price_per_hour=price_per_hour, hbm_per_core=hbm,
+    profiles, said = load_set(files, format_in)
+    notes(said)
+    result = analyse(profiles, price_per_hour=price_per_hour, hbm_per_core=hbm,
                      peak_flops=peak_tflops * 1e12 if peak_tflops else None,
                      hbm_bandwidth=hbm_gbps * 1e9 if hbm_gbps else None)
     emit(renderer, "sweep", result, output, no_color, width)

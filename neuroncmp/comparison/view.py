@@ -11,7 +11,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from typing import Iterable, NamedTuple
 
-from ..catalog import closest
+from ..catalog import closest, resolve_name
 from ..errors import UsageError
 from ..records import record
 from .bands import Band
@@ -53,8 +53,8 @@ class View(NamedTuple):
 def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
            only_changed: bool = False, sort: str = "group") -> View:
     """The rows of ``comparison`` to show (see the module docstring)."""
-    groups, globs = list(groups), list(metrics)
     rows = comparison.rows
+    groups, globs = list(groups), [_resolved(g, rows) for g in metrics]
     _check_filters(rows, groups, globs)
     kept = [r for r in rows if (not groups or r.spec.group in groups)
             and (not globs or any(fnmatchcase(r.name, g) for g in globs))]
@@ -64,6 +64,14 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
         changed = [r for r in kept if r.changed(comparison.basis)]
         hidden, kept = len(kept) - len(changed), changed
     return View(tuple(_sorted(kept, sort, comparison.basis)), sort, hidden, filtered_out)
+
+
+def _resolved(glob: str, rows: tuple[Row, ...]) -> str:
+    """A plain name (no wildcard) that names no row, resolved as ``history`` resolves a metric:
+    an alias, or a prefix of catalogued names (``mfu`` -> ``mfu_estimated_percent``)."""
+    if any(c in glob for c in "*?[") or any(row.name == glob for row in rows):
+        return glob
+    return resolve_name(glob)
 
 
 def _check_filters(rows: tuple[Row, ...], groups: list[str], globs: list[str]) -> None:

@@ -17,7 +17,7 @@ from ..catalog import lookup
 from ..errors import InputError, UsageError
 from ..model import MemoryRow, Metric, Profile, Source
 from ..stats import median
-from . import objects, reading, table_rows, trends
+from . import folder, objects, reading, table_rows, trends
 
 HISTORY_RUNS = 20
 MIN_RUNS = 5
@@ -42,7 +42,7 @@ def history_baseline(root: Path, new: Profile, where: Mapping[str, list[str]],
                      runs: int = HISTORY_RUNS) -> HistoryBaseline:
     """The last ``runs`` runs of ``new``'s series in the store (before ``new`` itself, if stored)."""
     con = reading.connect(root)
-    chosen = _series_runs(reading.runs(con), new, where)
+    chosen = _series_runs(reading.runs(con), new, where, folder.series_by(root))
     chosen = _before(chosen, objects.digest(Path(new.source.path)), con)[-runs:]
     if len(chosen) < MIN_RUNS:
         raise InputError(f"{root}: only {len(chosen)} earlier runs in the series "
@@ -52,10 +52,12 @@ def history_baseline(root: Path, new: Profile, where: Mapping[str, list[str]],
     return HistoryBaseline(profiles, tuple(_bands(profiles)), chosen[0].tags, tuple(r.run for r in chosen))
 
 
-def _series_runs(runs: list[reading.Run], new: Profile, where: Mapping[str, list[str]]) -> list[reading.Run]:
-    """Runs of one series: those matching ``where``; if several series, those that also carry
-    ``new``'s own tags (batch_size, variant); still several is a usage error."""
-    found = trends.matching(runs, where)
+def _series_runs(runs: list[reading.Run], new: Profile, where: Mapping[str, list[str]],
+                 series_by: tuple[str, ...] = ()) -> list[reading.Run]:
+    """Runs of one series: those matching ``where`` (none is a usage error naming the closest
+    values); if several series, those that also carry ``new``'s own tags (batch_size,
+    variant); still several is a usage error."""
+    found = trends.chosen_runs(runs, where, series_by)
     own = {k: [v] for k, v in table_rows.run_tags(new, {}).items() if k not in where}
     series = {r.series for r in found}
     if len(series) > 1 and own:

@@ -12,13 +12,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..catalog import canonical_name
+from ..catalog import resolve_name
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
 from ..errors import UsageError
 from ..ingest import load
+from ..ingest.inputs import assemble
 from ..model import Profile
 from . import adding, baseline, engines, folder, listing, maintenance, reading, trends
+from .identity import parse_keys
 from .times import parse_time
 
 
@@ -39,11 +41,17 @@ class Store:
 
     def add(self, *paths: str | Path, tags: Mapping[str, str] | None = None,
             at: str | datetime | None = None, commit: str | None = None,
-            skip_bad: bool = False) -> adding.AddReport:
-        """Add profiles (files, run folders, folders of files); the store is made if missing."""
+            skip_bad: bool = False, commit_from_name: bool = False) -> adding.AddReport:
+        """Add profiles (files, run folders, folders of files); the store is made if missing.
+        ``commit_from_name``: a run with no ``commit`` takes the commit-like part of its file
+        name (``model-b8-3f2a9c1.json`` -> ``3f2a9c1``); never without asking."""
         when = _time(at, "--at")
-        entries = [listing.Entry(Path(p), dict(tags or {}), when, commit, str(p), "--at")
-                   for p in paths]
+        if commit_from_name and self.engine.name != "duckdb":
+            raise UsageError("--commit-from-name is read by --engine duckdb only, for now")
+        if len(paths) > 1:  # a glob over a run folder is the folder, as diff reads it
+            paths = tuple(assemble(paths).paths)
+        entries = [listing.Entry(Path(p), dict(tags or {}), when, commit, str(p), "--at",
+                                 commit_from_name) for p in paths]
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=[])
 
     def add_listing(self, runs_csv: str | Path, *, skip_bad: bool = False) -> adding.AddReport:
@@ -51,26 +59,49 @@ class Store:
         entries, problems = listing.read(Path(runs_csv))
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=problems)
 
-    def runs(self, **where: str | Iterable[str]) -> tuple[reading.Run, ...]:
-        """Every run (matching ``where`` tags), in time order."""
-        return tuple(self.engine.runs(self.path, _where(where)))
+    def runs(self, *, series_by: str | Iterable[str] | None = None,
+             **where: str | Iterable[str]) -> tuple[reading.Run, ...]:
+        """Every run (matching ``where`` tags), in time order, its ``series`` as keyed by
+        ``series_by`` (default: the store's setting, else every tag)."""
+        return tuple(self.engine.runs(self.path, _where(where), self._keys(series_by)))
 
-    def history(self, metric: str, **where: str | Iterable[str]) -> trends.History:
+    def history(self, metric: str, *, series_by: str | Iterable[str] | None = None,
+                **where: str | Iterable[str]) -> trends.History:
         """Every series of ``metric`` (one per distinct tag set) with its shifts."""
-        return self.history_where(metric, _where(where))
+        return self.history_where(metric, _where(where), series_by=series_by)
 
-    def history_where(self, metric: str, where: Mapping[str, Iterable[str]]) -> trends.History:
+    def history_where(self, metric: str, where: Mapping[str, Iterable[str]], *,
+                      series_by: str | Iterable[str] | None = None) -> trends.History:
         """``history`` with the tags as a mapping (what ``--where`` gives)."""
-        return self.engine.history(self.path, canonical_name(metric), _where(where))
+        return self.engine.history(self.path, resolve_metric(metric), _where(where),
+                                   self._keys(series_by))
 
     def regressions(self, *, where: Mapping[str, str | Iterable[str]] | None = None,
                     since: str | datetime | None = None, all_changes: bool = False,
-                    min_change: float | None = None) -> trends.Regressions:
+                    min_change: float | None = None,
+                    series_by: str | Iterable[str] | None = None) -> trends.Regressions:
         """Level shifts in every series of every metric, worst first. By default only changes for
         the worse; ``min_change`` is a fraction (0.02: at least 2 %); ``since`` keeps changes
         whose first new run is later."""
         when = _time(since, "--since")
-        return self.engine.regressions(self.path, _where(where or {}), when, all_changes, min_change)
+        return self.engine.regressions(self.path, _where(where or {}), when, all_changes, min_change,
+                                       self._keys(series_by))
+
+    def series_by(self) -> tuple[str, ...]:
+        """The store's series keys (empty: every tag keys a series)."""
+        return folder.series_by(self.path)
+
+    def set_series_by(self, keys: str | Iterable[str]) -> tuple[str, ...]:
+        """Re-key the store without re-adding: series formed by ``keys`` (``"model,batch"``;
+        ``""`` or ``()``: by every tag again). A key no run carries is a UsageError."""
+        chosen = _keys(keys)
+        if chosen:
+            trends.chosen_runs(list(self.engine.runs(self.path, {})), {}, chosen)
+        folder.set_series_by(self._local("store series-by"), chosen)
+        return chosen
+
+    def _keys(self, series_by: str | Iterable[str] | None) -> tuple[str, ...]:
+        return self.series_by() if series_by is None else _keys(series_by)
 
     def baseline_for(self, new: Profile, *, runs: int = baseline.HISTORY_RUNS,
                      **where: str | Iterable[str]) -> baseline.HistoryBaseline:
@@ -107,6 +138,16 @@ class Store:
 
     def _local(self, doing: str) -> Path:
         return folder.local(self.path, doing)
+
+
+def _keys(keys: str | Iterable[str]) -> tuple[str, ...]:
+    return parse_keys(keys if isinstance(keys, str) else ",".join(keys))
+
+
+def resolve_metric(metric: str) -> str:
+    """The catalog's name for ``metric``: aliases, and a prefix such as ``mfu``
+    (``catalog.resolve_name``)."""
+    return resolve_name(metric)
 
 
 def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:
