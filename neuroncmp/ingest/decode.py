@@ -145,6 +145,35 @@ def loads(text: str, path: str, seen: list[int] | None = None) -> Any:
         raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
 
 
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def documents(text: str, path: str) -> list[tuple[int, Any]]:
+    """Every JSON document in ``text`` with the line it starts on: one, or several one after
+    another (two ``view`` outputs saved in one log). They share one count of values; an error
+    names the line and column in the whole text."""
+    _check_depth(text, path)
+    decoder = json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
+    found: list[tuple[int, Any]] = []
+    index = skip_space(text, 0)
+    while index < len(text) or not found:
+        try:
+            value, end = decoder.raw_decode(text, index)
+        except json.JSONDecodeError as exc:
+            raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON",
+                             exc.msg) from None
+        except RecursionError:
+            raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+        found.append((text.count("\n", 0, index) + 1, value))
+        index = skip_space(text, end)
+    return found
+
+
+def skip_space(text: str, index: int) -> int:
+    match = _SPACE.match(text, index)
+    return match.end() if match else index
+
+
 def _objects(path: str, seen: list[int]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     """The object hook of one decode: counts members against the limit, keeps first values."""
     limit = limits.setting("NEURONCMP_MAX_VALUES")

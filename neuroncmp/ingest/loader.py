@@ -17,6 +17,8 @@ from .batch_sizes import infer_batch_sizes
 from .decode import HEAD_BYTES, read_text
 from .manifest import MANIFEST, Entry, apply_entry, entry_for, read_manifest
 from .registry import by_name, for_directory, for_text
+from .surround import unwrap
+from .tool_notes import add_note, tool_warning
 from .values import add_metric
 
 
@@ -101,11 +103,15 @@ def _directory(path: Path, format: str | None) -> list[Profile]:
 
 
 def _parse_file(path: Path, format: str | None) -> list[Profile]:
-    text = read_text(path)
-    parser = by_name(format) if format else for_text(path, text[:HEAD_BYTES])
+    body = unwrap(read_text(path))  # the profile found inside log lines, runner sections, ...
+    parser = by_name(format) if format else for_text(path, body.text.lstrip()[:HEAD_BYTES])
     if parser.reads_directory:
         raise ParseError(str(path), "path", f"a directory for format '{parser.name}'", "a file")
-    profiles = parser.parse(text, str(path))
+    profiles = parser.parse(body.text, str(path))
+    for profile in profiles:
+        profile.skipped[:0] = body.skipped  # the surrounding lines come first, as in the file
+        for message in body.warnings:
+            add_note(profile.notes, tool_warning(message))
     if format is None and not any(_recognised(profile) for profile in profiles):
         names = ", ".join(list(profiles[0].metrics)[:3]) if profiles else ""
         raise ParseError(str(path), "whole file", f"at least one known Neuron metric for {parser.name} "

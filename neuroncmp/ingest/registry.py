@@ -51,7 +51,11 @@ def for_directory(path: Path) -> Parser:
 
 
 def for_text(path: Path, head: str) -> Parser:
-    """The parser for a file: suffix candidates first (sniffed), then every parser's sniff."""
+    """The parser for a file: suffix candidates first (sniffed), then every parser's sniff.
+
+    Content decides: a file no format's sniff claims is refused with what each one looked for,
+    never handed to the parser its suffix suggests (whose error would be about another format).
+    """
     suffix = path.suffix.lower()
     candidates = [p for p in parsers() if suffix in p.suffixes and not p.reads_directory]
     for parser in candidates:
@@ -60,8 +64,8 @@ def for_text(path: Path, head: str) -> Parser:
     for parser in parsers():
         if not parser.reads_directory and parser not in candidates and parser.sniff(head):
             return parser
-    if candidates:
-        return candidates[-1]  # the suffix's fallback parser gives the precise error
+    looked = "; ".join(f"{p.name}: {p.signature or p.description}" for p in parsers()
+                       if not p.reads_directory)
     raise UnknownFormatError(
-        f"{quote(path)}: cannot tell its format from the name or content; force one with "
-        f"--format-in NAME (known: {', '.join(names())})")
+        f"{quote(path)}: no Neuron profile found in it (text around a profile is allowed); looked "
+        f"for {looked}. Force a format with --format-in NAME if it is one")

@@ -136,7 +136,8 @@ def sniff_json(head: str) -> bool:
 
 PARSERS = [
     Parser(TEXT_NAME, "Hugging Face Trainer '***** train metrics *****' block", (".txt", ".log"),
-           sniff_text, parse_text),
+           sniff_text, parse_text, signature="a '***** train metrics *****' line"),
     Parser(JSON_NAME, "Hugging Face Trainer train_results.json / all_results.json", (".json",),
-           sniff_json, parse_json),
+           sniff_json, parse_json,
+           signature=f"a JSON object with a Trainer key ({', '.join(TRAINER_KEYS[:3])}, ...)"),
 ]

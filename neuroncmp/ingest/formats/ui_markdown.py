@@ -231,4 +231,5 @@ def sniff(head: str) -> bool:
 
 
 PARSER = Parser(NAME, "Neuron profiler UI markdown export (multi-section, summary + memory tables)",
-                (".md", ".markdown", ".txt"), sniff, parse)
+                (".md", ".markdown", ".txt"), sniff, parse,
+                signature="a markdown '| Group | Name | Value |' or 'Usage Type' table")

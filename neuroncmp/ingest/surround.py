@@ -1,0 +1,189 @@
+"""A profile inside the text around it: found by content, whatever the file is called.
+
+People save tool output with whatever came with it: ``neuron-profile view ... > out.json 2>&1``
+puts the tool's own log lines (``time="..." level=info msg="..."``) before the JSON; runner
+scripts write ``COMMAND: ...``, ``STDOUT:`` + the output, ``STDERR:`` + log lines into one
+``.log``; terminals leave ANSI colour codes; editors add a byte-order mark or CRLF line ends.
+
+``unwrap(text)`` returns the text with everything that is not profile content *blanked* (its
+line replaced by an empty line, so every later error still names the right line) and the
+blanked lines as ``Skipped`` runs (``lines 1-3``). When the text holds JSON objects, everything
+outside them is blanked; otherwise only lines that are certainly not content (tool log lines,
+runner section headers) are, and the text formats skip the rest as they always did.
+
+The common case costs two string scans: a text that starts with ``{`` and ends with ``}`` and
+has no line that could not be part of JSON is returned as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from typing import NamedTuple
+
+from ..model import Skipped
+from ..records import record
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+# A line that cannot be part of a JSON document (re.M): not blank, and not starting with what a
+# pretty-printed or compact JSON line starts with (a bracket, a string, a number, a literal).
+_NOT_JSON_LINE = re.compile(r'^(?![ \t]*(?:[\[\]{}",:0-9.+-]|true\b|false\b|null\b|NaN\b|-?Infinity\b|\r?$))',
+                            re.M)
+# Lines that are never profile content: logrus-style tool logs (neuron-profile, neuron-explorer)
+# and the section headers of runner scripts.
+_LOG_LINE = re.compile(r'^[ \t]*(?:time="[^"]*"[ \t]+)?level=[A-Za-z]+\b')
+_WARNING = re.compile(r'^[ \t]*(?:time="[^"]*"[ \t]+)?level=(?:warn|warning|error|fatal)[ \t]+'
+                      r'msg=(?:"((?:[^"\\]|\\.)*)"|(\S+))', re.I)
+_HEADER = re.compile(r"^[ \t]*(?:COMMAND|CMD|STDOUT|STDERR|OUTPUT|EXIT[ _]?CODE|RETURN[ _]?CODE|"
+                     r"EXIT[ _]?STATUS|RC)[ \t]*:", re.I)
+# A JSON document may follow a label on its own line: ``STDOUT: {"n_...": {...}}``.
+_LABELLED_JSON = re.compile(r"^[ \t]*[A-Za-z][\w .-]{0,40}:[ \t]*(?=\{)")
+_DECODER = json.JSONDecoder()  # plain C decoding: only to find where a document ends
+
+
+@record
+class Unwrapped(NamedTuple):
+    """The profile's text (other lines blanked) and what was blanked."""
+
+    text: str
+    skipped: tuple[Skipped, ...]
+    json_documents: int  # JSON objects found in surrounding text (0: none, or a clean file)
+    warnings: tuple[str, ...] = ()  # what the tool's level=warning / level=error lines say
+
+
+def unwrap(text: str) -> Unwrapped:
+    """``text`` with the lines around the profile blanked (see the module's docstring)."""
+    text = _clean(text)
+    if _bare_json(text):
+        return Unwrapped(text, (), 0)
+    lines = text.split("\n")
+    spans = _json_spans(text, lines)
+    if _broken_json(lines, spans):
+        return Unwrapped(text, (), 0)  # the JSON parser names where the document breaks
+    if spans:
+        return _keep_json(lines, spans)
+    return _drop_marked(lines)
+
+
+def _broken_json(lines: list[str], spans: list[tuple[int, int, int]]) -> bool:
+    """Whether the text starts as a JSON object that does not decode (cut short, a stray comma):
+    such a file is a damaged profile, not a profile inside other text."""
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    return lines[first].lstrip().startswith("{") and not (spans and spans[0][0] == first)
+
+
+def _clean(text: str) -> str:
+    """Colour codes, byte-order marks inside the text (after ``STDOUT:``) and CRs removed."""
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\ufeff" in text:
+        text = text.replace("\ufeff", "")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _bare_json(text: str) -> bool:
+    stripped = text.strip()
+    return stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]") \
+        and _NOT_JSON_LINE.search(text) is None
+
+
+def _json_spans(text: str, lines: list[str]) -> list[tuple[int, int, int]]:
+    """(first line, last line, columns of label before the ``{``) of each JSON object that
+    starts a line (or follows a ``LABEL:``) and decodes to a non-empty object."""
+    spans: list[tuple[int, int, int]] = []
+    number = 0
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    while number < len(lines):
+        line = lines[number]
+        offset = starts[number]
+        start = _object_start(line)
+        end = _object_end(text, offset + start) if start >= 0 else None
+        if end is None or text[end:starts[_line_of(starts, end) + 1] - 1].strip():
+            number += 1
+            continue
+        last = _line_of(starts, end - 1)
+        spans.append((number, last, start))
+        number = last + 1
+    return spans
+
+
+def _object_start(line: str) -> int:
+    """Column of the ``{`` that opens a document on this line, or -1."""
+    stripped = line.lstrip()
+    if stripped.startswith("{"):
+        return len(line) - len(stripped)
+    label = _LABELLED_JSON.match(line)
+    return label.end() if label and not _LOG_LINE.match(line) else -1
+
+
+def _object_end(text: str, index: int) -> int | None:
+    try:
+        value, end = _DECODER.raw_decode(text, index)
+    except (ValueError, RecursionError):
+        return None
+    return end if isinstance(value, dict) and value else None
+
+
+def _line_of(starts: list[int], index: int) -> int:
+    """The line number (0-based) holding character ``index``."""
+    return bisect_right(starts, index) - 1
+
+
+def _keep_json(lines: list[str], spans: list[tuple[int, int, int]]) -> Unwrapped:
+    keep = [False] * len(lines)
+    out = list(lines)
+    for first, last, label in spans:
+        keep[first:last + 1] = [True] * (last - first + 1)
+        out[first] = " " * label + lines[first][label:]  # columns kept: errors name the right one
+    return _blank(lines, out, keep, len(spans))
+
+
+def _drop_marked(lines: list[str]) -> Unwrapped:
+    keep = [not (_LOG_LINE.match(line) or _HEADER.match(line)) for line in lines]
+    return _blank(lines, list(lines), keep, 0)
+
+
+def _blank(lines: list[str], out: list[str], keep: list[bool], documents: int) -> Unwrapped:
+    """Blank the lines not kept and list each run of them that has text as one Skipped."""
+    skipped: list[Skipped] = []
+    run: list[int] = []
+    for number, line in enumerate(lines):
+        if keep[number]:
+            skipped += _run(lines, run)
+            run = []
+            continue
+        out[number] = ""
+        if line.strip():
+            run.append(number)
+    skipped += _run(lines, run)
+    warned = tuple(_message(m) for number, line in enumerate(lines)
+                   if not keep[number] and (m := _WARNING.match(line)))
+    return Unwrapped("\n".join(out), tuple(skipped), documents, warned)
+
+
+def _message(match: re.Match[str]) -> str:
+    quoted = match.group(1)
+    return quoted.replace('\\"', '"').replace("\\\\", "\\") if quoted is not None else match.group(2)
+
+
+def _run(lines: list[str], run: list[int]) -> list[Skipped]:
+    if not run:
+        return []
+    first, last = run[0] + 1, run[-1] + 1
+    where = f"line {first}" if len(run) == 1 else f"lines {first}-{last}"
+    what = _kind(lines[run[0]])
+    return [Skipped(where, lines[run[0]].strip()[:80],
+                    f"{len(run)} line{'s' if len(run) > 1 else ''} around the profile ({what})")]
+
+
+def _kind(line: str) -> str:
+    if _LOG_LINE.match(line):
+        return "tool log"
+    if _HEADER.match(line):
+        return "runner output"
+    return "other text"
