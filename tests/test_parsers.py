@@ -102,7 +102,7 @@ def test_markdown_memory_sidecar_alone():
 def test_formats_registry_lists_every_parser():
     names = {p.name for p in parsers()}
     assert names == {"summary-json", "summary-text", "ui-markdown", "explorer-parquet",
-                     "neuron-monitor", "trainer-json", "trainer-text"}
+                     "neuron-monitor", "trainer-json", "trainer-text", "view-json"}
 
 
 # ---- bad input --------------------------------------------------------------------------------

@@ -163,6 +163,7 @@ def test_a_runner_log_with_no_profile_names_what_was_looked_for(tmp_path):
     message = str(caught.value)
     assert str(path) in message and "no Neuron profile found" in message
     assert "summary-json: a JSON object" in message and "trainer-text: a '***** train metrics *****' line" in message
+    assert "view-json: a JSON object whose first key" in message
 
 
 def test_damaged_json_inside_log_lines_names_its_own_line(tmp_path):

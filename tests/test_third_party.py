@@ -18,8 +18,6 @@ from neuroncmp.ingest.memory_types import canonical_usage
 DATA = Path(__file__).parent / "data" / "third_party"
 EXPECTED = json.loads((DATA / "expected.json").read_text(encoding="utf-8"))["files"]
 
-_C2_MEM = "issue 20 class 2: the view JSON's nc_mem_usage device-memory table is dropped"
-_C2_WARN = "issue 20 class 2: the view JSON's warnings section is not kept as notes"
 _C3 = ("issue 20 class 3: static/software_dynamic/hardware_dynamic_dma_active_time_percent are "
        "shares of dma_active_time, flagged share-mismatch against total_time")
 _C4 = "issue 20 class 4: neuron-monitor read only partly"
@@ -35,8 +33,6 @@ def _xfails() -> dict[str, str]:
     marks: dict[str, str] = {}
     for name in EXPECTED:
         if name.startswith("view-json/"):
-            marks[f"{name}::device_memory_total"] = _C2_MEM
-            marks[f"{name}::warnings"] = _C2_WARN
             marks[f"{name}::no-anomaly"] = _C3
         if name.startswith("derived/trn2.3xlarge_"):  # read since class 1 was fixed; class 3 remains
             marks[f"{name}::no-anomaly"] = _C3

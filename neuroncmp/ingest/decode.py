@@ -169,6 +169,50 @@ def documents(text: str, path: str) -> list[tuple[int, Any]]:
     return found
 
 
+_PLAIN = json.JSONDecoder()  # no hooks: C speed, for sections decoded only to be counted
+
+
+def sections(text: str, path: str, keep: frozenset[str], index: int = 0) -> tuple[dict[str, Any], dict[str, int], int]:
+    """The JSON object starting at ``index``, member by member: the members named in ``keep``
+    decoded as ``loads`` does (limits, first value of a repeated key), every other one decoded
+    by the plain C decoder and dropped at once, only its size kept (rows of a list, members of
+    an object). Returns (kept, dropped sizes, the index after the object): a view JSON's
+    per-instruction sections are most of its bytes and are not read now."""
+    _check_depth(text, path)
+    decoder = json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
+    kept: dict[str, Any] = {}
+    dropped: dict[str, int] = {}
+    try:
+        index = _expect(text, skip_space(text, index), "{")
+        while text[index:index + 1] != "}":
+            if text[index:index + 1] != '"':
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, index)
+            key, index = json.decoder.scanstring(text, index + 1)
+            index = skip_space(text, _expect(text, skip_space(text, index), ":"))
+            if key in keep:
+                value, index = decoder.raw_decode(text, index)
+                kept.setdefault(key, value)
+            else:
+                value, index = _PLAIN.raw_decode(text, index)
+                dropped[key] = len(value) if isinstance(value, (list, dict)) else 1
+            index = skip_space(text, index)
+            if text[index:index + 1] == ",":
+                index = skip_space(text, index + 1)
+            elif text[index:index + 1] != "}":
+                raise json.JSONDecodeError("Expecting ',' delimiter", text, index)
+    except json.JSONDecodeError as exc:
+        raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON", exc.msg) from None
+    except RecursionError:
+        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+    return kept, dropped, index + 1
+
+
+def _expect(text: str, index: int, char: str) -> int:
+    if text[index:index + 1] != char:
+        raise json.JSONDecodeError(f"Expecting '{char}'", text, index)
+    return index + 1
+
+
 def skip_space(text: str, index: int) -> int:
     match = _SPACE.match(text, index)
     return match.end() if match else index

@@ -15,7 +15,7 @@ from ..errors import UnknownFormatError
 from ..escape import quote
 from .parser import Parser
 
-_MODULES = ("neuron_monitor", "trainer", "ui_markdown", "summary_json", "summary_text",
+_MODULES = ("neuron_monitor", "trainer", "ui_markdown", "view_json", "summary_json", "summary_text",
             "explorer_parquet")
 
 
