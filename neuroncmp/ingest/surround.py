@@ -26,17 +26,21 @@ from ..model import Skipped
 from ..records import record
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
-# A line that cannot be part of a JSON document (re.M): not blank, and not starting with what a
-# pretty-printed or compact JSON line starts with (a bracket, a string, a number, a literal).
-_NOT_JSON_LINE = re.compile(r'^(?![ \t]*(?:[\[\]{}",:0-9.+-]|true\b|false\b|null\b|NaN\b|-?Infinity\b|\r?$))',
-                            re.M)
+# A line that may not be part of a JSON document: one that starts with neither indentation nor a
+# bracket or a string, as every line of a pretty-printed or compact (JSON lines) document does.
+# Conservative on purpose: a document written without indentation also goes the slow way, which
+# reads it just as well; a regular expression with a literal first character is the fast scan.
+_MAYBE_NOT_JSON = re.compile(r'\n[^ \t\r\n\[\]{}"]')
+# A line that may be one to set aside; only a text holding one (or a "{") is scanned line by
+# line, so a plain text profile costs one search.
+_MAYBE_MARKED = re.compile(r"(?im)^[ \t]*(?:time=|level=|command|cmd|stdout|stderr|exit|return)")
 # Lines that are never profile content: logrus-style tool logs (neuron-profile, neuron-explorer)
 # and the section headers of runner scripts.
 _LOG_LINE = re.compile(r'^[ \t]*(?:time="[^"]*"[ \t]+)?level=[A-Za-z]+\b')
 _WARNING = re.compile(r'^[ \t]*(?:time="[^"]*"[ \t]+)?level=(?:warn|warning|error|fatal)[ \t]+'
                       r'msg=(?:"((?:[^"\\]|\\.)*)"|(\S+))', re.I)
-_HEADER = re.compile(r"^[ \t]*(?:COMMAND|CMD|STDOUT|STDERR|OUTPUT|EXIT[ _]?CODE|RETURN[ _]?CODE|"
-                     r"EXIT[ _]?STATUS|RC)[ \t]*:", re.I)
+_HEADER = re.compile(r"^[ \t]*(?:COMMAND|CMD|STDOUT|STDERR|EXIT[ _]?CODE|RETURN[ _]?CODE|"
+                     r"EXIT[ _]?STATUS)[ \t]*:", re.I)
 # A JSON document may follow a label on its own line: ``STDOUT: {"n_...": {...}}``.
 _LABELLED_JSON = re.compile(r"^[ \t]*[A-Za-z][\w .-]{0,40}:[ \t]*(?=\{)")
 _DECODER = json.JSONDecoder()  # plain C decoding: only to find where a document ends
@@ -55,7 +59,7 @@ class Unwrapped(NamedTuple):
 def unwrap(text: str) -> Unwrapped:
     """``text`` with the lines around the profile blanked (see the module's docstring)."""
     text = _clean(text)
-    if _bare_json(text):
+    if _bare_json(text) or _plain_text(text):
         return Unwrapped(text, (), 0)
     lines = text.split("\n")
     spans = _json_spans(text, lines)
@@ -87,7 +91,12 @@ def _clean(text: str) -> str:
 def _bare_json(text: str) -> bool:
     stripped = text.strip()
     return stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]") \
-        and _NOT_JSON_LINE.search(text) is None
+        and ("\n" not in stripped or _MAYBE_NOT_JSON.search(stripped) is None)
+
+
+def _plain_text(text: str) -> bool:
+    """No JSON object and no line to set aside can be in it."""
+    return "{" not in text and _MAYBE_MARKED.search(text) is None
 
 
 def _json_spans(text: str, lines: list[str]) -> list[tuple[int, int, int]]:
