@@ -135,3 +135,29 @@ def test_damaged_view_document_names_line_and_column(tmp_path):
     path.write_text('{"instruction": [1, 2,\n ], "summary": [{"total_time": 1}]}', encoding="utf-8")
     with pytest.raises(ParseError, match="line 2 column 2"):
         neuroncmp.load(path)
+
+
+def test_a_view_document_inside_tool_log_lines_reads_the_same(tmp_path):
+    text = TRN2.read_text(encoding="utf-8")
+    log = ('time="2026-03-07T07:38:30Z" level=info msg="Successfully initialized OpenAPI server '
+           'configuration." basePath=/api/v2 version=v2\n')
+    path = tmp_path / "view.log"
+    path.write_text(log + text + "\n" + log, encoding="utf-8")
+    (wrapped,) = neuroncmp.load(path)
+    (clean,) = neuroncmp.load(TRN2)
+    assert wrapped.source.format == "view-json"
+    assert {k: m.raw for k, m in wrapped.metrics.items()} == {k: m.raw for k, m in clean.metrics.items()}
+    assert wrapped.memory == clean.memory and wrapped.notes == clean.notes
+    assert [s.where for s in wrapped.skipped[:1]] == ["line 1"]
+
+
+def test_two_view_documents_in_one_file_are_two_profiles(tmp_path):
+    other = TRN2.with_name("trn2.3xlarge_profiler-2.28_attention_fused_bf16_s512.json")
+    path = tmp_path / "two.json"
+    path.write_text(TRN2.read_text(encoding="utf-8") + "\n" + other.read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    one, two = neuroncmp.load(path)
+    assert (one.label, two.label) == ("two-1", "two-2")
+    assert one.metrics["total_time"].value == 5.4276582e-05  # the baseline's summary[0].total_time
+    assert two.metrics["total_time"].value == json.loads(other.read_text(encoding="utf-8"))["summary"][0]["total_time"]
+    assert two.memory and two.notes

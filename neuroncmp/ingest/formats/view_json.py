@@ -131,7 +131,7 @@ def _one_fact(profile: Profile, path: str, place: str, key: str | None, field: s
     spec = catalog.lookup(key)
     if spec.catalogued and spec.group == "system":
         if key not in profile.metrics:
-            value = int(value) if isinstance(value, str) and value.isdigit() else value
+            value = int(value) if isinstance(value, str) and value.isascii() and value.isdigit() else value
             add_metric(profile, raw_metric(path, place, key, value), place)
     else:
         profile.metadata.setdefault(key, value)
