@@ -183,3 +183,13 @@ def test_a_cut_json_file_still_gets_the_json_error_not_an_inner_object(tmp_path)
 def test_a_clean_file_passes_through_unchanged():
     text = CLEAN.read_text(encoding="utf-8")
     assert unwrap(text).text == text and unwrap(text).skipped == ()
+
+
+def test_a_format_that_reads_one_document_says_so_at_the_second(tmp_path):
+    trainer = (Path(__file__).resolve().parent.parent / "profiles" / "trn1-2xlarge-bs-sweep" /
+               "b32.all_results.json").read_text(encoding="utf-8").strip()
+    path = tmp_path / "all_results.json"
+    path.write_text(trainer + "\n" + trainer + "\n", encoding="utf-8")
+    line = trainer.count("\n") + 2
+    with pytest.raises(ParseError, match=f"line {line} column 1: expected one JSON document"):
+        neuroncmp.load(path)

@@ -139,6 +139,9 @@ def loads(text: str, path: str, seen: list[int] | None = None) -> Any:
         return json.loads(text, object_pairs_hook=_objects(path, [0] if seen is None else seen),
                           parse_int=_int)
     except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":  # two documents in a row: this format reads one per file
+            raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "one JSON document "
+                             "(this format reads one per file)", "the start of a second one") from None
         raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON",
                          exc.msg) from None
     except RecursionError:  # the depth limit was raised above what the decoder can nest
