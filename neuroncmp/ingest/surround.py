@@ -25,24 +25,26 @@ from typing import NamedTuple
 from ..model import Skipped
 from ..records import record
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+# Patterns are compiled on first use (through re's cache), not at import: most runs read clean
+# files and need two of them; a cold CLI start pays for every pattern compiled at import.
+_ANSI = r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
 # A line that may not be part of a JSON document: one that starts with neither indentation nor a
 # bracket or a string, as every line of a pretty-printed or compact (JSON lines) document does.
 # Conservative on purpose: a document written without indentation also goes the slow way, which
 # reads it just as well; a regular expression with a literal first character is the fast scan.
-_MAYBE_NOT_JSON = re.compile(r'\n[^ \t\r\n\[\]{}"]')
+_MAYBE_NOT_JSON = r'\n[^ \t\r\n\[\]{}"]'
 # A line that may be one to set aside; only a text holding one (or a "{") is scanned line by
 # line, so a plain text profile costs one search.
-_MAYBE_MARKED = re.compile(r"(?im)^[ \t]*(?:time=|level=|command|cmd|stdout|stderr|exit|return)")
+_MAYBE_MARKED = r"(?im)^[ \t]*(?:time=|level=|command|cmd|stdout|stderr|exit|return)"
 # Lines that are never profile content: logrus-style tool logs (neuron-profile, neuron-explorer)
 # and the section headers of runner scripts.
-_LOG_LINE = re.compile(r'^[ \t]*(?:time="[^"]*"[ \t]+)?level=[A-Za-z]+\b')
-_WARNING = re.compile(r'^[ \t]*(?:time="[^"]*"[ \t]+)?level=(?:warn|warning|error|fatal)[ \t]+'
-                      r'msg=(?:"((?:[^"\\]|\\.)*)"|(\S+))', re.I)
-_HEADER = re.compile(r"^[ \t]*(?:COMMAND|CMD|STDOUT|STDERR|EXIT[ _]?CODE|RETURN[ _]?CODE|"
-                     r"EXIT[ _]?STATUS)[ \t]*:", re.I)
+_LOG_LINE = r'^[ \t]*(?:time="[^"]*"[ \t]+)?level=[A-Za-z]+\b'
+_WARNING = (r'(?i)^[ \t]*(?:time="[^"]*"[ \t]+)?level=(?:warn|warning|error|fatal)[ \t]+'
+            r'msg=(?:"((?:[^"\\]|\\.)*)"|(\S+))')
+_HEADER = (r"(?i)^[ \t]*(?:COMMAND|CMD|STDOUT|STDERR|EXIT[ _]?CODE|RETURN[ _]?CODE|"
+           r"EXIT[ _]?STATUS)[ \t]*:")
 # A JSON document may follow a label on its own line: ``STDOUT: {"n_...": {...}}``.
-_LABELLED_JSON = re.compile(r"^[ \t]*[A-Za-z][\w .-]{0,40}:[ \t]*(?=\{)")
+_LABELLED_JSON = r"^[ \t]*[A-Za-z][\w .-]{0,40}:[ \t]*(?=\{)"
 _DECODER = json.JSONDecoder()  # plain C decoding: only to find where a document ends
 
 
@@ -52,7 +54,6 @@ class Unwrapped(NamedTuple):
 
     text: str
     skipped: tuple[Skipped, ...]
-    json_documents: int  # JSON objects found in surrounding text (0: none, or a clean file)
     warnings: tuple[str, ...] = ()  # what the tool's level=warning / level=error lines say
 
 
@@ -60,11 +61,11 @@ def unwrap(text: str) -> Unwrapped:
     """``text`` with the lines around the profile blanked (see the module's docstring)."""
     text = _clean(text)
     if _bare_json(text) or _plain_text(text):
-        return Unwrapped(text, (), 0)
+        return Unwrapped(text, ())
     lines = text.split("\n")
     spans = _json_spans(text, lines)
     if _broken_json(lines, spans):
-        return Unwrapped(text, (), 0)  # the JSON parser names where the document breaks
+        return Unwrapped(text, ())  # the JSON parser names where the document breaks
     if spans:
         return _keep_json(lines, spans)
     return _drop_marked(lines)
@@ -80,7 +81,7 @@ def _broken_json(lines: list[str], spans: list[tuple[int, int, int]]) -> bool:
 def _clean(text: str) -> str:
     """Colour codes, byte-order marks inside the text (after ``STDOUT:``) and CRs removed."""
     if "\x1b" in text:
-        text = _ANSI.sub("", text)
+        text = re.sub(_ANSI, "", text)
     if "\ufeff" in text:
         text = text.replace("\ufeff", "")
     if "\r" in text:
@@ -91,12 +92,12 @@ def _clean(text: str) -> str:
 def _bare_json(text: str) -> bool:
     stripped = text.strip()
     return stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]") \
-        and ("\n" not in stripped or _MAYBE_NOT_JSON.search(stripped) is None)
+        and ("\n" not in stripped or re.search(_MAYBE_NOT_JSON, stripped) is None)
 
 
 def _plain_text(text: str) -> bool:
     """No JSON object and no line to set aside can be in it."""
-    return "{" not in text and _MAYBE_MARKED.search(text) is None
+    return "{" not in text and re.search(_MAYBE_MARKED, text) is None
 
 
 def _json_spans(text: str, lines: list[str]) -> list[tuple[int, int, int]]:
@@ -126,8 +127,8 @@ def _object_start(line: str) -> int:
     stripped = line.lstrip()
     if stripped.startswith("{"):
         return len(line) - len(stripped)
-    label = _LABELLED_JSON.match(line)
-    return label.end() if label and not _LOG_LINE.match(line) else -1
+    label = re.match(_LABELLED_JSON, line)
+    return label.end() if label and not re.match(_LOG_LINE, line) else -1
 
 
 def _object_end(text: str, index: int) -> int | None:
@@ -149,15 +150,15 @@ def _keep_json(lines: list[str], spans: list[tuple[int, int, int]]) -> Unwrapped
     for first, last, label in spans:
         keep[first:last + 1] = [True] * (last - first + 1)
         out[first] = " " * label + lines[first][label:]  # columns kept: errors name the right one
-    return _blank(lines, out, keep, len(spans))
+    return _blank(lines, out, keep)
 
 
 def _drop_marked(lines: list[str]) -> Unwrapped:
-    keep = [not (_LOG_LINE.match(line) or _HEADER.match(line)) for line in lines]
-    return _blank(lines, list(lines), keep, 0)
+    keep = [not (re.match(_LOG_LINE, line) or re.match(_HEADER, line)) for line in lines]
+    return _blank(lines, list(lines), keep)
 
 
-def _blank(lines: list[str], out: list[str], keep: list[bool], documents: int) -> Unwrapped:
+def _blank(lines: list[str], out: list[str], keep: list[bool]) -> Unwrapped:
     """Blank the lines not kept and list each run of them that has text as one Skipped."""
     skipped: list[Skipped] = []
     run: list[int] = []
@@ -171,8 +172,8 @@ def _blank(lines: list[str], out: list[str], keep: list[bool], documents: int) -
             run.append(number)
     skipped += _run(lines, run)
     warned = tuple(_message(m) for number, line in enumerate(lines)
-                   if not keep[number] and (m := _WARNING.match(line)))
-    return Unwrapped("\n".join(out), tuple(skipped), documents, warned)
+                   if not keep[number] and (m := re.match(_WARNING, line)))
+    return Unwrapped("\n".join(out), tuple(skipped), warned)
 
 
 def _message(match: re.Match[str]) -> str:
@@ -191,8 +192,8 @@ def _run(lines: list[str], run: list[int]) -> list[Skipped]:
 
 
 def _kind(line: str) -> str:
-    if _LOG_LINE.match(line):
+    if re.match(_LOG_LINE, line):
         return "tool log"
-    if _HEADER.match(line):
+    if re.match(_HEADER, line):
         return "runner output"
     return "other text"

@@ -49,7 +49,7 @@ _IDENTITY = {("profile_info", "profiler_version"): "profiler_version",
              ("metadata", "hbm_ddr_bandwidth"): "hbm_ddr_bandwidth",
              ("metadata", "num_physical_cores"): "num_physical_cores",
              ("metadata", "vnc_enabled"): "vnc_enabled"}
-_FIRST_KEY = re.compile(r'\s*\{\s*"([^"\\]{1,64})"\s*:')
+_FIRST_KEY = r'\s*\{\s*"([^"\\]{1,64})"\s*:'  # compiled on first sniff (re's cache)
 
 
 def parse(text: str, path: str) -> list[Profile]:
@@ -138,7 +138,7 @@ def _one_fact(profile: Profile, path: str, place: str, key: str | None, field: s
 
 
 def sniff(head: str) -> bool:
-    match = _FIRST_KEY.match(head)
+    match = re.match(_FIRST_KEY, head)
     return match is not None and match.group(1) in SECTIONS
 
 
