@@ -190,7 +190,7 @@ def sections(text: str, path: str, keep: frozenset[str], index: int = 0) -> tupl
         while text[index:index + 1] != "}":
             if text[index:index + 1] != '"':
                 raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, index)
-            key, index = json.decoder.scanstring(text, index + 1)
+            key, index = _PLAIN.raw_decode(text, index)  # a JSON string: the member's name
             index = skip_space(text, _expect(text, skip_space(text, index), ":"))
             if key in keep:
                 value, index = decoder.raw_decode(text, index)
