@@ -8,7 +8,7 @@ import pytest
 
 import neuroncmp
 from conftest import FIXTURES, RUN
-from neuroncmp.errors import NeuroncmpError, ParseError, UnknownFormatError
+from neuroncmp.errors import NeuroncmpError, NoProfileError, ParseError, UnknownFormatError
 from neuroncmp.ingest.registry import parsers
 
 
@@ -113,9 +113,9 @@ BAD = {
     "junk.json": (bytes(range(256)) * 4, ParseError, "binary"),
     "junk.txt": (b"\xfa\xff\xfe" * 50, ParseError, "UTF-8"),  # (FF FE first would be a UTF-16 BOM)
     "wrongtype.json": (b'{"n_a": {"total_time": "fast"}}', ParseError, "key 'total_time'"),
-    "list.json": (b"[1, 2, 3]", UnknownFormatError, "summary-json: a JSON object"),
-    "notables.md": (b"# Baseline\n\njust some words\n", UnknownFormatError, "no Neuron profile"),
-    "mystery.xyz": (b"hello there, nothing Neuron here\n", UnknownFormatError, "no Neuron profile"),
+    "list.json": (b"[1, 2, 3]", NoProfileError, "summary-json: a JSON object"),
+    "notables.md": (b"# Baseline\n\njust some words\n", NoProfileError, "no Neuron profile"),
+    "mystery.xyz": (b"hello there, nothing Neuron here\n", NoProfileError, "no Neuron profile"),
     "badamount.md": (b"| ND Idx | NC Idx | Usage Type | Amount |\n| - | - | - | - |\n| 0 | 0 | io | lots |\n",
                      ParseError, "line 3"),
     "badunit.md": (b"| Group | Name | Value |\n| - | - | - |\n| overall_stats | **total_time** | 3 **GiB** |\n",

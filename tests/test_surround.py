@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 import neuroncmp
 from neuroncmp.cli import cli
-from neuroncmp.errors import ParseError, UnknownFormatError
+from neuroncmp.errors import NoProfileError, ParseError
 from neuroncmp.ingest.surround import unwrap
 
 from conftest import FIXTURES
@@ -158,7 +158,7 @@ def test_a_runner_log_with_no_profile_names_what_was_looked_for(tmp_path):
     path = tmp_path / "run.log"
     path.write_text("COMMAND: python train.py\nSTDOUT:\nepoch 1 loss 0.5\nSTDERR:\n" + "\n".join(LOG),
                     encoding="utf-8")
-    with pytest.raises(UnknownFormatError) as caught:
+    with pytest.raises(NoProfileError) as caught:
         neuroncmp.load(path)
     message = str(caught.value)
     assert str(path) in message and "no Neuron profile found" in message

@@ -11,7 +11,7 @@ from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
 
-from ..errors import UnknownFormatError
+from ..errors import NoProfileError, UnknownFormatError
 from ..escape import quote
 from .parser import Parser
 
@@ -66,6 +66,4 @@ def for_text(path: Path, head: str) -> Parser:
             return parser
     looked = "; ".join(f"{p.name}: {p.signature or p.description}" for p in parsers()
                        if not p.reads_directory)
-    raise UnknownFormatError(
-        f"{quote(path)}: no Neuron profile found in it (text around a profile is allowed); looked "
-        f"for {looked}. Force a format with --format-in NAME if it is one")
+    raise NoProfileError(str(path), looked)
