@@ -193,3 +193,31 @@ def test_a_format_that_reads_one_document_says_so_at_the_second(tmp_path):
     line = trainer.count("\n") + 2
     with pytest.raises(ParseError, match=f"line {line} column 1: expected one JSON document"):
         neuroncmp.load(path)
+
+
+TRAINING_LOG = THIRD / "derived" / "trn1.32xlarge_llama3-8b-lora-sft_training-log_notebook-cell-output.log"
+
+
+def test_a_long_training_log_is_known_by_its_tail_and_read_from_the_trainers_final_dict():
+    """The log (194 KB) ends with the Trainer's logged dict, past the 64 KiB the sniff sees first."""
+    text = TRAINING_LOG.read_text(encoding="utf-8")
+    line = next(n for n, ln in enumerate(text.splitlines(), 1) if ln.startswith("{'train_runtime': "))
+    assert len(text.encode("utf-8")) > 65536 and text.find("{'train_runtime'") > 65536
+    (profile,) = neuroncmp.load(TRAINING_LOG)
+    assert profile.source.format == "trainer-text"
+    assert profile.training["train_runtime"].quantity.to("second").m == 2017.3458
+    assert profile.training["train_loss"].value == 3.9706521739130434
+    (skipped,) = profile.skipped
+    others = sum(1 for n, ln in enumerate(text.splitlines(), 1) if ln.strip() and n != line)
+    assert skipped.text == f"{others:,} other non-blank lines" and f"(line {line})" in skipped.reason
+
+
+def test_per_step_loss_lines_alone_are_not_end_of_run_metrics(tmp_path):
+    steps = [ln for ln in TRAINING_LOG.read_text(encoding="utf-8").splitlines() if ln.startswith("{'loss'")]
+    path = tmp_path / "steps.log"
+    path.write_text("\n".join(steps) + "\n", encoding="utf-8")
+    with pytest.raises(ParseError):  # a file of dict lines only looks like JSON and is not
+        neuroncmp.load(path)
+    path.write_text("step output\n" + "\n".join(steps) + "\n", encoding="utf-8")
+    with pytest.raises(NoProfileError):
+        neuroncmp.load(path)

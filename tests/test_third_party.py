@@ -23,9 +23,6 @@ _C3 = ("issue 20 class 3: static/software_dynamic/hardware_dynamic_dma_active_ti
 _C4 = "issue 20 class 4: neuron-monitor read only partly"
 _C4_EMPTY = ("issue 20 class 4: a neuron-monitor report with no runtime attached (system_data, "
              "instance_info, hardware info only) is refused")
-_DICT = ("issue 20 class 1 (content first): a training log whose only Trainer metrics are the final "
-         "logged dict line ({'train_runtime': 2017.3458, 'train_samples_per_second': ...}) is refused "
-         "('expected a ***** train metrics ***** block'); the dict line is the Trainer's own output too")
 _MD = ("issue 20 (UI export): '## Padding N' sub-sections under one '# Title' are not split, so four "
        "Trainer blocks collide (duplicate-metric) and the first block's values are kept")
 
@@ -54,10 +51,6 @@ def _xfails() -> dict[str, str]:
                 "execution_stats.execution_summary.completed",
                 "system_data.memory_info.memory_total_bytes"):
         marks[f"{monitor}::{key}"] = _C4
-    log = "derived/trn1.32xlarge_llama3-8b-lora-sft_training-log_notebook-cell-output.log"
-    for entry in EXPECTED[log]["values"]:
-        marks[f"{log}::{entry['name']}"] = _DICT
-    marks[f"{log}::no-anomaly"] = _DICT
     ui = "ui-markdown/trn1.2xlarge_profiler-2.26_bert-base_batch32_padding-sweep.md"
     marks[f"{ui}::train_samples_per_second"] = _MD
     marks[f"{ui}::no-anomaly"] = _MD

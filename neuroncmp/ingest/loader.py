@@ -104,7 +104,9 @@ def _directory(path: Path, format: str | None) -> list[Profile]:
 
 def _parse_file(path: Path, format: str | None) -> list[Profile]:
     body = unwrap(read_text(path))  # the profile found inside log lines, runner sections, ...
-    parser = by_name(format) if format else for_text(path, body.text.lstrip()[:HEAD_BYTES])
+    text = body.text.lstrip()
+    tail = text[-HEAD_BYTES:] if len(text) > HEAD_BYTES else ""
+    parser = by_name(format) if format else for_text(path, text[:HEAD_BYTES], tail)
     if parser.reads_directory:
         raise ParseError(str(path), "path", f"a directory for format '{parser.name}'", "a file")
     profiles = parser.parse(body.text, str(path))

@@ -50,20 +50,20 @@ def for_directory(path: Path) -> Parser:
         "(Summary.parquet)")
 
 
-def for_text(path: Path, head: str) -> Parser:
-    """The parser for a file: suffix candidates first (sniffed), then every parser's sniff.
+def for_text(path: Path, head: str, tail: str = "") -> Parser:
+    """The parser for a file: suffix candidates first (sniffed), then every parser's sniff; then
+    the same on the file's ``tail`` (a log ends with what a run printed last: its metrics).
 
     Content decides: a file no format's sniff claims is refused with what each one looked for,
     never handed to the parser its suffix suggests (whose error would be about another format).
     """
     suffix = path.suffix.lower()
     candidates = [p for p in parsers() if suffix in p.suffixes and not p.reads_directory]
-    for parser in candidates:
-        if parser.sniff(head):
-            return parser
-    for parser in parsers():
-        if not parser.reads_directory and parser not in candidates and parser.sniff(head):
-            return parser
+    others = [p for p in parsers() if not p.reads_directory and p not in candidates]
+    for text in (head, tail) if tail else (head,):
+        for parser in candidates + others:
+            if parser.sniff(text):
+                return parser
     looked = "; ".join(f"{p.name}: {p.signature or p.description}" for p in parsers()
                        if not p.reads_directory)
     raise NoProfileError(str(path), looked)
