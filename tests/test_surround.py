@@ -221,3 +221,15 @@ def test_per_step_loss_lines_alone_are_not_end_of_run_metrics(tmp_path):
     path.write_text("step output\n" + "\n".join(steps) + "\n", encoding="utf-8")
     with pytest.raises(NoProfileError):
         neuroncmp.load(path)
+
+
+def test_the_terminal_form_of_the_tool_log_is_set_aside_too(tmp_path):
+    """neuron-profile on a terminal writes ``ERRO[0000] message   key=value`` (a real 2.19 line)."""
+    real = (THIRD / "tool-log" / "neuron-profile-2.19_ntff-version-error_aws-neuron-sdk-1007.log") \
+        .read_text(encoding="utf-8").splitlines()[0]
+    path = tmp_path / "tty.log"
+    path.write_text(real + "\n" + BODY + "\n", encoding="utf-8")
+    (profile,) = neuroncmp.load(path)
+    assert profile.metrics["total_time"].raw == str(_clean_values()["total_time"])
+    assert [s.where for s in profile.skipped] == ["line 1"]
+    assert profile.notes == ["profiler warning: Failed to load profile session"]

@@ -35,12 +35,15 @@ _ANSI = r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
 _MAYBE_NOT_JSON = r'\n[^ \t\r\n\[\]{}"]'
 # A line that may be one to set aside; only a text holding one (or a "{") is scanned line by
 # line, so a plain text profile costs one search.
-_MAYBE_MARKED = r"(?im)^[ \t]*(?:time=|level=|command|cmd|stdout|stderr|exit|return)"
-# Lines that are never profile content: logrus-style tool logs (neuron-profile, neuron-explorer)
-# and the section headers of runner scripts.
-_LOG_LINE = r'^[ \t]*(?:time="[^"]*"[ \t]+)?level=[A-Za-z]+\b'
+_MAYBE_MARKED = r"(?im)^[ \t]*(?:time=|level=|command|cmd|stdout|stderr|exit|return|[a-z]{4}\[\d)"
+# Lines that are never profile content: logrus-style tool logs (neuron-profile, neuron-explorer),
+# as written to a file (time="..." level=info msg="...") or to a terminal (ERRO[0000] message
+# key=value), and the section headers of runner scripts.
+_LOG_LINE = (r'^[ \t]*(?:(?:time="[^"]*"[ \t]+)?level=[A-Za-z]+\b'
+             r'|(?:INFO|WARN|ERRO|DEBU|FATA|PANI|TRAC)\[\d+\])')
 _WARNING = (r'(?i)^[ \t]*(?:time="[^"]*"[ \t]+)?level=(?:warn|warning|error|fatal)[ \t]+'
             r'msg=(?:"((?:[^"\\]|\\.)*)"|(\S+))')
+_TTY_WARNING = r"^[ \t]*(?:WARN|ERRO|FATA)\[\d+\][ \t]+(.*?)(?:[ \t]{2,}\w+=.*)?$"  # message, then fields
 _HEADER = (r"(?i)^[ \t]*(?:COMMAND|CMD|STDOUT|STDERR|EXIT[ _]?CODE|RETURN[ _]?CODE|"
            r"EXIT[ _]?STATUS)[ \t]*:")
 # A JSON document may follow a label on its own line: ``STDOUT: {"n_...": {...}}``.
@@ -172,12 +175,14 @@ def _blank(lines: list[str], out: list[str], keep: list[bool]) -> Unwrapped:
             run.append(number)
     skipped += _run(lines, run)
     warned = tuple(_message(m) for number, line in enumerate(lines)
-                   if not keep[number] and (m := re.match(_WARNING, line)))
+                   if not keep[number] and (m := re.match(_WARNING, line) or re.match(_TTY_WARNING, line)))
     return Unwrapped("\n".join(out), tuple(skipped), warned)
 
 
 def _message(match: re.Match[str]) -> str:
     quoted = match.group(1)
+    if match.re.groups == 1:  # the terminal form: the message as written
+        return quoted.strip()
     return quoted.replace('\\"', '"').replace("\\\\", "\\") if quoted is not None else match.group(2)
 
 
