@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
 from typing import NamedTuple
 
 from ..model import Skipped
@@ -144,6 +143,8 @@ def _object_end(text: str, index: int) -> int | None:
 
 def _line_of(starts: list[int], index: int) -> int:
     """The line number (0-based) holding character ``index``."""
+    from bisect import bisect_right  # here: only text around a profile needs it
+
     return bisect_right(starts, index) - 1
 
 
