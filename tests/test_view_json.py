@@ -102,6 +102,7 @@ def test_show_lists_the_warnings_and_the_memory():
     result = CliRunner().invoke(cli, ["show", str(TRN2), "--no-color", "--width", "200"])
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())  # long notes wrap at the width
+    assert "neff_hash=7b1347762881aeccd977c60c08eba6a4" in flat and "lnc_config=2" in flat
     assert f"note: profiler warning: Missing Data: {DMA_WARNING}" in flat
     assert "profiler buffers" in flat.lower()
 
