@@ -23,8 +23,6 @@ _C3 = ("issue 20 class 3: static/software_dynamic/hardware_dynamic_dma_active_ti
 _C4 = "issue 20 class 4: neuron-monitor read only partly"
 _C4_EMPTY = ("issue 20 class 4: a neuron-monitor report with no runtime attached (system_data, "
              "instance_info, hardware info only) is refused")
-_MD = ("issue 20 (UI export): '## Padding N' sub-sections under one '# Title' are not split, so four "
-       "Trainer blocks collide (duplicate-metric) and the first block's values are kept")
 
 
 def _xfails() -> dict[str, str]:
@@ -51,9 +49,6 @@ def _xfails() -> dict[str, str]:
                 "execution_stats.execution_summary.completed",
                 "system_data.memory_info.memory_total_bytes"):
         marks[f"{monitor}::{key}"] = _C4
-    ui = "ui-markdown/trn1.2xlarge_profiler-2.26_bert-base_batch32_padding-sweep.md"
-    marks[f"{ui}::train_samples_per_second"] = _MD
-    marks[f"{ui}::no-anomaly"] = _MD
     return marks
 
 
