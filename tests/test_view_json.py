@@ -162,3 +162,18 @@ def test_two_view_documents_in_one_file_are_two_profiles(tmp_path):
     assert one.metrics["total_time"].value == 5.4276582e-05  # the baseline's summary[0].total_time
     assert two.metrics["total_time"].value == json.loads(other.read_text(encoding="utf-8"))["summary"][0]["total_time"]
     assert two.memory and two.notes
+
+
+def test_an_integer_beyond_pythons_conversion_limit_in_a_skipped_section(tmp_path):
+    """Found by the fuzz run: a 5,000-digit integer in a section only counted crashed the plain
+    decoder (Python refuses int() of more than 4,300 digits); it is read like any long integer."""
+    path = tmp_path / "v.json"
+    path.write_text('{"instruction": [' + "7" * 5000 + '], "summary": [{"total_time": 0.5}]}', encoding="utf-8")
+    (profile,) = neuroncmp.load(path)
+    assert profile.metrics["total_time"].value == 0.5
+    assert [s.text for s in profile.skipped if s.where == "section 'instruction'"] == ["1 row"]
+    wrapped = tmp_path / "w.log"
+    wrapped.write_text('level=info msg="x"\n{"n_a": {"total_time": 0.5, "big": ' + "7" * 5000 + "}}\n",
+                       encoding="utf-8")
+    (profile,) = neuroncmp.load(wrapped)
+    assert profile.metrics["total_time"].value == 0.5

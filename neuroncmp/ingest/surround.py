@@ -47,7 +47,9 @@ _HEADER = (r"(?i)^[ \t]*(?:COMMAND|CMD|STDOUT|STDERR|EXIT[ _]?CODE|RETURN[ _]?CO
            r"EXIT[ _]?STATUS)[ \t]*:")
 # A JSON document may follow a label on its own line: ``STDOUT: {"n_...": {...}}``.
 _LABELLED_JSON = r"^[ \t]*[A-Za-z][\w .-]{0,40}:[ \t]*(?=\{)"
-_DECODER = json.JSONDecoder()  # plain C decoding: only to find where a document ends
+# Plain C decoding, only to find where a document ends (an integer of 5,000 digits would exceed
+# Python's int-conversion limit: its value does not matter here).
+_DECODER = json.JSONDecoder(parse_int=lambda digits: 0)
 
 
 @record
