@@ -120,6 +120,7 @@ def test_diff_warnings_carry_the_profilers_warning_once_with_its_sides():
 def test_sniff_knows_the_document_by_any_section_first():
     for name in sorted(view_json.SECTIONS):
         assert view_json.sniff(f'{{"{name}": [{{"x": 1}}]}}')
+    assert view_json.sniff('{"a_section_of_a_later_profiler": [], "neff_header": [{"hash": "x"}]}')
     assert not view_json.sniff('{"n_abc": {"total_time": 1}}')  # summary-json
     assert not view_json.sniff('{"neuron_runtime_data": []}')  # neuron-monitor
 
