@@ -233,3 +233,18 @@ def test_the_terminal_form_of_the_tool_log_is_set_aside_too(tmp_path):
     assert profile.metrics["total_time"].raw == str(_clean_values()["total_time"])
     assert [s.where for s in profile.skipped] == ["line 1"]
     assert profile.notes == ["profiler warning: Failed to load profile session"]
+
+
+def test_neuron_monitor_reports_inside_log_lines_read_as_the_clean_report(tmp_path):
+    """Every format benefits, not only summary-json: two neuron-monitor reports (the gather
+    folder's trn1.2xlarge record, one JSON line each) between a log line and a runner header."""
+    source = THIRD / "derived" / "trn1.2xlarge_neuron-monitor_wandb-test-sample.json"
+    line = json.dumps(json.loads(source.read_text(encoding="utf-8")))
+    path = tmp_path / "monitor.log"
+    path.write_text(LOG[0] + "\n" + line + "\n" + line + "\nSTDERR:\n", encoding="utf-8")
+    one, two = neuroncmp.load(path)
+    (clean,) = neuroncmp.load(source)
+    assert one.source.format == "neuron-monitor"
+    assert {k: m.raw for k, m in one.metrics.items()} == {k: m.raw for k, m in clean.metrics.items()}
+    assert {k: m.raw for k, m in two.metrics.items()} == {k: m.raw for k, m in clean.metrics.items()}
+    assert [s.where for s in one.skipped[:2]] == ["line 1", "line 4"]
