@@ -17,7 +17,7 @@ from .batch_sizes import infer_batch_sizes
 from .decode import HEAD_BYTES, read_text
 from .manifest import MANIFEST, Entry, apply_entry, entry_for, read_manifest
 from .registry import by_name, for_directory, for_text
-from .surround import unwrap
+from .surround import first_content, unwrap
 from .tool_notes import add_note, tool_warning
 from .values import add_metric
 
@@ -104,12 +104,13 @@ def _directory(path: Path, format: str | None) -> list[Profile]:
 
 def _parse_file(path: Path, format: str | None) -> list[Profile]:
     body = unwrap(read_text(path))  # the profile found inside log lines, runner sections, ...
-    text = body.text.lstrip()
-    tail = text[-HEAD_BYTES:] if len(text) > HEAD_BYTES else ""
-    parser = by_name(format) if format else for_text(path, text[:HEAD_BYTES], tail)
+    start = first_content(body.text)  # blanked lines before the profile are not part of its head
+    text, cut = body.text, start + HEAD_BYTES
+    head, tail = text[start:cut], text[max(cut, len(text) - HEAD_BYTES):]  # slices, not copies of all
+    parser = by_name(format) if format else for_text(path, head, tail)
     if parser.reads_directory:
         raise ParseError(str(path), "path", f"a directory for format '{parser.name}'", "a file")
-    profiles = parser.parse(body.text, str(path))
+    profiles = parser.parse(text, str(path))
     for profile in profiles:
         profile.skipped[:0] = body.skipped  # the surrounding lines come first, as in the file
         for message in body.warnings:

@@ -94,9 +94,20 @@ def _clean(text: str) -> str:
 
 
 def _bare_json(text: str) -> bool:
-    stripped = text.strip()
-    return stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]") \
-        and ("\n" not in stripped or re.search(_MAYBE_NOT_JSON, stripped) is None)
+    """Starts with { or [, ends with } or ], no line between that may not be JSON (the text is
+    not copied: inputs reach tens of megabytes)."""
+    first, end = first_content(text), len(text)
+    while end > first and text[end - 1] in " \t\r\n":
+        end -= 1
+    if text[first:first + 1] not in ("{", "[") or text[end - 1:end] not in ("}", "]"):
+        return False
+    return text.find("\n", first, end) < 0 or re.compile(_MAYBE_NOT_JSON).search(text, first, end) is None
+
+
+def first_content(text: str) -> int:
+    """The index of the first character that is not white space (``len(text)`` if none)."""
+    match = re.compile(r"[ \t\r\n\f\v]*").match(text)
+    return match.end() if match else 0
 
 
 def _plain_text(text: str) -> bool:
