@@ -156,17 +156,31 @@ def documents(text: str, path: str) -> list[tuple[int, Any]]:
     another (two ``view`` outputs saved in one log). They share one count of values; an error
     names the line and column in the whole text."""
     _check_depth(text, path)
-    decoder = json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
+    start = skip_space(text, 0)
+    try:  # the common case, one document, decoded in one call
+        return [(text.count("\n", 0, start) + 1, _decoder(path).decode(text))]
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON", exc.msg) from None
+    except RecursionError:
+        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+    return _several(text, path, start)
+
+
+def _decoder(path: str) -> json.JSONDecoder:
+    return json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
+
+
+def _several(text: str, path: str, index: int) -> list[tuple[int, Any]]:
+    """Documents one after another, each with its first line (a fresh count of values)."""
+    decoder = _decoder(path)
     found: list[tuple[int, Any]] = []
-    index = skip_space(text, 0)
-    while index < len(text) or not found:
+    while index < len(text):
         try:
             value, end = decoder.raw_decode(text, index)
         except json.JSONDecodeError as exc:
             raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON",
                              exc.msg) from None
-        except RecursionError:
-            raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
         found.append((text.count("\n", 0, index) + 1, value))
         index = skip_space(text, end)
     return found

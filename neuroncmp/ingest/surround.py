@@ -101,18 +101,27 @@ def _bare_json(text: str) -> bool:
         end -= 1
     if text[first:first + 1] not in ("{", "[") or text[end - 1:end] not in ("}", "]"):
         return False
-    return text.find("\n", first, end) < 0 or re.compile(_MAYBE_NOT_JSON).search(text, first, end) is None
+    if text.find("\n{", first, end) < 0 and text.count("\n}", first, end) <= 1:
+        return True  # one document (pretty-printed or on one line): no line between documents
+    return re.compile(_MAYBE_NOT_JSON).search(text, first, end) is None
+
+
+_SPACE = re.compile(r"[ \t\r\n\f\v]*")  # compiled here: used on every file
 
 
 def first_content(text: str) -> int:
     """The index of the first character that is not white space (``len(text)`` if none)."""
-    match = re.compile(r"[ \t\r\n\f\v]*").match(text)
+    match = _SPACE.match(text)
     return match.end() if match else 0
 
 
 def _plain_text(text: str) -> bool:
     """No JSON object and no line to set aside can be in it."""
-    return "{" not in text and re.search(_MAYBE_MARKED, text) is None
+    if "{" in text:
+        return False
+    # every line to set aside holds "=" (level=), ":" (COMMAND:) or "[" (ERRO[0000]): one-character
+    # searches are much cheaper than the pattern, and most text profiles have none of them
+    return not ("=" in text or ":" in text or "[" in text) or re.search(_MAYBE_MARKED, text) is None
 
 
 def _json_spans(text: str, lines: list[str]) -> list[tuple[int, int, int]]:

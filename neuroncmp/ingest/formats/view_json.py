@@ -49,7 +49,7 @@ _IDENTITY = {("profile_info", "profiler_version"): "profiler_version",
              ("metadata", "hbm_ddr_bandwidth"): "hbm_ddr_bandwidth",
              ("metadata", "num_physical_cores"): "num_physical_cores",
              ("metadata", "vnc_enabled"): "vnc_enabled"}
-_FIRST_KEY = r'\s*\{\s*"([^"\\]{1,64})"\s*:'  # compiled on first sniff (re's cache)
+_FIRST_KEY = r'\s*\{\s*"([^"\\]{1,64})"\s*:\s*(\[?)'  # compiled on first sniff (re's cache)
 
 
 def parse(text: str, path: str) -> list[Profile]:
@@ -147,7 +147,10 @@ def sniff(head: str) -> bool:
     match = re.match(_FIRST_KEY, head)
     if match is None:
         return False
-    return match.group(1) in SECTIONS or any(key in head for key in _ONLY_VIEW)
+    if match.group(1) in SECTIONS:
+        return True
+    # every section is a list: a summary-json (an object or a number first) is not searched
+    return match.group(2) == "[" and any(key in head for key in _ONLY_VIEW)
 
 
 PARSER = Parser(NAME, "neuron-profile view --output-format json (the full document: summary, "
