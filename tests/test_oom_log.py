@@ -92,6 +92,10 @@ def test_a_capture_whose_every_batch_runs_out_of_memory_says_so(standin_path, tm
     result = CliRunner().invoke(cli, ["capture", "--batch", "2,4", "--out", str(out), "--", *TRAIN])
     assert result.exit_code == 1, result.output
     assert "b2  out-of-memory" in result.stdout and "b4  out-of-memory" in result.stdout
+    # the stand-in prints AWS's table form scaled to the batch: 160 MiB of tensors per sample,
+    # 192 MiB of model code (tests/standins/fake_train.py, oom_log); batch 2 is the upper bound
+    in_use = next(line for line in result.stdout.splitlines() if line.startswith("in use on the device: "))
+    assert "tensors 320.0 MiB" in in_use and "model_code 192.0 MiB" in in_use
     assert "neuroncmp diff" not in result.output  # it would fail: the folder holds no profile
     assert "no batch size was captured" in result.output
     assert "every batch size ran out of device memory, the smallest (batch 2) included: try smaller " \

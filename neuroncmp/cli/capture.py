@@ -133,10 +133,22 @@ def _summary(result: Any) -> str:
         asked = bound.get("requested_bytes")
         lines.append(f"upper bound: batch {bound['batch_size']} ran out of device memory"
                      + (f" (asked for {asked} bytes of {bound.get('requested_usage')})" if asked else ""))
+        lines += _in_use(bound)
     lines.append(f"manifest: {result.manifest}")
     if _captured(result):  # 'diff DIR' needs at least one profile in the folder
         lines.append(f"next: neuroncmp diff {result.out_dir}")
     return "\n".join(lines)
+
+
+def _in_use(bound: dict[str, Any]) -> list[str]:
+    """The memory in use when the runtime failed, by usage type, as its report gave it."""
+    from .. import units
+
+    by_type = bound.get("bytes_by_type") or {}
+    shown = [f"{usage} {units.format_value(amount, units.BYTE)}" for usage, amount in by_type.items()
+             if isinstance(amount, int) and amount > 0]
+    where = "the device" if bound.get("bytes_level") == "device" else (bound.get("where") or "the core")
+    return [f"in use on {where}: {', '.join(shown)}"] if shown else []
 
 
 def _captured(result: Any) -> bool:
