@@ -178,3 +178,16 @@ def test_an_integer_beyond_pythons_conversion_limit_in_a_skipped_section(tmp_pat
                        encoding="utf-8")
     (profile,) = neuroncmp.load(wrapped)
     assert profile.metrics["total_time"].value == 0.5
+
+
+def test_the_depth_limit_applies_to_the_sections_read(tmp_path):
+    from neuroncmp.errors import LimitError
+
+    deep = "[" * 70 + "]" * 70  # beyond the default 64 levels
+    path = tmp_path / "v.json"
+    path.write_text('{"instruction": ' + deep + ', "summary": [{"total_time": 0.5}]}', encoding="utf-8")
+    (profile,) = neuroncmp.load(path)  # a section only counted: not decoded into objects
+    assert profile.metrics["total_time"].value == 0.5
+    path.write_text('{"warnings": ' + deep + ', "summary": [{"total_time": 0.5}]}', encoding="utf-8")
+    with pytest.raises(LimitError, match="NEURONCMP_MAX_JSON_DEPTH"):
+        neuroncmp.load(path)

@@ -191,8 +191,8 @@ def sections(text: str, path: str, keep: frozenset[str], index: int = 0) -> tupl
     decoded as ``loads`` does (limits, first value of a repeated key), every other one decoded
     by the plain C decoder and dropped at once, only its size kept (rows of a list, members of
     an object). Returns (kept, dropped sizes, the index after the object): a view JSON's
-    per-instruction sections are most of its bytes and are not read now."""
-    _check_depth(text, path)
+    per-instruction sections are most of its bytes and are not read now. The depth limit applies
+    to the kept members (a dropped one nested beyond what the decoder can is refused as well)."""
     decoder = json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
     kept: dict[str, Any] = {}
     dropped: dict[str, int] = {}
@@ -203,7 +203,8 @@ def sections(text: str, path: str, keep: frozenset[str], index: int = 0) -> tupl
                 raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, index)
             key, index = _PLAIN.raw_decode(text, index)  # a JSON string: the member's name
             index = skip_space(text, _expect(text, skip_space(text, index), ":"))
-            if key in keep:
+            if key in keep:  # small: its depth checked on its own text, then decoded with limits
+                _check_depth(text[index:_PLAIN.raw_decode(text, index)[1]], path)
                 value, index = decoder.raw_decode(text, index)
                 kept.setdefault(key, value)
             else:
@@ -251,7 +252,9 @@ def _int(digits: str) -> int | float:
     return int(digits) if len(digits) <= 300 else float(digits)
 
 
-_PLAIN = json.JSONDecoder(parse_int=_int)  # no object hook: C speed, for sections only counted
+# No object hook, integers read by float (C, and never refused for length): for sections that are
+# only counted, and for member names.
+_PLAIN = json.JSONDecoder(parse_int=float)
 
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # unrolled: linear, no backtracking

@@ -101,6 +101,8 @@ def _bare_json(text: str) -> bool:
         end -= 1
     if text[first:first + 1] not in ("{", "[") or text[end - 1:end] not in ("}", "]"):
         return False
+    if text.find("\n", first, end) < 0:
+        return True  # one line (a view JSON's usual form): a one-character search
     if text.find("\n{", first, end) < 0 and text.count("\n}", first, end) <= 1:
         return True  # one document (pretty-printed or on one line): no line between documents
     return re.compile(_MAYBE_NOT_JSON).search(text, first, end) is None
