@@ -46,6 +46,18 @@ class UnknownFormatError(InputError):
     """The format of a file could not be recognised, or a forced format name is unknown."""
 
 
+class NoProfileError(ParseError, UnknownFormatError):
+    """No input format found a profile in a file: the message names what each one looked for
+    (a parse error of the whole file, and a format that could not be recognised)."""
+
+    def __init__(self, path: str, looked_for: str) -> None:
+        self.path, self.where, self.found = str(path), "whole file", "none"
+        self.expected = f"a Neuron profile; looked for {looked_for}"
+        InputError.__init__(self, f"{quote(self.path)}: no Neuron profile found in it (text around a "
+                            f"profile is allowed); looked for {looked_for}. Force a format with "
+                            "--format-in NAME if it is one")
+
+
 class MissingDependencyError(InputError):
     """An optional extra (pyarrow, matplotlib, ...) is needed but not installed."""
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 import neuroncmp
 from conftest import FIXTURES, RUN
-from neuroncmp.errors import NeuroncmpError, ParseError, UnknownFormatError
+from neuroncmp.errors import NeuroncmpError, NoProfileError, ParseError, UnknownFormatError
 from neuroncmp.ingest.registry import parsers
 
 
@@ -102,7 +103,7 @@ def test_markdown_memory_sidecar_alone():
 def test_formats_registry_lists_every_parser():
     names = {p.name for p in parsers()}
     assert names == {"summary-json", "summary-text", "ui-markdown", "explorer-parquet",
-                     "neuron-monitor", "trainer-json", "trainer-text"}
+                     "neuron-monitor", "trainer-json", "trainer-text", "view-json"}
 
 
 # ---- bad input --------------------------------------------------------------------------------
@@ -113,9 +114,9 @@ BAD = {
     "junk.json": (bytes(range(256)) * 4, ParseError, "binary"),
     "junk.txt": (b"\xfa\xff\xfe" * 50, ParseError, "UTF-8"),  # (FF FE first would be a UTF-16 BOM)
     "wrongtype.json": (b'{"n_a": {"total_time": "fast"}}', ParseError, "key 'total_time'"),
-    "list.json": (b"[1, 2, 3]", ParseError, "JSON object"),
-    "notables.md": (b"# Baseline\n\njust some words\n", ParseError, "summary table"),
-    "mystery.xyz": (b"hello there, nothing Neuron here\n", UnknownFormatError, "cannot tell"),
+    "list.json": (b"[1, 2, 3]", NoProfileError, "summary-json: a JSON object"),
+    "notables.md": (b"# Baseline\n\njust some words\n", NoProfileError, "no Neuron profile"),
+    "mystery.xyz": (b"hello there, nothing Neuron here\n", NoProfileError, "no Neuron profile"),
     "badamount.md": (b"| ND Idx | NC Idx | Usage Type | Amount |\n| - | - | - | - |\n| 0 | 0 | io | lots |\n",
                      ParseError, "line 3"),
     "badunit.md": (b"| Group | Name | Value |\n| - | - | - |\n| overall_stats | **total_time** | 3 **GiB** |\n",
@@ -269,3 +270,30 @@ def test_inside_remembered_each_folders_manifest_is_read_once(tmp_path, monkeypa
             with pytest.raises(ParseError, match="manifest.json"):
                 neuroncmp.load(files[0])
     assert len(reads) == 3
+
+
+UI_SWEEP = Path(__file__).parent / "data" / "third_party" / "ui-markdown" / \
+    "trn1.2xlarge_profiler-2.26_bert-base_batch32_padding-sweep.md"
+
+
+def test_ui_export_sub_sections_with_their_own_runs_are_profiles_of_their_own():
+    """'# Batch 32 Fixed' with '## Padding 16/32/64/128', each with its Trainer block (values read
+    from the file by hand); only 'Padding 32' holds the summary and memory tables."""
+    profiles = neuroncmp.load(UI_SWEEP)
+    assert [(p.label, p.batch_size) for p in profiles] == [
+        ("b32-fixed-padding-16", 32), ("b32-fixed-padding-32", 32), ("b32-fixed-padding-64", 32),
+        ("b32-fixed-padding-128", 32)]
+    assert [p.training["train_samples_per_second"].value for p in profiles] == [199.059, 194.87, 168.3, 136.737]
+    assert [bool(p.metrics) for p in profiles] == [False, True, False, False]
+    assert profiles[1].memory_total() is not None
+    assert not [a for p in profiles for a in p.anomalies if a.code == "duplicate-metric"]
+
+
+def test_a_sub_heading_without_a_run_of_its_own_does_not_split_its_section(tmp_path):
+    text = UI_SWEEP.read_text(encoding="utf-8")
+    start = text.index("## Padding 32")
+    end = text.index("## Padding 64")
+    path = tmp_path / "one.md"
+    path.write_text("# Batch 32 Fixed\n\n## Setup\n\nnotes only\n\n" + text[start:end], encoding="utf-8")
+    (profile,) = neuroncmp.load(path)
+    assert profile.label == "b32-fixed" and profile.training["train_samples_per_second"].value == 194.87

@@ -18,42 +18,19 @@ from neuroncmp.ingest.memory_types import canonical_usage
 DATA = Path(__file__).parent / "data" / "third_party"
 EXPECTED = json.loads((DATA / "expected.json").read_text(encoding="utf-8"))["files"]
 
-_C1 = "issue 20 class 1: summary-json inside other text (tool log lines, runner sections) is refused"
-_C2_MEM = "issue 20 class 2: the view JSON's nc_mem_usage device-memory table is dropped"
-_C2_WARN = "issue 20 class 2: the view JSON's warnings section is not kept as notes"
 _C4 = "issue 20 class 4: neuron-monitor read only partly"
 _C4_EMPTY = ("issue 20 class 4: a neuron-monitor report with no runtime attached (system_data, "
              "instance_info, hardware info only) is refused")
-_C5 = "issue 20 class 5: the older OOM log's bullet-list breakdown (* 15.855GB : tensors) is dropped"
-_C1_NONE = ("issue 20 class 1 (deliverable 1): a file that holds no profile (neuron-ls output, a runtime "
-            "error log) must get one clear error naming what was looked for; today the error names one "
-            "format only, chosen by the file's suffix (a .log file: 'expected a Trainer block')")
-_DICT = ("issue 20 class 1 (content first): a training log whose only Trainer metrics are the final "
-         "logged dict line ({'train_runtime': 2017.3458, 'train_samples_per_second': ...}) is refused "
-         "('expected a ***** train metrics ***** block'); the dict line is the Trainer's own output too")
-_MD = ("issue 20 (UI export): '## Padding N' sub-sections under one '# Title' are not split, so four "
-       "Trainer blocks collide (duplicate-metric) and the first block's values are kept")
 
 
 def _xfails() -> dict[str, str]:
     """Test id -> reason, for every case that fails on today's readers."""
     marks: dict[str, str] = {}
     for name in EXPECTED:
-        if name.startswith("view-json/"):
-            marks[f"{name}::device_memory_total"] = _C2_MEM
-            marks[f"{name}::warnings"] = _C2_WARN
-        if name.startswith("derived/trn2.3xlarge_"):
-            for entry in EXPECTED[name]["values"]:
-                marks[f"{name}::{entry['name']}"] = _C1
-            marks[f"{name}::no-anomaly"] = _C1
         if name.startswith("neuron-monitor/"):
             for entry in EXPECTED[name]["values"]:
                 marks[f"{name}::{entry['name']}"] = _C4_EMPTY
             marks[f"{name}::no-anomaly"] = _C4_EMPTY
-        if name.startswith("runtime-oom/"):
-            for entry in EXPECTED[name]["values"]:
-                if entry["where"] == "oom_breakdown":
-                    marks[f"{name}::{entry['name']}"] = _C5
     monitor = "derived/trn1.2xlarge_neuron-monitor_wandb-test-sample.json"
     for key in ("execution_stats.execution_summary.completed",
                 "execution_stats.latency_stats.device_latency.p50",
@@ -64,16 +41,6 @@ def _xfails() -> dict[str, str]:
                 "execution_stats.execution_summary.completed",
                 "system_data.memory_info.memory_total_bytes"):
         marks[f"{monitor}::{key}"] = _C4
-    for name, spec in EXPECTED.items():
-        if spec["loader"] == "refuse":
-            marks[f"{name}::refused-clearly"] = _C1_NONE
-    log = "derived/trn1.32xlarge_llama3-8b-lora-sft_training-log_notebook-cell-output.log"
-    for entry in EXPECTED[log]["values"]:
-        marks[f"{log}::{entry['name']}"] = _DICT
-    marks[f"{log}::no-anomaly"] = _DICT
-    ui = "ui-markdown/trn1.2xlarge_profiler-2.26_bert-base_batch32_padding-sweep.md"
-    marks[f"{ui}::train_samples_per_second"] = _MD
-    marks[f"{ui}::no-anomaly"] = _MD
     return marks
 
 

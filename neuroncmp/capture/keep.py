@@ -10,6 +10,7 @@ from typing import Any
 from ..atomic import write_atomic
 from ..errors import InputError
 from ..ingest.registry import by_name
+from ..ingest.surround import unwrap
 from . import sidecars
 from .discovery import Pair
 from .tools import EXPLORER, ToolError, Tools, view_parquet, view_summary
@@ -22,7 +23,7 @@ def write_summary(out_dir: Path, label: str, tools: Tools, pair: Pair, raw_dir: 
     text = view_summary(tools, pair.neff, pair.ntff, raw_dir / "view.stderr")
     name = f"{label}.json"
     try:
-        by_name(SUMMARY_FORMAT).parse(text, str(out_dir / name))
+        by_name(SUMMARY_FORMAT).parse(unwrap(text).text, str(out_dir / name))  # log lines allowed
     except InputError as exc:
         raise ToolError(f"{tools.kind} view printed no usable summary-json: {exc}") from None
     write_atomic(out_dir / name, text if text.endswith("\n") else text + "\n")

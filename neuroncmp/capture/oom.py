@@ -13,6 +13,17 @@ On a failed device allocation the runtime logs (AWS, "Neuron Device Memory", sam
     NEFF id to name mapping:
     1001: "1.0.41235.0+df4a714bb-/local/out-test0_meta_dense"
 
+Older runtimes print no table but a bullet list after the failed allocation (a real trn1 log
+in ``tests/data/third_party/runtime-oom/``; the list is that core's memory)::
+
+    ... ERROR  TDRV:log_dev_mem   Failed to allocate 172.000MB (usage: tensors) on ND 0:NC 0, current utilization:
+    \t* total: 15.855GB
+    \t* tensors: 15.855GB
+    \t* runtime: 1.062KB
+    \t* dma rings: 32.000KB
+
+read as one core row (``label: size``; ``size : label`` too, as some logs print it).
+
 Column names are the two header lines joined per column; sizes are binary (``KB`` = KiB: the
 sample's ND row sums to its TOTAL only that way); ``n/a`` means the type does not apply. The
 runtime also writes the table to ``/tmp/neuron_mem_table_device_<d>_hbm_<h>.log`` in case the
@@ -33,6 +44,10 @@ _FAILED = re.compile(r"Failed to allocate\s+(?P<size>[\d.]+\s*[KMGT]?B)\s*\((?P<
 _TABLE = "log_dev_mem_usage_table"
 _ROW = re.compile(r"^\s*(?:\\_)?\s*(?P<kind>ND|NC|NEFF)\s+(?P<index>\d+)(?P<rest>[^|]*)\|")
 _NAME = re.compile(r'^\s*(\d+):\s*"(.*)"\s*$')
+_SIZE = r"[\d.]+\s*[KMGT]?i?B"
+_BULLET = re.compile(rf"^\s*\*\s*(?:(?P<label>[A-Za-z][\w ]*?)\s*:\s*(?P<size>{_SIZE})"
+                     rf"|(?P<size2>{_SIZE})\s*:\s*(?P<label2>[A-Za-z][\w ]*?))\s*$")
+_PLACE = re.compile(r"ND\s*(\d+)\s*:\s*NC\s*(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +79,17 @@ class OomReport:
     def device_row(self) -> Row | None:
         return next((r for r in self.rows if r.level == "device"), None)
 
+    def breakdown(self) -> Row | None:
+        """The widest row the report has: the device's (table form), else the core's (bullets)."""
+        return self.device_row() or next((r for r in self.rows if r.level == "core"), None)
+
     def as_dict(self) -> dict[str, Any]:
-        device = self.device_row()
+        device, widest = self.device_row(), self.breakdown()
         return {"requested_bytes": self.requested_bytes, "requested_usage": self.requested_usage,
                 "where": self.where, "columns": list(self.columns),
                 "device_bytes_by_type": dict(device.bytes_by_type) if device else None,
+                "bytes_by_type": dict(widest.bytes_by_type) if widest else None,
+                "bytes_level": widest.level if widest else None,
                 "rows": [r.as_dict() for r in self.rows],
                 "neff_names": {str(k): v for k, v in self.neff_names}}
 
@@ -85,11 +106,14 @@ def parse(text: str) -> OomReport | None:
     """The out-of-memory report in ``text``, or None when it holds neither the failed allocation
     nor the memory table."""
     lines = text.splitlines()
-    failed = next((m for m in map(_FAILED.search, lines) if m), None)
+    at = next((i for i, line in enumerate(lines) if _FAILED.search(line)), None)
+    failed = _FAILED.search(lines[at]) if at is not None else None
     start = next((i for i, line in enumerate(lines) if _TABLE in line), None)
     if failed is None and start is None:
         return None
     columns, rows = _table(lines, start) if start is not None else ((), ())
+    if not rows and at is not None:
+        columns, rows = _bullets(lines, at)
     usage = re.search(r"usage:\s*([\w ]+)", failed["details"]) if failed else None
     return OomReport(size_bytes(failed["size"]) if failed else None,
                      usage.group(1).strip() if usage else None,
@@ -123,6 +147,23 @@ def _table(lines: list[str], start: int) -> tuple[tuple[str, ...], tuple[Row, ..
         rows.append(Row(level, device, core if kind != "ND" else None,
                         index if kind == "NEFF" else None, sizes))
     return columns, tuple(rows)
+
+
+def _bullets(lines: list[str], at: int) -> tuple[tuple[str, ...], tuple[Row, ...]]:
+    """The ``* label: size`` list after the failed allocation at line ``at``, as one core row."""
+    pairs: list[tuple[str, int | None]] = []
+    for line in lines[at + 1:]:
+        match = _BULLET.match(line)
+        if match is None:
+            break  # the blank line (or the next log line) that ends the list
+        label = (match["label"] or match["label2"]).strip()
+        pairs.append((label, size_bytes(match["size"] or match["size2"])))
+    if not pairs:
+        return (), ()
+    place = _PLACE.search(lines[at])
+    device, core = (int(place.group(1)), int(place.group(2))) if place else (None, None)
+    typed = tuple((canonical_usage(label), amount) for label, amount in pairs)
+    return tuple(label for label, _ in pairs), (Row("core", device, core, None, typed),)
 
 
 def _names(lines: list[str], start: int) -> tuple[tuple[int, str], ...]:

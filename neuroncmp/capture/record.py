@@ -113,6 +113,7 @@ def upper_bound(failed: list[dict[str, Any]]) -> dict[str, Any] | None:
             "requested_bytes": oom.get("requested_bytes"),
             "requested_usage": oom.get("requested_usage"), "where": oom.get("where"),
             "device_bytes_by_type": oom.get("device_bytes_by_type"),
+            "bytes_by_type": oom.get("bytes_by_type"), "bytes_level": oom.get("bytes_level"),
             "log": first.get("raw", {}).get("log")}
 
 

@@ -133,14 +133,45 @@ def _summary(result: Any) -> str:
         asked = bound.get("requested_bytes")
         lines.append(f"upper bound: batch {bound['batch_size']} ran out of device memory"
                      + (f" (asked for {asked} bytes of {bound.get('requested_usage')})" if asked else ""))
-    lines.append(f"manifest: {result.manifest}\nnext: neuroncmp diff {result.out_dir}")
+        lines += _in_use(bound)
+    lines.append(f"manifest: {result.manifest}")
+    if _captured(result):  # 'diff DIR' needs at least one profile in the folder
+        lines.append(f"next: neuroncmp diff {result.out_dir}")
     return "\n".join(lines)
+
+
+def _in_use(bound: dict[str, Any]) -> list[str]:
+    """The memory in use when the runtime failed, by usage type, as its report gave it."""
+    from .. import units
+
+    by_type = bound.get("bytes_by_type") or {}
+    shown = [f"{usage} {units.format_value(amount, units.BYTE)}" for usage, amount in by_type.items()
+             if isinstance(amount, int) and amount > 0]
+    where = "the device" if bound.get("bytes_level") == "device" else (bound.get("where") or "the core")
+    return [f"in use on {where}: {', '.join(shown)}"] if shown else []
+
+
+def _captured(result: Any) -> bool:
+    """Whether the folder holds a profile: captured now, or kept from an earlier run (a resumed
+    run lists those as skipped, so the manifest it just wrote says)."""
+    import json
+
+    if any(o.status == "captured" for o in result.outcomes):
+        return True
+    return bool(json.loads(Path(result.manifest).read_text(encoding="utf-8")).get("profiles"))
 
 
 def _raise_on_failures(result: Any) -> None:
     from ..errors import InputError
 
     failed = result.failures
+    if not _captured(result):
+        bound = result.upper_bound
+        why = (f"every batch size ran out of device memory, the smallest (batch {bound['batch_size']}) "
+               "included: try smaller batch sizes" if bound and not failed else
+               "see the reasons above and manifest.json")
+        raise InputError(f"no batch size was captured, so {result.out_dir} holds no profile to compare: "
+                         f"{why}")
     if failed:
         named = "; ".join(f"{o.label}: {o.status}" for o in failed)
         raise InputError(f"{len(failed)} of {len(result.outcomes)} batch sizes captured nothing "

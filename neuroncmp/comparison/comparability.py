@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..model import Profile
+from . import tool_warnings
 from .result import Side
 
 KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version",
@@ -24,6 +25,7 @@ def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basi
     found += _batch_warnings(sides, basis)
     found += _eval_set_warnings(sides)
     found += _anomaly_warnings(sides)
+    found += tool_warnings.warnings_for(sides)
     found += _only_in_warnings(only_in, [side.label for side in sides])
     return found
 

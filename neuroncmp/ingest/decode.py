@@ -139,10 +139,98 @@ def loads(text: str, path: str, seen: list[int] | None = None) -> Any:
         return json.loads(text, object_pairs_hook=_objects(path, [0] if seen is None else seen),
                           parse_int=_int)
     except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":  # two documents in a row: this format reads one per file
+            raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "one JSON document "
+                             "(this format reads one per file)", "the start of a second one") from None
         raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON",
                          exc.msg) from None
     except RecursionError:  # the depth limit was raised above what the decoder can nest
         raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def documents(text: str, path: str) -> list[tuple[int, Any]]:
+    """Every JSON document in ``text`` with the line it starts on: one, or several one after
+    another (two ``view`` outputs saved in one log). They share one count of values; an error
+    names the line and column in the whole text."""
+    _check_depth(text, path)
+    start = skip_space(text, 0)
+    try:  # the common case, one document, decoded in one call
+        return [(text.count("\n", 0, start) + 1, _decoder(path).decode(text))]
+    except json.JSONDecodeError as exc:
+        if exc.msg != "Extra data":
+            raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON", exc.msg) from None
+    except RecursionError:
+        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+    return _several(text, path, start)
+
+
+def _decoder(path: str) -> json.JSONDecoder:
+    return json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
+
+
+def _several(text: str, path: str, index: int) -> list[tuple[int, Any]]:
+    """Documents one after another, each with its first line (a fresh count of values)."""
+    decoder = _decoder(path)
+    found: list[tuple[int, Any]] = []
+    while index < len(text):
+        try:
+            value, end = decoder.raw_decode(text, index)
+        except json.JSONDecodeError as exc:
+            raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON",
+                             exc.msg) from None
+        found.append((text.count("\n", 0, index) + 1, value))
+        index = skip_space(text, end)
+    return found
+
+
+def sections(text: str, path: str, keep: frozenset[str], index: int = 0) -> tuple[dict[str, Any], dict[str, int], int]:
+    """The JSON object starting at ``index``, member by member: the members named in ``keep``
+    decoded as ``loads`` does (limits, first value of a repeated key), every other one decoded
+    by the plain C decoder and dropped at once, only its size kept (rows of a list, members of
+    an object). Returns (kept, dropped sizes, the index after the object): a view JSON's
+    per-instruction sections are most of its bytes and are not read now. The depth limit applies
+    to the kept members (a dropped one nested beyond what the decoder can is refused as well)."""
+    decoder = json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
+    kept: dict[str, Any] = {}
+    dropped: dict[str, int] = {}
+    try:
+        index = _expect(text, skip_space(text, index), "{")
+        while text[index:index + 1] != "}":
+            if text[index:index + 1] != '"':
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, index)
+            key, index = _PLAIN.raw_decode(text, index)  # a JSON string: the member's name
+            index = skip_space(text, _expect(text, skip_space(text, index), ":"))
+            if key in keep:  # small: its depth checked on its own text, then decoded with limits
+                _check_depth(text[index:_PLAIN.raw_decode(text, index)[1]], path)
+                value, index = decoder.raw_decode(text, index)
+                kept.setdefault(key, value)
+            else:
+                value, index = _PLAIN.raw_decode(text, index)
+                dropped[key] = len(value) if isinstance(value, (list, dict)) else 1
+            index = skip_space(text, index)
+            if text[index:index + 1] == ",":
+                index = skip_space(text, index + 1)
+            elif text[index:index + 1] != "}":
+                raise json.JSONDecodeError("Expecting ',' delimiter", text, index)
+    except json.JSONDecodeError as exc:
+        raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON", exc.msg) from None
+    except RecursionError:
+        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+    return kept, dropped, index + 1
+
+
+def _expect(text: str, index: int, char: str) -> int:
+    if text[index:index + 1] != char:
+        raise json.JSONDecodeError(f"Expecting '{char}'", text, index)
+    return index + 1
+
+
+def skip_space(text: str, index: int) -> int:
+    match = _SPACE.match(text, index)
+    return match.end() if match else index
 
 
 def _objects(path: str, seen: list[int]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
@@ -162,6 +250,11 @@ def _int(digits: str) -> int | float:
     # A float's range ends near 1.8e308: longer integers become an infinity (flagged when
     # validated) rather than a number no formatter or ratio can handle.
     return int(digits) if len(digits) <= 300 else float(digits)
+
+
+# No object hook, integers read by float (C, and never refused for length): for sections that are
+# only counted, and for member names.
+_PLAIN = json.JSONDecoder(parse_int=float)
 
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # unrolled: linear, no backtracking

@@ -18,6 +18,8 @@ from .decode import HEAD_BYTES, read_text
 from .inputs import assemble
 from .manifest import MANIFEST, Entry, apply_entry, entry_for, read_manifest
 from .registry import by_name, for_directory, for_text
+from .surround import first_content, unwrap
+from .tool_notes import add_note, tool_warning
 from .values import add_metric
 
 
@@ -121,11 +123,18 @@ def _directory(path: Path, format: str | None) -> list[Profile]:
 
 
 def _parse_file(path: Path, format: str | None) -> list[Profile]:
-    text = read_text(path)
-    parser = by_name(format) if format else for_text(path, text[:HEAD_BYTES])
+    body = unwrap(read_text(path))  # the profile found inside log lines, runner sections, ...
+    start = first_content(body.text)  # blanked lines before the profile are not part of its head
+    text, cut = body.text, start + HEAD_BYTES
+    head, tail = text[start:cut], text[max(cut, len(text) - HEAD_BYTES):]  # slices, not copies of all
+    parser = by_name(format) if format else for_text(path, head, tail)
     if parser.reads_directory:
         raise ParseError(str(path), "path", f"a directory for format '{parser.name}'", "a file")
     profiles = parser.parse(text, str(path))
+    for profile in profiles:
+        profile.skipped[:0] = body.skipped  # the surrounding lines come first, as in the file
+        for message in body.warnings:
+            add_note(profile.notes, tool_warning(message))
     if format is None and not any(_recognised(profile) for profile in profiles):
         names = ", ".join(list(profiles[0].metrics)[:3]) if profiles else ""
         raise ParseError(str(path), "whole file", f"at least one known Neuron metric for {parser.name} "

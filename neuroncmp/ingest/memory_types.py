@@ -25,6 +25,7 @@ _LOOSE = {
     "constants": "constants", "model constants": "constants",
     "model_shared_scratchpad": "shared_scratchpad", "runtime_memory": "runtime",
     "runtime": "runtime", "total": "total", "xt cc": "xt_cc",
+    "ucode lib": "ucode",  # the view JSON's and Explorer's name for the UI's "ucode"
 }
 
 

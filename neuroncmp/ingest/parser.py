@@ -16,7 +16,9 @@ ParseFn = Callable[[str, str], list[Profile]]  # (text, or a directory's path; p
 
 @record
 class Parser(NamedTuple):
-    """One input format. ``sniff`` gets the file's first 64 KiB (or a directory's path)."""
+    """One input format. ``sniff`` gets the file's first 64 KiB (or a directory's path), after
+    the text around a profile is blanked (``surround``); ``signature`` says what the sniff looks
+    for, for the error on a file no format claims (the description when empty)."""
 
     name: str
     description: str
@@ -24,3 +26,4 @@ class Parser(NamedTuple):
     sniff: Callable[[str], bool]
     parse: ParseFn
     reads_directory: bool = False
+    signature: str = ""

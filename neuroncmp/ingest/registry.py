@@ -11,11 +11,11 @@ from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
 
-from ..errors import UnknownFormatError
+from ..errors import NoProfileError, UnknownFormatError
 from ..escape import quote
 from .parser import Parser
 
-_MODULES = ("neuron_monitor", "trainer", "ui_markdown", "summary_json", "summary_text",
+_MODULES = ("neuron_monitor", "trainer", "ui_markdown", "view_json", "summary_json", "summary_text",
             "explorer_parquet")
 
 
@@ -50,18 +50,25 @@ def for_directory(path: Path) -> Parser:
         "(Summary.parquet)")
 
 
-def for_text(path: Path, head: str) -> Parser:
-    """The parser for a file: suffix candidates first (sniffed), then every parser's sniff."""
-    suffix = path.suffix.lower()
-    candidates = [p for p in parsers() if suffix in p.suffixes and not p.reads_directory]
-    for parser in candidates:
-        if parser.sniff(head):
-            return parser
-    for parser in parsers():
-        if not parser.reads_directory and parser not in candidates and parser.sniff(head):
-            return parser
-    if candidates:
-        return candidates[-1]  # the suffix's fallback parser gives the precise error
-    raise UnknownFormatError(
-        f"{quote(path)}: cannot tell its format from the name or content; force one with "
-        f"--format-in NAME (known: {', '.join(names())})")
+@lru_cache(maxsize=64)
+def _sniff_order(suffix: str) -> tuple[Parser, ...]:
+    """The file parsers, those claiming ``suffix`` first (computed once per suffix)."""
+    files = [parser for parser in parsers() if not parser.reads_directory]
+    return tuple(sorted(files, key=lambda parser: suffix not in parser.suffixes))
+
+
+def for_text(path: Path, head: str, tail: str = "") -> Parser:
+    """The parser for a file: suffix candidates first (sniffed), then every parser's sniff; then
+    the same on the file's ``tail`` (a log ends with what a run printed last: its metrics).
+
+    Content decides: a file no format's sniff claims is refused with what each one looked for,
+    never handed to the parser its suffix suggests (whose error would be about another format).
+    """
+    order = _sniff_order(path.suffix.lower())
+    for text in (head, tail) if tail else (head,):
+        for parser in order:
+            if parser.sniff(text):
+                return parser
+    looked = "; ".join(f"{p.name}: {p.signature or p.description}" for p in parsers()
+                       if not p.reads_directory)
+    raise NoProfileError(str(path), looked)

@@ -15,7 +15,8 @@ def _heading(profile: Profile, width: int) -> list[Line]:
         if profile.params.get("batch_size_source") in ("inferred", "trainer"):
             line.append((f" (inferred: {profile.params.get('batch_size_how')})", "yellow"))
     source = f"  from {profile.source} ({profile.source.format})"
-    keys = ("instance_type", "lnc_config", "compiler_version", "runtime_version", "profiler_version")
+    keys = ("instance_type", "lnc_config", "compiler_version", "runtime_version", "profiler_version",
+            "neff", "neff_hash")  # the last two from a view JSON: which compiled graph was profiled
     facts = "  ".join(f"{k}={profile.info(k)}" for k in keys if profile.info(k) is not None)
     if sum(len(text) for text, _ in line) + len(source) > width:  # the source on lines of its own
         return [line] + wrapped(source.strip(), "dim", width) + (wrapped(facts, "dim", width) if facts else [])

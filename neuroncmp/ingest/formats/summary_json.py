@@ -14,20 +14,31 @@ from ..naming import params_from_name
 from ...model import Profile, Source
 from .. import shapes
 from ..values import add_raw_block, note_repeated
-from ..decode import head_is_json_object, loads
+from ..decode import documents, head_is_json_object
 from ..parser import Parser
 
 NAME = "summary-json"
 
 
 def parse(text: str, path: str) -> list[Profile]:
-    data = loads(text, path)
-    blocks = _blocks(data, path)
+    """Every profile of every JSON document in ``text`` (a log may hold two ``view`` outputs)."""
+    found = documents(text, path)
     stem = Path(path).stem
+    if len(found) == 1:
+        return _document(found[0][1], path, stem)
+    return [profile for number, (line, data) in enumerate(found, 1)
+            for profile in _document(data, path, f"{stem}-{number}", f"document {number} (line {line})")]
+
+
+def _document(data: Any, path: str, stem: str, where: str = "") -> list[Profile]:
+    """The profiles of one decoded document; ``where`` names the document when a file has several."""
+    blocks = _blocks(data, f"{path}, {where}" if where else path)
     profiles = []
     for key, block in blocks:
         label_source = stem if len(blocks) == 1 else f"{stem}-{key}"
         profiles.append(profile_from_mapping(block, path, key, label_source))
+        if where:
+            profiles[-1].source = profiles[-1].source._replace(section=f"{where}, {key}")
     if blocks[0][1] is not data:  # a wrapper key given twice: the second profile is not read
         note_repeated(profiles[0], data, "top level", lambda key: None)
     if blocks[0][0].startswith("summary["):  # the full json output: instructions, DMA, ... not read
@@ -77,4 +88,4 @@ def sniff(head: str) -> bool:
 
 
 PARSER = Parser(NAME, "neuron-profile / neuron-explorer summary-json ({\"n_<id>\": {...}} or flat)",
-                (".json",), sniff, parse)
+                (".json",), sniff, parse, signature="a JSON object ({...})")

@@ -65,4 +65,4 @@ def sniff(head: str) -> bool:
 
 
 PARSER = Parser(NAME, "neuron-profile summary-text ('key value' lines)", (".txt", ".text"),
-                sniff, parse)
+                sniff, parse, signature="'key value' lines (most of the first 20)")

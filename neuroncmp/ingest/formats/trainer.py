@@ -1,6 +1,11 @@
 """Hugging Face Trainer metrics: ``train_results.json`` / ``all_results.json`` and the printed
 ``***** train metrics *****`` block.
 
+A training log may hold no block but the dict the Trainer logs when training ends,
+``{'train_runtime': 2017.3458, 'train_samples_per_second': 1.837, ..., 'epoch': 4.97}`` (plain
+numbers, seconds): read when the log has no block (the last such line; the per-step
+``{'loss': ...}`` lines are not end-of-run metrics).
+
 The printed block is ``Trainer.metrics_format``'s output: ``*_runtime`` as ``H:MM:SS.cc``,
 ``total_flos`` as ``int(flos) >> 30`` followed by ``GF`` (so one "GF" is 2**30 FLOP, not 1e9),
 ``*_mem_*`` as ``bytes >> 20`` followed by ``MB``; other floats rounded to 4 decimals.
@@ -26,6 +31,9 @@ _KEY = re.compile(r"[A-Za-z_][\w/.-]*")
 _DURATION = re.compile(r"^(?:(\d{1,9}) days?, )?(\d{1,9}):(\d\d):(\d\d(?:\.\d+)?)$")
 _SHIFTED = re.compile(r"^(\d{1,30})(GF|MB)$")
 _SHIFT = {"GF": (30, u.FLOP), "MB": (20, u.BYTE)}
+# The Trainer's logged end-of-training dict: one Python dict literal on its own line.
+FINAL_DICT = r"(?m)^[ \t]*\{'train_runtime': "
+_DICT_PAIR = r"'(\w+)':\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(?=[,}])"
 TRAINER_KEYS = ("train_runtime", "train_loss", "train_samples_per_second", "eval_loss",
                 "eval_runtime", "total_flos")
 
@@ -92,10 +100,28 @@ def parse_text(text: str, path: str) -> list[Profile]:
     """A log or text file holding printed Trainer blocks (code fences around them are ignored)."""
     profile = _new_profile(path, TEXT_NAME)
     lines = ["" if line.strip().startswith("```") else line for line in text.splitlines()]
-    if not any(HEADER.match(line) for line in lines):
-        raise ParseError(path, "whole file", "a '***** train metrics *****' block", "none")
-    parse_block(lines, path, 1, profile)
+    if any(HEADER.match(line) for line in lines):
+        parse_block(lines, path, 1, profile)
+        return [profile]
+    finals = [number for number, line in enumerate(lines) if re.match(FINAL_DICT, line)]
+    if not finals:
+        raise ParseError(path, "whole file", "a '***** train metrics *****' block or the Trainer's "
+                         "final {'train_runtime': ...} line", "none")
+    last = finals[-1]
+    _final_dict(lines[last], path, f"line {last + 1}", profile)
+    others = sum(1 for number, line in enumerate(lines) if line.strip() and number != last)
+    if others:
+        profile.skipped.append(Skipped("whole file", f"{others:,} other non-blank lines",
+                                       f"the log around the Trainer's final metrics (line {last + 1})"))
     return [profile]
+
+
+def _final_dict(line: str, path: str, where: str, profile: Profile) -> None:
+    """The numbers of the Trainer's logged end-of-training dict (strings in it are not metrics)."""
+    for key, text in re.findall(_DICT_PAIR, line):
+        value = number(text)
+        if value is not None:
+            _add(profile, raw_metric(path, where, key, value, group="training"), where)
 
 
 def parse_json(text: str, path: str) -> list[Profile]:
@@ -124,7 +150,10 @@ def _new_profile(path: str, fmt: str) -> Profile:
 
 
 def sniff_text(head: str) -> bool:
-    return any(HEADER.match(line) for line in head.splitlines()[:40]) and "| " not in head
+    # A block inside a markdown table is the UI export's; a log's progress bars have "| " too,
+    # so the logged final dict is recognised whatever else the text holds.
+    block = any(HEADER.match(line) for line in head.splitlines()[:40]) and "| " not in head
+    return block or re.search(FINAL_DICT, head) is not None
 
 
 def sniff_json(head: str) -> bool:
@@ -136,7 +165,9 @@ def sniff_json(head: str) -> bool:
 
 PARSERS = [
     Parser(TEXT_NAME, "Hugging Face Trainer '***** train metrics *****' block", (".txt", ".log"),
-           sniff_text, parse_text),
+           sniff_text, parse_text,
+           signature="a '***** train metrics *****' line or the Trainer's final {'train_runtime': ...} line"),
     Parser(JSON_NAME, "Hugging Face Trainer train_results.json / all_results.json", (".json",),
-           sniff_json, parse_json),
+           sniff_json, parse_json,
+           signature=f"a JSON object with a Trainer key ({', '.join(TRAINER_KEYS[:3])}, ...)"),
 ]

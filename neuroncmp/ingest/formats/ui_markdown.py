@@ -3,7 +3,10 @@
 Quirks handled: the summary table whose first row of a group is shifted one column right; the
 memory table with or without a header row; the Trainer block in a code fence; neuron-top lines
 (with a stray ``****``); the Logical NeuronCore line; free text kept as notes. A file without
-``#`` sections (a memory sidecar) is one untitled section.
+``#`` sections (a memory sidecar) is one untitled section. A ``#`` section whose ``## Sub``
+parts each hold their own tables or Trainer block (one run per part: ``# Batch 32`` with ``##
+Padding 16``, ``## Padding 32``, ...) is one profile per part, titled ``Batch 32 Padding 16``:
+read as one, their Trainer blocks would collide.
 """
 
 from __future__ import annotations
@@ -71,7 +74,25 @@ def _split_sections(lines: list[str]) -> tuple[list[_Section], list[Skipped]]:
             preamble.append(Skipped(f"line {number}", line.strip()[:80], "before the first section"))
     if not sections:  # a file without headings is one untitled section
         return [_Section(None, 1, lines)], []
-    return sections, preamble
+    return [part for section in sections for part in _sub_sections(section)], preamble
+
+
+def _sub_sections(section: _Section) -> list[_Section]:
+    """The ``## Sub`` parts of a section, as sections of their own, when two or more of them
+    hold content (a table or a Trainer block); else the section as it is."""
+    parts = [_Section(section.title, section.first_line, [])]
+    for offset, line in enumerate(section.lines):
+        if line.startswith("## ") and line[3:].strip():
+            parts.append(_Section(f"{section.title} {line[3:].strip()}", section.first_line + offset + 1, []))
+        else:
+            parts[-1].lines.append(line)
+    if sum(1 for part in parts[1:] if _has_content(part.lines)) < 2:
+        return [section]
+    return parts if _has_content(parts[0].lines) or any(ln.strip() for ln in parts[0].lines) else parts[1:]
+
+
+def _has_content(lines: list[str]) -> bool:
+    return any(line.lstrip().startswith("|") or trainer.HEADER.match(line) for line in lines)
 
 
 def _heading(line: str) -> str | None:
@@ -231,4 +252,5 @@ def sniff(head: str) -> bool:
 
 
 PARSER = Parser(NAME, "Neuron profiler UI markdown export (multi-section, summary + memory tables)",
-                (".md", ".markdown", ".txt"), sniff, parse)
+                (".md", ".markdown", ".txt"), sniff, parse,
+                signature="a markdown '| Group | Name | Value |' or 'Usage Type' table")
