@@ -13,7 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Union
 
+from ..analysis.sweep import overrides
 from ..analysis.sweep import sweep as _sweep
+from ..arguments import choice, flag, texts
 from ..comparison import differ
 from ..comparison.bands import Bands
 from ..ingest import load as _load
@@ -65,6 +67,8 @@ def compare(*inputs: Input, baseline: str | None = None, basis: str = "auto",
     ``batch`` size or as ``given``; ``groups``, ``metrics``, ``only_changed`` and ``sort`` choose
     the rows shown (the result always holds every row; ``.select(...)`` shows others).
     """
+    differ.options(baseline, basis, thresholds, order)  # checked before any path is read
+    check_view(groups, metrics, only_changed, sort)
     plain = differ.compare(*profiles_of(*inputs), baseline=baseline, basis=basis, thresholds=thresholds,
                            order=order)
     made: Comparison = as_subclass(plain, Comparison)
@@ -77,10 +81,19 @@ def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: flo
 
     Hardware overrides are per NeuronCore in base units (bytes, FLOP/s, bytes/s); ``price_per_hour``
     (USD) adds the cost per million samples."""
+    overrides(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth)  # before any path is read
     plain = _sweep(profiles_of(*inputs), price_per_hour=price_per_hour, hbm_per_core=hbm_per_core,
                    peak_flops=peak_flops, hbm_bandwidth=hbm_bandwidth)
     result: Sweep = showing_findings(as_subclass(plain, Sweep))
     return result
+
+
+def check_view(groups: Any, metrics: Any, only_changed: Any, sort: Any) -> None:
+    """The view's arguments, checked as ``select`` checks them (before anything is loaded)."""
+    from ..comparison.view import SORTS
+
+    texts("groups", groups), texts("metrics", metrics), flag("only_changed", only_changed)
+    choice("sort", sort, SORTS)
 
 
 def use_pint_pandas() -> Any:

@@ -49,3 +49,27 @@ def output_options(document: str) -> Any:
         return click.option("--format", "fmt", type=FormatChoice(document), default=None,
                             help="Output format (default: term, or from -o's extension).")(func)
     return decorate
+
+
+class Number(click.ParamType[float, Any]):
+    """A finite number above 0 and at most ``high`` (``arguments.number``): click's ``FloatRange``
+    lets NaN through every bound and takes infinities."""
+
+    name = "number"
+
+    def __init__(self, high: float, unit: str = "", low: float = 0.0) -> None:
+        self.low, self.high, self.unit = low, high, unit
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..arguments import number
+        from ..errors import UsageError
+
+        option = param.opts[0] if param is not None and param.opts else "value"
+        try:
+            parsed = value if isinstance(value, float) else float(str(value).strip())
+        except ValueError:
+            self.fail(f"{value!r}: expected a number", param, ctx)
+        try:
+            return number(option, parsed, self.low, self.high, self.unit)
+        except UsageError as exc:
+            self.fail(f"{value!r}: {str(exc).split(': ', 1)[-1]}", param, ctx)

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from .app import cli
-from .options import output_options
+from .options import Number, output_options
 from .store_options import engine_options, pairs, store_option, where_option
 
 
@@ -16,7 +16,7 @@ from .store_options import engine_options, pairs, store_option, where_option
 @click.option("--since", metavar="ISO-TIME", default=None,
               help="Only changes whose first new run is later than this.")
 @click.option("--all-changes", is_flag=True, help="Also improvements and changes with no better direction.")
-@click.option("--min-change", type=click.FloatRange(0), default=None, metavar="PCT",
+@click.option("--min-change", type=Number(1e6, " %", low=-1e-300), default=None, metavar="PCT",
               help="Only changes of at least PCT percent (relative).")
 @click.option("--fail-on-regression", is_flag=True, help="Exit 3 when a change for the worse is listed.")
 @output_options("regressions")
@@ -28,9 +28,10 @@ def regressions(where: tuple[str, ...], since: str | None, all_changes: bool, mi
     from ..errors import GateTripped
     from ..render.base import RegressionsReport
     from ..store import Store
-    from .output import choose, emit
+    from .output import check_output, choose, emit
 
     renderer = choose("regressions", fmt, output)
+    check_output(output, (), store=store_path)  # -o into the store would replace its own files
     result = Store(store_path, engine=engine).regressions(
         where=pairs(where, "--where"), since=since, all_changes=all_changes,
         min_change=None if min_change is None else min_change / 100)

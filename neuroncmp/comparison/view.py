@@ -12,6 +12,7 @@ import math
 from fnmatch import fnmatchcase
 from typing import Iterable, NamedTuple
 
+from ..arguments import choice, flag, texts
 from ..catalog import closest
 from ..errors import UsageError
 from ..records import record
@@ -54,7 +55,9 @@ class View(NamedTuple):
 def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
            only_changed: bool = False, sort: str = "group") -> View:
     """The rows of ``comparison`` to show (see the module docstring)."""
-    groups, globs = list(groups), list(metrics)
+    groups, globs = list(texts("groups", groups)), list(texts("metrics", metrics))
+    sort = choice("sort", sort, SORTS)
+    flag("only_changed", only_changed)
     rows = comparison.rows
     _check_filters(rows, groups, globs)
     kept = [r for r in rows if (not groups or r.spec.group in groups)
