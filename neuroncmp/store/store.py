@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from .. import arguments
+from ..arguments import choice
 from ..catalog import canonical_name
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
@@ -19,7 +21,9 @@ from ..errors import UsageError
 from ..ingest import load
 from ..model import Profile
 from . import adding, baseline, engines, folder, listing, maintenance, reading, trends
-from .times import parse_time
+from ..comparison.differ import BASES
+from ..escape import quote
+from .times import as_utc, parse_time
 
 
 class Store:
@@ -41,13 +45,16 @@ class Store:
             at: str | datetime | None = None, commit: str | None = None,
             skip_bad: bool = False) -> adding.AddReport:
         """Add profiles (files, run folders, folders of files); the store is made if missing."""
-        when = _time(at, "--at")
-        entries = [listing.Entry(Path(p), dict(tags or {}), when, commit, str(p), "--at")
+        given = arguments.string_map("tags", tags)
+        when = _time(arguments.moment("at", at), "--at")
+        arguments.optional_text("commit", commit), arguments.flag("skip_bad", skip_bad)
+        entries = [listing.Entry(Path(_path("paths", p)), given, when, commit, str(p), "--at")
                    for p in paths]
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=[])
 
     def add_listing(self, runs_csv: str | Path, *, skip_bad: bool = False) -> adding.AddReport:
         """Add every row of a listing (``path``, optional ``time`` and ``commit``, tag columns)."""
+        _path("runs_csv", runs_csv), arguments.flag("skip_bad", skip_bad)
         entries, problems = listing.read(Path(runs_csv))
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=problems)
 
@@ -61,6 +68,8 @@ class Store:
 
     def history_where(self, metric: str, where: Mapping[str, Iterable[str]]) -> trends.History:
         """``history`` with the tags as a mapping (what ``--where`` gives)."""
+        if not isinstance(metric, str):
+            raise UsageError(f"{arguments.shown('metric', metric)}: expected a metric name (a string)")
         return self.engine.history(self.path, canonical_name(metric), _where(where))
 
     def regressions(self, *, where: Mapping[str, str | Iterable[str]] | None = None,
@@ -69,12 +78,16 @@ class Store:
         """Level shifts in every series of every metric, worst first. By default only changes for
         the worse; ``min_change`` is a fraction (0.02: at least 2 %); ``since`` keeps changes
         whose first new run is later."""
-        when = _time(since, "--since")
+        when = _time(arguments.moment("since", since), "--since")
+        arguments.flag("all_changes", all_changes)
+        if min_change is not None:
+            min_change = arguments.fraction_floor("min_change", min_change, 1e4)
         return self.engine.regressions(self.path, _where(where or {}), when, all_changes, min_change)
 
     def baseline_for(self, new: Profile, *, runs: int = baseline.HISTORY_RUNS,
                      **where: str | Iterable[str]) -> baseline.HistoryBaseline:
         """The last ``runs`` runs of ``new``'s series (``where`` picks it when several match)."""
+        runs = arguments.integer("runs", runs, 1, MAX_RUNS)
         return baseline.history_baseline(self._local("--baseline-history"), new, _where(where), runs)
 
     def diff_history(self, path: str | Path, *, runs: int = baseline.HISTORY_RUNS,
@@ -84,7 +97,10 @@ class Store:
         baseline (label ``history``), noise bands measured from them. ``thresholds`` given as
         metric globs override the measured bands; kind and global ones apply where none was
         measured."""
-        (new, *more) = load(path)
+        runs = arguments.integer("runs", runs, 1, MAX_RUNS)
+        choice("basis", basis, BASES)
+        thresholds = arguments.texts("thresholds", thresholds)
+        (new, *more) = load(_path("path", path))
         if more:
             raise UsageError(f"{path}: {len(more) + 1} profiles; --baseline-history compares one")
         found = baseline.history_baseline(self._local("--baseline-history"), new, _where(where or {}),
@@ -109,16 +125,34 @@ class Store:
         return folder.local(self.path, doing)
 
 
+MAX_RUNS = 1_000_000
+
+
 def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:
-    return {k: [v] if isinstance(v, str) else list(v) for k, v in where.items()}
+    """Tag -> accepted values; checked: string keys, each value a string or a list of them."""
+    if not isinstance(where, Mapping):
+        raise UsageError(f"{arguments.shown('where', where)}: expected a mapping of tags to values")
+    for key in where:
+        if not isinstance(key, str):
+            raise UsageError(f"{arguments.shown('where', key)}: expected each key to be a string")
+    return {k: list(arguments.texts(f"where[{k!r}]", v)) for k, v in where.items()}
+
+
+def _path(name: str, value: Any) -> str | Path:
+    if not isinstance(value, (str, Path)) or not str(value):
+        raise UsageError(f"{arguments.shown(name, value)}: expected a path (a non-empty string or Path)")
+    return value
 
 
 def _time(value: str | datetime | None, option: str) -> datetime | None:
     if value is None:
         return None
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
     try:
-        return parse_time(value)
-    except ValueError:
-        raise UsageError(f"{option} '{value}': expected an ISO 8601 time (2024-05-01T02:00:00Z)") from None
+        return as_utc(value) if isinstance(value, datetime) else parse_time(value)
+    except ValueError as exc:
+        raise UsageError(f"{option} {quote(str(value))}: expected an ISO 8601 time "
+                         f"(2024-05-01T02:00:00Z){_why(exc)}") from None
+
+
+def _why(exc: ValueError) -> str:
+    return f": {exc}" if str(exc).startswith("outside") else ""
