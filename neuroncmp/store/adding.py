@@ -7,6 +7,7 @@ atomic (the part becomes visible in one rename) and safe with several adders (th
 
 from __future__ import annotations
 
+import os
 import stat
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -83,13 +84,16 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
     staged: list[_Staged] = []
     columns, provisional = table_rows.Columns(), times.now()
     with remembered():  # one read of each folder's manifest for the whole add
-        for entry in entries:
-            try:
-                prepared = prepare(entry)
-            except NeuroncmpError as exc:
-                problems.append(Problem(entry.where, str(exc)))
-                continue
-            staged += [_stage(item, columns, provisional) for item in prepared]
+        for given in entries:
+            found, outside = expand(given)
+            problems += outside
+            for entry in found:  # each file of a plain folder on its own: --skip-bad adds the rest
+                try:
+                    prepared = prepare(entry)
+                except NeuroncmpError as exc:
+                    problems.append(Problem(entry.where, str(exc)))
+                    continue
+                staged += [_stage(item, columns, provisional) for item in prepared]
     if problems and not skip_bad:
         raise InputError(refusal(problems))
     folder.create(root)
@@ -155,10 +159,39 @@ def plan(entry: Entry) -> list[Entry]:
     """The entries ``prepare`` would load one by one, found without parsing: a plain folder is
     every file below it (what ``prepare`` falls back to), anything else is itself. An engine that
     spreads the parsing gives each its own task; the results are those of ``prepare(entry)``."""
+    return expand(entry)[0]
+
+
+def expand(entry: Entry) -> tuple[list[Entry], list[Problem]]:
+    """``plan``, and a problem for each symlink in a plain folder that leads out of it: such a
+    link is not followed (a manifest may not name one either), so no file from outside is copied."""
     path = entry.path
-    if path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path):
-        return _files_below(entry)
-    return [entry]
+    if not (path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path)):
+        return [entry], []
+    inside, outside = _below(path)
+    return ([_with_path(entry, file) for file in inside],
+            [Problem(f"{entry.where} ({link})", "a symlink leading out of the folder: not followed "
+                     "(copy the file into the folder, or add it by its own path)") for link in outside])
+
+
+def _below(folder_path: Path) -> tuple[list[Path], list[Path]]:
+    """(files below ``folder_path``, symlinks below it that lead out of it), sorted. Hidden names
+    are left out; linked folders are not descended (``os.walk`` without ``followlinks``), so a
+    loop of links cannot trap the walk."""
+    top = os.path.realpath(folder_path)
+    inside, outside = [], []
+    for where, folders, names in os.walk(folder_path):
+        folders[:] = [n for n in folders if not n.startswith(".")]
+        for name in [*folders, *names]:
+            file = Path(where) / name
+            if name.startswith(".") or not (file.is_symlink() or name in names):
+                continue
+            real = os.path.realpath(file)
+            if os.path.commonpath([top, real]) != top:
+                outside.append(file)
+            elif name in names and file.is_file():
+                inside.append(file)
+    return sorted(inside), sorted(outside)
 
 
 def _directory_format(path: Path) -> bool:
@@ -170,8 +203,7 @@ def _directory_format(path: Path) -> bool:
 
 
 def _files_below(entry: Entry) -> list[Entry]:
-    files = sorted(p for p in entry.path.rglob("*") if p.is_file() and not p.name.startswith("."))
-    return [_with_path(entry, file) for file in files]
+    return [_with_path(entry, file) for file in _below(entry.path)[0]]
 
 
 def _with_path(entry: Entry, path: Path) -> Entry:
@@ -214,11 +246,10 @@ def as_stored(root: Path, snapshot: dict[str, Any], report: tuple[AddedRun, ...]
     prefixes = {run.split(".")[0] for run in wanted}
     holding = {"parts": [part for part in snapshot["parts"]
                          if any(h[:12] in prefixes for h in part["hashes"])]}
-    _, pq = parts.arrow()
     stored: dict[str, dict[str, Any]] = {}
     for path in parts.files(root, holding, "runs"):
-        rows = pq.read_table(path, columns=["run", "time", "time_source", "label"],
-                             filters=[("run", "in", sorted(wanted))]).to_pylist()
+        rows = parts.read_table(root, path, columns=["run", "time", "time_source", "label"],
+                                filters=[("run", "in", sorted(wanted))]).to_pylist()
         stored.update((row["run"], row) for row in rows)
     return tuple(_stored(run, stored[run.run]) if run.present and run.run in stored else run
                  for run in report)
