@@ -32,6 +32,7 @@ from ..records import record
 from ..stats import LinearFit, linear_fit
 from .series import Point
 
+MAX_BATCH = 2 ** 53  # the largest whole batch a float holds exactly: forecasts stop there
 SPILL_SHARE = 0.25  # Neuron Explorer: spill reload above a quarter of HBM reads is worth a look
 
 
@@ -116,8 +117,8 @@ def memory_forecast(points: tuple[Point, ...], hbm: float, hbm_source: str) -> M
     profiler = max((p.get("memory.profiler_buffers") or 0.0 for p in points), default=0.0)
 
     def largest(fixed: float) -> int | None:
-        room = math.floor((hbm - fixed) / fit.slope)
-        return room if room >= 1 else None
+        room = (hbm - fixed) / fit.slope  # inf when a tiny slope divides: capped, never floor(inf)
+        return math.floor(min(room, MAX_BATCH)) if room >= 1 else None
 
     return MemoryForecast(fit.intercept, fit.slope, fit.r2, hbm, hbm_source, profiler,
                           largest(fit.intercept), largest(fit.intercept - profiler),
