@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import hardware
 from ..model import Anomaly, Profile
 from ..units import format_value
-from . import validate
+from . import derived_doubts, validate
 
 MEMORY_TOLERANCE = 0.001   # a Total and its rows are each rounded to 4 significant digits
 CYCLE_TOLERANCE = 0.005
@@ -22,7 +22,7 @@ def check(profile: Profile) -> None:
     keeps what the parsers recorded, such as ``duplicate-metric``)."""
     profile.anomalies[:] = [a for a in profile.anomalies if a.code not in CODES]
     profile.anomalies.extend(validate.findings(profile))
-    for finder in (_memory_total, _cycles, _active_shares):
+    for finder in (_memory_total, _cycles, _active_shares, derived_doubts.doubts):
         profile.anomalies.extend(finder(profile))
 
 
