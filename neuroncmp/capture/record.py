@@ -62,6 +62,8 @@ def existing(plan: Plan, resume: bool) -> dict[str, Any] | None:
     if found.get("command") != list(plan.template):
         raise UsageError(f"--resume: {plan.out_dir} was captured with another command: "
                          f"{' '.join(map(str, found.get('command') or []))}")
+    found.setdefault("profiles", []), found.setdefault("failed", [])
+    found["upper_bound"] = upper_bound(found["failed"])  # derived from what failed, never read back
     return found
 
 
