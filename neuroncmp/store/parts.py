@@ -58,7 +58,7 @@ def names(snapshot: dict[str, Any], table: str) -> list[str]:
     is the files its tasks wrote, ``<part>-<k>.parquet``, which the part's ``files`` record lists
     per table (none when that table got no rows)."""
     return [f"tables/{table}/{name}" for part in snapshot["parts"]
-            for name in part.get("files", {}).get(table, [f"{part['id']}.parquet"])]
+            for name in (part.get("files") or {}).get(table, [f"{part['id']}.parquet"])]
 
 
 def files(root: Path, snapshot: dict[str, Any], table: str) -> list[Path]:
