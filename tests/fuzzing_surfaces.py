@@ -354,6 +354,7 @@ def _api(rnd: random.Random, workdir: Path) -> tuple[Outcome, str]:
         ("Store.regressions", lambda: nc.Store(_base_store(workdir)).regressions(
             **{rnd.choice(["since", "min_change", "all_changes", "where"]): value()})),
         ("Store.history", lambda: nc.Store(_base_store(workdir)).history(value())),
+        ("inputs", lambda: rnd.choice([nc.compare, nc.sweep, nc.load, nc.load_many, nc.Store])(value())),
     ]
     name, call = rnd.choice(calls)
     try:

@@ -303,7 +303,8 @@ def test_wrong_types_are_usage_errors_before_anything_is_written(tmp_path):
             nc.Store(root).regressions(**bad)
     calls = [lambda: nc.compare(RUN, thresholds=[5]), lambda: nc.compare(RUN).text(width="80"),
              lambda: nc.sweep(RUN).text(width=10**9), lambda: nc.sweep(RUN, price_per_hour="3"),
-             lambda: nc.compare(RUN, groups="tensor_engine", metrics=[3])]
+             lambda: nc.compare(RUN, groups="tensor_engine", metrics=[3]), lambda: nc.compare(5),
+             lambda: nc.sweep({"b8": 1}), lambda: nc.load(5), lambda: nc.Store(5)]
     for call in calls:
         with pytest.raises(UsageError):
             call()

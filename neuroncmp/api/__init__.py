@@ -11,11 +11,12 @@ Every function accepts profiles, paths (files, run folders, Explorer folders) an
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Mapping, Union
 
 from ..analysis.sweep import overrides
 from ..analysis.sweep import sweep as _sweep
-from ..arguments import choice, flag, texts
+from ..arguments import choice, flag, optional_text, shown, texts
+from ..errors import UsageError
 from ..comparison import differ
 from ..comparison.bands import Bands
 from ..ingest import load as _load
@@ -32,12 +33,13 @@ __all__ = ["load", "load_many", "compare", "sweep", "Profile", "Comparison", "Sw
 def load(path: str | Path, format: str | None = None) -> list[Profile]:
     """Every profile in ``path`` (a file, a run folder or an Explorer folder), checked and labelled;
     ``format`` forces a parser (``neuroncmp formats`` lists them)."""
-    return [Profile.of(p) for p in _load(path, format)]
+    return [Profile.of(p) for p in _load(_path("path", path), optional_text("format", format))]
 
 
 def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Profile]:
     """Profiles of several paths, in order; batch sizes inferred across the whole set."""
-    return [Profile.of(p) for p in _load_many(paths, format)]
+    checked = [_path(f"paths[{i}]", p) for i, p in enumerate(texts_or_paths("paths", paths))]
+    return [Profile.of(p) for p in _load_many(checked, optional_text("format", format))]
 
 
 def profiles_of(*inputs: Input) -> list[Profile]:
@@ -51,8 +53,11 @@ def profiles_of(*inputs: Input) -> list[Profile]:
             found = load(item)
             out += found
             loaded += found
-        else:
+        elif isinstance(item, Iterable) and not isinstance(item, (bytes, Mapping)):
             out += profiles_of(*item)
+        else:
+            raise UsageError(f"{shown('inputs', item)}: expected a profile, a path (str or Path) or a "
+                             f"list of them, found {type(item).__name__}")
     infer_batch_sizes(loaded)  # across the paths loaded here; the caller's own profiles stay untouched
     return out
 
@@ -86,6 +91,20 @@ def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: flo
                    peak_flops=peak_flops, hbm_bandwidth=hbm_bandwidth)
     result: Sweep = showing_findings(as_subclass(plain, Sweep))
     return result
+
+
+def _path(name: str, value: Any) -> str | Path:
+    if not isinstance(value, (str, Path)) or not str(value):
+        raise UsageError(f"{shown(name, value)}: expected a path (a non-empty str or Path)")
+    return value
+
+
+def texts_or_paths(name: str, value: Any) -> list[Any]:
+    if isinstance(value, (str, Path)):
+        return [value]
+    if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
+        raise UsageError(f"{shown(name, value)}: expected a list of paths")
+    return list(value)
 
 
 def check_view(groups: Any, metrics: Any, only_changed: Any, sort: Any) -> None:

@@ -34,6 +34,10 @@ class Store:
 
     def __init__(self, path: str | Path | None = None, *,
                  engine: str | engines.Engine | None = None) -> None:
+        if path is not None:
+            _path("path", path)
+        if engine is not None and not isinstance(engine, str) and not hasattr(engine, "add"):
+            raise UsageError(f"{arguments.shown('engine', engine)}: expected 'duckdb', 'spark' or an engine")
         self.path = folder.root_of(path)
         self.engine = engine if engine is not None and not isinstance(engine, str) else \
             engines.choose(engine)
