@@ -20,6 +20,7 @@ from .. import __version__
 from ..errors import ParseError, UsageError
 from ..ingest.manifest import (
     MANIFEST_SCHEMA,
+    check_manifest,
     profile_entry,
     manifest_document,
     write_manifest,
@@ -87,6 +88,7 @@ def resumable(manifest: dict[str, Any], file: Path) -> None:
             raise ParseError(str(file), key, "a list of objects", _found(entries))
         for index, entry in enumerate(entries):
             _check_entry(entry, f"{key}[{index}]", fields, file)
+    check_manifest(manifest, str(file))  # the entries as load() reads them when the sweep ends
 
 
 def _check_entry(entry: Any, where: str, fields: tuple[tuple[str, type, str], ...], file: Path) -> None:
@@ -164,7 +166,7 @@ def upper_bound(failed: list[dict[str, Any]]) -> dict[str, Any] | None:
             "requested_bytes": oom.get("requested_bytes"),
             "requested_usage": oom.get("requested_usage"), "where": oom.get("where"),
             "device_bytes_by_type": oom.get("device_bytes_by_type"),
-            "log": first.get("raw", {}).get("log")}
+            "log": (first.get("raw") or {}).get("log")}
 
 
 def save(manifest: dict[str, Any], out_dir: Path) -> Path:
