@@ -196,6 +196,19 @@ def _options(rnd: random.Random, workdir: Path) -> tuple[Outcome, str]:
             value, wrong = _good_or_bad(rnd, good, wrongs)
             args += [option, value]
             bad |= wrong
+    if command == "diff" and rnd.random() < 0.3:
+        value, wrong = _good_or_bad(rnd, ["5%", "time=2%", "bytes=1MiB", "1e308%", "fraction=1pp"],
+                                    ["nan%", "-5%", "inf%", "x", "time=nanus", "tme=5%", "time=5pp"])
+        args += ["--threshold", value]
+        bad |= wrong
+    if command == "sweep" and rnd.random() < 0.1:
+        charts = out / "charts"
+        charts.mkdir(parents=True)
+        if rnd.random() < 0.5:  # a link there onto an input: refused like -o onto an input
+            (charts / rnd.choice(["throughput.png", "roofline.png", "memory.png"])).symlink_to(
+                workdir / "run" / rnd.choice(["b32.json", "manifest.json"]))
+            bad = True
+        args += ["--charts", str(charts)]
     if command in ("diff", "sweep", "history") and rnd.random() < 0.4:
         value, wrong = _good_or_bad(rnd, *WIDTHS)
         args += ["--width", value]
