@@ -43,7 +43,7 @@ def number(name: str, value: Any, low: float, high: float, unit: str = "") -> fl
 
 
 def fraction_floor(name: str, value: Any, high: float) -> float:
-    """A finite number in ``[0, high]`` (a threshold that may be zero)."""
+    """A finite number in ``[0, high]`` (a threshold that may be zero: ``--min-change 0``)."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise UsageError(f"{shown(name, value)}: expected a number, found {_kind(value)}")
     try:

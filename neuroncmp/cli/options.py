@@ -52,16 +52,16 @@ def output_options(document: str) -> Any:
 
 
 class Number(click.ParamType[float, Any]):
-    """A finite number above 0 and at most ``high`` (``arguments.number``): click's ``FloatRange``
-    lets NaN through every bound and takes infinities."""
+    """A finite number above 0 (or from 0, ``zero_ok``) and at most ``high`` (``arguments``):
+    click's ``FloatRange`` lets NaN through every bound and takes infinities."""
 
     name = "number"
 
-    def __init__(self, high: float, unit: str = "", low: float = 0.0) -> None:
-        self.low, self.high, self.unit = low, high, unit
+    def __init__(self, high: float, unit: str = "", zero_ok: bool = False) -> None:
+        self.high, self.unit, self.zero_ok = high, unit, zero_ok
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from ..arguments import number
+        from ..arguments import fraction_floor, number
         from ..errors import UsageError
 
         option = param.opts[0] if param is not None and param.opts else "value"
@@ -70,6 +70,8 @@ class Number(click.ParamType[float, Any]):
         except ValueError:
             self.fail(f"{value!r}: expected a number", param, ctx)
         try:
-            return number(option, parsed, self.low, self.high, self.unit)
+            if self.zero_ok:
+                return fraction_floor(option, parsed, self.high)
+            return number(option, parsed, 0.0, self.high, self.unit)
         except UsageError as exc:
             self.fail(f"{value!r}: {str(exc).split(': ', 1)[-1]}", param, ctx)

@@ -16,7 +16,7 @@ from .store_options import engine_options, pairs, store_option, where_option
 @click.option("--since", metavar="ISO-TIME", default=None,
               help="Only changes whose first new run is later than this.")
 @click.option("--all-changes", is_flag=True, help="Also improvements and changes with no better direction.")
-@click.option("--min-change", type=Number(1e6, " %", low=-1e-300), default=None, metavar="PCT",
+@click.option("--min-change", type=Number(1e6, " %", zero_ok=True), default=None, metavar="PCT",
               help="Only changes of at least PCT percent (relative).")
 @click.option("--fail-on-regression", is_flag=True, help="Exit 3 when a change for the worse is listed.")
 @output_options("regressions")
