@@ -147,6 +147,20 @@ def test_sweep_of_values_near_the_float_limit_ends_cleanly(tmp_path, changes):
     assert json.loads((out / "r.json").read_text())  # strict JSON, whole
 
 
+@pytest.mark.parametrize("value", [5e-324, 1.7e308])
+def test_roofline_chart_of_intensities_at_the_ends_of_a_float(tmp_path, value):
+    pytest.importorskip("matplotlib")
+    from neuroncmp.render import charts
+
+    folder = tmp_path / "run"
+    shutil.copytree(RUN, folder)
+    for name in ("b16.json", "b64.json"):
+        document = json.loads((folder / name).read_text())
+        next(iter(document.values()))["mm_arithmetic_intensity"] = value
+        (folder / name).write_text(json.dumps(document))
+    assert charts.png(charts.roofline_figure(nc.sweep(folder)))[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_memory_forecast_over_a_huge_batch_size(tmp_path):
     folder = tmp_path / "run"
     shutil.copytree(RUN, folder)
