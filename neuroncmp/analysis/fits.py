@@ -53,7 +53,9 @@ class StepFit(NamedTuple):
         return self.fixed + self.per_sample * batch
 
     def throughput(self, batch: float) -> float:
-        return batch / self.step_time(batch)
+        """``batch / step_time(batch)``; infinite where the fitted line reaches 0 s (no division by zero)."""
+        step = self.step_time(batch)
+        return batch / step if step else math.inf
 
 
 def _xy(points: tuple[Point, ...], metric: str) -> tuple[list[float], list[float]]:
