@@ -108,7 +108,8 @@ def _check_entry(entry: Any, where: str, fields: tuple[tuple[str, type, str], ..
 
 
 def _check_field(value: Any, kind: type, where: str, expected: str, file: Path) -> None:
-    wrong = not isinstance(value, kind) or (kind is int and (isinstance(value, bool) or value < 1))
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    wrong = not whole or value < 1 if kind is int else not isinstance(value, kind)
     if wrong:
         raise ParseError(str(file), where, expected, _found(value))
 
