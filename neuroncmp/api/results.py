@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable
 
 from ..analysis import sweep as _sweep
-from ..arguments import choice, integer, texts
+from ..arguments import choice, flag, integer, texts
 from ..analysis.findings import base as _base
 from ..comparison import result as _result
 from ..comparison.view import View, select
@@ -77,7 +77,7 @@ class Comparison(_result.Comparison):
         a column per side."""
         from ..render.frame import comparison_frame
 
-        return comparison_frame(self.report(findings=False), wide=wide)
+        return comparison_frame(self.report(findings=False), wide=flag("wide", wide))
 
     def text(self, width: int = 100) -> str:
         """The full report as the terminal shows it."""
