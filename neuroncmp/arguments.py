@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from datetime import datetime
 from numbers import Integral, Real
+from os import PathLike
 from typing import Any, Iterable, Mapping
 
 from .errors import UsageError
@@ -117,6 +118,14 @@ def string_map(name: str, value: Any) -> dict[str, str]:
         if not isinstance(item, str):
             raise UsageError(f"{shown(f'{name}[{key!r}]', item)}: expected a string, found {_kind(item)}")
     return dict(value)
+
+
+def path(name: str, value: Any) -> Any:
+    """A non-empty ``str`` or ``os.PathLike`` (a ``Path``)."""
+    if not isinstance(value, (str, PathLike)) or not str(value):
+        raise UsageError(f"{shown(name, value)}: expected a path (a non-empty str or Path), "
+                         f"found {_kind(value)}")
+    return value
 
 
 def moment(name: str, value: Any) -> str | datetime | None:

@@ -16,9 +16,10 @@ from typing import Any, Iterable, Mapping, Union
 from ..analysis.sweep import overrides
 from ..analysis.sweep import sweep as _sweep
 from ..arguments import choice, flag, optional_text, shown, texts
-from ..errors import UsageError
+from ..arguments import path as path_arg
 from ..comparison import differ
 from ..comparison.bands import Bands
+from ..errors import UsageError
 from ..ingest import load as _load
 from ..ingest import load_many as _load_many
 from ..ingest.batch_sizes import infer_batch_sizes
@@ -33,12 +34,12 @@ __all__ = ["load", "load_many", "compare", "sweep", "Profile", "Comparison", "Sw
 def load(path: str | Path, format: str | None = None) -> list[Profile]:
     """Every profile in ``path`` (a file, a run folder or an Explorer folder), checked and labelled;
     ``format`` forces a parser (``neuroncmp formats`` lists them)."""
-    return [Profile.of(p) for p in _load(_path("path", path), optional_text("format", format))]
+    return [Profile.of(p) for p in _load(path_arg("path", path), optional_text("format", format))]
 
 
 def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Profile]:
     """Profiles of several paths, in order; batch sizes inferred across the whole set."""
-    checked = [_path(f"paths[{i}]", p) for i, p in enumerate(texts_or_paths("paths", paths))]
+    checked = [path_arg(f"paths[{i}]", p) for i, p in enumerate(texts_or_paths("paths", paths))]
     return [Profile.of(p) for p in _load_many(checked, optional_text("format", format))]
 
 
@@ -93,13 +94,8 @@ def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: flo
     return result
 
 
-def _path(name: str, value: Any) -> str | Path:
-    if not isinstance(value, (str, Path)) or not str(value):
-        raise UsageError(f"{shown(name, value)}: expected a path (a non-empty str or Path)")
-    return value
-
-
 def texts_or_paths(name: str, value: Any) -> list[Any]:
+    """One path, or a list of them (checked one by one by the caller)."""
     if isinstance(value, (str, Path)):
         return [value]
     if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):

@@ -69,24 +69,25 @@ def choose(document: str, fmt: str | None, output: str | None) -> Any:
 
 def check_output(output: str | None, inputs: tuple[str, ...], store: str | None = None) -> None:
     """``check_outputs`` for ``-o`` alone."""
-    check_outputs([output] if output is not None else [], inputs, store)
+    check_outputs([("-o", output)] if output is not None else [], inputs, store)
 
 
-def check_outputs(outputs: list[str], inputs: tuple[str, ...], store: str | None = None) -> None:
+def check_outputs(outputs: list[tuple[str, str]], inputs: tuple[str, ...], store: str | None = None) -> None:
     """Before anything is read: the one rule for every file a command writes (``-o``, each chart
     of ``--charts``): each must name a regular file or a new one (``atomic``: a symlink is written
     through to the file it names), never a file this run reads (it would be replaced by a report
     on itself, or by PNG bytes), nothing inside the ``store`` it reads, and no two the same file."""
     seen: dict[str, str] = {}
-    for output in outputs:
-        target = _checked_target(output, inputs, store)
+    for option, output in outputs:
+        named = f"{option} {quote(output)}"
+        target = _checked_target(named, output, inputs, store)
         if str(target) in seen:
-            raise UsageError(f"{quote(output)} and {quote(seen[str(target)])} are the same file; "
-                             "a run writes each output once")
-        seen[str(target)] = output
+            raise UsageError(f"{named} and {seen[str(target)]} are the same file; a run writes each "
+                             "output once")
+        seen[str(target)] = named
 
 
-def _checked_target(output: str, inputs: tuple[str, ...], store: str | None) -> Path:
+def _checked_target(named: str, output: str, inputs: tuple[str, ...], store: str | None) -> Path:
     from ..atomic import target_of
     from ..ingest.loader import input_files
 
@@ -94,7 +95,7 @@ def _checked_target(output: str, inputs: tuple[str, ...], store: str | None) -> 
         raise UsageError("-o '': an empty path; name a file, or leave out -o to print")
     target, mode = target_of(Path(output))
     if store is not None and _inside(target, Path(store)):
-        raise UsageError(f"{quote(output)}: that is inside the store this run reads ({quote(store)}); "
+        raise UsageError(f"{named}: that is inside the store this run reads ({quote(store)}); "
                          "write the report elsewhere")
     if mode is None:
         return target  # a new file cannot be an input
@@ -102,7 +103,7 @@ def _checked_target(output: str, inputs: tuple[str, ...], store: str | None) -> 
     for name in inputs:
         for file in input_files(name):
             if _same(file, written):
-                raise UsageError(f"{quote(output)}: that is an input of this run ({quote(file)}); "
+                raise UsageError(f"{named}: that is an input of this run ({quote(file)}); "
                                  "write it elsewhere")
     return target
 

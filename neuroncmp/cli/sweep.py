@@ -58,7 +58,8 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
 
     renderer = choose("sweep", fmt, output)
     pngs = _chart_paths(charts_dir)
-    check_outputs([*([output] if output is not None else []), *map(str, pngs)], files)
+    check_outputs([*([("-o", output)] if output is not None else []),
+                   *(("--charts", str(png)) for png in pngs)], files)
     hbm = _bytes(hbm_per_core)
     result = analyse(load_many(files, format_in), price_per_hour=price_per_hour, hbm_per_core=hbm,
                      peak_flops=peak_tflops * 1e12 if peak_tflops else None,

@@ -17,12 +17,12 @@ from ..arguments import choice
 from ..catalog import canonical_name
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
+from ..comparison.differ import BASES
 from ..errors import UsageError
+from ..escape import quote
 from ..ingest import load
 from ..model import Profile
 from . import adding, baseline, engines, folder, listing, maintenance, reading, trends
-from ..comparison.differ import BASES
-from ..escape import quote
 from .times import as_utc, parse_time
 
 
@@ -35,7 +35,7 @@ class Store:
     def __init__(self, path: str | Path | None = None, *,
                  engine: str | engines.Engine | None = None) -> None:
         if path is not None:
-            _path("path", path)
+            arguments.path("path", path)
         if engine is not None and not isinstance(engine, str) and not hasattr(engine, "add"):
             raise UsageError(f"{arguments.shown('engine', engine)}: expected 'duckdb', 'spark' or an engine")
         self.path = folder.root_of(path)
@@ -52,13 +52,13 @@ class Store:
         given = arguments.string_map("tags", tags)
         when = _time(arguments.moment("at", at), "--at")
         arguments.optional_text("commit", commit), arguments.flag("skip_bad", skip_bad)
-        entries = [listing.Entry(Path(_path("paths", p)), given, when, commit, str(p), "--at")
+        entries = [listing.Entry(Path(arguments.path("paths", p)), given, when, commit, str(p), "--at")
                    for p in paths]
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=[])
 
     def add_listing(self, runs_csv: str | Path, *, skip_bad: bool = False) -> adding.AddReport:
         """Add every row of a listing (``path``, optional ``time`` and ``commit``, tag columns)."""
-        _path("runs_csv", runs_csv), arguments.flag("skip_bad", skip_bad)
+        arguments.path("runs_csv", runs_csv), arguments.flag("skip_bad", skip_bad)
         entries, problems = listing.read(Path(runs_csv))
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=problems)
 
@@ -104,7 +104,7 @@ class Store:
         runs = arguments.integer("runs", runs, 1, MAX_RUNS)
         choice("basis", basis, BASES)
         thresholds = arguments.texts("thresholds", thresholds)
-        (new, *more) = load(_path("path", path))
+        (new, *more) = load(arguments.path("path", path))
         if more:
             raise UsageError(f"{path}: {len(more) + 1} profiles; --baseline-history compares one")
         found = baseline.history_baseline(self._local("--baseline-history"), new, _where(where or {}),
@@ -140,12 +140,6 @@ def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:
         if not isinstance(key, str):
             raise UsageError(f"{arguments.shown('where', key)}: expected each key to be a string")
     return {k: list(arguments.texts(f"where[{k!r}]", v)) for k, v in where.items()}
-
-
-def _path(name: str, value: Any) -> str | Path:
-    if not isinstance(value, (str, Path)) or not str(value):
-        raise UsageError(f"{arguments.shown(name, value)}: expected a path (a non-empty string or Path)")
-    return value
 
 
 def _time(value: str | datetime | None, option: str) -> datetime | None:
