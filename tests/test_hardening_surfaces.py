@@ -113,6 +113,25 @@ def test_profile_and_its_sidecar_as_two_files_run_every_rule(tmp_path):
     assert result.exit_code == 0, result.output
 
 
+def _derived_names() -> list[str]:
+    from neuroncmp.catalog import derived_specs
+
+    return [spec.name for spec in derived_specs()]
+
+
+@pytest.mark.parametrize("missing", [[name] for name in _derived_names()] + [_derived_names()])
+def test_every_rule_runs_when_a_derived_value_is_missing(monkeypatch, missing):
+    """A side of two files (profile, sidecar) has each input but not the derived value needing
+    both: no rule may take a derived value for granted (device_throughput alone broke one)."""
+    from neuroncmp import model
+
+    whole = model.Profile.derived_metrics
+    monkeypatch.setattr(model.Profile, "derived_metrics",
+                        lambda self: {k: v for k, v in whole(self).items() if k not in missing})
+    assert nc.sweep(RUN).text()
+    assert nc.compare(RUN).text()
+
+
 # ---- 4: NaN options -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("option", ["--peak-tflops", "--hbm-gbps", "--price-per-hour"])

@@ -105,7 +105,7 @@ class MemoryHeadroom:
         candidate = 2 ** int(math.log2(memory.largest_unprofiled))
         candidate = candidate if candidate > largest else memory.largest_unprofiled
         best = max(row.get("device_throughput") or 0 for row in context.table)
-        gain = fit.throughput(candidate) / best - 1 if fit else None
+        gain = fit.throughput(candidate) / best - 1 if fit and best else None
         forecast = memory.at(candidate, profiled=False)
         used = context.point_of(largest).get("device_memory_total") or memory.at(largest)
         return Finding(
