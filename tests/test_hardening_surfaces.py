@@ -79,6 +79,17 @@ def test_a_chart_that_fails_leaves_no_report_and_no_png(tmp_path, monkeypatch):
     assert not report.exists() and not list(folder.glob("*.png"))
 
 
+@pytest.mark.parametrize("command", [["history", "total_time"], ["regressions"],
+                                     ["diff", str(RUN / "b32.json"), "--baseline-history"]])
+def test_no_output_lands_inside_the_store_it_reads(tmp_path, command):
+    root = tmp_path / "store"
+    nc.Store(root).add(RUN / "b16.json")
+    before = (root / "snapshot.json").read_bytes()
+    line = one_line_error(run(*command, "--store", str(root), "-o", str(root / "snapshot.json")), 2)
+    assert "inside the store" in line
+    assert (root / "snapshot.json").read_bytes() == before
+
+
 # ---- 2: derived values inherit doubt ------------------------------------------------------------
 
 @pytest.mark.parametrize("step", [5e-324, 0])
