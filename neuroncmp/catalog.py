@@ -461,3 +461,15 @@ def value_range(spec: MetricSpec) -> tuple[float | None, float | None]:
 
 def group_rank(group: str) -> int:
     return GROUPS.index(group) if group in GROUPS else len(GROUPS)
+
+
+def resolve_name(name: str) -> str:
+    """``name`` as the catalog knows it: an alias resolved, else a prefix of catalogued names
+    (``mfu`` -> ``mfu_estimated_percent``, the shortest name it begins, as typed on a command
+    line); anything else unchanged (a store may hold uncatalogued metrics)."""
+    name = canonical_name(name)
+    known = catalog()
+    if name in known or not name:
+        return name
+    begun = sorted((n for n in known if n.startswith(name + "_")), key=lambda n: (len(n), n))
+    return begun[0] if begun else name

@@ -58,6 +58,55 @@ def generate(out: Path, runs: int, seed: int, shifts: dict[str, tuple[int, float
     return made
 
 
+NAMINGS = ("neutral", "commit", "date", "run", "host")
+
+
+def nightly_name(naming: str, model: str, batch: int, i: int, commit: str, when: datetime) -> str:
+    """A run's file name as nightly jobs write them: ``neutral`` puts the commit in a folder
+    (``<commit>/llama-1b-b8.json``), the others in the name itself (``llama-1b-b8-<commit>.json``,
+    ``...-2025-01-03.json``, ``...-run-0042.json``, ``...-ip-10-0-3-17.json``)."""
+    stem = f"{model}-b{batch}"
+    parts = {"neutral": f"{commit}/{stem}.json", "commit": f"{stem}-{commit}.json",
+             "date": f"{stem}-{when:%Y-%m-%dT%H-%M-%SZ}.json", "run": f"{stem}-run-{i:04d}.json",
+             "host": f"{stem}-ip-10-0-{i % 7}-{(i * 37) % 251}.json"}
+    return parts[naming]
+
+
+def generate_fleet(out: Path, runs: int, seed: int, configs: list[tuple[str, int]],
+                   naming: str = "neutral", shift_rate: float = 0.5, base: Path = BASE,
+                   noise: float = 0.01) -> dict[tuple[str, int], synthetic.History]:
+    """Nightly runs of several configurations (model, batch), files named by ``naming``, and a
+    ``runs.csv`` listing (path, time, commit, model, batch). Each configuration's varying metrics
+    shift with probability ``shift_rate``, by 4-8 % either way, at a run in the middle half. The
+    values depend on ``seed`` and the configuration only, never on ``naming``: the same history
+    under every naming. Returns each configuration's truth."""
+    key, metrics = base_metrics(base)
+    kinds = {name: lookup(name).kind for name in metrics}
+    varying = {n for n, kind in kinds.items() if kind in VARYING_KINDS}
+    slow = {n for n, kind in kinds.items() if kind in ("time", "cycles")}
+    start = datetime(2025, 1, 1, 2, 0, tzinfo=timezone.utc)
+    commits = [f"{random.Random(seed + i).getrandbits(28):07x}" for i in range(runs)]
+    truth: dict[tuple[str, int], synthetic.History] = {}
+    rows = []
+    for number, (model, batch) in enumerate(configs):
+        rng = random.Random(seed * 1000 + number)
+        shifts = {m: (rng.randint(runs // 4, 3 * runs // 4), rng.choice((-1, 1)) * rng.uniform(0.04, 0.08))
+                  for m in sorted(varying) if rng.random() < shift_rate}
+        made = synthetic.history(rng, metrics, runs, varying=varying, slow=slow, shifts=shifts,
+                                 noise=noise, noisy_node_rate=0.0)
+        truth[(model, batch)] = made
+        for i, values in enumerate(made.runs):
+            when = start + timedelta(days=i)
+            name = nightly_name(naming, model, batch, i, commits[i], when)
+            block = {k: (round(v) if isinstance(metrics[k], int) else v) for k, v in values.items()}
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / name).write_text(json.dumps({key: block}))
+            rows.append([name, when.isoformat().replace("+00:00", "Z"), commits[i], model, str(batch)])
+    with open(out / "runs.csv", "w", newline="") as handle:
+        csv.writer(handle).writerows([["path", "time", "commit", "model", "batch"], *rows])
+    return truth
+
+
 def parse_shift(text: str) -> tuple[str, tuple[int, float]]:
     metric, run, change = text.split(":")
     return metric, (int(run), float(change))
@@ -70,7 +119,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--noisy-nodes", type=float, default=0.03, help="share of runs on a slow node")
     parser.add_argument("--shift", action="append", default=None, metavar="METRIC:RUN:CHANGE")
+    parser.add_argument("--configs", default=None, metavar="MODEL:BATCH,...",
+                        help="several configurations (llama-1b:8,llama-1b:16,...), each with random "
+                             "shifts, instead of one b32 history with --shift's")
+    parser.add_argument("--naming", choices=NAMINGS, default="neutral",
+                        help="with --configs: what the file names carry besides model and batch")
     args = parser.parse_args()
+    if args.configs:
+        configs = [(m, int(b)) for m, _, b in (c.rpartition(":") for c in args.configs.split(","))]
+        truth = generate_fleet(args.out, args.runs, args.seed, configs, args.naming)
+        planted = sum(len(h.shifts) for h in truth.values())
+        print(f"wrote {args.runs} runs of {len(configs)} configurations ({args.naming} names) and "
+              f"runs.csv to {args.out}; {planted} planted shifts")
+        return
     shifts = dict(parse_shift(s) for s in (args.shift or DEFAULT_SHIFTS))
     made = generate(args.out, args.runs, args.seed, shifts, noisy_nodes=args.noisy_nodes)
     print(f"wrote {args.runs} runs and runs.csv to {args.out}; noisy-node runs {list(made.noisy_runs)}")

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT, RUN
 
+from neuroncmp.catalog import derived_specs
 from neuroncmp.cli import cli
 from neuroncmp.errors import InputError, UsageError
 from neuroncmp.store import Store
@@ -267,7 +268,8 @@ def test_two_processes_adding_at_once_lose_and_double_nothing(generated, tmp_pat
     assert len(runs) == len(files) == len({r.run for r in runs})
     per_run = store.table("metrics").groupby("run").size()
     block = json.loads(Path(files[0]).read_text()).popitem()[1]
-    assert len(per_run) == len(files) and set(per_run) == {len(block)}
+    derived = [s.name for s in derived_specs() if set(s.inputs) <= set(block)]  # kept in the store too
+    assert len(per_run) == len(files) and set(per_run) == {len(block) + len(derived)}
     assert store.check().ok
 
 
@@ -362,7 +364,8 @@ def test_history_finds_the_generated_shift_and_orders_points_in_time(generated, 
     assert abs(series.points.index(change.at) - 40) <= 2
     assert change.direction == "worse" and change.change == pytest.approx(0.05, abs=0.01)
     assert change.before_run == series.points[series.points.index(change.at) - 1]
-    assert store.history("total_time", model="gpt").series == ()
+    with pytest.raises(UsageError, match=r"model=gpt: no run has this value.*bert-large"):
+        store.history("total_time", model="gpt")  # an empty answer would let a typo pass a gate
 
 
 def test_regressions_lists_worse_changes_first_and_gates(generated, tmp_path):
@@ -375,7 +378,8 @@ def test_regressions_lists_worse_changes_first_and_gates(generated, tmp_path):
     assert document["filters"] == {"all_changes": False, "min_change": None, "since": None,
                                    "where": {}}
     worse = {c["metric"] for c in document["changes"]}
-    assert worse == {"total_time", "mfu_estimated_percent"}
+    # achieved_flop_rate = model_flops / total_time: the derived metric falls as the step slows
+    assert worse == {"total_time", "mfu_estimated_percent", "achieved_flop_rate"}
     change = next(c for c in document["changes"] if c["metric"] == "total_time")
     assert set(change) == {"metric", "series", "at", "before_run", "before", "after", "unit", "change",
                            "direction", "p_value"}
@@ -466,7 +470,7 @@ def test_frames_on_request(generated, tmp_path):
     assert len(frame) == 60 and frame["shift"].sum() == 1
     assert list(frame.loc[frame["shift"], "run"]) == [store.history("total_time").series[0].changes[0].at.run]
     changes = store.regressions().to_frame()
-    assert set(changes.metric) == {"total_time", "mfu_estimated_percent"}
+    assert set(changes.metric) == {"total_time", "mfu_estimated_percent", "achieved_flop_rate"}
 
 
 def test_history_png(generated, tmp_path):
@@ -506,6 +510,28 @@ def test_one_capture_against_its_history_gets_measured_bands_and_a_p_value(gener
     sigma = 1.4826 * statistics.median([abs(x - middle) for x in last20])
     band = comparison.bands.band(__import__("neuroncmp").lookup("total_time"))
     assert band.value * 100 == pytest.approx(300 * sigma / middle, rel=1e-4) and not band.points
+
+
+def test_identical_values_against_history_are_unchanged_and_the_footer_sums_up_the_bands(generated, tmp_path):
+    store_path = tmp_path / "s"
+    Store(store_path).add_listing(generated / "runs.csv")
+    new = slowed(generated / "run-00059.json", tmp_path / "new.json", 1.0)
+    comparison = Store(store_path).diff_history(new, where={"model": "bert-large"})
+    (cell,) = comparison.row("event_count").cells  # a count: the same in every run
+    assert cell.step.baseline == cell.step.variant and cell.step.p_value == 1.0
+    assert not cell.step.not_significant  # '=', not '?'
+    code, output = cli_run("diff", str(new), "--baseline-history", "--where", "model=bert-large",
+                           "--summary", "--no-color", "--width", "100", store=store_path)
+    assert code == 0
+    footer = output[output.index("noise bands:"):output.index("repeated captures")]
+    measured = [b for b in Store(store_path).baseline_for(__import__("neuroncmp").load(new)[0],
+                                                           model="bert-large").bands]
+    assert f"measured per metric for {len({b.split('=')[0] for b in measured})} metrics" in " ".join(footer.split())
+    assert "event_count" not in footer and "every one in --format json (noise_bands)" in " ".join(footer.split())
+    code, output = cli_run("diff", str(new), "--baseline-history", "--where", "model=bert-large",
+                           "--format", "json", store=store_path)
+    bands = json.loads(output)["noise_bands"]
+    assert {rule.split("=")[0] for rule in measured} <= set(bands)
 
 
 def test_a_stored_capture_is_compared_with_the_runs_before_it(generated, tmp_path):

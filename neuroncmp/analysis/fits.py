@@ -49,6 +49,13 @@ class StepFit(NamedTuple):
         """Device samples/s as the batch grows without bound: ``1 / per_sample``."""
         return 1 / self.per_sample if self.per_sample > 0 else None
 
+    def no_asymptote(self) -> str:
+        """Why there is no asymptote (the fitted per-sample cost is not positive), else ''."""
+        if self.per_sample > 0:
+            return ""
+        return (f"the step-time fit's per-sample cost is {self.per_sample * 1e3:.4g} ms, not positive "
+                "(step time does not grow with the batch), so it gives no throughput ceiling")
+
     def step_time(self, batch: float) -> float:
         return self.fixed + self.per_sample * batch
 
@@ -96,6 +103,17 @@ def knee(points: tuple[Point, ...]) -> Knee | None:
     return Knee(int(xs[best]), gaps[best]) if gaps[best] > 0 else None
 
 
+def no_knee(points: tuple[Point, ...]) -> str:
+    """Why ``knee`` found none, in the numbers' own terms."""
+    xs, ys = _xy(points, "device_throughput")
+    if len(xs) < 3:
+        return f"needs device throughput at three or more batch sizes (it has {len(xs)})"
+    if max(ys) <= min(ys) or ys[-1] <= ys[0]:
+        return (f"device throughput does not rise from b{int(xs[0])} to b{int(xs[-1])} "
+                f"({ys[0]:.4g} to {ys[-1]:.4g} samples/s)")
+    return "no batch lies above the diagonal: device throughput rises at least linearly between the ends"
+
+
 @record
 class MemoryForecast(NamedTuple):
     fixed: float                 # bytes, whatever the batch (profiled)
@@ -112,8 +130,12 @@ class MemoryForecast(NamedTuple):
         return self.fixed - (0 if profiled else self.profiler_buffers) + self.per_sample * batch
 
 
+MEMORY = "device_memory_total"  # from any memory source: a memory table, the view JSON's
+# nc_mem_usage, neuron-monitor's per-core memory, a runtime memory log
+
+
 def memory_forecast(points: tuple[Point, ...], hbm: float, hbm_source: str) -> MemoryForecast | None:
-    found = _fit(points, "device_memory_total")
+    found = _fit(points, MEMORY)
     if found is None or found[0].slope <= 0:
         return None
     fit, xs = found
@@ -126,6 +148,23 @@ def memory_forecast(points: tuple[Point, ...], hbm: float, hbm_source: str) -> M
     return MemoryForecast(fit.intercept, fit.slope, fit.r2, hbm, hbm_source, profiler,
                           largest(fit.intercept), largest(fit.intercept - profiler),
                           tuple(int(x) for x in xs))
+
+
+def no_memory_forecast(points: tuple[Point, ...]) -> str:
+    """Why ``memory_forecast`` gave none, naming the batch sizes that have device memory."""
+    xs, ys = _xy(points, MEMORY)
+    where = ", ".join(f"b{int(x)}" for x in xs)
+    if len(xs) < 3:
+        found = f"found at {where} only" if xs else "found at none"
+        monitor = [p for p in points if p.get("device_used_memory_total") is not None]
+        whole = (f"; neuron-monitor's device_used_memory_total (whole device, not per core) at "
+                 f"{len(monitor)} is not used") if monitor else ""
+        return (f"needs device memory ({MEMORY}: a memory table, per-core neuron-monitor memory or a "
+                f"runtime memory log) at three or more batch sizes ({found}{whole})")
+    fit = linear_fit(xs, ys)
+    slope = fit.slope if fit is not None else 0.0
+    return (f"device memory does not grow with the batch over {where} (fitted {slope / 2**20:.4g} MiB "
+            "per sample): no batch-size forecast")
 
 
 @record
@@ -153,6 +192,7 @@ def intensity_model(points: tuple[Point, ...], ridge: float | None) -> Intensity
     limit = per_sample / fit.slope
     denominator = per_sample - ridge * fit.slope
     crossing = ridge * fit.intercept / denominator if limit > ridge and denominator > 0 else None
+    crossing = crossing if crossing is not None and crossing > 0 else None  # a negative batch is no crossing
     return IntensityModel(per_sample, fit.intercept, fit.slope, limit, ridge, crossing)
 
 
@@ -191,8 +231,29 @@ def _steps_and_gap(point: Point) -> tuple[float, float]:
 class SpillOnset(NamedTuple):
     above_share: int | None      # smallest batch with spill reload > 25 % of HBM reads
     everywhere: bool             # above 25 % at every batch size measured (the onset is below the axis)
-    rising_from: int | None      # batch from which spill per sample stops falling
+    rising_from: int | None      # batch from which spill per sample stops falling (None unless it then grows)
     shares: tuple[tuple[int, float], ...]
+    per_sample: tuple[tuple[int, float], ...] = ()   # spill_reload_bytes / batch, per batch
+
+    def trend(self) -> tuple[str, tuple[int, ...]]:
+        """What spill per sample does along the batch, as (kind, batches), said only as the values
+        show it: ``none`` (0 B everywhere), ``flat`` (one value everywhere), ``rising`` (lowest at
+        the batches given, growing at every step after), ``higher`` (lowest there, higher after but
+        not growing steadily), ``falling`` (falling at every step), ``lowest`` (lowest at the end,
+        not steadily)."""
+        values = [v for _, v in self.per_sample]
+        if not values:
+            return "", ()
+        if max(values) == min(values):
+            return ("none" if values[0] == 0 else "flat"), ()
+        low = min(values)
+        lowest = tuple(b for b, v in self.per_sample if v == low)
+        if self.rising_from is None:
+            steady = all(a > b for a, b in zip(values, values[1:]))
+            return ("falling" if steady else "lowest"), lowest
+        after = values[[b for b, _ in self.per_sample].index(lowest[-1]):]
+        steady = all(a < b for a, b in zip(after, after[1:]))
+        return ("rising" if steady else "higher"), lowest
 
 
 def spill_onset(points: tuple[Point, ...]) -> SpillOnset | None:
@@ -201,9 +262,18 @@ def spill_onset(points: tuple[Point, ...]) -> SpillOnset | None:
     if not shares:
         return None
     above = next((batch for batch, share in shares if share > SPILL_SHARE), None)  # type: ignore[operator]
-    per_sample = [(p.batch_size, p.per_sample("spill_reload_bytes")) for p in points
-                  if p.get("spill_reload_bytes") is not None]
-    lowest = min(range(len(per_sample)), key=lambda i: per_sample[i][1]) if per_sample else None  # type: ignore[arg-type, return-value]
-    rising = per_sample[lowest][0] if lowest is not None and lowest < len(per_sample) - 1 else None
+    per_sample = tuple((p.batch_size, p.per_sample("spill_reload_bytes")) for p in points
+                       if p.get("spill_reload_bytes") is not None)
     everywhere = all(share > SPILL_SHARE for _, share in shares)  # type: ignore[operator]
-    return SpillOnset(above, everywhere, rising, shares)  # type: ignore[arg-type]
+    return SpillOnset(above, everywhere, _rising_from(per_sample), shares, per_sample)  # type: ignore[arg-type]
+
+
+def _rising_from(per_sample: tuple[tuple[int, float | None], ...]) -> int | None:
+    """The last batch at the lowest spill per sample, when some larger batch spills more per
+    sample (ties and a series that only falls or stays give None: nothing grows)."""
+    values = [v or 0.0 for _, v in per_sample]
+    if not values:
+        return None
+    low = min(values)
+    last = max(i for i, v in enumerate(values) if v == low)
+    return per_sample[last][0] if any(v > low for v in values[last + 1:]) else None

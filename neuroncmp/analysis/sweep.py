@@ -156,11 +156,12 @@ def recommend(points: tuple[Point, ...]) -> Recommendation | None:
 def _notes(context: Context, price: float | None) -> list[str]:
     out = []
     if context.step_fit is None:
-        out.append("step-time fit: needs total_time at three or more batch sizes")
+        have = sum(1 for p in context.points if p.get("total_time") is not None)
+        out.append(f"step-time fit: needs total_time at three or more batch sizes (it has {have})")
     if context.knee is None:
-        out.append("knee: needs device throughput at three or more batch sizes, rising overall")
+        out.append(f"knee: {fits.no_knee(context.points)}")
     if context.memory is None:
-        out.append("memory forecast: needs the device memory table at three or more batch sizes")
+        out.append(f"memory forecast: {fits.no_memory_forecast(context.points)}")
     if price is None:
         out.append("cost per million samples: give --price-per-hour (no price is assumed)")
     if any(p.inferred for p in context.points):

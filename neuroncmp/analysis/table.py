@@ -43,7 +43,8 @@ COLUMNS = (
     Column("dma", "DMA", u.FRACTION, "dma_active_time_percent"),
     Column("spill_per_sample", "spill/sample", u.BYTE, "spill_reload_bytes / batch"),
     Column("hbm_per_sample", "HBM/sample", u.BYTE, "(hbm_read_bytes + hbm_write_bytes) / batch"),
-    Column("device_memory", "memory", u.BYTE, "device_memory_total (the memory table's Total)"),
+    Column("device_memory", "memory", u.BYTE, "device_memory_total (the memory table's Total, else the sum "
+           "of its rows; from any memory source)"),
     Column("collectives", "collectives", u.FRACTION, "cc_op_active_time_percent"),
     Column("throttled", "throttled", u.FRACTION,
            "max over cores of throttle_active_nc<N>_time_ns / total_time"),

@@ -51,9 +51,9 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     from ..comparison import compare, select
     from ..comparison.bands import Bands
     from ..errors import GateTripped
-    from ..ingest import load_many
+    from ..ingest import load_set
     from ..render.base import DiffReport
-    from .output import check_output, choose, emit, warn
+    from .output import check_output, choose, emit, notes, warn
 
     renderer = choose("diff", fmt, output)
     check_output(output, files, store=store_path if baseline_history else None)
@@ -66,7 +66,9 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     if baseline_history:
         comparison = _against_history(files, baseline, bands, basis, where, history_runs, store_path)
     else:
-        comparison = compare(load_many(files, format_in), baseline=baseline, basis=basis,
+        profiles, said = load_set(files, format_in)
+        notes(said)
+        comparison = compare(profiles, baseline=baseline, basis=basis,
                              thresholds=parsed_bands, order=order)
     if rules:
         gates = evaluate(comparison, parsed_rules)

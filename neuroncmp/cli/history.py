@@ -7,21 +7,30 @@ from typing import Any
 import click
 
 from .app import cli
-from .options import output_options, width_option
-from .store_options import engine_options, pairs, store_option, where_option
+from .options import no_color_option, output_options, width_option
+from .store_options import (
+    engine_options,
+    pairs,
+    series_by_option,
+    store_option,
+    where_option,
+)
 
 
 @cli.command()
 @click.argument("metric")
 @where_option
+@series_by_option
 @output_options("history")
 @click.option("--last", type=click.IntRange(1), default=None, metavar="N",
               help="Show only the last N points of each series (shifts use them all).")
+@no_color_option
 @width_option
 @store_option
 @engine_options
-def history(metric: str, where: tuple[str, ...], fmt: str | None, output: str | None,
-            last: int | None, width: int | None, store_path: str, engine: Any) -> None:
+def history(metric: str, where: tuple[str, ...], series_by: str | None, fmt: str | None,
+            output: str | None, last: int | None, no_color: bool, width: int | None,
+            store_path: str, engine: Any) -> None:
     """Show METRIC's history: one series per distinct tag set, shifts marked (term, json, or a
     png chart with the plot extra and -o FILE.png)."""
     from ..errors import UsageError
@@ -33,5 +42,6 @@ def history(metric: str, where: tuple[str, ...], fmt: str | None, output: str | 
     check_output(output, (), store=store_path)  # -o into the store would replace its own files
     if renderer.kind == "image" and output is None:  # before the store is read
         raise UsageError(f"--format {renderer.name} writes a file: add -o FILE{renderer.extensions[0]}")
-    result = Store(store_path, engine=engine).history_where(metric, pairs(where, "--where"))
-    emit(renderer, "history", HistoryReport(result, last), output, True, width)
+    result = Store(store_path, engine=engine).history_where(metric, pairs(where, "--where"),
+                                                            series_by=series_by)
+    emit(renderer, "history", HistoryReport(result, last), output, no_color, width)

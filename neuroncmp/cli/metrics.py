@@ -5,28 +5,29 @@ from __future__ import annotations
 import click
 
 from .app import cli
-from .options import FormatChoice, no_color_option, width_option
+from .options import no_color_option, output_options, width_option
 
 
 @cli.command()
 @click.argument("glob", default="*")
-@click.option("--format", "fmt", type=FormatChoice("metrics"), default=None,
-              help="term (default): a table; json: one record per metric.")
+@output_options("metrics")
 @no_color_option
 @width_option
-def metrics(glob: str, fmt: str | None, no_color: bool, width: int | None) -> None:
+def metrics(glob: str, fmt: str | None, output: str | None, no_color: bool, width: int | None) -> None:
     """List the metric catalog (name, group, unit, better direction, kind, meaning), or the
     metrics matching GLOB ('mfu*', '*spill*', 'memory.*')."""
-    from ..catalog import GROUPS, closest, listing
+    from ..catalog import GROUPS, closest, listing, resolve_name
     from ..errors import UsageError
     from .output import choose, emit
 
-    renderer = choose("metrics", fmt, None)
+    renderer = choose("metrics", fmt, output)
     specs = listing(glob)
     if not specs and glob in GROUPS:
         specs = [spec for spec in listing() if spec.group == glob]
+    if not specs and resolve_name(glob) != glob:  # an alias or a prefix, as history takes it
+        specs = listing(resolve_name(glob))
     if not specs:
         known = [spec.name for spec in listing()] + list(GROUPS)
         hint = closest(glob, known)
         raise UsageError(f"no metric matches '{glob}'" + (f"; did you mean {', '.join(hint)}?" if hint else ""))
-    emit(renderer, "metrics", specs, None, no_color, width)
+    emit(renderer, "metrics", specs, output, no_color, width)

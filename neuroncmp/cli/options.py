@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -40,15 +41,30 @@ width_option = click.option("--width", type=click.IntRange(40, 400), default=Non
                             help="Terminal width in columns (default: the terminal's).")
 
 
-def output_options(document: str) -> Any:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def output_options(document: str) -> Callable[[F], F]:
     """``--format`` and ``-o FILE`` for a command rendering ``document``."""
-    def decorate(func: Any) -> Any:
+    def decorate(func: F) -> F:
         # not dir_okay=False: a directory is refused by atomic.target_of with exit 1, as the README says
         func = click.option("-o", "--output", type=click.Path(), default=None,
                             help="Write to FILE (atomically) instead of the terminal.")(func)
         return click.option("--format", "fmt", type=FormatChoice(document), default=None,
                             help="Output format (default: term, or from -o's extension).")(func)
     return decorate
+
+
+def listing_options(func: F) -> F:
+    """``--format term|json``, ``-o FILE``, ``--width`` and ``--no-color`` for a command that
+    prints a listing of its own (``formats``, ``store ls``, ``store check``): the options every
+    report command has, so the vocabulary is one across commands."""
+    func = width_option(func)
+    func = no_color_option(func)
+    func = click.option("-o", "--output", type=click.Path(), default=None,
+                        help="Write to FILE (atomically) instead of the terminal.")(func)
+    return click.option("--format", "fmt", type=click.Choice(["term", "json"]), default=None,
+                        help="Output format (default: term, or json from -o FILE.json).")(func)
 
 
 class Number(click.ParamType[float, Any]):

@@ -52,6 +52,30 @@ def warn(messages: Any) -> None:
         click.echo(f"warning: {message}", err=True)
 
 
+def notes(messages: Any) -> None:
+    """What the set of inputs was read as (sidecars joined, copies read once), on standard
+    error so every output format stays what it is."""
+    for message in messages:
+        click.echo(f"note: {message}", err=True)
+
+
+def listing_format(fmt: str | None, output: str | None) -> str:
+    """``--format`` of a listing command, else ``json`` for ``-o FILE.json``, else ``term``."""
+    if output == "":
+        raise UsageError("-o '': an empty path; name a file, or leave out -o to print")
+    if fmt:
+        return fmt
+    return "json" if output is not None and output.lower().endswith(".json") else "term"
+
+
+def put(text: str, output: str | None) -> None:
+    """A listing's text to ``-o FILE`` (atomically), else to standard output."""
+    if output is not None:
+        write_file(output, text)
+    else:
+        echo(text)
+
+
 def write_file(path: str, text: str | bytes) -> None:
     from ..atomic import write_atomic
 

@@ -7,12 +7,19 @@ from typing import Any
 import click
 
 from .app import cli
-from .options import Number, output_options
-from .store_options import engine_options, pairs, store_option, where_option
+from .options import Number, no_color_option, output_options, width_option
+from .store_options import (
+    engine_options,
+    pairs,
+    series_by_option,
+    store_option,
+    where_option,
+)
 
 
 @cli.command()
 @where_option
+@series_by_option
 @click.option("--since", metavar="ISO-TIME", default=None,
               help="Only changes whose first new run is later than this.")
 @click.option("--all-changes", is_flag=True, help="Also improvements and changes with no better direction.")
@@ -20,10 +27,14 @@ from .store_options import engine_options, pairs, store_option, where_option
               help="Only changes of at least PCT percent (relative).")
 @click.option("--fail-on-regression", is_flag=True, help="Exit 3 when a change for the worse is listed.")
 @output_options("regressions")
+@no_color_option
+@width_option
 @store_option
 @engine_options
-def regressions(where: tuple[str, ...], since: str | None, all_changes: bool, min_change: float | None,
-                fail_on_regression: bool, fmt: str | None, output: str | None, store_path: str, engine: Any) -> None:
+def regressions(where: tuple[str, ...], series_by: str | None, since: str | None, all_changes: bool,
+                min_change: float | None, fail_on_regression: bool, fmt: str | None,
+                output: str | None, no_color: bool, width: int | None, store_path: str,
+                engine: Any) -> None:
     """List level shifts in every series: changes for the worse first (by the catalog's direction)."""
     from ..errors import GateTripped
     from ..render.base import RegressionsReport
@@ -34,7 +45,7 @@ def regressions(where: tuple[str, ...], since: str | None, all_changes: bool, mi
     check_output(output, (), store=store_path)  # -o into the store would replace its own files
     result = Store(store_path, engine=engine).regressions(
         where=pairs(where, "--where"), since=since, all_changes=all_changes,
-        min_change=None if min_change is None else min_change / 100)
-    emit(renderer, "regressions", RegressionsReport(result, store_path), output, True, None)
+        min_change=None if min_change is None else min_change / 100, series_by=series_by)
+    emit(renderer, "regressions", RegressionsReport(result, store_path, width), output, no_color, width)
     if fail_on_regression and any(change.direction == "worse" for change in result.changes):
         raise GateTripped("a change for the worse was found")

@@ -5,21 +5,24 @@ from __future__ import annotations
 import click
 
 from .app import cli
-from .options import FormatChoice, format_in_option, no_color_option, width_option
+from .options import format_in_option, no_color_option, output_options, width_option
 
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("--format", "fmt", type=FormatChoice("profiles"), default=None,
-              help="table (default): grouped, human units; json: normalized, base units.")
+@output_options("profiles")
 @format_in_option
 @no_color_option
 @width_option
-def show(files: tuple[str, ...], fmt: str, format_in: str | None, no_color: bool,
-         width: int | None) -> None:
-    """Show every profile in FILES, grouped by catalog group, in human units."""
-    from ..ingest import load_many
-    from .output import choose, emit
+def show(files: tuple[str, ...], fmt: str | None, output: str | None, format_in: str | None,
+         no_color: bool, width: int | None) -> None:
+    """Show every profile in FILES, grouped by catalog group, in human units (term, the default;
+    or json: normalized, base units)."""
+    from ..ingest import load_set
+    from .output import check_output, choose, emit, notes
 
-    renderer = choose("profiles", fmt, None)
-    emit(renderer, "profiles", load_many(files, format_in), None, no_color, width)
+    renderer = choose("profiles", fmt, output)
+    check_output(output, files)
+    profiles, said = load_set(files, format_in)
+    notes(said)
+    emit(renderer, "profiles", profiles, output, no_color, width)

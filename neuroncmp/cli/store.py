@@ -7,7 +7,19 @@ from typing import Any
 import click
 
 from .app import App, cli
-from .store_options import engine_options, pairs, store_option, where_option
+from .options import listing_options
+from .store_options import (
+    engine_options,
+    pairs,
+    series_by_option,
+    store_option,
+    where_option,
+)
+
+INTERRUPTED = ("store add interrupted: an add is all or nothing, so none of this add's runs were "
+               "added unless its last step had finished ('neuroncmp store ls' shows the runs); "
+               "add the same files again to finish, or run 'neuroncmp store compact' to remove "
+               "the files the unfinished add left")
 
 
 @cli.group(cls=App)
@@ -24,10 +36,14 @@ def store() -> None:
               help="The runs' time (default: the time the profile states, else the file's mtime).")
 @click.option("--commit", metavar="SHA", default=None, help="The source commit of the runs.")
 @click.option("--skip-bad", is_flag=True, help="Add what can be added and list what was skipped.")
+@click.option("--commit-from-name", is_flag=True,
+              help="A run with no --commit takes the commit-like part of its file name "
+                   "(model-b8-3f2a9c1.json -> 3f2a9c1).")
 @store_option
 @engine_options
 def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: str | None,
-        commit: str | None, skip_bad: bool, store_path: str, engine: Any) -> None:
+        commit: str | None, skip_bad: bool, commit_from_name: bool, store_path: str,
+        engine: Any) -> None:
     """Add profiles (files, run folders, folders of files) to the store."""
     from ..errors import UsageError
     from ..render.store_text import add_report
@@ -35,39 +51,82 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
 
     if bool(paths) == bool(listing):
         raise UsageError("give either PATH... or --runs LISTING")
-    if listing and (tags or at or commit):
-        raise UsageError("--tag, --at and --commit apply to PATH...; a listing has its own columns")
+    if listing and (tags or at or commit or commit_from_name):
+        raise UsageError("--tag, --at, --commit and --commit-from-name apply to PATH...; a listing "
+                         "has its own columns")
     target = Store(store_path, engine=engine)
-    if listing:
-        report = target.add_listing(listing, skip_bad=skip_bad)
-    else:
-        given = {k: v[-1] for k, v in pairs(tags, "--tag").items()}
-        report = target.add(*paths, tags=given, at=at, commit=commit, skip_bad=skip_bad)
+    try:
+        if listing:
+            report = target.add_listing(listing, skip_bad=skip_bad)
+        else:
+            given = {k: v[-1] for k, v in pairs(tags, "--tag").items()}
+            report = target.add(*paths, tags=given, at=at, commit=commit, skip_bad=skip_bad,
+                                commit_from_name=commit_from_name)
+    except KeyboardInterrupt:
+        click.echo(INTERRUPTED, err=True)
+        raise
     click.echo(add_report(report, store_path), nl=False)
 
 
 @store.command("ls")
 @where_option
+@series_by_option
+@listing_options
 @store_option
 @engine_options
-def ls(where: tuple[str, ...], store_path: str, engine: Any) -> None:
-    """List the runs in the store, in time order, with their tags."""
+def ls(where: tuple[str, ...], series_by: str | None, fmt: str | None, output: str | None,
+       no_color: bool, width: int | None, store_path: str, engine: Any) -> None:
+    """List the runs in the store, in time order, with the series each belongs to."""
+    from ..render.listings import runs_json
     from ..render.store_text import runs_table
     from ..store import Store
+    from .output import check_output, listing_format, put
 
-    click.echo(runs_table(Store(store_path, engine=engine).runs(**pairs(where, "--where"))), nl=False)
+    chosen = listing_format(fmt, output)
+    check_output(output, (), store=store_path)  # -o into the store would replace its own files
+    target = Store(store_path, engine=engine)
+    runs = target.runs(series_by=series_by, **pairs(where, "--where"))
+    keys = target.series_by() if series_by is None else tuple(k for k in series_by.split(",") if k)
+    put(runs_json(runs, keys) if chosen == "json" else runs_table(runs, width), output)
+
+
+@store.command("series-by")
+@click.argument("keys", required=False, default=None, metavar="[KEY,KEY...]")
+@click.option("--all-tags", is_flag=True, help="Form series by every tag again (the default).")
+@store_option
+def series_by(keys: str | None, all_tags: bool, store_path: str) -> None:
+    """Re-key the store's series by these tags (e.g. model,batch_size), without re-adding;
+    with no KEYS, print the current keys."""
+    from ..errors import UsageError
+    from ..store import Store
+
+    target = Store(store_path)
+    if keys is not None and all_tags:
+        raise UsageError("give KEYS or --all-tags, not both")
+    if keys is not None and not keys.strip(", "):  # checked before the store changes
+        raise UsageError(f"store series-by {keys!r}: no tag named; e.g. model,batch_size "
+                         "(--all-tags: every tag)")
+    if keys is not None or all_tags:
+        target.set_series_by("" if all_tags else keys or "")
+    current = target.series_by()
+    click.echo(f"series by {','.join(current)}\n" if current else "series by every tag\n", nl=False)
 
 
 @store.command("check")
+@listing_options
 @store_option
-def check(store_path: str) -> None:
+def check(fmt: str | None, output: str | None, no_color: bool, width: int | None,
+          store_path: str) -> None:
     """Verify the store: hashes, every run complete, no leftovers (exit 1 on a problem)."""
     from ..errors import InputError
-    from ..render.store_text import check_report
+    from ..render.store_text import check_json, check_report
     from ..store import Store
+    from .output import check_output, listing_format, put
 
+    chosen = listing_format(fmt, output)
+    check_output(output, (), store=store_path)
     report = Store(store_path).check()
-    click.echo(check_report(report, store_path), nl=False)
+    put(check_json(report) if chosen == "json" else check_report(report, store_path), output)
     if not report.ok:
         raise InputError(f"{store_path}: store check found {len(report.problems)} problems")
 

@@ -15,6 +15,12 @@ where_option = click.option(
     help="Only runs with this tag (repeatable: all keys must match, any value of a repeated key).")
 
 
+series_by_option = click.option(
+    "--series-by", "series_by", metavar="KEY,KEY", default=None,
+    help="Form series by these tags only (e.g. model,batch_size); default: the store's setting "
+         "('neuroncmp store series-by'), else every tag.")
+
+
 _ENGINE_OPTIONS = (
     click.option("--engine", type=click.Choice(["duckdb", "spark"]), envvar="NEURONCMP_ENGINE",
                  default="duckdb", show_default=True,

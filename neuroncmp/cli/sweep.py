@@ -53,15 +53,17 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
     Prints the sweep table, the step-time fit, the knee, the roofline, the memory forecast, a
     recommended batch size and the findings ranked by estimated impact."""
     from ..analysis.sweep import sweep as analyse
-    from ..ingest import load_many
-    from .output import check_outputs, choose, emit
+    from ..ingest import load_set
+    from .output import check_outputs, choose, emit, notes
 
     renderer = choose("sweep", fmt, output)
     pngs = _chart_paths(charts_dir)
     check_outputs([*([("-o", output)] if output is not None else []),
                    *(("--charts", str(png)) for png in pngs)], files)
     hbm = _bytes(hbm_per_core)
-    result = analyse(load_many(files, format_in), price_per_hour=price_per_hour, hbm_per_core=hbm,
+    profiles, said = load_set(files, format_in)
+    notes(said)
+    result = analyse(profiles, price_per_hour=price_per_hour, hbm_per_core=hbm,
                      peak_flops=peak_tflops * 1e12 if peak_tflops else None,
                      hbm_bandwidth=hbm_gbps * 1e9 if hbm_gbps else None)
     charts = _charts(pngs, result)  # every chart drawn before any file is written: none half-made

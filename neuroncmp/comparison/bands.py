@@ -2,10 +2,15 @@
 
 Two bands per metric kind (documented in the README), and a change inside EITHER is unchanged:
 - a relative band (``2%``: tested on |ln(variant / baseline)| so swapping the sides never moves a
-  row across it), or for fractions a band in percentage points (``0.5pp``);
+  row across it);
 - an absolute floor in the kind's unit (``1 MiB`` for bytes, ``1 us`` for times), so a 64 B -> 72 B
   memory row or a sub-microsecond time is not a verdict however large its relative change
   (memory capacity rows: 1 MiB; traffic and other bytes: 1 KiB).
+
+Fractions are judged on both scales at once: a change is unchanged only when it is inside the
+band in percentage points (``0.5pp``) AND inside a relative band (``5%``), because an MFU of
+0.018 % -> 0.030 % is +67 % however few points it moves; values at or under a level of 0.001 %
+on both sides are never scored (a share that small is one instruction's time in a short step).
 
 ``--threshold`` overrides them globally (``5%``), per kind (``time=2%``, ``fraction=1pp``,
 ``bytes=4MiB``) or per metric glob (``spill_*=0.5%``, ``memory.*=16MiB``); a bare number is a
@@ -33,14 +38,65 @@ class Band(NamedTuple):
     points: bool = False  # True: absolute percentage points (fractions only)
     floor: float = 0.0    # absolute change in the base unit at or under which nothing changed
     floor_unit: str = ""  # the base unit of the floor (for display)
+    relative: float | None = None  # points bands: the relative band a change must ALSO be inside
+    level: float = 0.0    # points bands: both values at or under it (a fraction) are never scored
 
     def __str__(self) -> str:
-        relative = f"{self.value:g}pp" if self.points else f"{self.value * 100:g}%"
+        if self.points:
+            text = f"{self.value:g}pp" + (f" and {self.relative * 100:g}%" if self.relative is not None else "")
+            return text + (f" (both under {self.level * 100:g} %: not scored)" if self.level else "")
+        relative = f"{self.value * 100:g}%"
         return f"{relative} or {setting(self.floor, self.floor_unit)}" if self.floor else relative
 
     def width(self) -> float:
         """The band's size on the scale changes are tested on: pp, or ln(1 + relative band)."""
         return self.value if self.points else math.log1p(self.value)
+
+    def size(self, b: float, v: float) -> float:
+        """The change ``b`` -> ``v`` in bands (a unit-free size; 1 is the band's edge): a relative
+        change counts |ln(v / b)| / ln(1 + band), points |pp| / band, and a fraction judged on
+        both scales the larger of the two; a change from or to zero, or across it, is infinite."""
+        if b == v or self._under_level(b, v):
+            return 0.0
+        if not self.points:
+            return _bands(_log_change(b, v), self.width())
+        points = _bands(abs(v - b) * 100, self.value)
+        if self.relative is None:
+            return points
+        return max(points, _bands(_log_change(b, v), math.log1p(self.relative)))
+
+    def inside(self, b: float, v: float) -> bool:
+        """Whether ``b`` -> ``v`` is noise: under the absolute floor, or inside the band (for a
+        fraction: under its level, or inside both its bands). Comparisons only, no division, so
+        an integer beyond a float's range never overflows; a NaN is outside."""
+        if b == v or self.floor and abs(v - b) <= self.floor or self._under_level(b, v):
+            return True
+        if not self.points:
+            return _log_change(b, v) <= math.log1p(self.value)
+        if not abs(v - b) * 100 <= self.value:
+            return False
+        return self.relative is None or _log_change(b, v) <= math.log1p(self.relative)
+
+    def _under_level(self, b: float, v: float) -> bool:
+        return bool(self.points and self.level) and max(abs(b), abs(v)) <= self.level
+
+
+def _log_change(b: float, v: float) -> float:
+    """|ln|v| - ln|b||, infinite from or to zero and across it. Not ln(v / b): the ratio of
+    5e-324 and 1e308 underflows to 0 (and math.log takes integers beyond a float's range)."""
+    if b == v:
+        return 0.0
+    if not b or not v or (b < 0) != (v < 0):
+        return math.inf
+    return abs(math.log(abs(v)) - math.log(abs(b)))
+
+
+def _bands(change: float, width: float) -> float:
+    """``change / width``, infinite where the quotient is beyond a float."""
+    try:
+        return float(change) / (width or 1e-12)
+    except OverflowError:
+        return math.inf
 
 
 def setting(value: float, unit: str) -> str:
@@ -49,11 +105,14 @@ def setting(value: float, unit: str) -> str:
     return f"{value / factor:g} {label}".strip()
 
 
+# Fractions: 0.5 percentage points AND 5 % relative; never scored when both sides are at or under
+# 0.001 % (the README shows the reasoning on real small-kernel profiles).
+FRACTION_RELATIVE, FRACTION_LEVEL = 0.05, 1e-5
 DEFAULT_BANDS: dict[str, Band] = {
     "time": Band(0.02, floor=1e-6, floor_unit=u.SECOND), "cycles": Band(0.02),
     "bytes": Band(0.01, floor=1024, floor_unit=u.BYTE),
     "count": Band(0.01, floor=0.5, floor_unit=u.COUNT), "flop": Band(0.01),
-    "fraction": Band(0.5, points=True), "intensity": Band(0.02), "rate": Band(0.02),
+    "fraction": Band(0.5, points=True, relative=FRACTION_RELATIVE, level=FRACTION_LEVEL), "intensity": Band(0.02), "rate": Band(0.02),
     "ratio": Band(0.01), "index": Band(0.0), "text": Band(0.0),
 }
 # Memory capacity (GiB-scale tables) moves in MiB steps: a 64 B -> 72 B row or a 0.19 MiB ring
@@ -203,7 +262,12 @@ def _with_overrides(overrides: tuple[Override, ...]) -> Bands:
 
 
 def _apply(band: Band, override: Override, kind: str) -> Band:
-    """``band`` with the override's relative band or floor in place of its own."""
+    """``band`` with the override's relative band or floor in place of its own. A fraction's band
+    has two parts: ``pp`` replaces its points, ``%`` its relative band, the other part stays."""
+    if override.band is not None and band.points:
+        if override.band.points:
+            return band._replace(value=override.band.value)
+        return band._replace(relative=override.band.value)
     if override.band is not None:
         return override.band._replace(floor=band.floor, floor_unit=band.floor_unit)
     return band._replace(floor=override.floor or 0.0, floor_unit=override.floor_unit)

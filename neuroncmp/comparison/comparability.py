@@ -12,8 +12,15 @@ KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version"
         "num_physical_cores", "neuroncore_per_device_count", "neuron_device_count")
 
 
+def whole_doubts(sides: list[Side]) -> list[str]:
+    """The warnings that question the whole comparison (no metric in common, inputs of different
+    kinds, unlike memory tables): the first of ``warnings_for``, and shown under the title."""
+    return _unrelated(sides) + _kind_warnings(sides) + _memory_warnings(sides)
+
+
 def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basis: str) -> list[str]:
-    found = [w for key in KEYS if (w := _differs(sides, key))]
+    found = whole_doubts(sides)  # the first lines
+    found += [w for key in KEYS if (w := _differs(sides, key))] + _not_stated(sides)
     found += _batch_warnings(sides, basis)
     found += _eval_set_warnings(sides)
     found += _anomaly_warnings(sides)
@@ -35,13 +42,90 @@ def _only_in_warnings(only_in: Mapping[str, tuple[str, ...]], labels: list[str])
 
 
 def _differs(sides: list[Side], key: str) -> str | None:
+    """``key differs`` only between values that are stated; a side that does not state it is
+    "not stated", never a difference (a Trainer file states no instance type)."""
     values = {side.label: {str(p.info(key)) for p in side.profiles if p.info(key) is not None}
               for side in sides}
     known = {v for vs in values.values() for v in vs}
-    if len(known) <= 1 and all(values.values()) or not known:
+    missing = [label for label, vs in values.items() if not vs]
+    if len(known) <= 1 and not missing or not known:
         return None
-    parts = ", ".join(f"{label}={'/'.join(sorted(vs)) or '?'}" for label, vs in values.items())
-    return f"{key} differs: {parts}"
+    parts = ", ".join(f"{label}={'/'.join(sorted(vs))}" for label, vs in values.items() if vs)
+    unstated = f"; not stated by {', '.join(missing)}" if missing else ""
+    if len(known) == 1:
+        return None  # stated by some sides only: _not_stated says so
+    return f"{key} differs: {parts}{unstated}"
+
+
+def _not_stated(sides: list[Side]) -> list[str]:
+    """One line per side that leaves unstated what other sides agree on: not a difference."""
+    stated = {key: [{str(p.info(key)) for p in side.profiles if p.info(key) is not None}
+                    for side in sides] for key in KEYS}  # each value read once: O(sides x keys)
+    agreed = [key for key, values in stated.items() if len(set().union(*values)) == 1]
+    out = []
+    for index, side in enumerate(sides):
+        keys = [key for key in agreed if not stated[key][index]]
+        if keys:
+            out.append(f"{side.label} does not state {', '.join(keys)} (the other sides agree on "
+                       "each): not stated, not a difference")
+    return out
+
+
+KINDS = {"trainer-json": "Trainer metrics", "trainer-text": "Trainer metrics",
+         "neuron-monitor": "a neuron-monitor report"}  # every other format: a device profile
+
+
+def _kind(side: Side) -> str:
+    return KINDS.get(side.profiles[0].source.format, "a device profile")
+
+
+def _kind_warnings(sides: list[Side]) -> list[str]:
+    """A device profile against Trainer metrics or a monitor report measures other things."""
+    kinds = {side.label: _kind(side) for side in sides}
+    if len(set(kinds.values())) < 2:
+        return []
+    shown = ", ".join(f"{label} is {kind} ({side.profiles[0].source.format})"
+                      for (label, kind), side in zip(kinds.items(), sides))
+    return [(f"inputs of different kinds: {shown}; they measure different things, so only the "
+             "metrics both state are compared")]
+
+
+def _numbers(side: Side) -> set[str]:
+    profile = side.profiles[0]
+    merged = {**profile.metrics, **profile.memory_metrics(), **profile.training}
+    return {name for name, m in merged.items() if not isinstance(m.value, str)}
+
+
+def _unrelated(sides: list[Side]) -> list[str]:
+    """Variants that share no measured metric with the baseline: nothing is compared."""
+    base = _numbers(sides[0])
+    return [f"{side.label} and {sides[0].label} have no measured metric in common: nothing is "
+            f"compared (is one {_kind(side) if _kind(side) != _kind(sides[0]) else 'of them'} "
+            "not what you meant?)"
+            for side in sides[1:] if not base & _numbers(side)]
+
+
+def _usage_types(side: Side) -> frozenset[str]:
+    return frozenset(r.usage_type for r in side.profiles[0].memory if r.usage_type != "total")
+
+
+def unlike_memory(sides: list[Side]) -> frozenset[int]:
+    """Indexes of the sides whose memory table lists other usage types than the baseline's (a
+    two-row monitor breakdown against a profile's full table): their memory rows and total
+    cover different things, so they are shown, not scored."""
+    base = _usage_types(sides[0])
+    return frozenset(i for i, side in enumerate(sides[1:], 1)
+                     if base and (types := _usage_types(side)) and types != base)
+
+
+def _memory_warnings(sides: list[Side]) -> list[str]:
+    unlike = unlike_memory(sides)
+    if not unlike:
+        return []
+    shown = ", ".join(f"{sides[i].label} {len(_usage_types(sides[i]))}" for i in sorted(unlike))
+    return [(f"memory tables list different usage types ({sides[0].label} "
+             f"{len(_usage_types(sides[0]))}, {shown}): device memory and its rows cover different "
+             "things there (shown, not scored)")]
 
 
 def _batch_warnings(sides: list[Side], basis: str) -> list[str]:

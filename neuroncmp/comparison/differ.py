@@ -8,7 +8,6 @@ compared per sample when batch sizes are known.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..catalog import GROWS_WITH_BATCH, MetricSpec, derived_specs, group_rank, lookup
@@ -16,7 +15,7 @@ from ..model import Metric
 from ..records import FrozenDict
 from .. import arguments, stats
 from .bands import Band, Bands
-from .comparability import unlike_eval_sets, warnings_for
+from .comparability import unlike_eval_sets, unlike_memory, warnings_for
 from .result import (ABSENT, ADDED, ALPHA, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED,
                      WORSE, Cell, Comparison, Delta, Row, Side)
 from .sides import ProfileInput, arrange, flatten
@@ -46,7 +45,8 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "
     context = basis == "auto" and chosen == "sample"
     values = [side_values(side) for side in sides]  # built once: rows and only_in share it
     only_in = _only_in(sides, values)
-    rows = _rows(sides, values, bands, [suspects(side) for side in sides], context, unlike_eval_sets(sides))
+    rows = _rows(sides, values, bands, [suspects(side) for side in sides], context, unlike_eval_sets(sides),
+                 unlike_memory(sides))
     return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis, bands,
                       tuple(warnings_for(sides, only_in, chosen)), only_in, _captures_note(sides))
 
@@ -112,14 +112,16 @@ class _Context(NamedTuple):
     bands: Bands
     step_context: bool  # per-step values are context beside the per-sample comparison
     unlike_eval: frozenset[int]  # sides whose eval set differs in size from the baseline's
+    unlike_memory: frozenset[int] = frozenset()  # sides whose memory table lists other usage types
 
 
 def _rows(sides: list[Side], values: list[dict[str, list[Metric]]], bands: Bands,
-          doubts: list[dict[str, str]], step_context: bool, unlike_eval: frozenset[int]) -> tuple[Row, ...]:
+          doubts: list[dict[str, str]], step_context: bool, unlike_eval: frozenset[int],
+          unlike_memory: frozenset[int] = frozenset()) -> tuple[Row, ...]:
     names: dict[str, None] = {}
     for side_values_ in values:
         names.update(dict.fromkeys(side_values_))
-    shared = _Context(sides, values, doubts, bands, step_context, unlike_eval)
+    shared = _Context(sides, values, doubts, bands, step_context, unlike_eval, unlike_memory)
     rows = [_row(name, shared) for name in names]
     return tuple(sorted(rows, key=lambda r: group_rank(r.spec.group)))  # stable: keeps input order
 
@@ -165,7 +167,8 @@ def _cell(name: str, spec: MetricSpec, band: Band, base: _Baseline, shared: _Con
         step, sample = _suspect(step), _suspect(sample) if sample is not None else None
     elif name in EVAL_PASS_METRICS and index in shared.unlike_eval:  # shown, not scored (a warning says why)
         step = _context(step)
-    elif spec.group in GROWS_WITH_BATCH and _batches_differ(shared.sides[0], side):  # the caption says so
+    elif spec.group in GROWS_WITH_BATCH and (_batches_differ(shared.sides[0], side)
+                                             or index in shared.unlike_memory):  # a caption or warning says why
         step = _unscored(step)
     return Cell(side.label, step, sample, len(base.step), len(values), base.spread, _spread(values), doubt)
 
@@ -228,27 +231,19 @@ def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], b: Any, va
     p_value = None
     if len(base) > 1 and len(var) > 1 or len(var) == 1 and len(base) >= SINGLE_AGAINST:
         p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var], 1)
-    verdict = _verdict(spec, band, b, v, points, p_value)
-    return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value)
+    in_band = inside_band(band, b, v, points)
+    verdict = _verdict(spec, in_band, b, v, p_value)
+    return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value, in_band)
 
 
-def inside_band(band: Band, b: float, v: float, points: float | None) -> bool:
-    """Whether ``b`` -> ``v`` is noise: under the absolute floor, or inside the relative band."""
-    if band.floor and abs(v - b) <= band.floor:
-        return True
-    if band.points:
-        return abs(points if points is not None else (v - b) * 100) <= band.value
-    if b == v:
-        return True
-    if b == 0 or v == 0 or (b < 0) != (v < 0):
-        return False
-    # ln|v| - ln|b| rather than ln(v / b): the ratio of 5e-324 and 1e308 underflows to 0
-    return abs(math.log(abs(v)) - math.log(abs(b))) <= math.log1p(band.value)
+def inside_band(band: Band, b: float, v: float, points: float | None = None) -> bool:
+    """Whether ``b`` -> ``v`` is noise (``Band.inside``: the one place bands are applied);
+    ``points`` is accepted for callers that computed it, and not needed."""
+    return band.inside(b, v)
 
 
-def _verdict(spec: MetricSpec, band: Band, b: float, v: float, points: float | None,
-             p_value: float | None) -> str:
-    if inside_band(band, b, v, points) or (p_value is not None and p_value >= ALPHA):
+def _verdict(spec: MetricSpec, in_band: bool, b: float, v: float, p_value: float | None) -> str:
+    if in_band or (p_value is not None and p_value >= ALPHA):
         return UNCHANGED
     if spec.direction == "neutral":
         return NEUTRAL

@@ -64,11 +64,15 @@ class Delta(NamedTuple):
     ratio: float | None
     verdict: str
     p_value: float | None = None
+    in_band: bool = False  # the change is inside the noise band (or there is none)
 
     @property
     def not_significant(self) -> bool:
-        """Repeated captures differ, but not beyond what their spread explains."""
-        return self.verdict == UNCHANGED and self.p_value is not None and self.p_value >= ALPHA
+        """Repeated captures differ beyond the noise band, but not beyond what their spread
+        explains. A change inside the band is plain unchanged (``=``), whatever the p-value:
+        identical values against a history are ``=``, never ``?``."""
+        return (self.verdict == UNCHANGED and not self.in_band and self.p_value is not None
+                and self.p_value >= ALPHA)
 
 
 @record

@@ -8,15 +8,14 @@ catalog group and name match, drops unchanged ones on request (counting them), a
 
 from __future__ import annotations
 
-import math
 from fnmatch import fnmatchcase
 from typing import Iterable, NamedTuple
 
 from ..arguments import choice, flag, texts
-from ..catalog import closest
+from ..catalog import closest, resolve_name
 from ..errors import UsageError
 from ..records import record
-from ..units import is_finite
+from .bands import Band
 from .result import (
     ADDED,
     BETTER,
@@ -55,10 +54,11 @@ class View(NamedTuple):
 def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
            only_changed: bool = False, sort: str = "group") -> View:
     """The rows of ``comparison`` to show (see the module docstring)."""
-    groups, globs = list(texts("groups", groups)), list(texts("metrics", metrics))
+    groups = list(texts("groups", groups))
     sort = choice("sort", sort, SORTS)
     flag("only_changed", only_changed)
     rows = comparison.rows
+    globs = [_resolved(g, rows) for g in texts("metrics", metrics)]
     _check_filters(rows, groups, globs)
     kept = [r for r in rows if (not groups or r.spec.group in groups)
             and (not globs or any(fnmatchcase(r.name, g) for g in globs))]
@@ -68,6 +68,14 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
         changed = [r for r in kept if r.changed(comparison.basis)]
         hidden, kept = len(kept) - len(changed), changed
     return View(tuple(_sorted(kept, sort, comparison.basis)), sort, hidden, filtered_out)
+
+
+def _resolved(glob: str, rows: tuple[Row, ...]) -> str:
+    """A plain name (no wildcard) that names no row, resolved as ``history`` resolves a metric:
+    an alias, or a prefix of catalogued names (``mfu`` -> ``mfu_estimated_percent``)."""
+    if any(c in glob for c in "*?[") or any(row.name == glob for row in rows):
+        return glob
+    return resolve_name(glob)
 
 
 def _check_filters(rows: tuple[Row, ...], groups: list[str], globs: list[str]) -> None:
@@ -99,26 +107,19 @@ def _sorted(rows: list[Row], sort: str, basis: str) -> list[Row]:
 
 
 def change_in_bands(row: Row, basis: str) -> float:
-    """The row's largest change across variants in noise bands: a unit-free size, so ``+5.5pp``
-    (11 bands of 0.5 pp) and ``+149%`` (46 bands of 2 %) rank on one scale. A relative change
-    counts |ln(variant / baseline)| / ln(1 + band); points count |pp| / band; a change from or to
-    zero, or across zero, is infinitely many bands."""
-    width = row.band.width() or 1e-12
-    sizes = [_size(cell.shown(basis), row.band.points) / width for cell in row.cells]
+    """The row's largest change across variants in noise bands (``Band.size``): a unit-free size,
+    so ``+5.5pp`` (11 bands of 0.5 pp) and ``+149%`` (46 bands of 2 %) rank on one scale. A
+    relative change counts |ln(variant / baseline)| / ln(1 + band); points count |pp| / band (a
+    fraction: the larger of its two bands); a change from or to zero, or across zero, is
+    infinitely many bands."""
+    sizes = [_size(cell.shown(basis), row.band) for cell in row.cells]
     return max(sizes, default=0.0)
 
 
-def _size(delta: Delta, points: bool) -> float:
+def _size(delta: Delta, band: Band) -> float:
     if delta.delta is None:
         return 0.0
-    if points:
-        return abs(delta.points if delta.points is not None else delta.delta * 100)
-    b, v = delta.baseline, delta.variant
-    if b == v:
-        return 0.0
-    if not b or not v or (b < 0) != (v < 0) or not (is_finite(b) and is_finite(v)):
-        return math.inf
-    return abs(math.log(abs(v)) - math.log(abs(b)))  # not log(v / b): the ratio can under/overflow
+    return band.size(delta.baseline, delta.variant)
 
 
 def change_rank(row: Row, basis: str) -> int:

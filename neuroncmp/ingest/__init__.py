@@ -6,6 +6,6 @@ catalogued metrics; ``manifest`` reads run folders; ``batch_sizes`` infers what 
 not state; ``anomalies`` records what looks wrong.
 """
 
-from .loader import load, load_many
+from .loader import load, load_many, load_set
 
-__all__ = ["load", "load_many"]
+__all__ = ["load", "load_many", "load_set"]

@@ -15,6 +15,7 @@ from ..model import Profile
 from . import anomalies, validate
 from .batch_sizes import infer_batch_sizes
 from .decode import HEAD_BYTES, read_text
+from .inputs import assemble
 from .manifest import MANIFEST, Entry, apply_entry, entry_for, read_manifest
 from .registry import by_name, for_directory, for_text
 from .values import add_metric
@@ -40,9 +41,28 @@ def load(path: str | Path, format: str | None = None) -> list[Profile]:
 
 def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Profile]:
     """Profiles of several files in order; batch sizes inferred across the whole set."""
-    profiles = [profile for path in paths for profile in load(path, format)]
+    return load_set(paths, format)[0]
+
+
+def load_set(paths: Iterable[str | Path], format: str | None = None) -> tuple[list[Profile], list[str]]:
+    """Profiles of a set of inputs as typed (``inputs.assemble``: plain folders, a glob over a
+    run folder, sidecars joined, the same content once), batch sizes inferred across the whole
+    set, and the notes saying what the set assembly did."""
+    chosen = assemble(paths)
+    profiles = []
+    for path in chosen.paths:
+        loaded = _read(path, format)
+        if len(loaded) == 1:
+            for sidecar in chosen.sidecars.get(path, []):
+                _merge_sidecar(loaded[0], sidecar)
+        for profile in loaded:
+            validate.batch_size(profile)
+        infer_batch_sizes(loaded)
+        for profile in loaded:
+            anomalies.check(profile)
+        profiles += loaded
     infer_batch_sizes(profiles)
-    return profiles
+    return profiles, chosen.notes
 
 
 def input_files(path: str | Path) -> list[Path]:

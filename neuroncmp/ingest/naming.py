@@ -26,11 +26,15 @@ def params_from_name(name: str, source: str) -> tuple[str, dict[str, Any]]:
     match = _BATCH.search(bare)
     params: dict[str, Any] = {"tags": tags}
     if match is None or int(match.group(1)) == 0:  # "Batch 0" names no batch size
+        if source == "file name" and tags:
+            params["tags_source"] = source
         return slug(bare) or "profile", params
     batch = int(match.group(1))
     params.update(batch_size=batch, batch_size_source=source)
     rest = slug(bare[: match.start()] + " " + bare[match.end():])
     if rest:
         params["tags"] = [rest] + tags
+    if source == "file name" and params["tags"]:
+        params["tags_source"] = source  # the store keeps such tags out of a series' identity
     label = f"b{batch}" + (f"-{rest}" if rest else "")
     return label, params

@@ -57,6 +57,7 @@ class RegressionsReport(NamedTuple):
 
     regressions: Any
     store: str
+    width: int | None = None  # --width when given: the table stacks to fit it (else as wide as it needs)
 
 
 class Renderer:

@@ -50,12 +50,39 @@ def footer_lines(comparison: Comparison, view: View) -> list[str]:
         lines.append(f"{view.hidden_unchanged} unchanged rows hidden (--only-changed)")
     if view.filtered_out:
         lines.append(f"{view.filtered_out} rows left out by --group/--metric")
-    bands = ", ".join(f"{k} {v}" for k, v in comparison.bands.describe().items())
-    lines.append(f"noise bands: {bands}")
+    lines.append(f"noise bands: {bands_text(comparison)}")
     lines.append(comparison.captures)
     if any(side.batch_size_inferred for side in comparison.sides):
         lines.append("* batch size inferred, not stated in the input")
     return lines
+
+
+BANDS_LISTED = 6  # more per-metric bands than this (measured from a history) are summed up
+
+
+def bands_text(comparison: Comparison) -> str:
+    """The bands in force; per-metric bands beyond ``BANDS_LISTED`` (``--baseline-history``
+    measures one per metric) as how many and their range, the full list being in the JSON
+    (``noise_bands``)."""
+    described = comparison.bands.describe()
+    # A fraction measured from a history has two bands (pp and %), both in force: count metrics once.
+    named = [o for o in comparison.bands.overrides
+             if o.band is not None and o.key is not None and not any(c in o.key for c in "*?[")
+             and o.key in described]
+    keys = {str(o.key) for o in named}
+    if len(keys) <= BANDS_LISTED:
+        return ", ".join(f"{k} {v}" for k, v in described.items())
+    general = ", ".join(f"{k} {v}" for k, v in described.items() if k not in keys)
+    relative = sorted(o.band.value * 100 for o in named if o.band is not None and not o.band.points)
+    points = sorted(o.band.value for o in named if o.band is not None and o.band.points)
+    ranges = [f"{len(xs)} {what} {_fig(xs[0])}{unit} .. {_fig(xs[-1])}{unit}"
+              for xs, what, unit in ((relative, "relative", "%"), (points, "in points", "pp")) if xs]
+    return (f"{general}; measured per metric for {len(keys)} metrics ({', '.join(ranges)}; "
+            "0: constant in the history); every one in --format json (noise_bands)")
+
+
+def _fig(value: float) -> str:
+    return f"{value:.3g}"
 
 
 def gate_lines(gates: tuple[GateResult, ...]) -> list[str]:

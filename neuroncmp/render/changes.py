@@ -1,7 +1,7 @@
 """How a change is written, the same in every format: ``+9.52pp``, ``-9.5%``, ``x2.13``, a mark.
 
-Fractions change in percentage points, everything else in relative %; a verdict mark makes the
-change readable without colour (colour only reinforces it).
+Fractions change in percentage points (a change under 0.1pp in relative %), everything else in
+relative %; a verdict mark makes the change readable without colour (colour only reinforces it).
 """
 
 from __future__ import annotations
@@ -20,16 +20,20 @@ LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better dire
           "new/gone: on one side only; no mark: context, not scored (per-step lines under per-sample "
           "rows, memory across batch sizes)")
 SPARKS = "▁▂▃▄▅▆▇█"
+# A fraction's change under 0.1pp is written as its relative change: two decimals would leave it
+# one digit or none (``-0.00pp``), and small fractions are scored by their relative change too.
+SMALL_POINTS = 0.095  # what two decimals write as 0.10pp or more
 _LARGEST = 1.7976931348623157e308  # the largest float; NaN fails the test too
 
 
 def change_text(delta: Delta) -> str:
-    """``+9.52pp``, ``-9.5%``, ``x2.13`` for big ratios; ``from 0``; ``changed`` for text."""
+    """``+9.52pp``, ``-9.5%``, ``x2.13`` for big ratios; ``from 0``; ``changed`` for text. A
+    fraction moving less than 0.1pp is written relative (MFU 0.0049 % -> 0.0196 %: ``+302%``)."""
     if delta.verdict in (ADDED, REMOVED, ABSENT) or delta.delta == 0:
         return ""
     if isinstance(delta.delta, (int, float)) and not is_finite(delta.delta):
         return "n/a"  # from or to an infinity or NaN: no size of change exists (the value is flagged)
-    if delta.points is not None:
+    if delta.points is not None and abs(delta.points) >= SMALL_POINTS:
         return f"{delta.points:+.{1 if abs(delta.points) >= 10 else 2}f}pp"
     if delta.relative is not None:
         if abs(delta.relative) >= 10:

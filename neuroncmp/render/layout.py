@@ -66,6 +66,28 @@ def grid(header: list[str], rows: list[list[Piece]], right: set[int], gap: str =
     return out
 
 
+def fitted_grid(header: list[str], rows: list[list[Piece]], right: set[int], width: int) -> list[Line]:
+    """``grid`` when it fits ``width``; else each row stacked: its first cell on one line, the
+    others indented on the next (a long metric name never pushes its value past the width)."""
+    table = grid(header, rows, right)
+    if max(sum(len(text) for text, _ in line) for line in table) <= width:
+        return table
+    out: list[Line] = [[(header[0], "bold")], [("    " + "  ".join(header[1:]), "bold")]]
+    for row in rows:
+        out += [[piece] for part in fold(row[0][0], width, "_/ ") for piece in [(part, row[0][1])]] \
+            if len(row[0][0]) > width else [[row[0]]]
+        rest = [piece for piece in row[1:] if piece[0]]
+        line = ""
+        for text, _ in rest:  # as many cells a line as fit, indented
+            if line and len(line) + 2 + len(text) > width:
+                out.append([(line, rest[0][1])])
+                line = ""
+            line = f"{line}  {text}" if line else f"    {text}"
+        if line:
+            out.append([(line, rest[0][1])])
+    return out
+
+
 def plain(lines: list[Line]) -> str:
     """The lines as text; characters a terminal would act on are shown escaped (``escape.text``)."""
     return "".join(escape.text("".join(text for text, _ in line)).rstrip() + "\n" for line in lines)

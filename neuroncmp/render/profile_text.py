@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..catalog import group_rank
 from ..model import Profile
 from ..units import format_value
-from .layout import Line, grid, wrapped
+from .layout import Line, fitted_grid, wrapped
 
 
 def _heading(profile: Profile, width: int) -> list[Line]:
@@ -14,13 +14,15 @@ def _heading(profile: Profile, width: int) -> list[Line]:
         line.append((f"  batch size {profile.batch_size}", ""))
         if profile.params.get("batch_size_source") in ("inferred", "trainer"):
             line.append((f" (inferred: {profile.params.get('batch_size_how')})", "yellow"))
-    line.append((f"  from {profile.source} ({profile.source.format})", "dim"))
+    source = f"  from {profile.source} ({profile.source.format})"
     keys = ("instance_type", "lnc_config", "compiler_version", "runtime_version", "profiler_version")
     facts = "  ".join(f"{k}={profile.info(k)}" for k in keys if profile.info(k) is not None)
-    return [line] + (wrapped(facts, "dim", width) if facts else [])
+    if sum(len(text) for text, _ in line) + len(source) > width:  # the source on lines of its own
+        return [line] + wrapped(source.strip(), "dim", width) + (wrapped(facts, "dim", width) if facts else [])
+    return [line + [(source, "dim")]] + (wrapped(facts, "dim", width) if facts else [])
 
 
-def metrics_lines(profile: Profile) -> list[Line]:
+def metrics_lines(profile: Profile, width: int = 100) -> list[Line]:
     rows = []
     group = None
     shown = [*profile.metrics.values(), *profile.derived_metrics().values()]
@@ -30,10 +32,10 @@ def metrics_lines(profile: Profile) -> list[Line]:
             rows.append([(group, "bold cyan"), ("", "")])
         note = "  (derived)" if metric.spec.derived else "" if metric.catalogued else "  (uncatalogued)"
         rows.append([(f"  {metric.name}{note}", ""), (metric.display(), "")])
-    return [[("Metrics", "bold underline")]] + grid(["metric", "value"], rows, right={1})
+    return [[("Metrics", "bold underline")]] + fitted_grid(["metric", "value"], rows, {1}, width)
 
 
-def memory_lines(profile: Profile) -> list[Line]:
+def memory_lines(profile: Profile, width: int = 100) -> list[Line]:
     if not profile.memory:
         return []
     total = profile.memory_total() or 0
@@ -42,15 +44,15 @@ def memory_lines(profile: Profile) -> list[Line]:
             for r in profile.memory]
     title = f"Device memory by usage type (total {format_value(total, 'B')})"
     header = ["nd", "nc", "usage type", "label", "amount", "share"]
-    return [[(title, "bold underline")]] + grid(header, rows, right={0, 1, 4, 5})
+    return wrapped(title, "bold underline", width) + fitted_grid(header, rows, {0, 1, 4, 5}, width)
 
 
-def training_lines(profile: Profile) -> list[Line]:
+def training_lines(profile: Profile, width: int = 100) -> list[Line]:
     if not profile.training:
         return []
     rows = [[(m.name, ""), (m.display(), ""), (m.raw, "dim")] for m in profile.training.values()]
-    return [[("Trainer metrics", "bold underline")]] + grid(["metric", "value", "as printed"], rows,
-                                                            right={1})
+    return [[("Trainer metrics", "bold underline")]] + fitted_grid(["metric", "value", "as printed"],
+                                                                   rows, {1}, width)
 
 
 def _share(amount: int, total: int) -> str:
@@ -83,7 +85,8 @@ def _footer(profile: Profile, width: int) -> list[Line]:
 
 def profile_lines(profile: Profile, width: int = 100) -> list[Line]:
     lines = _heading(profile, width)
-    for block in (metrics_lines(profile), memory_lines(profile), training_lines(profile)):
+    for block in (metrics_lines(profile, width), memory_lines(profile, width),
+                  training_lines(profile, width)):
         if block:
             lines += [[]] + block
     footer = _footer(profile, width)

@@ -19,7 +19,7 @@ def history(result: Any) -> str:
     display = pick_scale(median(values), result.unit)[1] if values else ""
     document = {
         "schema": HISTORY_SCHEMA, "metric": result.metric, "unit": result.unit,
-        "display_unit": display or result.unit,
+        "display_unit": display or result.unit, "warnings": list(result.warnings),
         "series": [{"tags": dict(s.tags), "points": [_point(p) for p in s.points],
                     "changes": [_change(c, with_series=False) for c in s.changes]}
                    for s in result.series],
@@ -34,6 +34,7 @@ def regressions(result: Any) -> str:
                     "since": _time(result.since) if result.since else None,
                     "where": {key: list(values) for key, values in result.where.items()}},
         "series_count": result.series_count, "metric_count": result.metric_count,
+        "warnings": list(result.warnings),
         "changes": [_change(c, with_series=True) for c in result.changes],
     }
     return dumps(document, indent=1, ensure_ascii=False) + "\n"
@@ -48,7 +49,10 @@ def _change(change: Any, with_series: bool) -> dict[str, Any]:
     head = {"metric": change.metric, "series": dict(change.series)} if with_series else {}
     return {**head, "at": _ref(change.at), "before_run": _ref(change.before_run),
             "before": _number(change.before), "after": _number(change.after), "unit": change.unit,
-            "change": _number(change.change), "direction": change.direction,
+            "change": _number(change.change),
+            **({"change_pp": _number((change.after - change.before) * 100)}
+               if change.unit == "fraction" else {}),
+            "direction": change.direction,
             "p_value": _number(change.p_value)}
 
 

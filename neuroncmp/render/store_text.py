@@ -6,11 +6,12 @@ times in UTC, run ids as stored, p-values to two significant figures.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any, Sequence
 
 from ..stats import median
-from ..units import format_value, pick_scale, significant
+from ..units import FRACTION, format_value, pick_scale, significant
 
 SPARKS = "▁▂▃▄▅▆▇█"
 MARK = {"worse": "✘", "better": "✔", "changed": "~"}
@@ -25,6 +26,29 @@ def table(header: list[str], rows: list[list[str]], right: set[int] | None = Non
         return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i])
                          for i, c in enumerate(cells)).rstrip()
     return "\n".join([line(header)] + [line(r) for r in rows]) + "\n"
+
+
+def fit_table(header: list[str], rows: list[list[str]], right: set[int] | None, width: int | None) -> str:
+    """``table`` when it fits ``width``; else one block per row: its first two cells, then the
+    others as ``name value`` pairs on indented lines of at most ``width``."""
+    text = table(header, rows, right)
+    if width is None or max(len(line) for line in text.splitlines()) <= width:
+        return text
+    out = []
+    for row in rows:
+        out.append("  ".join(c for c in row[:2] if c) + "\n")
+        line = ""
+        for name, cell in zip(header[2:], row[2:]):
+            if not cell:
+                continue
+            piece = f"{name or 'mark'} {cell}".strip()
+            if line and len(line) + 2 + len(piece) > width:
+                out.append(line + "\n")
+                line = ""
+            line = f"{line}  {piece}" if line else f"    {piece}"
+        if line:
+            out.append(line + "\n")
+    return "".join(out)
 
 
 def short_time(iso: str) -> str:
@@ -50,25 +74,90 @@ def add_report(report: Any, store: str, shown: int = 20) -> str:
         out.append(f"... and {len(report.runs) - shown} more (times: {froms})\n")
     for problem in report.skipped:
         out.append(f"skipped {problem}\n")
+    out += _split_warning(report.added)
+    kept = [r for r in report.runs if r.present and r.kept_tags is not None]
+    if kept:
+        first = kept[0]
+        out.append(f"{len(kept)} runs already present keep the tags of their first add "
+                   f"({tags_text(dict(first.kept_tags))}, not {tags_text(dict(first.tags))}); adding "
+                   "again changes no tag ('neuroncmp store series-by' regroups series without "
+                   "re-adding)\n")
     return "".join(out)
 
 
-def runs_table(runs: Sequence[Any]) -> str:
+SPLIT_AT = 10  # an add of this many runs, most of them alone in their series, is worth a word
+
+
+def _split_warning(added: Sequence[Any]) -> list[str]:
+    """A warning when most runs of a bulk add are alone in their series (nightly file names that
+    split them); said at add time, before a gate trusts an all-clear."""
+    if len(added) < SPLIT_AT or not any(r.tags for r in added):
+        return []
+    sizes: dict[Any, int] = {}
+    for run in added:
+        sizes[run.tags] = sizes.get(run.tags, 0) + 1
+    alone = sum(1 for n in sizes.values() if n == 1)
+    if alone * 2 <= len(added):
+        return []
+    return [(f"warning: the {len(added)} runs added form {len(sizes)} series, {alone} of them of "
+             "one run; if they are runs of fewer configurations, their names or tags split them "
+             "('neuroncmp store ls' shows each run's series; see --series-by)\n")]
+
+
+def runs_table(runs: Sequence[Any], width: int | None = None) -> str:
+    """Each run with the series it belongs to (the tags that key it) and any other tags, so a
+    name that split a series shows in the listing."""
     if not runs:
         return "no runs\n"
-    rows = [[r.run, r.time.isoformat().replace("+00:00", "Z"), r.commit or "", r.label,
-             tags_text(r.tags)] for r in runs]
-    return table(["run", "time", "commit", "label", "tags"], rows) + f"{len(runs)} runs\n"
+    rows = []
+    for r in runs:
+        keyed = json.loads(r.series)
+        other = {k: v for k, v in r.tags.items() if k not in keyed}
+        rows.append([r.run, r.time.isoformat().replace("+00:00", "Z"), r.commit or "", r.label,
+                     tags_text(keyed), tags_text(other) if other else ""])
+    header = ["run", "time", "commit", "label", "series", "other tags"]
+    if not any(row[-1] for row in rows):
+        header, rows = header[:-1], [row[:-1] for row in rows]
+    count = len({r.series for r in runs})
+    return fit_table(header, rows, None, width) + f"{len(runs)} runs in {count} series\n"
+
+
+LEFTOVERS_SHOWN = 5
 
 
 def check_report(report: Any, store: str) -> str:
+    """Facts, each problem, and leftovers summed up: files of an interrupted add (or compaction)
+    that no committed state names, so nothing of them was added; a few by name (``--format json``
+    lists every one)."""
     out = [f"store {store}: {report.runs} runs in {report.parts} parts, {report.objects} copies\n"]
     out += [f"problem: {p}\n" for p in report.problems]
-    out += [f"leftover (removed by 'neuroncmp store compact'): {p}\n" for p in report.leftovers]
+    if report.leftovers:
+        count = len(report.leftovers)
+        out.append(f"{count} leftover files of an interrupted add: nothing of that add was added "
+                   "(the store's runs are whole); add the same files again to finish it, or run "
+                   "'neuroncmp store compact' to remove them\n")
+        out += [f"  leftover: {p}\n" for p in report.leftovers[:LEFTOVERS_SHOWN]]
+        if count > LEFTOVERS_SHOWN:
+            out.append(f"  ... and {count - LEFTOVERS_SHOWN} more (--format json lists them all)\n")
     out += [f"kept (a damaged part may need it; not a leftover): {p}\n" for p in report.held]
-    out.append("ok: every run complete, every copy matches its hash\n" if report.ok else
-               f"{len(report.problems)} problems\n")
+    if not report.ok:
+        out.append(f"{len(report.problems)} problems\n")
+    elif report.leftovers:
+        out.append(f"ok: every run complete, every copy matches its hash; {len(report.leftovers)} "
+                   "leftover files to remove\n")
+    else:
+        out.append("ok: every run complete, every copy matches its hash\n")
     return "".join(out)
+
+
+def check_json(report: Any) -> str:
+    from .json_out import dumps
+
+    return dumps({"schema": "neuroncmp.store-check/1", "ok": report.ok, "runs": report.runs,
+                  "parts": report.parts, "objects": report.objects,
+                  "problems": list(report.problems), "leftovers": list(report.leftovers),
+                  "kept": list(report.held)},
+                 indent=1, ensure_ascii=False) + "\n"
 
 
 def compact_report(report: Any, store: str) -> str:
@@ -83,8 +172,9 @@ def history(result: Any, width: int, last: int | None = None) -> str:
         return f"{result.metric}: no runs match\n"
     shown = [v for v in values if math.isfinite(v)]  # an infinity stored as read sets no scale
     scale = pick_scale(median(shown), result.unit) if shown else (1.0, result.unit)
-    out = [f"{result.metric} [{scale[1] or result.unit}]: {len(result.series)} series, "
-           f"{len(values)} runs\n"]
+    out = [_fill(f"{result.metric} [{scale[1] or result.unit}]: {len(result.series)} series, "
+                 f"{len(values)} runs", width)]
+    out += [_fill(f"warning: {w}", width) for w in result.warnings]
     for series in result.series:
         out.append(_series(series, result.unit, scale, width, last))
     return "".join(out)
@@ -92,8 +182,8 @@ def history(result: Any, width: int, last: int | None = None) -> str:
 
 def _series(series: Any, unit: str, scale: tuple[float, str], width: int, last: int | None) -> str:
     points = series.points
-    out = [f"\n{tags_text(series.tags)}: {len(points)} runs, {_iso(points[0].time)} .. "
-           f"{_iso(points[-1].time)}\n"]
+    out = ["\n" + _fill(f"{tags_text(series.tags)}: {len(points)} runs, {_iso(points[0].time)} .. "
+                        f"{_iso(points[-1].time)}", width)]
     spark, marks = sparkline([p.value for p in points], [points.index(c.at) for c in series.changes],
                              width - 8)
     out.append(f"  trend {spark}\n")
@@ -104,7 +194,7 @@ def _series(series: Any, unit: str, scale: tuple[float, str], width: int, last: 
     at = {c.at.run: c for c in series.changes}
     shown = points[-last:] if last else points
     rows = [[_iso(p.time), p.run, p.commit or "", format_value(p.value, unit, scale, with_unit=False),
-             f"◆ {_percent(at[p.run].change)} {at[p.run].direction}" if p.run in at else ""]
+             f"◆ {change_size(at[p.run], unit)} {at[p.run].direction}" if p.run in at else ""]
             for p in shown]
     out.append(_indent(table(["time", "run", "commit", "value", "shift"], rows, right={3})))
     if last and len(points) > last:
@@ -115,14 +205,15 @@ def _series(series: Any, unit: str, scale: tuple[float, str], width: int, last: 
 def change_text(change: Any, unit: str, scale: tuple[float, str] | None = None) -> str:
     before = format_value(change.before, unit, scale)
     after = format_value(change.after, unit, scale)
-    return (f"{before} -> {after} ({_percent(change.change)}) {change.direction} "
+    return (f"{before} -> {after} ({change_size(change, unit)}) {change.direction} "
             f"{MARK[change.direction]}, p {p_text(change.p_value)}")
 
 
-def regressions(result: Any, store: str) -> str:
+def regressions(result: Any, store: str, width: int | None = None) -> str:
     kind = "changes" if result.all_changes else "changes for the worse"
-    out = [f"{len(result.changes)} {kind} in {result.series_count} series of {result.metric_count} "
-           f"metrics (store {store})\n"]
+    head = [(f"{len(result.changes)} {kind} in {result.series_count} series of {result.metric_count} "
+             f"metrics (store {store})"), *(f"warning: {w}" for w in result.warnings)]
+    out = [_fill(line, width) if width else line + "\n" for line in head]
     if not result.changes:
         return "".join(out)
     rows = []
@@ -130,9 +221,9 @@ def regressions(result: Any, store: str) -> str:
         scale = pick_scale(median([c.before, c.after]), c.unit)
         rows.append([MARK[c.direction], c.metric, tags_text(c.series), c.at.run, c.at.commit or "",
                      _iso(c.at.time), format_value(c.before, c.unit, scale),
-                     format_value(c.after, c.unit, scale), _percent(c.change), p_text(c.p_value)])
+                     format_value(c.after, c.unit, scale), change_size(c, c.unit), p_text(c.p_value)])
     header = ["", "metric", "series", "at run", "commit", "time", "before", "after", "change", "p"]
-    return "".join(out) + table(header, rows, right={6, 7, 8, 9})
+    return "".join(out) + fit_table(header, rows, {6, 7, 8, 9}, width)
 
 
 NOT_FINITE = "?"
@@ -178,6 +269,25 @@ def _indent(text: str) -> str:
 def p_text(p: float) -> str:
     """Two significant figures; below 1e-16 (where doubles stop resolving it) ``<1e-16``."""
     return "<1e-16" if p < 1e-16 else f"{p:.2g}"
+
+
+def _fill(text: str, width: int) -> str:
+    """``text`` as lines of at most ``width`` (broken at spaces), continuation lines indented."""
+    import textwrap
+
+    return textwrap.fill(text, width, subsequent_indent="  ", break_long_words=False,
+                         break_on_hyphens=False) + "\n"
+
+
+def change_size(change: Any, unit: str) -> str:
+    """A shift's size as ``diff`` shows it: percentage points for a fraction (MFU 20.28 % ->
+    19.54 % is -0.74pp, not -3.66 %), else the relative change."""
+    if unit != FRACTION:
+        return _percent(change.change)
+    points = (change.after - change.before) * 100
+    if not math.isfinite(points):
+        return "n/a"
+    return f"{points:+.{1 if abs(points) >= 10 else 2}f}pp"  # as render.changes writes it
 
 
 def _percent(change: float) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..analysis import fits
 from ..analysis.findings.base import Evidence, Finding
 from ..analysis.sweep import Sweep
 from ..analysis.table import COLUMNS, TableRow
@@ -94,12 +95,15 @@ def models_text(sweep: Sweep) -> list[tuple[str, str]]:
     fit = sweep.step_fit
     if fit is not None:
         best = max(row.get("device_throughput") or 0 for row in sweep.table)
-        out.append(("step time", f"{_seconds(fit.fixed)} + {_seconds(fit.per_sample)} x batch "
+        sign = "-" if fit.per_sample < 0 else "+"
+        out.append(("step time", f"{_seconds(fit.fixed)} {sign} {_seconds(abs(fit.per_sample))} x batch "
                     f"(least squares, {len(fit.batches)} points, R² {_r2(fit.r2)}; residuals "
                     f"{_seconds(min(fit.residuals))} to {_seconds(max(fit.residuals))})"))
         if fit.asymptote:
             out.append(("asymptote", f"device throughput tends to {significant(fit.asymptote)} samples/s "
                         f"(1 / per-sample cost); the best measured, {significant(best)}, is {best / fit.asymptote:.0%} of it"))
+        else:
+            out.append(("asymptote", f"none: {fit.no_asymptote()}"))
     if sweep.knee is not None:
         out.append(("knee", f"b{sweep.knee.batch_size} (Kneedle: the batch furthest above the diagonal of normalised "
                     "device throughput vs batch size)"))
@@ -123,7 +127,9 @@ def _roof(sweep: Sweep) -> list[tuple[str, str]]:
     out = [("roofline", text)]
     if sweep.roofline:
         bounds = sorted({r.bound for r in sweep.roofline})
-        where = f"{bounds[0]}-bound at every batch size" if len(bounds) == 1 else "the bound changes across the sweep"
+        placed = ("at every batch size" if len(sweep.roofline) == len(sweep.points) else
+                  "at " + ", ".join(f"b{r.batch_size}" for r in sweep.roofline) + " (the others lack the intensity)")
+        where = f"{bounds[0]}-bound {placed}" if len(bounds) == 1 else "the bound changes across the sweep"
         intensity = _span([r.intensity for r in sweep.roofline], significant, " FLOP/B")
         reached = _span([r.of_attainable for r in sweep.roofline], lambda v: f"{v:.0%}", "")
         limit = sweep.intensity
@@ -144,9 +150,20 @@ def _memory(sweep: Sweep) -> list[tuple[str, str]]:
         return []
     return [("device memory", f"{format_value(memory.fixed, 'B')} + {format_value(memory.per_sample, 'B')} x batch "
              f"(least squares, {len(memory.batches)} points, R² {_r2(memory.r2)})"),
-            ("largest batch", f"b{memory.largest_profiled} as profiled, b{memory.largest_unprofiled} without the "
-             f"profiler's {format_value(memory.profiler_buffers, 'B')} of buffers ({format_value(memory.hbm, 'B')} "
+            ("largest batch", f"{_largest(memory)} ({format_value(memory.hbm, 'B')} "
              f"per core: {memory.hbm_source.removeprefix('HBM per core: ')}; assumes linear growth)")]
+
+
+def _largest(memory: fits.MemoryForecast) -> str:
+    """``b118 as profiled, b143 without the profiler's 2.443 GiB of buffers``; ``none`` where not
+    even b1 fits; one figure when the table holds no profiler buffers."""
+    def batch(value: int | None) -> str:
+        return f"b{value}" if value is not None else "none (not even b1 fits)"
+
+    if not memory.profiler_buffers:
+        return f"{batch(memory.largest_profiled)} (the memory table holds no profiler buffers)"
+    return (f"{batch(memory.largest_profiled)} as profiled, {batch(memory.largest_unprofiled)} without the "
+            f"profiler's {format_value(memory.profiler_buffers, 'B')} of buffers")
 
 
 def _spill(sweep: Sweep) -> list[tuple[str, str]]:
@@ -155,8 +172,19 @@ def _spill(sweep: Sweep) -> list[tuple[str, str]]:
         return []
     above = ("at every batch size measured" if spill.everywhere else f"first at b{spill.above_share}") \
         if spill.above_share else "at no batch size"
-    rising = f"; per sample lowest at b{spill.rising_from}, growing after" if spill.rising_from else ""
-    return [("spill", f"reload above 25 % of HBM reads {above}{rising}")]
+    return [("spill", f"reload above 25 % of HBM reads {above}{spill_trend_text(spill)}")]
+
+
+def spill_trend_text(spill: fits.SpillOnset) -> str:
+    """``; per sample lowest at b48, growing after``: only what the values show (ties, zeros)."""
+    kind, lowest = spill.trend()
+    at = " and ".join(f"b{b}" for b in lowest) + (" (equal)" if len(lowest) > 1 else "")
+    first = spill.per_sample[0][1] if spill.per_sample else 0.0
+    return {"": "", "none": "; no spill reload at any batch size (0 B per sample)",
+            "flat": f"; per sample the same at every batch size ({format_value(first, 'B')})",
+            "rising": f"; per sample lowest at {at}, growing after",
+            "higher": f"; per sample lowest at {at}, higher after (not steadily)",
+            "falling": "; per sample falling at every step up", "lowest": f"; per sample lowest at {at}"}[kind]
 
 
 def chart_lines(sweep: Sweep, width: int) -> list[Line]:

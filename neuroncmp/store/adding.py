@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, NeuroncmpError, UnknownFormatError
-from ..ingest import load
+from ..ingest import load, load_set
+from ..ingest.inputs import assemble, beside
 from ..ingest.manifest import MANIFEST, entry_for, remembered
 from ..ingest.registry import for_directory
 from ..model import Profile
-from . import folder, objects, parts, table_rows, times
+from . import folder, identity, objects, parts, table_rows, times
 from .listing import Entry, Problem
 
 
@@ -33,6 +34,8 @@ class AddedRun:
     time: str
     time_source: str
     present: bool
+    tags: tuple[tuple[str, str], ...] = ()  # the tags this add gives the run
+    kept_tags: tuple[tuple[str, str], ...] | None = None  # a present run's own, when they differ
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +99,8 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
                 staged += [_stage(item, columns, provisional) for item in prepared]
     if problems and not skip_bad:
         raise InputError(refusal(problems))
+    if not staged:  # an empty folder or listing: say so, and make no store for it
+        raise InputError(nothing_to_add(root, entries, problems))
     folder.create(root)
     return AddReport(_commit(root, staged, columns), tuple(problems))
 
@@ -106,6 +111,14 @@ def _stage(item: Prepared, columns: table_rows.Columns, added: datetime) -> _Sta
     runs = run_rows(item, added, columns, present=False)
     rows = {table: range(first, columns.count(table)) for table, first in start.items()}
     return _Staged(item.content_hash, runs, rows, ((item.object, item.source), *item.sidecars.items()))
+
+
+def nothing_to_add(root: Path, entries: list[Entry], problems: list[Problem]) -> str:
+    """What an add that found no profile says (every engine): nothing is created for it."""
+    where = ", ".join(e.where for e in entries) or "the listing"
+    why = f" (skipped: {refusal(problems).split('; nothing was added')[0]})" if problems else ""
+    state = "the store is unchanged" if (root / folder.MARKER).is_file() else "no store was created"
+    return f"{where}: nothing to add: no profile found{why}; {state}"
 
 
 def refusal(problems: list[Problem]) -> str:
@@ -123,7 +136,7 @@ def prepare(entry: Entry) -> list[Prepared]:
         except UnknownFormatError:
             return [item for each in _files_below(entry) for item in prepare(each)]
     else:
-        profiles = load(path)
+        profiles = load_set([path])[0]  # sidecars beside a file with no manifest joined to it
     by_source: dict[str, list[Profile]] = {}
     for profile in profiles:
         by_source.setdefault(profile.source.path, []).append(profile)
@@ -149,10 +162,18 @@ def _is_dir(path: Path) -> bool:
 
 
 def _sidecars(file: Path) -> dict[str, Path]:
-    """The sidecar files a run folder's manifest names for ``file``, by their object names."""
+    """The sidecar files a run folder's manifest names for ``file`` (else those beside it, named
+    after it), by their object names."""
     entry = entry_for(file) if file.is_file() else None
-    found = entry.sidecars if entry is not None else ()
+    found = entry.sidecars if entry is not None else _inside_of(file.parent, beside(file)) if file.is_file() else ()
     return {objects.object_path(objects.digest(p), p): p for p in found if p.is_file()}
+
+
+def _inside_of(folder_path: Path, files: Any) -> list[Path]:
+    """``files`` that lie inside ``folder_path`` once symlinks are resolved (a sidecar beside a
+    profile may be a link leading out: its file is not copied into the store)."""
+    top = os.path.realpath(folder_path)
+    return [p for p in files if os.path.commonpath([top, os.path.realpath(p)]) == top]
 
 
 def plan(entry: Entry) -> list[Entry]:
@@ -168,10 +189,9 @@ def expand(entry: Entry) -> tuple[list[Entry], list[Problem]]:
     path = entry.path
     if not (path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path)):
         return [entry], []
-    inside, outside = _below(path)
-    return ([_with_path(entry, file) for file in inside],
+    return (_files_below(entry),
             [Problem(f"{entry.where} ({link})", "a symlink leading out of the folder: not followed "
-                     "(copy the file into the folder, or add it by its own path)") for link in outside])
+                     "(copy the file into the folder, or add it by its own path)") for link in _below(path)[1]])
 
 
 def _below(folder_path: Path) -> tuple[list[Path], list[Path]]:
@@ -203,11 +223,18 @@ def _directory_format(path: Path) -> bool:
 
 
 def _files_below(entry: Entry) -> list[Entry]:
-    return [_with_path(entry, file) for file in _below(entry.path)[0]]
+    """The profiles below a plain folder, as ``diff`` reads it (``inputs.assemble``): sidecars
+    are joined to their profile, not added as runs; never a file reached through a symlink that
+    leads out of the folder (``_below``: ``expand`` reports those)."""
+    inside = set(_below(entry.path)[0])
+    if not inside:
+        return []  # an empty folder: nothing to add (said by ``add``), not a bad input
+    return [_with_path(entry, file) for file in assemble([entry.path]).paths if Path(file) in inside]
 
 
 def _with_path(entry: Entry, path: Path) -> Entry:
-    return Entry(path, entry.tags, entry.at, entry.commit, f"{entry.where} ({path})", entry.at_source)
+    return Entry(path, entry.tags, entry.at, entry.commit, f"{entry.where} ({path})", entry.at_source,
+                 entry.commit_from_name)
 
 
 def _commit(root: Path, staged: list[_Staged], columns: table_rows.Columns) -> tuple[AddedRun, ...]:
@@ -248,7 +275,7 @@ def as_stored(root: Path, snapshot: dict[str, Any], report: tuple[AddedRun, ...]
                          if any(h[:12] in prefixes for h in part["hashes"])]}
     stored: dict[str, dict[str, Any]] = {}
     for path in parts.files(root, holding, "runs"):
-        rows = parts.read_table(root, path, columns=["run", "time", "time_source", "label"],
+        rows = parts.read_table(root, path, columns=["run", "time", "time_source", "label", "tags"],
                                 filters=[("run", "in", sorted(wanted))]).to_pylist()
         stored.update((row["run"], row) for row in rows)
     return tuple(_stored(run, stored[run.run]) if run.present and run.run in stored else run
@@ -258,8 +285,10 @@ def as_stored(root: Path, snapshot: dict[str, Any], report: tuple[AddedRun, ...]
 def _stored(run: AddedRun, row: dict[str, Any]) -> AddedRun:
     when = row["time"]  # Spark's parts may read back without a zone; the store's times are UTC
     when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
-    return replace(run, label=row["label"], time=times.iso(when),
-                   time_source=row["time_source"])
+    kept = tuple(sorted((str(k), str(v)) for k, v in row.get("tags") or []))
+    return replace(run, label=row["label"], time=times.iso(when), time_source=row["time_source"],
+                   kept_tags=kept if run.tags and kept != tuple(sorted(run.tags)) else None)
+    # (an engine that does not report the tags it would give, Spark's, gets no note)
 
 
 def run_rows(item: Prepared, added: datetime, columns: table_rows.Columns | None,
@@ -269,12 +298,16 @@ def run_rows(item: Prepared, added: datetime, columns: table_rows.Columns | None
     for index, profile in enumerate(item.profiles):
         run = item.content_hash[:12] + (f".{index + 1}" if len(item.profiles) > 1 else "")
         when, source = _time(item, profile)
+        tags = table_rows.run_tags(profile, item.entry.tags)
         if columns is not None:
-            info = table_rows.RunInfo(run, item.content_hash, when, source, item.entry.commit,
-                                   table_rows.run_tags(profile, item.entry.tags), item.object,
+            commit = item.entry.commit or (identity.commit_from_name(profile)
+                                           if item.entry.commit_from_name else None)
+            info = table_rows.RunInfo(run, item.content_hash, when, source, commit,
+                                   tags, item.object,
                                    sorted(item.sidecars), added)
             table_rows.add(columns, profile, info)
-        out.append(AddedRun(run, profile.label, str(item.source), times.iso(when), source, present))
+        out.append(AddedRun(run, profile.label, str(item.source), times.iso(when), source, present,
+                            tuple(sorted(tags.items()))))
     return out
 
 

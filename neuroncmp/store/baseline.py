@@ -3,8 +3,8 @@
 ``diff NEW.json --baseline-history`` compares one capture with the last ``runs`` runs of its
 series: they are the baseline's repeated captures (their median is compared, and one capture
 against 20 or more gets a permutation p-value), and each metric's noise band is ``BAND_SIGMAS``
-robust standard deviations of those runs (``1.4826 * MAD``), relative to their median (absolute
-percentage points for fractions), instead of the fixed default band.
+robust standard deviations of those runs (``1.4826 * MAD``), relative to their median (and for
+fractions also in absolute percentage points), instead of the fixed default band.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..catalog import lookup
 from ..errors import InputError, UsageError
 from ..model import MemoryRow, Metric, Profile, Source
 from ..stats import median
-from . import objects, reading, table_rows, trends
+from . import folder, objects, reading, table_rows, trends
 
 HISTORY_RUNS = 20
 MIN_RUNS = 5
@@ -46,7 +46,7 @@ def history_baseline(root: Path, new: Profile, where: Mapping[str, list[str]],
 
 def _history_baseline(con: Any, root: Path, new: Profile, where: Mapping[str, list[str]],
                       runs: int) -> HistoryBaseline:
-    chosen = _series_runs(reading.runs(con), new, where)
+    chosen = _series_runs(reading.runs(con), new, where, folder.series_by(root))
     chosen = _before(chosen, objects.digest(Path(new.source.path)), con)[-runs:]
     if len(chosen) < MIN_RUNS:
         raise InputError(f"{root}: only {len(chosen)} earlier runs in the series "
@@ -56,10 +56,12 @@ def _history_baseline(con: Any, root: Path, new: Profile, where: Mapping[str, li
     return HistoryBaseline(profiles, tuple(_bands(profiles)), chosen[0].tags, tuple(r.run for r in chosen))
 
 
-def _series_runs(runs: list[reading.Run], new: Profile, where: Mapping[str, list[str]]) -> list[reading.Run]:
-    """Runs of one series: those matching ``where``; if several series, those that also carry
-    ``new``'s own tags (batch_size, variant); still several is a usage error."""
-    found = trends.matching(runs, where)
+def _series_runs(runs: list[reading.Run], new: Profile, where: Mapping[str, list[str]],
+                 series_by: tuple[str, ...] = ()) -> list[reading.Run]:
+    """Runs of one series: those matching ``where`` (none is a usage error naming the closest
+    values); if several series, those that also carry ``new``'s own tags (batch_size,
+    variant); still several is a usage error."""
+    found = trends.chosen_runs(runs, where, series_by)
     own = {k: [v] for k, v in table_rows.run_tags(new, {}).items() if k not in where}
     series = {r.series for r in found}
     if len(series) > 1 and own:
@@ -110,7 +112,8 @@ def _restore(name: str, value: float) -> int | float:
 
 
 def _bands(profiles: tuple[Profile, ...]) -> list[str]:
-    """``METRIC=N%`` (``Npp`` for fractions): BAND_SIGMAS robust sigmas of the runs' values."""
+    """``METRIC=N%`` (and ``Npp`` for fractions, which are judged on both scales): BAND_SIGMAS
+    robust sigmas of the runs' values."""
     values: dict[str, list[float]] = {}
     for profile in profiles:
         for name, metric in {**profile.metrics, **profile.memory_metrics()}.items():
@@ -122,9 +125,9 @@ def _bands(profiles: tuple[Profile, ...]) -> list[str]:
             continue
         middle = median(xs)
         sigma = MAD_TO_SIGMA * median([abs(x - middle) for x in xs])
-        if lookup(name).kind == "fraction":
+        if lookup(name).kind == "fraction":  # both of a fraction's bands, measured alike
             rules.append(f"{name}={BAND_SIGMAS * sigma * 100:.6f}pp")
-        elif middle:
+        if middle:
             rules.append(f"{name}={BAND_SIGMAS * sigma / abs(middle) * 100:.6f}%")
     return rules
 

@@ -153,3 +153,26 @@ def locked(root: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def series_by(root: Path | str) -> tuple[str, ...]:
+    """The store's series keys (``store series-by``; empty: every tag keys a series). A URI
+    (read by Spark) has no local snapshot to hold the setting."""
+    if not isinstance(root, Path) or not (root / MARKER).is_file():
+        return ()
+    keys = read_snapshot(root).get("series_by") or []
+    return tuple(str(k) for k in keys) if isinstance(keys, list) else ()
+
+
+def set_series_by(root: Path, keys: tuple[str, ...]) -> None:
+    """Re-key the store: its series are formed by ``keys`` from now on (empty: by every tag).
+    Only the snapshot changes, in the one atomic rename every writer publishes with: no run is
+    added or rewritten, and a reader sees the old keys or the new ones."""
+    check(root)
+    with locked(root):
+        snapshot = read_snapshot(root)
+        if keys:
+            snapshot["series_by"] = list(keys)
+        else:
+            snapshot.pop("series_by", None)
+        write_snapshot(root, snapshot)

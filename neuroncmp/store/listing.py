@@ -27,6 +27,7 @@ class Entry:
     commit: str | None
     where: str
     at_source: str = "listing"
+    commit_from_name: bool = False  # a run with no commit takes its file name's commit-like part
 
 
 @dataclass(frozen=True, slots=True)

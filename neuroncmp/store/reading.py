@@ -72,18 +72,22 @@ def runs(con: Any) -> list[Run]:
             for r in rows]
 
 
-def series(con: Any, runs_in: list[str],
+def series(con: Any, keys: dict[str, str],
            metric: str | None = None) -> Iterator[tuple[str, str, list[str], list[float]]]:
     """(metric, series, run ids, values) for every series of ``metric`` (all metrics when None)
-    over the runs ``runs_in``, points in time order; text values left out."""
-    where = "m.value IS NOT NULL AND m.run IN (SELECT unnest($runs))"
-    params: dict[str, Any] = {"runs": runs_in}
+    over the runs ``keys`` maps to their series key, points in time order; text values left out.
+    The key comes from the caller, not the stored ``series`` column, so a store re-keyed with
+    ``series_by`` regroups the runs it already holds."""
+    where = "m.value IS NOT NULL"
+    params: dict[str, Any] = {"runs": list(keys), "keys": list(keys.values())}
     if metric is not None:
         where += " AND m.metric = $metric"
         params["metric"] = metric
-    query = (f"SELECT m.metric, r.series, list(m.run ORDER BY r.time, m.run), "
-             f"list(m.value ORDER BY r.time, m.run) FROM metrics m JOIN runs r ON m.run = r.run "
-             f"WHERE {where} GROUP BY m.metric, r.series ORDER BY m.metric, r.series")
+    query = (f"WITH k AS (SELECT unnest($runs) AS run, unnest($keys) AS series) "
+             f"SELECT m.metric, k.series, list(m.run ORDER BY r.time, m.run), "
+             f"list(m.value ORDER BY r.time, m.run) FROM metrics m JOIN k ON m.run = k.run "
+             f"JOIN runs r ON m.run = r.run "
+             f"WHERE {where} GROUP BY m.metric, k.series ORDER BY m.metric, k.series")
     yield from con.execute(query, params).fetchall()
 
 

@@ -14,15 +14,17 @@ from typing import Any, Iterable, Mapping
 
 from .. import arguments
 from ..arguments import choice
-from ..catalog import canonical_name
+from ..catalog import resolve_name
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
 from ..comparison.differ import BASES
 from ..errors import UsageError
 from ..escape import quote
 from ..ingest import load
+from ..ingest.inputs import assemble
 from ..model import Profile
 from . import adding, baseline, engines, folder, listing, maintenance, reading, trends
+from .identity import parse_keys
 from .times import as_utc, parse_time
 
 
@@ -47,12 +49,20 @@ class Store:
 
     def add(self, *paths: str | Path, tags: Mapping[str, str] | None = None,
             at: str | datetime | None = None, commit: str | None = None,
-            skip_bad: bool = False) -> adding.AddReport:
-        """Add profiles (files, run folders, folders of files); the store is made if missing."""
+            skip_bad: bool = False, commit_from_name: bool = False) -> adding.AddReport:
+        """Add profiles (files, run folders, folders of files); the store is made if missing.
+        ``commit_from_name``: a run with no ``commit`` takes the commit-like part of its file
+        name (``model-b8-3f2a9c1.json`` -> ``3f2a9c1``); never without asking."""
         given = arguments.string_map("tags", tags)
         when = _time(arguments.moment("at", at), "--at")
         arguments.optional_text("commit", commit), arguments.flag("skip_bad", skip_bad)
-        entries = [listing.Entry(Path(arguments.path("paths", p)), given, when, commit, str(p), "--at")
+        arguments.flag("commit_from_name", commit_from_name)
+        paths = tuple(arguments.path("paths", p) for p in paths)
+        if commit_from_name and self.engine.name != "duckdb":
+            raise UsageError("--commit-from-name is read by --engine duckdb only, for now")
+        if len(paths) > 1:  # a glob over a run folder is the folder, as diff reads it
+            paths = tuple(assemble(paths).paths)
+        entries = [listing.Entry(Path(p), given, when, commit, str(p), "--at", commit_from_name)
                    for p in paths]
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=[])
 
@@ -62,23 +72,29 @@ class Store:
         entries, problems = listing.read(Path(runs_csv))
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=problems)
 
-    def runs(self, **where: str | Iterable[str]) -> tuple[reading.Run, ...]:
-        """Every run (matching ``where`` tags), in time order."""
-        return tuple(self.engine.runs(self.path, _where(where)))
+    def runs(self, *, series_by: str | Iterable[str] | None = None,
+             **where: str | Iterable[str]) -> tuple[reading.Run, ...]:
+        """Every run (matching ``where`` tags), in time order, its ``series`` as keyed by
+        ``series_by`` (default: the store's setting, else every tag)."""
+        return tuple(self.engine.runs(self.path, _where(where), self._keys(series_by)))
 
-    def history(self, metric: str, **where: str | Iterable[str]) -> trends.History:
+    def history(self, metric: str, *, series_by: str | Iterable[str] | None = None,
+                **where: str | Iterable[str]) -> trends.History:
         """Every series of ``metric`` (one per distinct tag set) with its shifts."""
-        return self.history_where(metric, _where(where))
+        return self.history_where(metric, _where(where), series_by=series_by)
 
-    def history_where(self, metric: str, where: Mapping[str, Iterable[str]]) -> trends.History:
+    def history_where(self, metric: str, where: Mapping[str, Iterable[str]], *,
+                      series_by: str | Iterable[str] | None = None) -> trends.History:
         """``history`` with the tags as a mapping (what ``--where`` gives)."""
         if not isinstance(metric, str):
             raise UsageError(f"{arguments.shown('metric', metric)}: expected a metric name (a string)")
-        return self.engine.history(self.path, canonical_name(metric), _where(where))
+        return self.engine.history(self.path, resolve_metric(metric), _where(where),
+                                   self._keys(series_by))
 
     def regressions(self, *, where: Mapping[str, str | Iterable[str]] | None = None,
                     since: str | datetime | None = None, all_changes: bool = False,
-                    min_change: float | None = None) -> trends.Regressions:
+                    min_change: float | None = None,
+                    series_by: str | Iterable[str] | None = None) -> trends.Regressions:
         """Level shifts in every series of every metric, worst first. By default only changes for
         the worse; ``min_change`` is a fraction (0.02: at least 2 %); ``since`` keeps changes
         whose first new run is later."""
@@ -86,7 +102,24 @@ class Store:
         arguments.flag("all_changes", all_changes)
         if min_change is not None:
             min_change = arguments.fraction_floor("min_change", min_change, 1e4)
-        return self.engine.regressions(self.path, _where(where or {}), when, all_changes, min_change)
+        return self.engine.regressions(self.path, _where(where or {}), when, all_changes, min_change,
+                                       self._keys(series_by))
+
+    def series_by(self) -> tuple[str, ...]:
+        """The store's series keys (empty: every tag keys a series)."""
+        return folder.series_by(self.path)
+
+    def set_series_by(self, keys: str | Iterable[str]) -> tuple[str, ...]:
+        """Re-key the store without re-adding: series formed by ``keys`` (``"model,batch"``;
+        ``""`` or ``()``: by every tag again). A key no run carries is a UsageError."""
+        chosen = _keys(keys)
+        if chosen:
+            trends.chosen_runs(list(self.engine.runs(self.path, {})), {}, chosen)
+        folder.set_series_by(self._local("store series-by"), chosen)
+        return chosen
+
+    def _keys(self, series_by: str | Iterable[str] | None) -> tuple[str, ...]:
+        return self.series_by() if series_by is None else _keys(series_by)
 
     def baseline_for(self, new: Profile, *, runs: int = baseline.HISTORY_RUNS,
                      **where: str | Iterable[str]) -> baseline.HistoryBaseline:
@@ -130,6 +163,16 @@ class Store:
 
 
 MAX_RUNS = 1_000_000
+
+
+def _keys(keys: str | Iterable[str]) -> tuple[str, ...]:
+    return parse_keys(keys if isinstance(keys, str) else ",".join(keys))
+
+
+def resolve_metric(metric: str) -> str:
+    """The catalog's name for ``metric``: aliases, and a prefix such as ``mfu``
+    (``catalog.resolve_name``)."""
+    return resolve_name(metric)
 
 
 def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -10,6 +9,9 @@ from typing import Any
 from .. import catalog
 from ..model import Metric, Profile
 from . import schema
+from .identity import run_tags, series_key
+
+__all__ = ["Columns", "RunInfo", "add", "run_tags", "series_key"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,22 +58,6 @@ class Columns:
         return taken
 
 
-def run_tags(profile: Profile, given: dict[str, str]) -> dict[str, str]:
-    """The run's tags: batch_size and variant from the profile when it knows them, then ``given``."""
-    tags: dict[str, str] = {}
-    if profile.batch_size is not None:
-        tags["batch_size"] = str(profile.batch_size)
-    if profile.params.get("tags"):
-        tags["variant"] = "+".join(profile.params["tags"])
-    tags.update(given)
-    return tags
-
-
-def series_key(tags: dict[str, str]) -> str:
-    """A series' identity: its tags as canonical JSON (sorted keys, no spaces)."""
-    return json.dumps(dict(sorted(tags.items())), separators=(",", ":"), ensure_ascii=False)
-
-
 def add(columns: Columns, profile: Profile, info: RunInfo) -> None:
     """Append one profile's rows: its run, every metric (Trainer and memory by type included), memory."""
     _add_run(columns.tables["runs"], profile, info)
@@ -103,7 +89,8 @@ def _add_run(runs: dict[str, list[Any]], profile: Profile, info: RunInfo) -> Non
 
 def _add_metrics(metrics: dict[str, list[Any]], profile: Profile, run: str) -> None:
     """The profile's metric rows, a column at a time: its metrics, then Trainer values it does
-    not have (the profile's are kept), then memory by type (derived)."""
+    not have (the profile's are kept), then memory by type and the catalog's derived metrics
+    (flagged derived)."""
     flags: dict[str | None, list[str]] = {}
     for anomaly in profile.anomalies:
         flags.setdefault(anomaly.metric, []).append(anomaly.code)
@@ -111,7 +98,10 @@ def _add_metrics(metrics: dict[str, list[Any]], profile: Profile, run: str) -> N
     for name, metric in profile.training.items():
         rows.setdefault(name, metric)
     derived = set()
-    for name, metric in profile.memory_metrics().items():
+    # memory totals, then the catalog's derived metrics (throughput, ...): kept so that
+    # `history device_throughput` works; flagged derived, so a history baseline rebuilds
+    # profiles from measured values only
+    for name, metric in {**profile.memory_metrics(), **profile.derived_metrics()}.items():
         if name not in rows:
             rows[name] = metric
             derived.add(name)

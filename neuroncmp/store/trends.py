@@ -7,16 +7,19 @@ return immutable results; the detector is ``analysis.shifts.detect_shifts``, run
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..analysis.shifts import detect_shifts
-from ..catalog import HIGHER, LOWER, lookup
+from ..analysis.shifts import MIN_SIZE, detect_shifts
+from ..catalog import HIGHER, LOWER, closest, lookup
 from ..errors import UsageError
+from . import where as where_check
+from .identity import series_key, series_of, unknown_keys
 from .reading import Run
 
 WORSE, BETTER, CHANGED = "worse", "better", "changed"
+SHIFT_TEST_RUNS = 2 * MIN_SIZE  # the fewest runs in which the detector can find a shift
 _ORDER = {WORSE: 0, CHANGED: 1, BETTER: 2}
 
 
@@ -52,11 +55,27 @@ class Series:
     changes: tuple[Change, ...]
 
 
+def short_warning(series: int, short: int) -> str | None:
+    """A warning when most series are too short for a shift test: then no shift can be found
+    and an all-clear means nothing (nightly file names that split series do this)."""
+    if not series or short * 2 <= series:
+        return None
+    held = "none with" if short == series else f"{short:,} without"
+    return (f"{series:,} series, {held} the {SHIFT_TEST_RUNS} runs a shift test needs: do the "
+            "file names split them? see --series-by ('neuroncmp store ls' shows each run's series)")
+
+
 @dataclass(frozen=True, slots=True)
 class History:
     metric: str
     unit: str
     series: tuple[Series, ...]
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        short = sum(len(s.points) < SHIFT_TEST_RUNS for s in self.series)
+        found = short_warning(len(self.series), short)
+        return (found,) if found else ()
 
     def to_frame(self) -> Any:
         """pandas (imported here): one row per point, the series' tags as columns, ``shift``
@@ -81,6 +100,12 @@ class Regressions:
     min_change: float | None
     since: datetime | None
     where: Mapping[str, Sequence[str]] = field(default_factory=dict)  # the --where tags
+    short_series: int = 0  # series with fewer runs than a shift test needs (SHIFT_TEST_RUNS)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        found = short_warning(self.series_count, self.short_series)
+        return (found,) if found else ()
 
     def to_frame(self) -> Any:
         """pandas (imported here): one row per change, as in the JSON with ``at`` and
@@ -101,6 +126,24 @@ def direction(metric: str, before: float, after: float) -> str:
     if better not in (HIGHER, LOWER) or after == before:
         return CHANGED
     return BETTER if (after > before) == (better == HIGHER) else WORSE
+
+
+def chosen_runs(runs: list[Run], where: Mapping[str, Sequence[str]],
+                series_by: Sequence[str] = ()) -> list[Run]:
+    """The runs ``where`` picks, each keyed by ``series_by`` (the store's setting or the
+    option; all tags when empty). A ``where`` that picks none is a usage error naming the
+    closest known values; so is a ``series_by`` key no run carries."""
+    if series_by and runs and (missing := unknown_keys(series_by, (r.tags for r in runs))):
+        known = sorted({k for r in runs for k in r.tags})
+        near = closest(missing[0], known)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise UsageError(f"--series-by {','.join(series_by)}: no run has a tag "
+                         f"{', '.join(repr(k) for k in missing)}{hint} (tags: {', '.join(known)})")
+    keyed = [replace(r, series=series_key(series_of(r.tags, series_by))) for r in runs] \
+        if series_by else runs
+    found = matching(keyed, where)
+    where_check.check((r.tags for r in keyed), where, len(found))
+    return found
 
 
 def matching(runs: Iterable[Run], where: Mapping[str, Iterable[str]]) -> list[Run]:
@@ -143,6 +186,8 @@ def _size(change: Change) -> float:
 
 def unknown_metric(metric: str, root: Any, known: list[str]) -> UsageError:
     """The error for a metric the store has no values of, naming a few it has."""
+    near = closest(metric, known)
+    hint = f"; did you mean {', '.join(near)}?" if near else ""
     more = ", ..." if len(known) > 5 else ""
-    return UsageError(f"no metric '{metric}' in the store {root} ({len(known)} metrics: "
-                      f"{', '.join(known[:5])}{more})")
+    return UsageError(f"no metric '{metric}' in the store {root}{hint} ({len(known)} metrics: "
+                      f"{', '.join(known[:5])}{more}; 'neuroncmp metrics' explains them)")

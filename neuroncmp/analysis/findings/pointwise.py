@@ -117,7 +117,8 @@ class MemoryBound(PointRule):
         return point.get("mm_arithmetic_intensity") < context.roof.ridge  # type: ignore[operator]
 
     def cleared(self, usable: list[Point], context: Context) -> str:
-        return f"intensity reaches the ridge {context.roof.ridge:.1f} FLOP/B (compute-bound)"
+        return (f"intensity {_span(usable, 'mm_arithmetic_intensity', 1, ' FLOP/B')} reaches the ridge "
+                f"{context.roof.ridge:.1f} FLOP/B (compute-bound) {_at_all(usable, context)}")
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         ridge, intensity = context.roof.ridge, point.get("mm_arithmetic_intensity") or 0.0
@@ -143,10 +144,19 @@ class MemoryBound(PointRule):
 def _limit_text(model: fits.IntensityModel | None) -> str:
     if model is None:
         return ""
-    if model.crossing is None:
+    if model.limit <= model.ridge:
         return (f"; the fitted limit as the batch grows is {model.limit:.1f} FLOP/B, so no batch size "
                 "makes the step compute-bound")
+    if model.crossing is None:  # the limit is above the ridge, but the fit's fixed bytes are negative
+        return f"; the fitted limit {model.limit:.1f} FLOP/B is above the ridge, but the fit gives no crossing batch"
     return f"; the fit reaches the ridge at batch ~{model.crossing:.0f}"
+
+
+def _at_all(usable: list[Point], context: Context) -> str:
+    """``at every batch size``, or the ones judged when some lack (or carry doubtful) inputs."""
+    if len(usable) == len(context.points):
+        return "at every batch size"
+    return f"at {', '.join(p.label for p in usable)} (the other batch sizes lack the inputs or have them flagged)"
 
 
 def _count(where: tuple[str, ...], context: Context) -> str:
@@ -163,7 +173,7 @@ class MfuGap(PointRule):
         return point.get("mfu_estimated_percent") < MFU_GAP * point.get("mfu_max_achievable_estimated_percent")  # type: ignore[operator]
 
     def cleared(self, usable: list[Point], context: Context) -> str:
-        return f"MFU reaches at least {MFU_GAP:.0%} of the roofline bound at every batch size"
+        return f"MFU reaches at least {MFU_GAP:.0%} of the roofline bound {_at_all(usable, context)}"
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         mfu, bound = point.get("mfu_estimated_percent"), point.get("mfu_max_achievable_estimated_percent")
@@ -201,7 +211,7 @@ class Spill(PointRule):
         seconds = moved / context.roof.bandwidth
         total = point.get("total_time") or 1.0
         onset = context.spill
-        rising = f"; per sample it is lowest at b{onset.rising_from} and grows after" if onset and onset.rising_from else ""
+        rising = _spill_trend(onset) if onset else ""
         first = ("at every batch size measured" if onset.everywhere else f"first at b{onset.above_share}") \
             if onset and onset.above_share else ""
         return Finding(
@@ -216,6 +226,15 @@ class Spill(PointRule):
             "lower SBUF pressure so the compiler spills less: smaller micro-batches per graph, fewer "
             "live tensors (recompute cheap activations), neuronx-cc's optimisation level; compare "
             "spill_save_bytes per sample across the sweep to find the batch where it starts")
+
+
+def _spill_trend(onset: fits.SpillOnset) -> str:
+    """``; per sample it is lowest at b48 and grows after``, only as the values show it (the
+    title says nothing of spill that falls or stays: the models line does)."""
+    kind, lowest = onset.trend()
+    at = " and ".join(f"b{b}" for b in lowest)
+    return {"rising": f"; per sample it is lowest at {at} and grows after",
+            "higher": f"; per sample it is lowest at {at} and higher after (not steadily)"}.get(kind, "")
 
 
 class Transposes(PointRule):
@@ -286,7 +305,9 @@ def _trend(context: Context, measure: Callable[[Point], float | None], what: str
     if len(values) < 2 or values[-1][1] <= values[0][1]:  # type: ignore[operator]
         return ""
     (first, low), (last, high) = values[0], values[-1]
-    return f"{what} grows with the batch ({low:.1%} at {first.label}, {high:.1%} at {last.label}); "
+    steady = all(a[1] <= b[1] for a, b in zip(values, values[1:]))  # type: ignore[operator]
+    verb = "grows with the batch" if steady else "is higher at the largest batch than at the smallest, not steadily"
+    return f"{what} {verb} ({low:.1%} at {first.label}, {high:.1%} at {last.label}); "
 
 
 def _limits(point: Point) -> dict[str, float]:

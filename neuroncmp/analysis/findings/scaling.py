@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from .. import fits
 from ..context import Context
 from ..table import TableRow
 from .base import BATCH, PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed
@@ -20,10 +21,13 @@ class Collectives:
     def apply(self, context: Context) -> Outcome:
         usable = [p for p in context.points if p.trusted("cc_op_time", "total_time")]
         if len(usable) < 2:
-            return NotRun(self.id, "needs cc_op_time at two or more batch sizes")
+            return NotRun(self.id, "needs cc_op_time and total_time, unflagged, at two or more batch sizes "
+                          f"(found at {len(usable)})")
         first, last = usable[0], usable[-1]
         before, after = first.per_sample("cc_op_time"), last.per_sample("cc_op_time")
-        if not before or after < AMORTISED * before:  # type: ignore[operator]
+        if not before and not after:
+            return Passed(self.id, f"no collective time at {first.label} or {last.label} (cc_op_time 0)")
+        if before and after < AMORTISED * before:  # type: ignore[operator]
             return Passed(self.id, f"collective time per sample falls from {before * 1e3:.3f} ms at "  # type: ignore[operator]
                           f"{first.label} to {after * 1e3:.3f} ms at {last.label}: amortised by the batch")  # type: ignore[operator]
         share = (last.get("cc_op_time") or 0) / (last.get("total_time") or 1)
@@ -59,20 +63,24 @@ class DiminishingReturns:
 
     def apply(self, context: Context) -> Outcome:
         knee, fit = context.knee, context.step_fit
-        if knee is None or fit is None or fit.asymptote is None:
-            return NotRun(self.id, "needs the knee and the step-time fit (three or more batch sizes)")
-        after = [row for row in context.table if row.batch_size > knee.batch_size]
+        missing = _missing(context)
+        if missing or knee is None or fit is None or fit.asymptote is None:
+            return NotRun(self.id, missing)
+        after = [row for row in context.table if row.batch_size > knee.batch_size and row.get("marginal") is not None]
         weak = [row for row in after if _share_of_linear(row, context) < HALF_LINEAR]
         if not weak:
             return Passed(self.id, f"past the knee at b{knee.batch_size}, every step up still buys at least half "
                           "the throughput linear scaling would")
-        steps = "; ".join(_step(row.batch_size, row.get("marginal"), row.get("marginal_memory"))
-                          for row in after if row.get("marginal") is not None)
+        steps = "; ".join(_step(row.batch_size, row.get("marginal"), row.get("marginal_memory")) for row in after)
+        gains = [row.get("marginal") or 0.0 for row in after]
+        less = ("each larger batch buys less" if all(a > b for a, b in zip(gains, gains[1:])) else
+                "a step up buys less than half of what linear scaling would at "
+                + ", ".join(f"b{row.batch_size}" for row in weak))
         best = max(row.get("device_throughput") or 0 for row in context.table)
         left = fit.asymptote / best - 1
         return Finding(
             self.id, BATCH,
-            f"past the knee at b{knee.batch_size}, each larger batch buys less: {steps}; the step-time fit "
+            f"past the knee at b{knee.batch_size}, {less}: {steps}; the step-time fit "
             f"caps device throughput at {fit.asymptote:.0f} samples/s",
             tuple(row.label for row in after),
             (Evidence("knee", f"b{knee.batch_size}", knee.batch_size, "batch",
@@ -82,6 +90,18 @@ class DiminishingReturns:
                    "asymptote / best measured device throughput - 1: all any larger batch can add"),
             "pick the batch by end-to-end throughput and memory, not device throughput alone; past the "
             "knee the fixed per-step cost is already amortised")
+
+
+def _missing(context: Context) -> str:
+    """Why diminishing-returns cannot run (the real cause, first one found), else ''."""
+    if context.step_fit is None:
+        have = sum(1 for p in context.points if p.get("total_time") is not None)
+        return f"needs the step-time fit: total_time at three or more batch sizes (it has {have})"
+    if context.step_fit.asymptote is None:
+        return context.step_fit.no_asymptote()
+    if context.knee is None:
+        return f"needs the knee: {fits.no_knee(context.points)}"
+    return ""
 
 
 def _step(batch: int, gain: float | None, memory: float | None) -> str:
@@ -96,9 +116,13 @@ class MemoryHeadroom:
 
     def apply(self, context: Context) -> Outcome:
         memory, fit = context.memory, context.step_fit
-        if memory is None or memory.largest_unprofiled is None:
-            return NotRun(self.id, "needs the device memory table at three or more batch sizes")
+        if memory is None:
+            return NotRun(self.id, fits.no_memory_forecast(context.points))
         largest = max(p.batch_size for p in context.points)
+        if memory.largest_unprofiled is None or memory.largest_unprofiled < largest:
+            fits_at = f"b{memory.largest_unprofiled}" if memory.largest_unprofiled else "not even b1"
+            return NotRun(self.id, f"the memory forecast fits {fits_at} without profiler buffers, less than b{largest} "
+                          "measured: the linear model does not describe this sweep's memory")
         if memory.largest_unprofiled < HEADROOM * largest:
             return Passed(self.id, f"the forecast fits at most b{memory.largest_unprofiled} without profiler "
                           f"buffers: little room above b{largest}")
@@ -107,15 +131,18 @@ class MemoryHeadroom:
         best = max(row.get("device_throughput") or 0 for row in context.table)
         gain = fit.throughput(candidate) / best - 1 if fit and best else None
         forecast = memory.at(candidate, profiled=False)
-        used = context.point_of(largest).get("device_memory_total") or memory.at(largest)
+        measured = context.point_of(largest).get(fits.MEMORY)
+        used = measured if measured is not None else memory.at(largest)
+        uses = "uses" if measured is not None else "would use (forecast)"
+        profiling = f"b{memory.largest_profiled}" if memory.largest_profiled else "not even b1"
         return Finding(
             self.id, BATCH,
-            f"memory has room for a larger batch: b{largest} uses {used / 2**30:.2f} GiB of "
+            f"memory has room for a larger batch: b{largest} {uses} {used / 2**30:.2f} GiB of "
             f"{memory.hbm / 2**30:.0f} GiB; the forecast fits up to b{memory.largest_unprofiled} in training "
-            f"(b{memory.largest_profiled} while profiling); try b{candidate}"
+            f"({profiling} while profiling); try b{candidate}"
             + (f" (fit: {fit.throughput(candidate):.0f} device samples/s, {gain:+.1%})" if fit and gain is not None else ""),
             (f"b{largest}",),
-            (Evidence("device_memory_total", f"b{largest}", used, "B", "measured"),
+            (Evidence(fits.MEMORY, f"b{largest}", used, "B", "measured" if measured is not None else "forecast"),
              Evidence("largest batch that fits", "forecast", memory.largest_unprofiled, "batch",
                       f"{memory.hbm / 2**30:.0f} GiB HBM per core ({memory.hbm_source.removeprefix('HBM per core: ')}), "
                       f"less the profiler's {memory.profiler_buffers / 2**30:.2f} GiB of buffers"),

@@ -208,12 +208,22 @@ def _pick(kind: str, cells: list[TermCell], keep: list[int]) -> list[TermCell]:
 
 def header(comparison: Comparison, width: int) -> list[Styled]:
     out = wrapped(f"neuroncmp diff: {title(comparison)}", "bold", width)
-    return out + wrapped(f"{batch_line(comparison)}; basis: {comparison.basis_reason}", "", width)
+    out += wrapped(f"{batch_line(comparison)}; basis: {comparison.basis_reason}", "", width)
+    for text in _whole(comparison):  # what questions the whole comparison: in the first lines
+        out += wrapped(f"warning: {text}", "bold yellow", width)
+    return out
+
+
+def _whole(comparison: Comparison) -> list[str]:
+    from ...comparison.comparability import whole_doubts
+
+    return [w for w in whole_doubts(list(comparison.sides)) if w in comparison.warnings]
 
 
 def warnings(comparison: Comparison, width: int) -> list[Styled]:
     out: list[Styled] = []
-    for text in [*notes(comparison), *comparison.warnings]:
+    shown = set(_whole(comparison))  # under the title already
+    for text in [*notes(comparison), *(w for w in comparison.warnings if w not in shown)]:
         out += wrapped(f"warning: {text}", "yellow", width)
     return out
 
@@ -304,7 +314,7 @@ class Term(Renderer):
     def regressions(self, report: RegressionsReport, width: int = 100) -> str:
         from .. import store_text
 
-        return store_text.regressions(report.regressions, report.store)
+        return store_text.regressions(report.regressions, report.store, report.width)
 
     def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
         if document == "diff":

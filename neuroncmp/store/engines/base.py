@@ -29,15 +29,18 @@ class Engine(Protocol):
         """Add the entries' profiles (``problems``: listing rows already found bad)."""
         ...
 
-    def runs(self, root: Path | str, where: Where) -> list[Run]:
-        """Every run matching ``where``, in time order (then by id)."""
+    def runs(self, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
+        """Every run matching ``where``, in time order (then by id), its ``series`` keyed by
+        ``series_by`` (all tags when empty). ``where`` matching nothing is a UsageError."""
         ...
 
-    def history(self, root: Path | str, metric: str, where: Where) -> History:
+    def history(self, root: Path | str, metric: str, where: Where,
+                series_by: Sequence[str] = ()) -> History:
         """Every series of ``metric`` (canonical name) among the matching runs, with its shifts."""
         ...
 
     def regressions(self, root: Path | str, where: Where, since: datetime | None,
-                    all_changes: bool, min_change: float | None) -> Regressions:
+                    all_changes: bool, min_change: float | None,
+                    series_by: Sequence[str] = ()) -> Regressions:
         """Shifts in every series of every metric, filtered and ordered by ``trends.select``."""
         ...

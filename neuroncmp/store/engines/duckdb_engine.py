@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -24,20 +25,23 @@ class DuckDBEngine:
         return adding.add(folder.local(root, "store add"), entries, skip_bad=skip_bad,
                           problems=problems)
 
-    def runs(self, root: Path | str, where: Where) -> list[Run]:
+    def runs(self, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
         found = reading.retrying(self._local(root), reading.runs)
-        return trends.matching(found, where)
+        return trends.chosen_runs(found, where, series_by)
 
-    def history(self, root: Path | str, metric: str, where: Where) -> trends.History:
-        return reading.retrying(self._local(root), lambda con: _history(con, root, metric, where))
+    def history(self, root: Path | str, metric: str, where: Where,
+                series_by: Sequence[str] = ()) -> trends.History:
+        return reading.retrying(self._local(root),
+                                lambda con: _history(con, root, metric, where, series_by))
 
     def regressions(self, root: Path | str, where: Where, since: datetime | None,
-                    all_changes: bool, min_change: float | None) -> trends.Regressions:
+                    all_changes: bool, min_change: float | None,
+                    series_by: Sequence[str] = ()) -> trends.Regressions:
         def work(con: Any) -> trends.Regressions:
-            found, series, metrics = _changes(con, where)
+            found, series, metrics, short = _changes(con, where, series_by)
             chosen = trends.select(found, all_changes=all_changes, min_change=min_change, since=since)
             return trends.Regressions(chosen, series, metrics, all_changes, min_change, since,
-                                     where)
+                                     where, short)
         return reading.retrying(self._local(root), work)
 
     @staticmethod
@@ -45,30 +49,36 @@ class DuckDBEngine:
         return folder.local(root, "--engine duckdb")
 
 
-def _history(con: Any, root: Path | str, metric: str, where: Where) -> trends.History:
+def _history(con: Any, root: Path | str, metric: str, where: Where,
+             series_by: Sequence[str]) -> trends.History:
     units = reading.units(con, metric)
     if metric not in units:
         raise trends.unknown_metric(metric, root, sorted(reading.units(con)))
-    runs = {run.run: run for run in trends.matching(reading.runs(con), where)}
+    runs = {run.run: run for run in trends.chosen_runs(reading.runs(con), where, series_by)}
+    keys = {run.run: run.series for run in runs.values()}
     series = tuple(trends.build_series(metric, units[metric], json.loads(key), values,
                                        _points(runs, ids, values))
-                   for _, key, ids, values in reading.series(con, list(runs), metric))
+                   for _, key, ids, values in reading.series(con, keys, metric))
     return trends.History(metric, units[metric], series)
 
 
-def _changes(con: Any, where: Where) -> tuple[list[trends.Change], int, int]:
-    """Every change in every series of the matching runs, and how many series and metrics."""
-    runs = {run.run: run for run in trends.matching(reading.runs(con), where)}
+def _changes(con: Any, where: Where,
+             series_by: Sequence[str]) -> tuple[list[trends.Change], int, int, int]:
+    """Every change in every series of the matching runs, and how many series and metrics, and
+    how many series are too short for a shift test."""
+    runs = {run.run: run for run in trends.chosen_runs(reading.runs(con), where, series_by)}
+    keys = {run.run: run.series for run in runs.values()}
     units = reading.units(con)
     found: list[trends.Change] = []
-    series, metrics = 0, set()
-    for metric, key, ids, values in reading.series(con, list(runs)):
+    series, metrics, short = 0, set(), 0
+    for metric, key, ids, values in reading.series(con, keys):
         built = trends.build_series(metric, units[metric], json.loads(key), values,
                                     _points(runs, ids, values), points=False)
         found += built.changes
         series += 1
+        short += len(values) < trends.SHIFT_TEST_RUNS
         metrics.add(metric)
-    return found, series, len(metrics)
+    return found, series, len(metrics), short
 
 
 def _points(runs: dict[str, Run], ids: list[str], values: list[float]) -> Any:

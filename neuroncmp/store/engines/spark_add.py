@@ -55,8 +55,7 @@ def add(spark: Any, root: Path, entries: list[Entry], *, skip_bad: bool,
     if not units:
         if problems and not skip_bad:
             raise InputError(adding.refusal(problems))
-        folder.create(root)
-        return AddReport((), tuple(problems))
+        raise InputError(adding.nothing_to_add(root, entries, problems))  # as DuckDB's add says
     added = times.now()
     parsed = _parse(spark, units, spark_jobs.micros(added)).persist()
     try:
@@ -64,6 +63,8 @@ def add(spark: Any, root: Path, entries: list[Entry], *, skip_bad: bool,
         problems += bad
         if problems and not skip_bad:
             raise InputError(adding.refusal(problems))
+        if not loaded:
+            raise InputError(adding.nothing_to_add(root, entries, problems))
         folder.create(root)
         report = _commit(spark, root, parsed, loaded)
     finally:

@@ -1,0 +1,228 @@
+"""A set of inputs as people type them: ``diff b16.json b32.json``, ``diff run/``, ``diff run/*``.
+
+``load()`` reads one path; this module decides what a set of paths means before any is parsed:
+
+- a plain folder (no manifest, not an Explorer folder) is every file below it, as ``store add``
+  reads it;
+- a run folder's ``manifest.json`` given among its own files (a shell glob over the folder) stands
+  for the folder: the same comparison as ``diff run/`` (files the manifest does not name are left
+  out, and said so);
+- a sidecar (``b16.memory.md``, ``b16.all_results.json``) is not a profile: it is joined to its
+  profile when that is in the set or beside it (a manifest's sidecars are joined by ``load``);
+- the same file given twice (same name, same content) is one capture: copies would fake a
+  repeated capture.
+
+Each decision is said in a note; nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..errors import InputError, UnknownFormatError
+from ..escape import quote
+from .manifest import MANIFEST, entry_for, read_manifest, remembered
+from .registry import for_directory
+
+# sidecar name endings, as ``convert`` and ``capture`` write them beside ``<stem>.json``
+SIDECAR_ENDINGS = (".memory.md", ".all_results.json", ".train_results.json")
+
+
+class InputSet:
+    """The files (and folders) to load, in order, each with the sidecars to join to it, and
+    notes saying what was joined, merged or left out. (A plain class: a dataclass costs a
+    millisecond of every cold start to build.)"""
+
+    def __init__(self) -> None:
+        self.paths: list[Path] = []
+        self.sidecars: dict[Path, list[Path]] = {}
+        self.notes: list[str] = []
+
+
+def assemble(given: Iterable[str | Path]) -> InputSet:
+    """What ``given`` means as a set (module docstring)."""
+    out = InputSet()
+    with remembered():
+        expanded = _expanded([Path(p) for p in given], out)
+        files = _folders_for_manifests(expanded, out)
+        _sidecars(files, out)
+        _deduplicated(out)
+    return out
+
+
+def _expanded(paths: list[Path], out: InputSet) -> list[Path]:
+    """Plain folders become the files below them."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path):
+            files = sorted((p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")),
+                           key=_natural)  # b4 before b16: the smallest batch is the baseline
+            if not files:
+                raise InputError(f"{quote(path)}: a folder with no files in it (no profile, no "
+                                 "manifest.json, no Neuron Explorer output)")
+            out.notes.append(f"{path}: a plain folder (no manifest.json): its {len(files)} files")
+            found += files
+        else:
+            found.append(path)
+    return found
+
+
+def _natural(path: Path) -> list[tuple[int, str]]:
+    """A sort key that orders numbers in names by value (``b4`` < ``b16``)."""
+    return [(int(part), "") if part.isdigit() else (-1, part)
+            for part in re.split(r"(\d+)", str(path)) if part]
+
+
+def _directory_format(path: Path) -> bool:
+    try:
+        for_directory(path)
+    except UnknownFormatError:
+        return False
+    return True
+
+
+def _folders_for_manifests(paths: list[Path], out: InputSet) -> list[Path]:
+    """A manifest given with files of its own folder stands for the folder (in the manifest's
+    place): the folder's other files are the manifest's to read."""
+    folders = {p.parent.resolve(): p.parent for p in paths if p.name == MANIFEST and p.is_file()}
+    if not folders:
+        return paths
+    kept: list[Path] = []
+    for path in paths:
+        home = path.parent.resolve() if path.is_file() else None
+        if path.name == MANIFEST and home in folders:
+            kept.append(folders[home])
+            continue
+        if home in folders:
+            named = {e.path.resolve() for e in read_manifest(folders[home]) or []}
+            sidecars = {s.resolve() for e in read_manifest(folders[home]) or [] for s in e.sidecars}
+            if path.resolve() not in named | sidecars:
+                out.notes.append(f"{path}: not named by {folders[home] / MANIFEST}; left out (the "
+                                 "manifest given with it stands for the run folder)")
+            continue
+        kept.append(path)
+    if folders:
+        out.notes += [f"{folder / MANIFEST}: read as the run folder {folder}/ (its profiles and "
+                      "sidecars)" for folder in folders.values()]
+    return kept
+
+
+def _sidecars(paths: list[Path], out: InputSet) -> None:
+    """Sidecars given or found beside a profile are joined to it; the rest are inputs."""
+    profiles = [p for p in paths if not _sidecar_stem(p)]
+    by_stem = {(_folder(p), _stem(p)): p for p in profiles}
+    for path in paths:
+        stem = _sidecar_stem(path)
+        if stem is None:
+            continue
+        owner = by_stem.get((_folder(path), stem))
+        if owner is None:
+            owner = path.parent / f"{stem}.json"
+            if not owner.is_file():
+                profiles.append(path)  # no profile to join: read as given (a Trainer-only input)
+                continue
+            profiles.append(owner)
+            by_stem[(_folder(path), stem)] = owner
+            out.notes.append(f"{path}: a sidecar: read with its profile {owner}")
+        if entry_for(owner) is None:  # a manifest entry's sidecars are joined by load()
+            out.sidecars.setdefault(owner, []).append(path)
+            out.notes.append(f"{path}: joined to {owner.name} as its sidecar")
+    listed: dict[str, set[str]] = {}  # each folder's names, read once (not 3 stats a profile)
+    for profile in profiles:
+        if _has_sidecars(profile, listed) and profile.is_file() and entry_for(profile) is None:
+            _beside(profile, out)
+    out.paths = profiles
+
+
+def _beside(profile: Path, out: InputSet) -> None:
+    """Sidecars next to a profile with no manifest entry, not given: joined, and said so."""
+    given = set(out.sidecars.get(profile, []))
+    for candidate in beside(profile):
+        if candidate not in given:
+            out.sidecars.setdefault(profile, []).append(candidate)
+            out.notes.append(f"{candidate}: found beside {profile.name}; joined as its sidecar")
+
+
+def beside(profile: Path) -> list[Path]:
+    """The sidecar files named after ``profile`` in its folder (``b16.json``: ``b16.memory.md``,
+    ``b16.all_results.json``, ...)."""
+    if _sidecar_stem(profile):
+        return []
+    found = [profile.parent / f"{_stem(profile)}{ending}" for ending in SIDECAR_ENDINGS]
+    return [p for p in found if p.is_file() and p != profile]
+
+
+def _folder(path: Path) -> str:
+    """A file's folder as a key: normalised, not resolved (a resolve costs a stat per part)."""
+    return os.path.normpath(os.path.abspath(path.parent))
+
+
+def _has_sidecars(profile: Path, listed: dict[str, set[str]]) -> bool:
+    """Whether a sidecar named after ``profile`` may be beside it (one listing per folder)."""
+    folder = _folder(profile)
+    if folder not in listed:
+        try:
+            listed[folder] = set(os.listdir(folder))
+        except OSError:
+            listed[folder] = set()
+    stem = _stem(profile)
+    return any(stem + ending in listed[folder] for ending in SIDECAR_ENDINGS)
+
+
+def _stem(path: Path) -> str:
+    return path.name[: -len(path.suffix)] if path.suffix else path.name
+
+
+def _sidecar_stem(path: Path) -> str | None:
+    """``b16`` for ``b16.memory.md`` or ``b16.all_results.json``; None for other names."""
+    name = path.name
+    for ending in SIDECAR_ENDINGS:
+        if name.endswith(ending) and len(name) > len(ending) and path.is_file():
+            return name[: -len(ending)]
+    return None
+
+
+def _deduplicated(out: InputSet) -> None:
+    """Files with the same name and content are one capture (a path given twice, a copy): the
+    first kept, the others named. Same content under other names stays: a name can carry the
+    batch size, and generated or stand-in files may share their values."""
+    sizes = [_size(path) for path in out.paths]  # one stat a path
+    counts: dict[tuple[str, int], int] = {}
+    for path, size in zip(out.paths, sizes):
+        if size is not None:
+            counts[(path.name, size)] = counts.get((path.name, size), 0) + 1
+    seen: dict[tuple[str, str], Path] = {}
+    kept = []
+    for path, size in zip(out.paths, sizes):
+        if size is None:
+            digest = (f"dir:{path.resolve()}", "")
+        elif counts[(path.name, size)] == 1:  # no other file has its name and size: no hashing
+            digest = (f"unique:{path}", path.name)
+        else:
+            digest = (_digest(path), path.name)
+        if digest in seen:
+            out.notes.append(f"{path}: the same content as {seen[digest]}; read once (one capture)")
+            continue
+        seen[digest] = path
+        kept.append(path)
+    out.paths = kept
+
+
+def _size(path: Path) -> int | None:
+    """A regular file's size; None for a folder or anything else (``load`` says what it is)."""
+    try:
+        found = path.stat()
+    except (OSError, ValueError):
+        return None
+    return found.st_size if stat.S_ISREG(found.st_mode) else None
+
+
+def _digest(path: Path) -> str:
+    import hashlib  # only when two files share a name and size: ~5 ms of a cold start otherwise
+
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()

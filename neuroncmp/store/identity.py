@@ -1,0 +1,102 @@
+"""Which series a run belongs to: the rule that nightly file names cannot break.
+
+A series is the tags the user gave (``--tag``, a listing's columns) plus the batch size and the
+configuration the input states (a manifest's params, a section title). A label read from a file
+name (``model-b8-3f2a9c1.json`` -> ``b8-model-3f2a9c1``) adds a ``variant`` key only when the user
+gave no tags, and even then without the parts that change from run to run: a commit, a date, a
+time, a run number (``_volatile``). Otherwise 80 nightly files would make 80 one-run series, in
+which no shift can ever be found. A store may also name its keys (``series_by``): the series is
+then those tags only, for runs already stored too (``series_of``), with no re-add.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from ..model import Profile
+
+FROM_NAME = "file name"
+# words whose following numbers count runs or name a machine: run-0042, build-7, ip-10-0-3-17
+_COUNTER_WORDS = {"run", "build", "job", "nightly", "ci", "attempt", "try", "id", "ip", "host", "node",
+                  "step", "seed"}
+_HEX = re.compile(r"[0-9a-f]{7,40}")
+_DATE = re.compile(r"(?<![0-9a-z])\d{4}-\d{2}-\d{2}(?:t\d{2}(?:-\d{2}){0,2}(?:-\d+)?z?)?(?![0-9a-z])")
+# one part that is a date, a time or a counted run: 20250103, 20250103t020000z, 0042, t0200, run42
+_PART = re.compile(r"\d{4,}|0\d+|\d+(?:[tz]\d*)+|t\d{2,6}z?"
+                   r"|(?:run|r|build|job|nightly|ci|attempt|try|id)\d+")
+
+
+def _volatile(part: str) -> bool:
+    """Whether a name part changes from run to run: a hexadecimal commit (7-40 digits, at least
+    one of them 0-9), a compact date or time, a number of four or more digits or with a leading
+    zero, a counter glued to its number. A short bare number (``tp-8``, ``seq-512``) may be a
+    configuration and stays."""
+    if _PART.fullmatch(part):
+        return True
+    return bool(_HEX.fullmatch(part)) and any(c.isdigit() for c in part)
+
+
+def stable_name(text: str) -> str:
+    """``model-3f2a9c1`` -> ``model``; ``llama-run-0042``, ``llama-2025-01-03t02-00-00z`` and
+    ``llama-ip-10-0-1-23`` -> ``llama`` (a counter's or host's word goes with its numbers);
+    ``cc-optim`` and ``seq-512`` unchanged."""
+    parts = [p for p in _DATE.sub("-", text).split("-") if p]
+    kept: list[str] = []
+    counting = False
+    for index, part in enumerate(parts):
+        following = parts[index + 1] if index + 1 < len(parts) else ""
+        if part in _COUNTER_WORDS and following.isdigit():
+            counting = True  # the word and the numbers after it
+        elif not (counting and part.isdigit()):
+            counting = False
+            if not _volatile(part):
+                kept.append(part)
+    return "-".join(kept)
+
+
+def run_tags(profile: Profile, given: Mapping[str, str]) -> dict[str, str]:
+    """The run's tags: its batch size, its configuration (``variant``), then ``given``. A variant
+    read from a file name counts only when nothing is ``given``, and only its stable parts."""
+    tags: dict[str, str] = {}
+    if profile.batch_size is not None:
+        tags["batch_size"] = str(profile.batch_size)
+    variant = [str(t) for t in profile.params.get("tags") or ()]
+    if profile.params.get("tags_source") == FROM_NAME:
+        variant = [] if given else [s for s in (stable_name(t) for t in variant) if s]
+    if variant:
+        tags["variant"] = "+".join(variant)
+    tags.update(given)
+    return tags
+
+
+def commit_from_name(profile: Profile) -> str | None:
+    """The hexadecimal part of a file-name label that looks like a commit (``--commit-from-name``)."""
+    if profile.params.get("tags_source") != FROM_NAME:
+        return None
+    parts = [p for t in profile.params.get("tags") or () for p in str(t).split("-")]
+    found = [p for p in parts if _HEX.fullmatch(p) and any(c.isdigit() for c in p)
+             and not p.isdigit()]
+    return found[-1] if found else None
+
+
+def series_key(tags: Mapping[str, str]) -> str:
+    """A series' identity: its tags as canonical JSON (sorted keys, no spaces)."""
+    return json.dumps(dict(sorted(tags.items())), separators=(",", ":"), ensure_ascii=False)
+
+
+def series_of(tags: Mapping[str, str], by: Sequence[str] | None) -> dict[str, str]:
+    """The tags that make the series: all of them, or only the keys ``by`` names."""
+    return dict(tags) if not by else {k: tags[k] for k in by if k in tags}
+
+
+def parse_keys(text: str) -> tuple[str, ...]:
+    """``model,batch_size`` -> ``("model", "batch_size")``: tag names as the runs carry them."""
+    return tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))
+
+
+def unknown_keys(by: Sequence[str], tags: Iterable[Mapping[str, str]]) -> list[str]:
+    """Keys of ``by`` that no run carries."""
+    seen = {k for t in tags for k in t}
+    return [k for k in by if k not in seen]
