@@ -106,8 +106,10 @@ def cli(args: list[str], workdir: Path, allowed: Path | None, codes: tuple[int, 
         return Outcome("crash", f"{what}: exit {result.exit_code}, expected {codes}: {result.output[-200:]!r}")
     if result.exit_code in (1, 2):
         errors = [line for line in result.output.splitlines() if line.startswith("Error")]
-        if len(errors) != 1 or (result.exit_code == 1 and len(result.output.strip().splitlines()) != 1
-                                and "store check" not in what):
+        # standard error holds the one error line; notes and warnings (what the set was read as)
+        # may come before it, each a line of its own
+        said = [line for line in result.stderr.splitlines() if not line.startswith(("note: ", "warning: "))]
+        if len(errors) != 1 or (result.exit_code == 1 and len(said) != 1 and "store check" not in what):
             return Outcome("crash", f"{what}: error not one line: {result.output[:200]!r}")
         return Outcome("error", errors[0])
     written = Path(args[args.index("-o") + 1]) if "-o" in args else None
@@ -115,7 +117,7 @@ def cli(args: list[str], workdir: Path, allowed: Path | None, codes: tuple[int, 
         text: str | None = written.read_text()
     else:
         json_out = "--format" in args and args[args.index("--format") + 1] == "json"
-        text = result.output if json_out and written is None else None
+        text = result.stdout if json_out and written is None else None  # notes go to stderr
     if text is not None:
         try:
             strict_json(text)
