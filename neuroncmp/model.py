@@ -169,6 +169,10 @@ class Profile:
                 out[spec.name] = Metric(spec.name, value, spec.unit, f"= {spec.formula}", spec.group)
         return out
 
+    def numeric_values(self) -> dict[str, float]:
+        """The finite numbers derived metrics are computed from (``batch_size`` included)."""
+        return self._numbers()
+
     def _numbers(self) -> dict[str, float]:
         """Finite numeric values by name, with ``batch_size`` (inputs of derived metrics)."""
         merged = {**self.metrics, **self.memory_metrics(), **self.training}

@@ -7,6 +7,7 @@ with a fixed seed so results are reproducible.
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 from math import comb
 from typing import NamedTuple
@@ -72,15 +73,28 @@ class LinearFit(NamedTuple):
 
 
 def linear_fit(xs: list[float], ys: list[float]) -> LinearFit | None:
-    """Least squares through the points; None with fewer than two distinct x values."""
+    """Least squares through the points; None with fewer than two distinct x values, or when
+    a value is not finite or the fitted line is beyond a float.
+
+    Computed on values scaled into [-1, 1] (by the largest magnitude of each axis), so no square
+    or product overflows whatever finite values come in (``1e308`` squared raised OverflowError),
+    then scaled back."""
     n = len(xs)
-    if n < 2 or len(set(xs)) < 2:
+    if n < 2 or len(set(xs)) < 2 or not all(map(math.isfinite, [*xs, *ys])):
         return None
-    mean_x, mean_y = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mean_x) ** 2 for x in xs)
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / sxx
-    intercept = mean_y - slope * mean_x
-    residuals = tuple(y - (intercept + slope * x) for x, y in zip(xs, ys, strict=True))
-    total = sum((y - mean_y) ** 2 for y in ys)
-    r2 = 1 - sum(r * r for r in residuals) / total if total > 0 else None
+    sx, sy = max(map(abs, xs)), max(map(abs, ys)) or 1.0
+    u, v = [x / sx for x in xs], [y / sy for y in ys]
+    mean_u, mean_v = sum(u) / n, sum(v) / n
+    suu = sum((a - mean_u) * (a - mean_u) for a in u)
+    if suu == 0:  # distinct x values that differ below a float's resolution once scaled
+        return None
+    slope_s = sum((a - mean_u) * (b - mean_v) for a, b in zip(u, v, strict=True)) / suu
+    intercept_s = mean_v - slope_s * mean_u
+    slope, intercept = slope_s * (sy / sx), intercept_s * sy
+    residuals = tuple((b - (intercept_s + slope_s * a)) * sy for a, b in zip(u, v, strict=True))
+    if not all(map(math.isfinite, (slope, intercept, *residuals))):
+        return None
+    total = sum((b - mean_v) * (b - mean_v) for b in v)
+    r2 = 1 - sum((b - (intercept_s + slope_s * a)) ** 2 for a, b in zip(u, v, strict=True)) / total \
+        if total > 0 else None
     return LinearFit(intercept, slope, r2, residuals)

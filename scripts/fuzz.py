@@ -2,6 +2,7 @@
 """Fuzz neuroncmp for a long while and print what broke, per input format (issue 11's table).
 
   python scripts/fuzz.py [--inputs 10000] [--cli-every 10] [--charts-every 20] [--jobs 2] [--seed 0] [--format NAME ...]
+  python scripts/fuzz.py --surface all [--inputs 2000]    (or --surface sets --surface store ...)
 
 Each input is a bundled profile or fixture mutated by ``tests/fuzzing.py`` (byte flips, truncation,
 lines deleted or duplicated, numbers swapped for strings, null, NaN, Infinity, 1e400, 5,000-digit
@@ -15,6 +16,12 @@ anomaly, a NaN/Infinity token in JSON, a bad batch size); CLI inputs; CLI traceb
 (including exit codes other than 0, 1, 3 and errors longer than one line); and how many inputs
 loaded and rendered, and how many were refused with a neuroncmp error (the mutations' reach). Exit 1 if any count
 is not zero. Inputs are reproducible from --seed.
+
+``--surface`` runs the surfaces beyond one file instead (``tests/fuzzing_surfaces.py``, issue 22):
+sets of 1-10 inputs, options at their limits, a tampered store, the Python API with wrong types
+and values, capture over hostile manifests and batch lists. Its table counts, per surface, the
+runs, tracebacks, hangs, wrong exit codes, writes outside the output and silent wrong values
+(a NaN token in JSON), and how many ended cleanly or were refused with a neuroncmp error.
 """
 
 from __future__ import annotations
@@ -32,6 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import fuzzing  # noqa: E402  (tests/fuzzing.py, after the path is set)
+import fuzzing_surfaces  # noqa: E402
+
+SURFACE_COLUMNS = ("runs", "traceback", "hang", "wrong exit code", "write outside the output", "silent", "ok",
+                   "error")
 
 COLUMNS = ("inputs", "crash/hang", "silent", "cli", "cli crash/hang", "ok", "error")
 
@@ -62,6 +73,36 @@ def run_chunk(task: tuple[str, int, int, int, int]) -> tuple[str, Counter[str], 
     return fmt, counts, examples
 
 
+def run_surface_chunk(task: tuple[str, int, int]) -> tuple[str, Counter[str], list[str]]:
+    """Runs ``start`` .. ``start + count`` of one surface: counts and the first examples."""
+    surface, start, count = task
+    counts: Counter[str] = Counter()
+    examples: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="neuroncmp-fuzz-") as temp:
+        for number in range(start, start + count):
+            rnd = random.Random(f"{surface}:{number}")
+            outcome, how = fuzzing.quietly(lambda: _surface_outcome(surface, rnd, Path(temp) / "case"))
+            counts["runs"] += 1
+            counts[_column(outcome)] += 1
+            if outcome.kind in ("crash", "hang", "silent") and len(examples) < 20:
+                examples.append(f"{surface} #{number} ({how[:120]}): {outcome.kind}: {outcome.detail[:300]}")
+    return surface, counts, examples
+
+
+def _surface_outcome(surface: str, rnd: random.Random, workdir: Path) -> tuple[fuzzing.Outcome, str]:
+    return fuzzing_surfaces.run_case(surface, rnd, workdir)
+
+
+def _column(outcome: fuzzing.Outcome) -> str:
+    if outcome.kind != "crash":
+        return outcome.kind
+    if "wrote outside" in outcome.detail or "left" in outcome.detail and "behind" in outcome.detail:
+        return "write outside the output"
+    if ": exit " in outcome.detail or "not one line" in outcome.detail:
+        return "wrong exit code"
+    return "traceback"
+
+
 def _note(examples: list[str], outcome: fuzzing.Outcome, fmt: str, number: int, how: str, where: str) -> None:
     if outcome.kind in ("crash", "hang", "silent") and len(examples) < 20:
         examples.append(f"{fmt} #{number} ({where}; {how}): {outcome.kind}: {outcome.detail}")
@@ -76,8 +117,13 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=0, help="first input number")
     parser.add_argument("--format", dest="formats", action="append", choices=fuzzing.FORMATS)
+    parser.add_argument("--surface", dest="surfaces", action="append",
+                        choices=(*fuzzing_surfaces.SURFACES, "all"),
+                        help="fuzz these surfaces beyond one file (issue 22) instead of the formats")
     parser.add_argument("--chunk", type=int, default=250)
     args = parser.parse_args()
+    if args.surfaces:
+        return surfaces(args)
     formats = args.formats or list(fuzzing.FORMATS)
     tasks = [(fmt, start, min(args.chunk, args.seed + args.inputs - start), args.cli_every,
               args.charts_every)
@@ -95,6 +141,30 @@ def main() -> int:
     for line in examples[:60]:
         print(line)
     bad = sum(totals[f][c] for f in formats for c in ("crash/hang", "silent", "cli crash/hang"))
+    return 1 if bad else 0
+
+
+def surfaces(args: argparse.Namespace) -> int:
+    chosen = list(fuzzing_surfaces.SURFACES) if "all" in args.surfaces else list(dict.fromkeys(args.surfaces))
+    tasks = [(surface, start, min(args.chunk, args.seed + args.inputs - start))
+             for surface in chosen for start in range(args.seed, args.seed + args.inputs, args.chunk)]
+    began = time.perf_counter()
+    totals = {surface: Counter() for surface in chosen}
+    examples: list[str] = []
+    with multiprocessing.Pool(args.jobs) as pool:
+        for surface, counts, found in pool.imap_unordered(run_surface_chunk, tasks):
+            totals[surface].update(counts)
+            examples += found
+    elapsed = time.perf_counter() - began
+    lines = ["| surface | runs | traceback | hang | wrong exit code | write outside the output | silent wrong value "
+             "| ended cleanly | refused (neuroncmp error) |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [f"| {surface} | " + " | ".join(f"{counts[c]:,}" for c in SURFACE_COLUMNS) + " |"
+              for surface, counts in totals.items()]
+    print("\n".join(lines))
+    print(f"\nrun time: {elapsed:.0f} s ({args.jobs} jobs), seeds {args.seed}..{args.seed + args.inputs - 1}")
+    for line in examples[:60]:
+        print(line)
+    bad = sum(totals[s][c] for s in chosen for c in SURFACE_COLUMNS[1:6])
     return 1 if bad else 0
 
 

@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT
 
 PACKAGE = ROOT / "neuroncmp"
-LAYERS = {"errors": 0, "escape": 0, "stats": 0, "atomic": 0, "records": 0, "units": 1, "hardware": 1, "catalog": 2, "model": 3, "ingest": 4,
+LAYERS = {"errors": 0, "arguments": 0, "escape": 0, "stats": 0, "atomic": 0, "records": 0, "units": 1, "hardware": 1, "catalog": 2, "model": 3, "ingest": 4,
           "comparison": 5, "analysis": 6, "capture": 6, "store": 6, "render": 7, "api": 8, "examples": 9, "cli": 8,
           "__main__": 9}
 

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fuzzing
+import fuzzing_surfaces
 
 pytest.importorskip("pyarrow")
 
@@ -98,3 +99,15 @@ def test_generated_memory_tables(rows):
         path = Path(temp) / "gen.memory.md"
         path.write_text(table)
         _assert_clean(fuzzing.quietly(fuzzing.check_library, path, False), fuzzing.Case("gen", path, "table"))
+
+
+# ---- beyond one file (issue 22): sets, options at their limits, a tampered store, the API, capture -----
+
+@pytest.mark.parametrize("surface", fuzzing_surfaces.SURFACES)
+@settings(BUDGET, max_examples=12)
+@given(seed=st.integers(min_value=0, max_value=2**64))
+def test_surfaces_beyond_one_file(surface, seed):
+    with tempfile.TemporaryDirectory() as temp:
+        outcome, how = fuzzing.quietly(lambda: fuzzing_surfaces.run_case(surface, random.Random(seed),
+                                                                         Path(temp) / "case"))
+        assert outcome.kind in ("ok", "error"), f"{surface} ({how}): {outcome.kind}: {outcome.detail}"

@@ -32,6 +32,7 @@ from ..records import record
 from ..stats import LinearFit, linear_fit
 from .series import Point
 
+MAX_BATCH = 2 ** 53  # the largest whole batch a float holds exactly: forecasts stop there
 SPILL_SHARE = 0.25  # Neuron Explorer: spill reload above a quarter of HBM reads is worth a look
 
 
@@ -59,11 +60,14 @@ class StepFit(NamedTuple):
         return self.fixed + self.per_sample * batch
 
     def throughput(self, batch: float) -> float:
-        return batch / self.step_time(batch)
+        """``batch / step_time(batch)``; infinite where the fitted line reaches 0 s (no division by zero)."""
+        step = self.step_time(batch)
+        return batch / step if step else math.inf
 
 
 def _xy(points: tuple[Point, ...], metric: str) -> tuple[list[float], list[float]]:
-    pairs = [(float(p.batch_size), p.get(metric)) for p in points if p.get(metric) is not None]
+    # trusted values only: one an input anomaly makes suspect (a step of 5e-324 s) fits nothing
+    pairs = [(float(p.batch_size), p.get(metric)) for p in points if p.trusted(metric)]
     return [x for x, _ in pairs], [float(y) for _, y in pairs]  # type: ignore[arg-type]
 
 
@@ -138,8 +142,8 @@ def memory_forecast(points: tuple[Point, ...], hbm: float, hbm_source: str) -> M
     profiler = max((p.get("memory.profiler_buffers") or 0.0 for p in points), default=0.0)
 
     def largest(fixed: float) -> int | None:
-        room = math.floor((hbm - fixed) / fit.slope)
-        return room if room >= 1 else None
+        room = (hbm - fixed) / fit.slope  # inf when a tiny slope divides: capped, never floor(inf)
+        return math.floor(min(room, MAX_BATCH)) if room >= 1 else None
 
     return MemoryForecast(fit.intercept, fit.slope, fit.r2, hbm, hbm_source, profiler,
                           largest(fit.intercept), largest(fit.intercept - profiler),

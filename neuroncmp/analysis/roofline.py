@@ -90,11 +90,15 @@ def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
 
 
 def place(point: Point, top: Roof) -> RooflinePoint | None:
-    """Where one point sits under the roof (None without intensity, FLOPs or time)."""
-    intensity, hardware, total = (point.get(n) for n in ("mm_arithmetic_intensity", "hardware_flops", "total_time"))
-    if not intensity or hardware is None or not total:
+    """Where one point sits under the roof (None without trusted intensity, FLOPs or time, or
+    when the achieved rate is not finite: a step of 5e-324 s places nothing)."""
+    needed = ("mm_arithmetic_intensity", "hardware_flops", "total_time")
+    intensity, hardware, total = (point.get(n) for n in needed)
+    if not intensity or hardware is None or not total or not point.trusted(*needed):
         return None
     achieved = (hardware - (point.get("transpose_flops") or 0)) / total
+    if not math.isfinite(achieved):
+        return None
     attainable = min(top.peak_flops, intensity * top.bandwidth)
     return RooflinePoint(point.batch_size, intensity, achieved, attainable,
                          "memory" if intensity < top.ridge else "compute",

@@ -9,9 +9,9 @@ computed says why in ``notes``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
-from .. import hardware
+from .. import arguments, hardware
 from ..comparison.result import Side
 from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
@@ -69,6 +69,7 @@ class Sweep:
 def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_core: float | None = None,
           peak_flops: float | None = None, hbm_bandwidth: float | None = None) -> Sweep:
     """Analyse a batch-size sweep (see the module docstring). Overrides are per NeuronCore, base units."""
+    given = overrides(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth)
     flat = flatten(profiles)
     if not flat:
         raise InputError("a sweep needs at least one profile")
@@ -77,7 +78,7 @@ def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_
     if not found.points:
         raise InputError("no profile states or implies a batch size: a sweep needs them "
                          "(name the files b8.json ..., or give them in a manifest)")
-    return _analyse(found, sides, price_per_hour, Overrides(peak_flops, hbm_bandwidth, hbm_per_core))
+    return _analyse(found, sides, given.price_per_hour, given)
 
 
 def findings_for(sides: Iterable[Side]) -> tuple[Finding, ...]:
@@ -94,6 +95,25 @@ class Overrides(NamedTuple):
     peak_flops: float | None = None
     hbm_bandwidth: float | None = None
     hbm_bytes: float | None = None
+    price_per_hour: float | None = None
+
+
+# What a user may give (per NeuronCore): far beyond any instance, yet small enough that no product
+# or square the models take of them can overflow a float.
+LIMITS = {"price_per_hour": (1e6, " USD"), "hbm_per_core": (2.0 ** 50, " bytes"),
+          "peak_flops": (1e18, " FLOP/s"), "hbm_bandwidth": (1e15, " bytes/s")}
+
+
+def overrides(price_per_hour: Any = None, hbm_per_core: Any = None, peak_flops: Any = None,
+              hbm_bandwidth: Any = None) -> Overrides:
+    """The checked overrides (``arguments.number``: finite, above 0, within ``LIMITS``); raises
+    ``UsageError`` naming the argument. The API calls it before loading, ``sweep`` again."""
+    given = {"price_per_hour": price_per_hour, "hbm_per_core": hbm_per_core, "peak_flops": peak_flops,
+             "hbm_bandwidth": hbm_bandwidth}
+    checked = {name: None if value is None else arguments.number(name, value, 0, *LIMITS[name])
+               for name, value in given.items()}
+    return Overrides(checked["peak_flops"], checked["hbm_bandwidth"], checked["hbm_per_core"],
+                     checked["price_per_hour"])
 
 
 def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides) -> Sweep:

@@ -7,6 +7,7 @@ axis and ``prev`` the next smaller one.
 
 from __future__ import annotations
 
+import math
 from typing import Mapping, NamedTuple
 
 from .. import units as u
@@ -73,14 +74,24 @@ class TableRow(NamedTuple):
 
 
 def _ratio(top: float | None, bottom: float | None) -> float | None:
-    return top / bottom if top is not None and bottom else None
+    """``top / bottom``, None when either is missing or the ratio is not finite."""
+    if top is None or not bottom:
+        return None
+    ratio = top / bottom
+    return ratio if math.isfinite(ratio) else None
+
+
+def _trusted(point: Point, name: str) -> float | None:
+    """A value to compute with: None when an input anomaly makes it suspect (it is shown as
+    read in its own column; a ratio of it would pass the doubt on unmarked)."""
+    return None if name in point.suspects else point.get(name)
 
 
 def throttled_share(point: Point) -> float | None:
     """The most throttled core's throttled time as a share of the step."""
     times = [value for name, value in point.values.items()
              if name.startswith("throttle_active_nc") and name.endswith("_time_ns")]
-    return _ratio(max(times), point.get("total_time")) if times else None
+    return _ratio(max(times), _trusted(point, "total_time")) if times else None
 
 
 def rows(points: tuple[Point, ...], price_per_hour: float | None) -> tuple[TableRow, ...]:
@@ -100,12 +111,13 @@ def rows(points: tuple[Point, ...], price_per_hour: float | None) -> tuple[Table
 
 
 def _relative(point: Point, first: Point, previous: Point | None) -> dict[str, float | None]:
-    speedup = _ratio(point.get("device_throughput"), first.get("device_throughput"))
-    step_up = _ratio(point.get("device_throughput"), previous.get("device_throughput")) if previous else None
+    speedup = _ratio(_trusted(point, "device_throughput"), _trusted(first, "device_throughput"))
+    step_up = _ratio(_trusted(point, "device_throughput"), _trusted(previous, "device_throughput")) \
+        if previous else None
     memory = point.get("device_memory_total")
     before = previous.get("device_memory_total") if previous else None
     return {"speedup": speedup,
-            "efficiency": _ratio(first.get("total_time"), point.get("total_time")),
+            "efficiency": _ratio(_trusted(first, "total_time"), _trusted(point, "total_time")),
             "marginal": step_up - 1 if step_up is not None else None,
             "marginal_memory": memory - before if memory is not None and before is not None else None}
 

@@ -11,11 +11,15 @@ Every function accepts profiles, paths (files, run folders, Explorer folders) an
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Mapping, Union
 
+from ..analysis.sweep import overrides
 from ..analysis.sweep import sweep as _sweep
+from ..arguments import choice, flag, optional_text, shown, texts
+from ..arguments import path as path_arg
 from ..comparison import differ
 from ..comparison.bands import Bands
+from ..errors import UsageError
 from ..ingest import load as _load
 from ..ingest import load_many as _load_many
 from ..ingest.batch_sizes import infer_batch_sizes
@@ -30,12 +34,13 @@ __all__ = ["load", "load_many", "compare", "sweep", "Profile", "Comparison", "Sw
 def load(path: str | Path, format: str | None = None) -> list[Profile]:
     """Every profile in ``path`` (a file, a run folder or an Explorer folder), checked and labelled;
     ``format`` forces a parser (``neuroncmp formats`` lists them)."""
-    return [Profile.of(p) for p in _load(path, format)]
+    return [Profile.of(p) for p in _load(path_arg("path", path), optional_text("format", format))]
 
 
 def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Profile]:
     """Profiles of several paths, in order; batch sizes inferred across the whole set."""
-    return [Profile.of(p) for p in _load_many(paths, format)]
+    checked = [path_arg(f"paths[{i}]", p) for i, p in enumerate(texts_or_paths("paths", paths))]
+    return [Profile.of(p) for p in _load_many(checked, optional_text("format", format))]
 
 
 def profiles_of(*inputs: Input) -> list[Profile]:
@@ -49,8 +54,11 @@ def profiles_of(*inputs: Input) -> list[Profile]:
             found = load(item)
             out += found
             loaded += found
-        else:
+        elif isinstance(item, Iterable) and not isinstance(item, (bytes, Mapping)):
             out += profiles_of(*item)
+        else:
+            raise UsageError(f"{shown('inputs', item)}: expected a profile, a path (str or Path) or a "
+                             f"list of them, found {type(item).__name__}")
     infer_batch_sizes(loaded)  # across the paths loaded here; the caller's own profiles stay untouched
     return out
 
@@ -65,6 +73,8 @@ def compare(*inputs: Input, baseline: str | None = None, basis: str = "auto",
     ``batch`` size or as ``given``; ``groups``, ``metrics``, ``only_changed`` and ``sort`` choose
     the rows shown (the result always holds every row; ``.select(...)`` shows others).
     """
+    differ.options(baseline, basis, thresholds, order)  # checked before any path is read
+    check_view(groups, metrics, only_changed, sort)
     plain = differ.compare(*profiles_of(*inputs), baseline=baseline, basis=basis, thresholds=thresholds,
                            order=order)
     made: Comparison = as_subclass(plain, Comparison)
@@ -77,10 +87,28 @@ def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: flo
 
     Hardware overrides are per NeuronCore in base units (bytes, FLOP/s, bytes/s); ``price_per_hour``
     (USD) adds the cost per million samples."""
+    overrides(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth)  # before any path is read
     plain = _sweep(profiles_of(*inputs), price_per_hour=price_per_hour, hbm_per_core=hbm_per_core,
                    peak_flops=peak_flops, hbm_bandwidth=hbm_bandwidth)
     result: Sweep = showing_findings(as_subclass(plain, Sweep))
     return result
+
+
+def texts_or_paths(name: str, value: Any) -> list[Any]:
+    """One path, or a list of them (checked one by one by the caller)."""
+    if isinstance(value, (str, Path)):
+        return [value]
+    if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
+        raise UsageError(f"{shown(name, value)}: expected a list of paths")
+    return list(value)
+
+
+def check_view(groups: Any, metrics: Any, only_changed: Any, sort: Any) -> None:
+    """The view's arguments, checked as ``select`` checks them (before anything is loaded)."""
+    from ..comparison.view import SORTS
+
+    texts("groups", groups), texts("metrics", metrics), flag("only_changed", only_changed)
+    choice("sort", sort, SORTS)
 
 
 def use_pint_pandas() -> Any:

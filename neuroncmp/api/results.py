@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Iterable
 
 from ..analysis import sweep as _sweep
+from ..arguments import choice, flag, integer, texts
 from ..analysis.findings import base as _base
 from ..comparison import result as _result
 from ..comparison.view import View, select
@@ -76,19 +77,35 @@ class Comparison(_result.Comparison):
         a column per side."""
         from ..render.frame import comparison_frame
 
-        return comparison_frame(self.report(findings=False), wide=wide)
+        return comparison_frame(self.report(findings=False), wide=flag("wide", wide))
 
     def text(self, width: int = 100) -> str:
         """The full report as the terminal shows it."""
         from ..render.registry import by_name
 
-        return by_name("term").diff(self.report(), width)
+        return by_name("term").diff(self.report(), text_width(width))
 
     def plot(self, metrics: Iterable[str] | None = None) -> Any:
         """A matplotlib figure: each variant's change on the headline metrics (or ``metrics``)."""
         from ..render.charts import comparison_figure
 
-        return comparison_figure(self, list(metrics) if metrics is not None else None)
+        return comparison_figure(self, self._plotted(metrics))
+
+    def _plotted(self, metrics: Iterable[str] | None) -> list[str] | None:
+        """``metrics`` checked against the rows (a name no row has is a usage error naming the closest)."""
+        if metrics is None:
+            return None
+        from ..catalog import closest
+        from ..errors import UsageError
+
+        names = list(texts("metrics", metrics))
+        present = [row.name for row in self.rows]
+        for name in names:
+            if name not in present:
+                near = closest(name, present)
+                hint = f" (closest: {', '.join(near)})" if near else ""
+                raise UsageError(f"metrics: {name!r} is no row of this comparison{hint}")
+        return names
 
     def _repr_html_(self) -> str:
         from ..render.formats.html import fragment
@@ -120,18 +137,16 @@ class Sweep(_sweep.Sweep):
         return findings_frame(self.findings)
 
     def text(self, width: int = 100) -> str:
+        """The full report as the terminal shows it."""
         from ..render.registry import by_name
 
-        return by_name("term").sweep(self, width)
+        return by_name("term").sweep(self, text_width(width))
 
     def plot(self, kind: str = "throughput") -> Any:
         """A matplotlib figure: ``throughput`` (with the fit and MFU), ``roofline`` or ``memory``."""
-        from ..errors import UsageError
         from ..render.charts import FIGURES
 
-        if kind not in FIGURES:
-            raise UsageError(f"plot kind {kind!r}: expected one of {', '.join(FIGURES)}")
-        return FIGURES[kind](self)
+        return FIGURES[choice("kind", kind, FIGURES)](self)
 
     def _repr_html_(self) -> str:
         from ..render.formats.html import sweep_fragment
@@ -161,6 +176,13 @@ class Finding(_base.Finding):
         from ..render.sweep_text import finding_lines
 
         yield to_rich(finding_lines(1, self, options.max_width))
+
+
+TEXT_WIDTHS = (40, 400)  # the CLI's --width range
+
+
+def text_width(width: object) -> int:
+    return integer("width", width, *TEXT_WIDTHS)
 
 
 def showing_findings(sweep: Any) -> Any:

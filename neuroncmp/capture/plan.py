@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
+from ..escape import clip
 
 RAW = "raw"  # DIR/raw/<label>/: the command's log, the runtime's inspect output, tool output
 INSPECT = "inspect"
@@ -61,16 +62,20 @@ class Plan:
     extra_env: tuple[tuple[str, str], ...]
 
 
+MAX_BATCH = 2 ** 31 - 1  # far beyond any device's memory; keeps labels and arithmetic small
+
+
 def parse_batches(text: str) -> tuple[int, ...]:
     """``"2,4,8"`` -> (2, 4, 8): positive integers, no repeats, in the order given."""
-    batches: list[int] = []
+    batches: dict[int, None] = {}
     for part in (p.strip() for p in text.split(",")):
-        if not part.isdigit() or int(part) <= 0:
-            raise UsageError(f"--batch: expected positive integers separated by commas "
-                             f"(2,4,8), found {part!r}")
+        # ASCII digits only: str.isdigit() accepts '²' and other digits int() refuses
+        if not (part.isascii() and part.isdigit() and len(part) <= 10) or not 0 < int(part) <= MAX_BATCH:
+            raise UsageError(f"--batch: expected positive integers (ASCII digits, at most {MAX_BATCH}) "
+                             f"separated by commas (2,4,8), found {clip(repr(part), 40)}")
         if int(part) in batches:
-            raise UsageError(f"--batch: batch size {part} is listed twice")
-        batches.append(int(part))
+            raise UsageError(f"--batch: batch size {int(part)} is listed twice")
+        batches[int(part)] = None
     return tuple(batches)
 
 

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..errors import UsageError
+from ..errors import ParseError, UsageError
 from ..ingest.manifest import (
     MANIFEST_SCHEMA,
+    check_manifest,
     profile_entry,
     manifest_document,
     write_manifest,
@@ -58,10 +59,63 @@ def existing(plan: Plan, resume: bool) -> dict[str, Any] | None:
     if not resume:
         raise UsageError(f"{plan.out_dir} already holds a capture (manifest.json): pass --resume to "
                          "continue it, or choose another --out")
+    resumable(found, plan.out_dir / "manifest.json")
     if found.get("command") != list(plan.template):
         raise UsageError(f"--resume: {plan.out_dir} was captured with another command: "
-                         f"{' '.join(found.get('command') or [])}")
+                         f"{' '.join(map(str, found.get('command') or []))}")
+    found.setdefault("profiles", []), found.setdefault("failed", [])
+    found["upper_bound"] = upper_bound(found["failed"])  # derived from what failed, never read back
     return found
+
+
+# What --resume reads of an earlier manifest, field by field: (field, type, what to say).
+_PROFILE_FIELDS = (("label", str, "a label (string)"), ("file", str, "a file name (string)"),
+                   ("params", dict, "an object with batch_size"))
+_FAILED_FIELDS = (("label", str, "a label (string)"), ("batch_size", int, "a whole number >= 1"),
+                  ("status", str, "a status (string)"), ("reason", str, "a reason (string)"))
+_OPTIONAL = (("oom", dict, "an object"), ("raw", dict, "an object"))
+
+
+def resumable(manifest: dict[str, Any], file: Path) -> None:
+    """Check every field ``--resume`` uses, before anything runs: an edited manifest (``reason:
+    null``, ``failed: true``, a list where objects are expected) is a ``ParseError`` naming the
+    manifest and the field (``failed[0].reason``), not a KeyError or TypeError mid-sweep."""
+    if not isinstance(manifest.get("command"), list):
+        raise ParseError(str(file), "command", "the command as a list of strings", _found(manifest.get("command")))
+    for key, fields in (("profiles", _PROFILE_FIELDS), ("failed", _FAILED_FIELDS)):
+        entries = manifest.get(key, [])
+        if not isinstance(entries, list):
+            raise ParseError(str(file), key, "a list of objects", _found(entries))
+        for index, entry in enumerate(entries):
+            _check_entry(entry, f"{key}[{index}]", fields, file)
+    check_manifest(manifest, str(file))  # the entries as load() reads them when the sweep ends
+
+
+def _check_entry(entry: Any, where: str, fields: tuple[tuple[str, type, str], ...], file: Path) -> None:
+    if not isinstance(entry, dict):
+        raise ParseError(str(file), where, "an object", _found(entry))
+    for name, kind, expected in fields:
+        _check_field(entry.get(name), kind, f"{where}.{name}", expected, file)
+    for name, kind, expected in _OPTIONAL:
+        if entry.get(name) is not None:
+            _check_field(entry[name], kind, f"{where}.{name}", expected, file)
+    names = {name for name, _, _ in fields}
+    if "params" in names:
+        _check_field(entry["params"].get("batch_size"), int, f"{where}.params.batch_size",
+                     "a whole number >= 1", file)
+    if "file" in names and (Path(entry["file"]).is_absolute() or ".." in Path(entry["file"]).parts):
+        raise ParseError(str(file), f"{where}.file", "a file inside the run folder", _found(entry["file"]))
+
+
+def _check_field(value: Any, kind: type, where: str, expected: str, file: Path) -> None:
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    wrong = not whole or value < 1 if kind is int else not isinstance(value, kind)
+    if wrong:
+        raise ParseError(str(file), where, expected, _found(value))
+
+
+def _found(value: Any) -> str:
+    return "null" if value is None else f"{type(value).__name__} {value!r:.40}"
 
 
 def done_labels(manifest: dict[str, Any], out_dir: Path) -> set[str]:
@@ -114,7 +168,7 @@ def upper_bound(failed: list[dict[str, Any]]) -> dict[str, Any] | None:
             "requested_usage": oom.get("requested_usage"), "where": oom.get("where"),
             "device_bytes_by_type": oom.get("device_bytes_by_type"),
             "bytes_by_type": oom.get("bytes_by_type"), "bytes_level": oom.get("bytes_level"),
-            "log": first.get("raw", {}).get("log")}
+            "log": (first.get("raw") or {}).get("log")}
 
 
 def save(manifest: dict[str, Any], out_dir: Path) -> Path:

@@ -56,7 +56,7 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     from .output import check_output, choose, emit, notes, warn
 
     renderer = choose("diff", fmt, output)
-    check_output(output, files)
+    check_output(output, files, store=store_path if baseline_history else None)
     gates: tuple[Any, ...] = ()
     if rules:  # parsed before any loading, so a bad rule fails fast (gates load only when used)
         from ..comparison.gates import evaluate, parse_rule

@@ -36,9 +36,10 @@ def history(metric: str, where: tuple[str, ...], series_by: str | None, fmt: str
     from ..errors import UsageError
     from ..render.base import HistoryReport
     from ..store import Store
-    from .output import choose, emit
+    from .output import check_output, choose, emit
 
     renderer = choose("history", fmt, output)
+    check_output(output, (), store=store_path)  # -o into the store would replace its own files
     if renderer.kind == "image" and output is None:  # before the store is read
         raise UsageError(f"--format {renderer.name} writes a file: add -o FILE{renderer.extensions[0]}")
     result = Store(store_path, engine=engine).history_where(metric, pairs(where, "--where"),

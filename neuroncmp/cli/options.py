@@ -65,3 +65,29 @@ def listing_options(func: F) -> F:
                         help="Write to FILE (atomically) instead of the terminal.")(func)
     return click.option("--format", "fmt", type=click.Choice(["term", "json"]), default=None,
                         help="Output format (default: term, or json from -o FILE.json).")(func)
+
+
+class Number(click.ParamType[float, Any]):
+    """A finite number above 0 (or from 0, ``zero_ok``) and at most ``high`` (``arguments``):
+    click's ``FloatRange`` lets NaN through every bound and takes infinities."""
+
+    name = "number"
+
+    def __init__(self, high: float, unit: str = "", zero_ok: bool = False) -> None:
+        self.high, self.unit, self.zero_ok = high, unit, zero_ok
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..arguments import fraction_floor, number
+        from ..errors import UsageError
+
+        option = param.opts[0] if param is not None and param.opts else "value"
+        try:
+            parsed = value if isinstance(value, float) else float(str(value).strip())
+        except ValueError:
+            self.fail(f"{value!r}: expected a number", param, ctx)
+        try:
+            if self.zero_ok:
+                return fraction_floor(option, parsed, self.high)
+            return number(option, parsed, 0.0, self.high, self.unit)
+        except UsageError as exc:
+            self.fail(f"{value!r}: {str(exc).split(': ', 1)[-1]}", param, ctx)

@@ -91,23 +91,52 @@ def choose(document: str, fmt: str | None, output: str | None) -> Any:
     return by_name(fmt or "term", document) if fmt or output is None else for_output(output, document)
 
 
-def check_output(output: str | None, inputs: tuple[str, ...]) -> None:
-    """Before anything is read: ``-o`` must name a regular file or a new one (``atomic``), and
-    never a file this run reads (it would be replaced by a report on itself)."""
-    if output is None:
-        return
+def check_output(output: str | None, inputs: tuple[str, ...], store: str | None = None) -> None:
+    """``check_outputs`` for ``-o`` alone."""
+    check_outputs([("-o", output)] if output is not None else [], inputs, store)
+
+
+def check_outputs(outputs: list[tuple[str, str]], inputs: tuple[str, ...], store: str | None = None) -> None:
+    """Before anything is read: the one rule for every file a command writes (``-o``, each chart
+    of ``--charts``): each must name a regular file or a new one (``atomic``: a symlink is written
+    through to the file it names), never a file this run reads (it would be replaced by a report
+    on itself, or by PNG bytes), nothing inside the ``store`` it reads, and no two the same file."""
+    seen: dict[str, str] = {}
+    for option, output in outputs:
+        named = f"{option} {quote(output)}"
+        target = _checked_target(named, output, inputs, store)
+        if str(target) in seen:
+            raise UsageError(f"{named} and {seen[str(target)]} are the same file; a run writes each "
+                             "output once")
+        seen[str(target)] = named
+
+
+def _checked_target(named: str, output: str, inputs: tuple[str, ...], store: str | None) -> Path:
     from ..atomic import target_of
     from ..ingest.loader import input_files
 
+    if output == "":
+        raise UsageError("-o '': an empty path; name a file, or leave out -o to print")
     target, mode = target_of(Path(output))
+    if store is not None and _inside(target, Path(store)):
+        raise UsageError(f"{named}: that is inside the store this run reads ({quote(store)}); "
+                         "write the report elsewhere")
     if mode is None:
-        return  # a new file cannot be an input
+        return target  # a new file cannot be an input
     written = os.stat(target)
     for name in inputs:
         for file in input_files(name):
             if _same(file, written):
-                raise UsageError(f"-o {quote(output)}: that is an input of this run ({quote(file)}); "
-                                 "write the report elsewhere")
+                raise UsageError(f"{named}: that is an input of this run ({quote(file)}); "
+                                 "write it elsewhere")
+    return target
+
+
+def _inside(target: Path, folder: Path) -> bool:
+    try:
+        return Path(os.path.realpath(target)).is_relative_to(os.path.realpath(folder))
+    except (OSError, ValueError):
+        return False
 
 
 def _same(file: Path, written: os.stat_result) -> bool:

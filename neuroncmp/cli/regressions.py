@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from .app import cli
-from .options import no_color_option, output_options, width_option
+from .options import Number, no_color_option, output_options, width_option
 from .store_options import (
     engine_options,
     pairs,
@@ -23,7 +23,7 @@ from .store_options import (
 @click.option("--since", metavar="ISO-TIME", default=None,
               help="Only changes whose first new run is later than this.")
 @click.option("--all-changes", is_flag=True, help="Also improvements and changes with no better direction.")
-@click.option("--min-change", type=click.FloatRange(0), default=None, metavar="PCT",
+@click.option("--min-change", type=Number(1e6, " %", zero_ok=True), default=None, metavar="PCT",
               help="Only changes of at least PCT percent (relative).")
 @click.option("--fail-on-regression", is_flag=True, help="Exit 3 when a change for the worse is listed.")
 @output_options("regressions")
@@ -39,9 +39,10 @@ def regressions(where: tuple[str, ...], series_by: str | None, since: str | None
     from ..errors import GateTripped
     from ..render.base import RegressionsReport
     from ..store import Store
-    from .output import choose, emit
+    from .output import check_output, choose, emit
 
     renderer = choose("regressions", fmt, output)
+    check_output(output, (), store=store_path)  # -o into the store would replace its own files
     result = Store(store_path, engine=engine).regressions(
         where=pairs(where, "--where"), since=since, all_changes=all_changes,
         min_change=None if min_change is None else min_change / 100, series_by=series_by)

@@ -80,9 +80,10 @@ def ls(where: tuple[str, ...], series_by: str | None, fmt: str | None, output: s
     from ..render.listings import runs_json
     from ..render.store_text import runs_table
     from ..store import Store
-    from .output import listing_format, put
+    from .output import check_output, listing_format, put
 
     chosen = listing_format(fmt, output)
+    check_output(output, (), store=store_path)  # -o into the store would replace its own files
     target = Store(store_path, engine=engine)
     runs = target.runs(series_by=series_by, **pairs(where, "--where"))
     keys = target.series_by() if series_by is None else tuple(k for k in series_by.split(",") if k)
@@ -120,9 +121,10 @@ def check(fmt: str | None, output: str | None, no_color: bool, width: int | None
     from ..errors import InputError
     from ..render.store_text import check_json, check_report
     from ..store import Store
-    from .output import listing_format, put
+    from .output import check_output, listing_format, put
 
     chosen = listing_format(fmt, output)
+    check_output(output, (), store=store_path)
     report = Store(store_path).check()
     put(check_json(report) if chosen == "json" else check_report(report, store_path), output)
     if not report.ok:

@@ -2,34 +2,41 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from .app import cli
-from .options import format_in_option, no_color_option, output_options, width_option
+from .options import Number, format_in_option, no_color_option, output_options, width_option
 
 
 def _bytes(text: str | None) -> float | None:
     """``16GiB`` -> bytes (a bare number is GiB)."""
     if text is None:
         return None
+    from ..analysis.sweep import LIMITS
+    from ..arguments import number
     from ..errors import UsageError
     from ..units import BYTE, parse_display
 
     parsed = parse_display(text if any(c.isalpha() for c in text) else f"{text} GiB")
-    if parsed is None or parsed[1] != BYTE or parsed[0] <= 0:
+    if parsed is None or parsed[1] != BYTE or isinstance(parsed[0], str):
         raise UsageError(f"--hbm-per-core {text!r}: expected a size such as 16GiB")
-    return float(parsed[0])
+    try:
+        return number("--hbm-per-core", parsed[0], 0, *LIMITS["hbm_per_core"])
+    except UsageError as exc:
+        raise UsageError(f"--hbm-per-core {text!r}: {str(exc).split(': ', 1)[-1]}") from None
 
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("--price-per-hour", type=click.FloatRange(min=0, min_open=True), default=None, metavar="USD",
+@click.option("--price-per-hour", type=Number(1e6, " USD"), default=None, metavar="USD",
               help="Instance price per hour, for the cost per million samples (no price is assumed).")
 @click.option("--hbm-per-core", metavar="SIZE", default=None,
               help="Device memory one NeuronCore has (default: the instance family's, e.g. 16GiB on trn1).")
-@click.option("--peak-tflops", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--peak-tflops", type=Number(1e6, " TFLOP/s"), default=None,
               help="Peak dense BF16 TFLOP/s of one core (default: implied by the profile's MFU, else the table's).")
-@click.option("--hbm-gbps", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--hbm-gbps", type=Number(1e6, " GB/s"), default=None,
               help="HBM bandwidth of one core in GB/s (default: peak / the profile's ridge, else the table's).")
 @click.option("--charts", "charts_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Also write throughput.png, roofline.png and memory.png into DIR (needs the plot extra).")
@@ -47,28 +54,44 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
     recommended batch size and the findings ranked by estimated impact."""
     from ..analysis.sweep import sweep as analyse
     from ..ingest import load_set
-    from .output import check_output, choose, emit, notes
+    from .output import check_outputs, choose, emit, notes
 
     renderer = choose("sweep", fmt, output)
-    check_output(output, files)
+    pngs = _chart_paths(charts_dir)
+    check_outputs([*([("-o", output)] if output is not None else []),
+                   *(("--charts", str(png)) for png in pngs)], files)
     hbm = _bytes(hbm_per_core)
-    if charts_dir:
-        from ..errors import MissingDependencyError
-        from ..render.charts import available
-
-        if not available():
-            raise MissingDependencyError("--charts needs matplotlib: pip install 'neuroncmp[plot]'")
     profiles, said = load_set(files, format_in)
     notes(said)
     result = analyse(profiles, price_per_hour=price_per_hour, hbm_per_core=hbm,
                      peak_flops=peak_tflops * 1e12 if peak_tflops else None,
                      hbm_bandwidth=hbm_gbps * 1e9 if hbm_gbps else None)
+    charts = _charts(pngs, result)  # every chart drawn before any file is written: none half-made
     emit(renderer, "sweep", result, output, no_color, width)
-    if charts_dir:
-        from pathlib import Path
-
+    if charts:
         from ..atomic import write_atomic
-        from ..render import charts  # noqa: F811
 
-        for name, build in charts.FIGURES.items():
-            write_atomic(Path(charts_dir) / f"{name}.png", charts.png(build(result)))
+        for path, data in charts.items():
+            write_atomic(path, data)
+
+
+def _chart_paths(charts_dir: str | None) -> list[Any]:
+    """The files ``--charts DIR`` writes (checked with ``-o`` before anything is read)."""
+    if not charts_dir:
+        return []
+    from pathlib import Path
+
+    from ..errors import MissingDependencyError
+    from ..render import charts
+
+    if not charts.available():
+        raise MissingDependencyError("--charts needs matplotlib: pip install 'neuroncmp[plot]'")
+    return [Path(charts_dir) / f"{name}.png" for name in charts.FIGURES]
+
+
+def _charts(paths: list[Any], result: Any) -> dict[Any, bytes]:
+    if not paths:
+        return {}
+    from ..render import charts
+
+    return {path: charts.png(build(result)) for path, build in zip(paths, charts.FIGURES.values(), strict=True)}

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 from ..catalog import GROWS_WITH_BATCH, MetricSpec, derived_specs, group_rank, lookup
 from ..model import Metric
 from ..records import FrozenDict
-from .. import stats
+from .. import arguments, stats
 from .bands import Band, Bands
 from .comparability import unlike_eval_sets, unlike_memory, warnings_for
 from .result import (ABSENT, ADDED, ALPHA, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED,
@@ -39,8 +39,8 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "
     ``Bands`` or ``--threshold`` strings such as ``"time=2%"``. ``order``: variants by batch size
     (``batch``, when every batch size is known) or as given (``given``).
     """
+    basis, order, bands = options(baseline, basis, thresholds, order)
     sides = arrange(flatten(profiles), baseline, order)
-    bands = thresholds if isinstance(thresholds, Bands) else Bands(thresholds)
     chosen, reason = _basis(sides, basis)
     context = basis == "auto" and chosen == "sample"
     values = [side_values(side) for side in sides]  # built once: rows and only_in share it
@@ -49,6 +49,17 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "
                  unlike_memory(sides))
     return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis, bands,
                       tuple(warnings_for(sides, only_in, chosen)), only_in, _captures_note(sides))
+
+
+ORDERS = ("batch", "given")
+
+
+def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[str, str, Bands]:
+    """The checked options of ``compare`` (``UsageError`` naming the argument): the API calls it
+    before loading anything, ``compare`` again."""
+    arguments.optional_text("baseline", baseline)
+    bands = thresholds if isinstance(thresholds, Bands) else Bands(arguments.texts("thresholds", thresholds))
+    return arguments.choice("basis", basis, BASES), arguments.choice("order", order, ORDERS), bands
 
 
 def side_values(side: Side) -> dict[str, list[Metric]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from typing import Iterable, NamedTuple
 
+from ..arguments import choice, flag, texts
 from ..catalog import closest, resolve_name
 from ..errors import UsageError
 from ..records import record
@@ -53,8 +54,11 @@ class View(NamedTuple):
 def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
            only_changed: bool = False, sort: str = "group") -> View:
     """The rows of ``comparison`` to show (see the module docstring)."""
+    groups = list(texts("groups", groups))
+    sort = choice("sort", sort, SORTS)
+    flag("only_changed", only_changed)
     rows = comparison.rows
-    groups, globs = list(groups), [_resolved(g, rows) for g in metrics]
+    globs = [_resolved(g, rows) for g in texts("metrics", metrics)]
     _check_filters(rows, groups, globs)
     kept = [r for r in rows if (not groups or r.spec.group in groups)
             and (not globs or any(fnmatchcase(r.name, g) for g in globs))]

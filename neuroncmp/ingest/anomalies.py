@@ -21,7 +21,7 @@ from __future__ import annotations
 from .. import hardware
 from ..model import Anomaly, Profile
 from ..units import format_value
-from . import validate
+from . import derived_doubts, validate
 
 # Tolerances, from the real summaries (README "Data-quality rules"): the largest deviation seen
 # on good data, and the margin kept over it. Exact output (JSON floats) deviates by < 1e-12;
@@ -42,7 +42,7 @@ def check(profile: Profile) -> None:
     keeps what the parsers recorded, such as ``duplicate-metric``)."""
     profile.anomalies[:] = [a for a in profile.anomalies if a.code not in CODES]
     profile.anomalies.extend(validate.findings(profile))
-    for finder in (_memory_total, _cycles, _active_shares, _dynamic_dma):
+    for finder in (_memory_total, _cycles, _active_shares, _dynamic_dma, derived_doubts.doubts):
         profile.anomalies.extend(finder(profile))
 
 

@@ -11,6 +11,7 @@ Figures are built with matplotlib's object API (no pyplot state), so nothing glo
 from __future__ import annotations
 
 import io
+import math
 from typing import Any
 
 from ..analysis.sweep import Sweep
@@ -61,9 +62,7 @@ def roofline_figure(sweep: Sweep) -> Any:
     roof = sweep.roof
     drawn = [r for r in sweep.roofline if _positive(r.intensity) and _positive(r.achieved)]
     has_roof = _positive(roof.ridge) and _positive(roof.peak_flops)
-    intensities = [r.intensity for r in drawn] + ([roof.ridge] if has_roof else []) or [1.0]
-    low, high = min(intensities) / 4, max(intensities) * 4
-    grid = [low * (high / low) ** (i / 100) for i in range(101)]
+    grid = _log_grid([r.intensity for r in drawn] + ([roof.ridge] if has_roof else []) or [1.0])
     axes.set_xscale("log")
     axes.set_yscale("log")
     if has_roof:
@@ -82,6 +81,15 @@ def roofline_figure(sweep: Sweep) -> Any:
     if has_roof:
         axes.legend(loc="upper left", fontsize=8)
     return figure
+
+
+def _log_grid(values: list[float]) -> list[float]:
+    """101 points evenly spaced on a log axis from a quarter of the least value to four times the
+    largest, kept inside a float's normal range: a subnormal intensity divided by 4 is 0, and
+    1e308 x 4 is infinite (the grid was ``low * (high / low) ** t``: a division by zero)."""
+    low = max(math.log10(min(values)) - math.log10(4), -307.0)
+    high = min(math.log10(max(values)) + math.log10(4), 308.0)
+    return [10 ** (low + (high - low) * i / 100) for i in range(101)]
 
 
 def _positive(value: float) -> bool:

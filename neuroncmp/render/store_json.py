@@ -15,7 +15,7 @@ REGRESSIONS_SCHEMA = "neuroncmp.regressions/1"
 
 
 def history(result: Any) -> str:
-    values = [p.value for s in result.series for p in s.points]
+    values = [p.value for s in result.series for p in s.points if math.isfinite(p.value)]
     display = pick_scale(median(values), result.unit)[1] if values else ""
     document = {
         "schema": HISTORY_SCHEMA, "metric": result.metric, "unit": result.unit,
@@ -64,5 +64,7 @@ def _time(moment: Any) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-def _number(value: float) -> float | None:
-    return value if math.isfinite(value) else None
+def _number(value: float | None) -> float | None:
+    """As stored: ``dumps`` writes a non-finite one as null with a ``non_finite`` member, as every
+    other JSON document does (it was a bare null)."""
+    return value

@@ -7,6 +7,7 @@ selected on the figure (no global ``matplotlib.use``); the CLI writes the bytes 
 from __future__ import annotations
 
 import io
+import math
 from typing import Any
 
 from ..errors import MissingDependencyError
@@ -21,7 +22,7 @@ def history_png(result: Any) -> bytes:
         from matplotlib.figure import Figure
     except ImportError:
         raise MissingDependencyError("--format png needs matplotlib: pip install 'neuroncmp[plot]'") from None
-    values = [p.value for s in result.series for p in s.points]
+    values = [p.value for s in result.series for p in s.points if math.isfinite(p.value)]
     factor, label = pick_scale(median(values), result.unit) if values else (1.0, result.unit)
     figure = Figure(figsize=(10, 2.6 * max(1, len(result.series))), layout="constrained")
     FigureCanvasAgg(figure)

@@ -139,6 +139,7 @@ def check_report(report: Any, store: str) -> str:
         out += [f"  leftover: {p}\n" for p in report.leftovers[:LEFTOVERS_SHOWN]]
         if count > LEFTOVERS_SHOWN:
             out.append(f"  ... and {count - LEFTOVERS_SHOWN} more (--format json lists them all)\n")
+    out += [f"kept (a damaged part may need it; not a leftover): {p}\n" for p in report.held]
     if not report.ok:
         out.append(f"{len(report.problems)} problems\n")
     elif report.leftovers:
@@ -154,7 +155,8 @@ def check_json(report: Any) -> str:
 
     return dumps({"schema": "neuroncmp.store-check/1", "ok": report.ok, "runs": report.runs,
                   "parts": report.parts, "objects": report.objects,
-                  "problems": list(report.problems), "leftovers": list(report.leftovers)},
+                  "problems": list(report.problems), "leftovers": list(report.leftovers),
+                  "kept": list(report.held)},
                  indent=1, ensure_ascii=False) + "\n"
 
 
@@ -168,7 +170,8 @@ def history(result: Any, width: int, last: int | None = None) -> str:
     values = [p.value for s in result.series for p in s.points]
     if not values:
         return f"{result.metric}: no runs match\n"
-    scale = pick_scale(median(values), result.unit)
+    shown = [v for v in values if math.isfinite(v)]  # an infinity stored as read sets no scale
+    scale = pick_scale(median(shown), result.unit) if shown else (1.0, result.unit)
     out = [_fill(f"{result.metric} [{scale[1] or result.unit}]: {len(result.series)} series, "
                  f"{len(values)} runs", width)]
     out += [_fill(f"warning: {w}", width) for w in result.warnings]
@@ -223,21 +226,36 @@ def regressions(result: Any, store: str, width: int | None = None) -> str:
     return "".join(out) + fit_table(header, rows, {6, 7, 8, 9}, width)
 
 
+NOT_FINITE = "?"
+
+
+def _finite_median(values: list[float]) -> float | None:
+    finite = [v for v in values if math.isfinite(v)]
+    return median(finite) if finite else None
+
+
+def _spark(value: float | None, low: float, high: float) -> str:
+    if value is None:
+        return NOT_FINITE
+    if not high > low:
+        return SPARKS[0]
+    share = (min(max(value, low), high) - low) / (high - low)  # finite: both ends are finite
+    return SPARKS[round(share * (len(SPARKS) - 1))] if math.isfinite(share) else SPARKS[0]
+
+
 def sparkline(values: list[float], shifts: list[int], width: int) -> tuple[str, str]:
     """A trend of at most ``width`` characters (bucket medians) and a line marking the shifts.
 
-    The scale runs from the 2nd to the 98th percentile, so one slow run does not flatten it."""
+    The scale runs from the 2nd to the 98th percentile, so one slow run does not flatten it.
+    Non-finite values (a store keeps values as read) take no part in the scale; a bucket with
+    nothing else shows ``NOT_FINITE``."""
     width = max(width, 8)
     size = max(1, math.ceil(len(values) / width))
-    buckets = [median(values[i:i + size]) for i in range(0, len(values), size)]
-    ordered = sorted(values)
+    buckets = [_finite_median(values[i:i + size]) for i in range(0, len(values), size)]
+    ordered = sorted(v for v in values if math.isfinite(v)) or [0.0]
     low = ordered[int(0.02 * (len(ordered) - 1))]
     high = ordered[math.ceil(0.98 * (len(ordered) - 1))]
-    if high <= low:
-        spark = SPARKS[0] * len(buckets)
-    else:
-        spark = "".join(SPARKS[round((min(max(b, low), high) - low) / (high - low) * (len(SPARKS) - 1))]
-                        for b in buckets)
+    spark = "".join(_spark(b, low, high) for b in buckets)
     marks = [" "] * len(buckets)
     for index in shifts:
         marks[index // size] = "^"

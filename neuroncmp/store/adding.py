@@ -7,6 +7,7 @@ atomic (the part becomes visible in one rename) and safe with several adders (th
 
 from __future__ import annotations
 
+import os
 import stat
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -86,13 +87,16 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
     staged: list[_Staged] = []
     columns, provisional = table_rows.Columns(), times.now()
     with remembered():  # one read of each folder's manifest for the whole add
-        for entry in entries:
-            try:
-                prepared = prepare(entry)
-            except NeuroncmpError as exc:
-                problems.append(Problem(entry.where, str(exc)))
-                continue
-            staged += [_stage(item, columns, provisional) for item in prepared]
+        for given in entries:
+            found, outside = expand(given)
+            problems += outside
+            for entry in found:  # each file of a plain folder on its own: --skip-bad adds the rest
+                try:
+                    prepared = prepare(entry)
+                except NeuroncmpError as exc:
+                    problems.append(Problem(entry.where, str(exc)))
+                    continue
+                staged += [_stage(item, columns, provisional) for item in prepared]
     if problems and not skip_bad:
         raise InputError(refusal(problems))
     if not staged:  # an empty folder or listing: say so, and make no store for it
@@ -161,18 +165,53 @@ def _sidecars(file: Path) -> dict[str, Path]:
     """The sidecar files a run folder's manifest names for ``file`` (else those beside it, named
     after it), by their object names."""
     entry = entry_for(file) if file.is_file() else None
-    found = entry.sidecars if entry is not None else beside(file) if file.is_file() else ()
+    found = entry.sidecars if entry is not None else _inside_of(file.parent, beside(file)) if file.is_file() else ()
     return {objects.object_path(objects.digest(p), p): p for p in found if p.is_file()}
+
+
+def _inside_of(folder_path: Path, files: Any) -> list[Path]:
+    """``files`` that lie inside ``folder_path`` once symlinks are resolved (a sidecar beside a
+    profile may be a link leading out: its file is not copied into the store)."""
+    top = os.path.realpath(folder_path)
+    return [p for p in files if os.path.commonpath([top, os.path.realpath(p)]) == top]
 
 
 def plan(entry: Entry) -> list[Entry]:
     """The entries ``prepare`` would load one by one, found without parsing: a plain folder is
     every file below it (what ``prepare`` falls back to), anything else is itself. An engine that
     spreads the parsing gives each its own task; the results are those of ``prepare(entry)``."""
+    return expand(entry)[0]
+
+
+def expand(entry: Entry) -> tuple[list[Entry], list[Problem]]:
+    """``plan``, and a problem for each symlink in a plain folder that leads out of it: such a
+    link is not followed (a manifest may not name one either), so no file from outside is copied."""
     path = entry.path
-    if path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path):
-        return _files_below(entry)
-    return [entry]
+    if not (path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path)):
+        return [entry], []
+    return (_files_below(entry),
+            [Problem(f"{entry.where} ({link})", "a symlink leading out of the folder: not followed "
+                     "(copy the file into the folder, or add it by its own path)") for link in _below(path)[1]])
+
+
+def _below(folder_path: Path) -> tuple[list[Path], list[Path]]:
+    """(files below ``folder_path``, symlinks below it that lead out of it), sorted. Hidden names
+    are left out; linked folders are not descended (``os.walk`` without ``followlinks``), so a
+    loop of links cannot trap the walk."""
+    top = os.path.realpath(folder_path)
+    inside, outside = [], []
+    for where, folders, names in os.walk(folder_path):
+        folders[:] = [n for n in folders if not n.startswith(".")]
+        for name in [*folders, *names]:
+            file = Path(where) / name
+            if name.startswith(".") or not (file.is_symlink() or name in names):
+                continue
+            real = os.path.realpath(file)
+            if os.path.commonpath([top, real]) != top:
+                outside.append(file)
+            elif name in names and file.is_file():
+                inside.append(file)
+    return sorted(inside), sorted(outside)
 
 
 def _directory_format(path: Path) -> bool:
@@ -185,10 +224,12 @@ def _directory_format(path: Path) -> bool:
 
 def _files_below(entry: Entry) -> list[Entry]:
     """The profiles below a plain folder, as ``diff`` reads it (``inputs.assemble``): sidecars
-    are joined to their profile, not added as runs."""
-    if not any(p.is_file() and not p.name.startswith(".") for p in entry.path.rglob("*")):
+    are joined to their profile, not added as runs; never a file reached through a symlink that
+    leads out of the folder (``_below``: ``expand`` reports those)."""
+    inside = set(_below(entry.path)[0])
+    if not inside:
         return []  # an empty folder: nothing to add (said by ``add``), not a bad input
-    return [_with_path(entry, file) for file in assemble([entry.path]).paths]
+    return [_with_path(entry, file) for file in assemble([entry.path]).paths if Path(file) in inside]
 
 
 def _with_path(entry: Entry, path: Path) -> Entry:
@@ -232,11 +273,10 @@ def as_stored(root: Path, snapshot: dict[str, Any], report: tuple[AddedRun, ...]
     prefixes = {run.split(".")[0] for run in wanted}
     holding = {"parts": [part for part in snapshot["parts"]
                          if any(h[:12] in prefixes for h in part["hashes"])]}
-    _, pq = parts.arrow()
     stored: dict[str, dict[str, Any]] = {}
     for path in parts.files(root, holding, "runs"):
-        rows = pq.read_table(path, columns=["run", "time", "time_source", "label", "tags"],
-                             filters=[("run", "in", sorted(wanted))]).to_pylist()
+        rows = parts.read_table(root, path, columns=["run", "time", "time_source", "label", "tags"],
+                                filters=[("run", "in", sorted(wanted))]).to_pylist()
         stored.update((row["run"], row) for row in rows)
     return tuple(_stored(run, stored[run.run]) if run.present and run.run in stored else run
                  for run in report)

@@ -41,7 +41,11 @@ class HistoryBaseline:
 def history_baseline(root: Path, new: Profile, where: Mapping[str, list[str]],
                      runs: int = HISTORY_RUNS) -> HistoryBaseline:
     """The last ``runs`` runs of ``new``'s series in the store (before ``new`` itself, if stored)."""
-    con = reading.connect(root)
+    return reading.retrying(root, lambda con: _history_baseline(con, root, new, where, runs))
+
+
+def _history_baseline(con: Any, root: Path, new: Profile, where: Mapping[str, list[str]],
+                      runs: int) -> HistoryBaseline:
     chosen = _series_runs(reading.runs(con), new, where, folder.series_by(root))
     chosen = _before(chosen, objects.digest(Path(new.source.path)), con)[-runs:]
     if len(chosen) < MIN_RUNS:

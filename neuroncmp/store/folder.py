@@ -126,9 +126,11 @@ def create(root: Path) -> None:
 def read_snapshot(root: Path) -> dict[str, Any]:
     """The committed state: ``{"parts": [{"id", "runs", "hashes"}]}`` (empty for a new store)."""
     path = root / SNAPSHOT
-    if not path.is_file():
+    if not path.exists():
         return {"schema": SCHEMA, "parts": []}
-    return json.loads(path.read_text(encoding="utf-8"))
+    from .damage import snapshot  # every check of its shape lives there
+
+    return snapshot(root, SNAPSHOT)
 
 
 def write_snapshot(root: Path, snapshot: dict[str, Any]) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from . import folder, objects, parts, schema
+from ..errors import InputError
+from . import damage, folder, objects, parts, schema
 from .table_rows import Columns
 
 
@@ -30,6 +32,7 @@ class CheckReport:
     objects: int
     problems: tuple[str, ...]
     leftovers: tuple[str, ...]
+    held: tuple[str, ...] = ()  # files a damaged part may still need: neither problems nor leftovers
 
     @property
     def ok(self) -> bool:
@@ -44,6 +47,7 @@ def compact(root: Path) -> CompactReport:
     folder.check(root)
     with folder.locked(root):
         snapshot = folder.read_snapshot(root)
+        _refuse_damage(root, snapshot)
         old = [part["id"] for part in snapshot["parts"]]
         gone = [path for table in schema.TABLES for path in parts.files(root, snapshot, table)]
         leftovers = _leftovers(root, snapshot)
@@ -60,15 +64,34 @@ def compact(root: Path) -> CompactReport:
     return CompactReport(len(old), len(snapshot["parts"]), runs, tuple(removed))
 
 
+def _refuse_damage(root: Path, snapshot: dict[str, Any]) -> None:
+    """Compaction rewrites every part and deletes files: over a damaged part it would lose runs
+    or call their copies leftovers, so it refuses, naming the damage."""
+    for part in snapshot["parts"]:
+        problems = _check_part(root, part, Columns())
+        if problems:
+            raise InputError(f"{root}: refusing to compact a damaged store: {problems[0]}; "
+                             "run 'neuroncmp store check'")
+
+
 def check(root: Path) -> CheckReport:
     """Verify the store: every committed part readable with the runs and hashes the snapshot
-    says, every metric and memory row belonging to a run, every copy present with its hash."""
+    says, every metric and memory row belonging to a run, every copy present with its hash.
+    Files a damaged part (or a damaged snapshot) may still need are ``held``, never leftovers."""
     folder.check(root)
-    snapshot = folder.read_snapshot(root)
+    try:
+        snapshot = folder.read_snapshot(root)
+    except damage.StoreDamage as exc:
+        return CheckReport(0, 0, 0, (f"{exc.what} (leftovers cannot be told from live files until "
+                                     "it is repaired)",), ())
     problems: list[str] = []
     rows = Columns()
+    damaged: list[dict[str, Any]] = []
     for part in snapshot["parts"]:
-        problems += _check_part(root, part, rows)
+        found = _check_part(root, part, rows)
+        problems += found
+        if found:
+            damaged.append(part)
     runs = rows.tables["runs"]
     problems += _check_rows(rows)
     for run, content_hash, relative in zip(runs["run"], runs["content_hash"], runs["object"], strict=True):
@@ -78,17 +101,25 @@ def check(root: Path) -> CheckReport:
         problems += [f"run {run}: its sidecar copy {relative} is missing or does not match its hash"
                      for relative in copies or [] if not objects.verify(root, relative, _hash_of(relative))]
     referenced = runs["object"] + [r for copies in runs["sidecars"] for r in copies or []]
-    leftovers = [str(p.relative_to(root)) for p in _leftovers(root, snapshot, referenced)]
+    found = [str(p.relative_to(root)) for p in _leftovers(root, snapshot, referenced)]
+    held = [name for name in found if _may_need(name, damaged)]
+    leftovers = [name for name in found if name not in held]
     return CheckReport(len(set(runs["run"])), len(snapshot["parts"]), len(set(runs["object"])),
-                       tuple(problems), tuple(leftovers))
+                       tuple(problems), tuple(leftovers), tuple(held))
 
 
-def _check_part(root: Path, part: dict, rows: Columns) -> list[str]:
+def _may_need(name: str, damaged: list[dict[str, Any]]) -> bool:
+    """A copy a damaged part's runs may name: its runs are not all readable, and its sidecars
+    are listed nowhere else, so every copy no readable run names is kept while it is damaged."""
+    return bool(damaged) and name.startswith("objects/") and not Path(name).name.startswith(".")
+
+
+def _check_part(root: Path, part: dict[str, Any], rows: Columns) -> list[str]:
     single = {"parts": [part]}
     try:
         found = parts.read_all(root, single)
-    except Exception as exc:  # any unreadable file is a finding, not a crash
-        return [f"part {part['id']}: cannot be read ({type(exc).__name__}: {exc})"]
+    except damage.StoreDamage as exc:  # an unreadable file is a finding, not a crash
+        return [f"part {part['id']}: {exc.what}"]
     out = []
     if found.count("runs") != part["runs"]:
         out.append(f"part {part['id']}: {found.count('runs')} runs, the snapshot says {part['runs']}")

@@ -5,12 +5,14 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import secrets
 import shutil
 import stat
 from pathlib import Path
 
 CHUNK = 1 << 20
+OBJECT_NAME = re.compile(r"objects/[0-9a-f]{2}/[0-9a-f]{64}(\.[A-Za-z0-9_-]{1,20})?")
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _BINARY
 _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _BINARY
@@ -107,6 +109,9 @@ def _copy_bytes(src: int, out: int, size: int) -> None:
 
 
 def verify(root: Path, relative: str, content_hash: str) -> bool:
-    """Whether the copy is there and still has the content its name says."""
+    """Whether the copy is there and still has the content its name says. A name that is not
+    an object's (``objects/ab/<hash>...``, as an edited part might hold) is never followed."""
+    if not isinstance(relative, str) or not OBJECT_NAME.fullmatch(relative):
+        return False
     target = root / relative
     return target.exists() and digest(target) == content_hash

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingDependencyError
-from . import folder, schema
+from . import damage, folder, schema
 from .table_rows import Columns
 
 
@@ -58,7 +58,7 @@ def names(snapshot: dict[str, Any], table: str) -> list[str]:
     is the files its tasks wrote, ``<part>-<k>.parquet``, which the part's ``files`` record lists
     per table (none when that table got no rows)."""
     return [f"tables/{table}/{name}" for part in snapshot["parts"]
-            for name in part.get("files", {}).get(table, [f"{part['id']}.parquet"])]
+            for name in (part.get("files") or {}).get(table, [f"{part['id']}.parquet"])]
 
 
 def files(root: Path, snapshot: dict[str, Any], table: str) -> list[Path]:
@@ -68,12 +68,11 @@ def files(root: Path, snapshot: dict[str, Any], table: str) -> list[Path]:
 
 def read_all(root: Path, snapshot: dict[str, Any]) -> Columns:
     """Every committed row, as columns (for compaction)."""
-    pa, pq = arrow()
     merged = Columns()
     for table in schema.TABLES:
         paths = files(root, snapshot, table)
         for path in paths:
-            data = pq.read_table(path, schema=schema.arrow_schema(table)).to_pydict()
+            data = read_table(root, path, schema=schema.arrow_schema(table)).to_pydict()
             for column, values in data.items():
                 merged.tables[table][column].extend(values)
     return merged
@@ -81,11 +80,19 @@ def read_all(root: Path, snapshot: dict[str, Any]) -> Columns:
 
 def read_column(root: Path, snapshot: dict[str, Any], table: str, column: str) -> list[Any]:
     """One column of every committed part of ``table``."""
-    pa, pq = arrow()
     out: list[Any] = []
     for path in files(root, snapshot, table):
-        out += pq.read_table(path, columns=[column]).column(column).to_pylist()
+        out += read_table(root, path, columns=[column]).column(column).to_pylist()
     return out
+
+
+def read_table(root: Path, path: Path, **options: Any) -> Any:
+    """``pq.read_table(path, **options)``; a damaged or missing part is ``damage.StoreDamage``."""
+    _, pq = arrow()
+    try:
+        return pq.read_table(path, **options)
+    except Exception as exc:  # pyarrow's errors (ArrowInvalid, OSError, KeyError ...): damage
+        raise damage.parquet_error(root, [path], exc) from None
 
 
 def arrow() -> tuple[Any, Any]:

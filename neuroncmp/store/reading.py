@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
 from ..errors import MissingDependencyError
-from . import folder, parts, schema
+from . import damage, folder, parts, schema
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +52,17 @@ def connect(root: Path) -> Any:
 def retrying(root: Path, work: Callable[[Any], T]) -> T:
     """``work(connection)``, once more on a fresh connection if a part file vanished under it
     (``store compact`` deletes the parts it merged once the new snapshot is published)."""
+    duckdb = _duckdb()
     try:
         return work(connect(root))
-    except _duckdb().IOException:
+    except duckdb.Error:  # a part compacted away under us (IOException): read the new snapshot
+        pass
+    try:
         return work(connect(root))
+    except duckdb.Error as exc:  # still failing on a fresh snapshot: a damaged part
+        snapshot = folder.read_snapshot(root)
+        paths = [p for table in schema.TABLES for p in parts.files(root, snapshot, table)]
+        raise damage.parquet_error(root, paths, exc) from None
 
 
 def runs(con: Any) -> list[Run]:

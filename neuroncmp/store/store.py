@@ -8,20 +8,24 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from .. import arguments
+from ..arguments import choice
 from ..catalog import resolve_name
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
+from ..comparison.differ import BASES
 from ..errors import UsageError
+from ..escape import quote
 from ..ingest import load
 from ..ingest.inputs import assemble
 from ..model import Profile
 from . import adding, baseline, engines, folder, listing, maintenance, reading, trends
 from .identity import parse_keys
-from .times import parse_time
+from .times import as_utc, parse_time
 
 
 class Store:
@@ -32,6 +36,10 @@ class Store:
 
     def __init__(self, path: str | Path | None = None, *,
                  engine: str | engines.Engine | None = None) -> None:
+        if path is not None:
+            arguments.path("path", path)
+        if engine is not None and not isinstance(engine, str) and not hasattr(engine, "add"):
+            raise UsageError(f"{arguments.shown('engine', engine)}: expected 'duckdb', 'spark' or an engine")
         self.path = folder.root_of(path)
         self.engine = engine if engine is not None and not isinstance(engine, str) else \
             engines.choose(engine)
@@ -45,17 +53,22 @@ class Store:
         """Add profiles (files, run folders, folders of files); the store is made if missing.
         ``commit_from_name``: a run with no ``commit`` takes the commit-like part of its file
         name (``model-b8-3f2a9c1.json`` -> ``3f2a9c1``); never without asking."""
-        when = _time(at, "--at")
+        given = arguments.string_map("tags", tags)
+        when = _time(arguments.moment("at", at), "--at")
+        arguments.optional_text("commit", commit), arguments.flag("skip_bad", skip_bad)
+        arguments.flag("commit_from_name", commit_from_name)
+        paths = tuple(arguments.path("paths", p) for p in paths)
         if commit_from_name and self.engine.name != "duckdb":
             raise UsageError("--commit-from-name is read by --engine duckdb only, for now")
         if len(paths) > 1:  # a glob over a run folder is the folder, as diff reads it
             paths = tuple(assemble(paths).paths)
-        entries = [listing.Entry(Path(p), dict(tags or {}), when, commit, str(p), "--at",
-                                 commit_from_name) for p in paths]
+        entries = [listing.Entry(Path(p), given, when, commit, str(p), "--at", commit_from_name)
+                   for p in paths]
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=[])
 
     def add_listing(self, runs_csv: str | Path, *, skip_bad: bool = False) -> adding.AddReport:
         """Add every row of a listing (``path``, optional ``time`` and ``commit``, tag columns)."""
+        arguments.path("runs_csv", runs_csv), arguments.flag("skip_bad", skip_bad)
         entries, problems = listing.read(Path(runs_csv))
         return self.engine.add(self.path, entries, skip_bad=skip_bad, problems=problems)
 
@@ -73,6 +86,8 @@ class Store:
     def history_where(self, metric: str, where: Mapping[str, Iterable[str]], *,
                       series_by: str | Iterable[str] | None = None) -> trends.History:
         """``history`` with the tags as a mapping (what ``--where`` gives)."""
+        if not isinstance(metric, str):
+            raise UsageError(f"{arguments.shown('metric', metric)}: expected a metric name (a string)")
         return self.engine.history(self.path, resolve_metric(metric), _where(where),
                                    self._keys(series_by))
 
@@ -83,7 +98,10 @@ class Store:
         """Level shifts in every series of every metric, worst first. By default only changes for
         the worse; ``min_change`` is a fraction (0.02: at least 2 %); ``since`` keeps changes
         whose first new run is later."""
-        when = _time(since, "--since")
+        when = _time(arguments.moment("since", since), "--since")
+        arguments.flag("all_changes", all_changes)
+        if min_change is not None:
+            min_change = arguments.fraction_floor("min_change", min_change, 1e4)
         return self.engine.regressions(self.path, _where(where or {}), when, all_changes, min_change,
                                        self._keys(series_by))
 
@@ -106,6 +124,7 @@ class Store:
     def baseline_for(self, new: Profile, *, runs: int = baseline.HISTORY_RUNS,
                      **where: str | Iterable[str]) -> baseline.HistoryBaseline:
         """The last ``runs`` runs of ``new``'s series (``where`` picks it when several match)."""
+        runs = arguments.integer("runs", runs, 1, MAX_RUNS)
         return baseline.history_baseline(self._local("--baseline-history"), new, _where(where), runs)
 
     def diff_history(self, path: str | Path, *, runs: int = baseline.HISTORY_RUNS,
@@ -115,7 +134,10 @@ class Store:
         baseline (label ``history``), noise bands measured from them. ``thresholds`` given as
         metric globs override the measured bands; kind and global ones apply where none was
         measured."""
-        (new, *more) = load(path)
+        runs = arguments.integer("runs", runs, 1, MAX_RUNS)
+        choice("basis", basis, BASES)
+        thresholds = arguments.texts("thresholds", thresholds)
+        (new, *more) = load(arguments.path("path", path))
         if more:
             raise UsageError(f"{path}: {len(more) + 1} profiles; --baseline-history compares one")
         found = baseline.history_baseline(self._local("--baseline-history"), new, _where(where or {}),
@@ -140,6 +162,9 @@ class Store:
         return folder.local(self.path, doing)
 
 
+MAX_RUNS = 1_000_000
+
+
 def _keys(keys: str | Iterable[str]) -> tuple[str, ...]:
     return parse_keys(keys if isinstance(keys, str) else ",".join(keys))
 
@@ -151,15 +176,24 @@ def resolve_metric(metric: str) -> str:
 
 
 def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:
-    return {k: [v] if isinstance(v, str) else list(v) for k, v in where.items()}
+    """Tag -> accepted values; checked: string keys, each value a string or a list of them."""
+    if not isinstance(where, Mapping):
+        raise UsageError(f"{arguments.shown('where', where)}: expected a mapping of tags to values")
+    for key in where:
+        if not isinstance(key, str):
+            raise UsageError(f"{arguments.shown('where', key)}: expected each key to be a string")
+    return {k: list(arguments.texts(f"where[{k!r}]", v)) for k, v in where.items()}
 
 
 def _time(value: str | datetime | None, option: str) -> datetime | None:
     if value is None:
         return None
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
     try:
-        return parse_time(value)
-    except ValueError:
-        raise UsageError(f"{option} '{value}': expected an ISO 8601 time (2024-05-01T02:00:00Z)") from None
+        return as_utc(value) if isinstance(value, datetime) else parse_time(value)
+    except ValueError as exc:
+        raise UsageError(f"{option} {quote(str(value))}: expected an ISO 8601 time "
+                         f"(2024-05-01T02:00:00Z){_why(exc)}") from None
+
+
+def _why(exc: ValueError) -> str:
+    return f": {exc}" if str(exc).startswith("outside") else ""

@@ -16,10 +16,19 @@ def parse_time(text: str) -> datetime:
     value = text.strip()
     if value.endswith(("Z", "z")):
         value = value[:-1] + "+00:00"
-    parsed = datetime.fromisoformat(value)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc)
+    return as_utc(datetime.fromisoformat(value))
+
+
+def as_utc(moment: datetime) -> datetime:
+    """``moment`` in UTC (no offset: taken as UTC). Raises ValueError when UTC has no such day:
+    ``9999-12-31T23:59:59-01:00`` is in year 10000, ``0001-01-01T00:00:00+01:00`` in year 0,
+    which ``datetime`` cannot hold (it raised OverflowError)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    try:
+        return moment.astimezone(timezone.utc)
+    except OverflowError:
+        raise ValueError("outside the calendar datetime holds (years 1 to 9999 in UTC)") from None
 
 
 def stated_time(profile: Profile) -> datetime | None:

@@ -68,7 +68,7 @@ class OutsideGraph(PointRule):
     """Most of the training step is spent outside the profiled graph (host, data loading, others)."""
 
     id = "outside-graph"
-    needs = ("total_time", "train_steps_per_second")
+    needs = ("total_time", "train_steps_per_second", "device_share_of_step")
 
     def fires(self, point: Point, context: Context) -> bool:
         return 1 - point.get("device_share_of_step") >= OUTSIDE_SHARE  # type: ignore[operator]

@@ -129,7 +129,7 @@ class MemoryHeadroom:
         candidate = 2 ** int(math.log2(memory.largest_unprofiled))
         candidate = candidate if candidate > largest else memory.largest_unprofiled
         best = max(row.get("device_throughput") or 0 for row in context.table)
-        gain = fit.throughput(candidate) / best - 1 if fit else None
+        gain = fit.throughput(candidate) / best - 1 if fit and best else None
         forecast = memory.at(candidate, profiled=False)
         measured = context.point_of(largest).get(fits.MEMORY)
         used = measured if measured is not None else memory.at(largest)
