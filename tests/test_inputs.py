@@ -146,3 +146,17 @@ def test_store_add_of_a_glob_over_a_run_folder_adds_the_folder(tmp_path):
     folder = Store(tmp_path / "folder").add(RUN, at="2025-01-01")
     assert sorted((r.run, r.label) for r in report.runs) == sorted((r.run, r.label) for r in folder.runs)
     assert len(report.added) == 8 and not report.present
+
+
+def test_a_plain_folder_for_diff_does_not_follow_a_link_leading_out(plain, tmp_path):
+    """As ``store add`` does: a file reached through a symlink that leads out of the folder is
+    not read (it may be anything of the user's), and the link is named."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(RUN / "b64.json", elsewhere / "b64.json")
+    (plain / "b64.json").symlink_to(elsewhere / "b64.json")
+    result = run("diff", str(plain), "--format", "json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output[result.output.index("{"):])
+    assert [v["label"] for v in [document["baseline"], *document["variants"]]] == ["b4", "b16", "b32"]
+    assert "b64.json: a symlink leading out of" in result.output

@@ -58,9 +58,11 @@ def _expanded(paths: list[Path], out: InputSet) -> list[Path]:
     """Plain folders become the files below them."""
     found: list[Path] = []
     for path in paths:
-        if path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path):
-            files = sorted((p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")),
-                           key=_natural)  # b4 before b16: the smallest batch is the baseline
+        if is_plain_folder(path):
+            inside, outside = folder_files(path)
+            files = sorted(inside, key=_natural)  # b4 before b16: the smallest batch is the baseline
+            out.notes += [f"{link}: a symlink leading out of {path}: not followed (give the file by "
+                          "its own path)" for link in outside]
             if not files:
                 raise InputError(f"{quote(path)}: a folder with no files in it (no profile, no "
                                  "manifest.json, no Neuron Explorer output)")
@@ -75,6 +77,31 @@ def _natural(path: Path) -> list[tuple[int, str]]:
     """A sort key that orders numbers in names by value (``b4`` < ``b16``)."""
     return [(int(part), "") if part.isdigit() else (-1, part)
             for part in re.split(r"(\d+)", str(path)) if part]
+
+
+def is_plain_folder(path: Path) -> bool:
+    """A folder read as every file below it: no ``manifest.json``, not a directory format."""
+    return path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path)
+
+
+def folder_files(folder_path: Path) -> tuple[list[Path], list[Path]]:
+    """(files below ``folder_path``, symlinks below it that lead out of it), sorted. Hidden names
+    are left out; linked folders are not descended (``os.walk`` without ``followlinks``), so a
+    loop of links cannot trap the walk, and no file from outside the folder is read."""
+    top = os.path.realpath(folder_path)
+    inside, outside = [], []
+    for where, folders, names in os.walk(folder_path):
+        folders[:] = [n for n in folders if not n.startswith(".")]
+        for name in [*folders, *names]:
+            file = Path(where) / name
+            if name.startswith(".") or not (file.is_symlink() or name in names):
+                continue
+            real = os.path.realpath(file)
+            if os.path.commonpath([top, real]) != top:
+                outside.append(file)
+            elif name in names and file.is_file():
+                inside.append(file)
+    return sorted(inside), sorted(outside)
 
 
 def _directory_format(path: Path) -> bool:

@@ -16,9 +16,8 @@ from typing import Any
 
 from ..errors import InputError, NeuroncmpError, UnknownFormatError
 from ..ingest import load, load_set
-from ..ingest.inputs import assemble, beside
-from ..ingest.manifest import MANIFEST, entry_for, remembered
-from ..ingest.registry import for_directory
+from ..ingest.inputs import assemble, beside, folder_files, is_plain_folder
+from ..ingest.manifest import entry_for, remembered
 from ..model import Profile
 from . import folder, identity, objects, parts, table_rows, times
 from .listing import Entry, Problem
@@ -187,46 +186,18 @@ def expand(entry: Entry) -> tuple[list[Entry], list[Problem]]:
     """``plan``, and a problem for each symlink in a plain folder that leads out of it: such a
     link is not followed (a manifest may not name one either), so no file from outside is copied."""
     path = entry.path
-    if not (path.is_dir() and not (path / MANIFEST).is_file() and not _directory_format(path)):
+    if not is_plain_folder(path):
         return [entry], []
     return (_files_below(entry),
             [Problem(f"{entry.where} ({link})", "a symlink leading out of the folder: not followed "
-                     "(copy the file into the folder, or add it by its own path)") for link in _below(path)[1]])
-
-
-def _below(folder_path: Path) -> tuple[list[Path], list[Path]]:
-    """(files below ``folder_path``, symlinks below it that lead out of it), sorted. Hidden names
-    are left out; linked folders are not descended (``os.walk`` without ``followlinks``), so a
-    loop of links cannot trap the walk."""
-    top = os.path.realpath(folder_path)
-    inside, outside = [], []
-    for where, folders, names in os.walk(folder_path):
-        folders[:] = [n for n in folders if not n.startswith(".")]
-        for name in [*folders, *names]:
-            file = Path(where) / name
-            if name.startswith(".") or not (file.is_symlink() or name in names):
-                continue
-            real = os.path.realpath(file)
-            if os.path.commonpath([top, real]) != top:
-                outside.append(file)
-            elif name in names and file.is_file():
-                inside.append(file)
-    return sorted(inside), sorted(outside)
-
-
-def _directory_format(path: Path) -> bool:
-    try:
-        for_directory(path)
-    except UnknownFormatError:
-        return False
-    return True
+                     "(copy the file into the folder, or add it by its own path)") for link in folder_files(path)[1]])
 
 
 def _files_below(entry: Entry) -> list[Entry]:
     """The profiles below a plain folder, as ``diff`` reads it (``inputs.assemble``): sidecars
     are joined to their profile, not added as runs; never a file reached through a symlink that
-    leads out of the folder (``_below``: ``expand`` reports those)."""
-    inside = set(_below(entry.path)[0])
+    leads out of the folder (``folder_files``: ``expand`` reports those)."""
+    inside = set(folder_files(entry.path)[0])
     if not inside:
         return []  # an empty folder: nothing to add (said by ``add``), not a bad input
     return [_with_path(entry, file) for file in assemble([entry.path]).paths if Path(file) in inside]
