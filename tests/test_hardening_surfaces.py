@@ -394,6 +394,15 @@ def test_resume_over_an_edited_manifest_names_the_field(captured, edit, where):
     assert where in line and "manifest.json" in line
 
 
+def test_resume_over_a_manifest_holding_a_huge_integer_ends_cleanly(captured):
+    """The capture's summary reads the manifest it wrote back within the input limits (a plain
+    ``json.loads`` raised ValueError on a 5,000-digit integer a resumed manifest kept)."""
+    text = (captured / "manifest.json").read_text()
+    (captured / "manifest.json").write_text(text.replace("{", '{"kept": ' + "7" * 5000 + ", ", 1))
+    result = run("capture", "--batch", "64", "--out", str(captured), "--resume", "--", *TRAIN)
+    assert result.exit_code in (0, 1) and not isinstance(result.exception, ValueError), result.output
+
+
 @pytest.mark.parametrize("batches", ["²", "2,³", "٣", "4,1" + "0" * 5000, "0", "2,2"])
 def test_batch_lists_take_ascii_digits_only(tmp_path, batches):
     assert "--batch" in one_line_error(run("capture", "--batch", batches, "--out", str(tmp_path / "o"),

@@ -154,11 +154,12 @@ def _in_use(bound: dict[str, Any]) -> list[str]:
 def _captured(result: Any) -> bool:
     """Whether the folder holds a profile: captured now, or kept from an earlier run (a resumed
     run lists those as skipped, so the manifest it just wrote says)."""
-    import json
+    from ..ingest.manifest import manifest_document
 
     if any(o.status == "captured" for o in result.outcomes):
         return True
-    return bool(json.loads(Path(result.manifest).read_text(encoding="utf-8")).get("profiles"))
+    # read within the input limits, as every manifest is: a resumed run keeps what the file held
+    return bool((manifest_document(Path(result.manifest).parent) or {}).get("profiles"))
 
 
 def _raise_on_failures(result: Any) -> None:
