@@ -38,7 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "profiles" / "trn1-2xlarge-bs-sweep"
 FIXTURES = ROOT / "tests" / "fixtures"
 FORMATS = ("summary-json", "summary-text", "ui-markdown", "trainer-json", "trainer-text",
-           "neuron-monitor", "explorer-parquet", "run-folder")
+           "neuron-monitor", "explorer-parquet", "run-folder", "view-json", "text-around")
+THIRD_PARTY = ROOT / "tests" / "data" / "third_party"
 # The kinds whose values cannot be negative (README "Limits and safety"; catalog.KIND_RANGES).
 NON_NEGATIVE = {"time", "bytes", "count", "cycles", "flop", "rate", "intensity", "index", "fraction"}
 LIBRARY_SECONDS, CLI_SECONDS = 5.0, 5.0
@@ -76,6 +77,12 @@ def seeds() -> dict[str, list[tuple[str, bytes]]]:
         "trainer-text": [("train_b32.log", trainer_block.encode())],
         "neuron-monitor": [("monitor.json", monitor.encode()),
                            ("monitor.jsonl", (monitor + "\n" + monitor + "\n").encode())],
+        # the full view JSON (a real inf2 document) and profiles inside other text (tool log lines,
+        # runner sections): mutated as text, so the surrounding lines and the JSON both break
+        "view-json": [("view.json", (THIRD_PARTY / "view-json" /
+                                     "inf2.xlarge_profiler-2.27_matmul_128x128x136.json").read_bytes())],
+        "text-around": [(path.name, path.read_bytes()) for path in sorted((THIRD_PARTY / "derived").glob(
+            "trn2.3xlarge_*summary-json*")) if path.is_file()],
     }
 
 
