@@ -322,7 +322,7 @@ HEADLINE = (
 def _host_memory() -> list[MetricSpec]:
     g, b = "host_memory", u.BYTE
     return [
-        _spec("host_used_memory_total", g, b, LOWER, meaning="host memory used (neuron-top, neuron-monitor)"),
+        _spec("host_used_memory_total", g, b, LOWER, meaning="host memory used (neuron-top)"),
         _spec("host_used_memory_tensors", g, b, LOWER, meaning="host memory for tensors"),
         _spec("host_used_memory_constants", g, b, LOWER, meaning="host memory for constants"),
         _spec("host_used_memory_app", g, b, LOWER, meaning="host application memory"),

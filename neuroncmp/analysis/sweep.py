@@ -9,7 +9,7 @@ computed says why in ``notes``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from .. import hardware
 from ..comparison.result import Side
@@ -96,12 +96,24 @@ class Overrides(NamedTuple):
     hbm_bytes: float | None = None
 
 
+def _first_info(sides: tuple[Side, ...], key: str) -> Any:
+    return next((p.info(key) for side in sides for p in side.profiles if p.info(key)), None)
+
+
+def _profiled(sides: tuple[Side, ...]) -> bool:
+    """Whether the device memory was read from a profiler's capture (its table is taken with the
+    profiler's buffers allocated); neuron-monitor watches a process that may not be profiled."""
+    return any(p.memory and p.source.format != "neuron-monitor" for side in sides for p in side.profiles)
+
+
 def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides) -> Sweep:
     points = found.points
-    instance = next((p.info("instance_type") for side in sides for p in side.profiles if p.info("instance_type")), None)
-    top = roof(points, hardware.for_instance(instance), given.peak_flops, given.hbm_bandwidth, given.hbm_bytes)
+    instance = _first_info(sides, "instance_type")
+    facts = hardware.for_instance(instance, _first_info(sides, "lnc_config"))
+    top = roof(points, facts, given.peak_flops, given.hbm_bandwidth, given.hbm_bytes)
     table = rows(points, price)
-    fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1])
+    reserve = (facts.profiler_reserve, facts.reserve_source) if _profiled(sides) else None
+    fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1], reserve)
     chosen = recommend(points)
     focus = next((p for p in points if chosen and p.batch_size == chosen.batch_size), points[-1])
     placed = tuple(r for r in (place(p, top) for p in points) if r is not None)

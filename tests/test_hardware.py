@@ -1,0 +1,84 @@
+"""Trn2 and Trn3 hardware facts (issue 20, item 6): each figure against AWS's docs, LNC-aware
+per-core HBM, and the profiler's reservation in the "without the profiler" memory forecast.
+
+Expected numbers are AWS's published figures (cited per test), divided by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import neuroncmp
+from neuroncmp import hardware
+from neuroncmp.model import MemoryRow
+
+RUN = Path(__file__).parents[1] / "profiles" / "trn1-2xlarge-bs-sweep"
+GIB = 2**30
+
+
+def test_trn3_row_is_the_architecture_pages_figures():
+    # about-neuron/arch/neuron-hardware/trainium3.rst: 8 NeuronCore-v4, 144 GiB, 4.9 TB/s per chip;
+    # nki/guides/architecture/trainium3_arch.rst: 79 dense BF16 TFLOPS per core's tensor engine
+    row = hardware.FAMILIES["trn3"]
+    assert row.core == "NeuronCore-v4"
+    assert (row.hbm_bytes, row.hbm_bandwidth, row.peak_flops) == (144 * GIB / 8, 4.9e12 / 8, 79e12)
+    assert row.clock_hz is None and hardware.clock_hz("trn3pds.48xlarge") is None
+
+
+def test_trn2_row_is_the_architecture_pages_figures():
+    # trainium2.rst: 8 NeuronCore-v3, 96 GiB, 2.9 TB/s; trainium2_arch.rst: 79 BF16 TFLOPS per core
+    row = hardware.FAMILIES["trn2"]
+    assert (row.core, row.hbm_bytes, row.hbm_bandwidth, row.peak_flops) == (
+        "NeuronCore-v3", 96 * GIB / 8, 2.9e12 / 8, 79e12)
+
+
+@pytest.mark.parametrize("instance, lnc, hbm", [
+    ("trn2.48xlarge", 2, 24 * GIB),     # LNC=2: two physical cores share one 24 GB bank (LNC page)
+    ("trn2u.48xlarge", None, 24 * GIB),  # LNC not stated: Trn2's default, 2
+    ("trn2.3xlarge", "1", 12 * GIB),     # LNC=1: each physical core is a logical core
+    ("trn3.48xlarge", 2, 36 * GIB),
+    ("trn1.2xlarge", 2, 16 * GIB),       # LNC applies to Trn2/Trn3 only: the seed's "2" changes nothing
+])
+def test_hbm_per_logical_core(instance, lnc, hbm):
+    facts = hardware.for_instance(instance, lnc)
+    assert facts.hbm_bytes == hbm
+    if instance.startswith("trn2") and lnc in (2, None):
+        assert facts.peak_flops == 2 * 79e12 and "LNC=2" in facts.source
+
+
+def _trn2_sweep(drop_profiler_rows: bool, instance: str = "trn2.48xlarge"):
+    profiles = neuroncmp.load(RUN)
+    kept = [p for p in profiles if p.memory and p.label in ("b16", "b32", "b48", "b64")]
+    for profile in kept:
+        profile.metadata["instance_type"] = instance
+        if drop_profiler_rows:
+            profile.memory = [r for r in profile.memory if r.usage_type not in ("profiler_buffers", "total")]
+    return neuroncmp.sweep(kept)
+
+
+def test_the_forecast_uses_the_family_reservation_when_the_table_has_none():
+    memory = _trn2_sweep(True).memory
+    assert memory.profiler_buffers == 5e9 and "troubleshooting.rst" in memory.hbm_source
+    assert memory.hbm == 24 * GIB
+    # without the profiler: floor((hbm - (fixed - 5e9)) / per_sample), by hand from the fit
+    assert memory.largest_unprofiled == int((24 * GIB - memory.fixed + 5e9) // memory.per_sample)
+
+
+def test_a_table_that_lists_the_profiler_buffers_wins():
+    memory = _trn2_sweep(False).memory
+    b32 = next(p for p in neuroncmp.load(RUN) if p.label == "b32")
+    assert memory.profiler_buffers == b32.memory_by_type()["profiler_buffers"] == round(2.443 * GIB)
+
+
+def test_a_monitor_report_is_not_charged_the_profilers_reservation(tmp_path):
+    profiles = []
+    for batch, tensors in ((8, 2 * GIB), (16, 3 * GIB), (32, 5 * GIB)):
+        profile = neuroncmp.load(Path(__file__).parent / "fixtures" / "neuron-monitor-report.json")[0]
+        profile.label, profile.params = f"b{batch}", {"batch_size": batch, "batch_size_source": "test"}
+        profile.metadata["instance_type"] = "trn2.48xlarge"
+        profile.memory = [MemoryRow(None, 0, "tensors", "tensors", tensors)]
+        profiles.append(profile)
+    memory = neuroncmp.sweep(profiles).memory
+    assert memory.profiler_buffers == 0 and memory.largest_unprofiled == memory.largest_profiled
