@@ -80,5 +80,8 @@ def test_a_monitor_report_is_not_charged_the_profilers_reservation(tmp_path):
         profile.metadata["instance_type"] = "trn2.48xlarge"
         profile.memory = [MemoryRow(None, 0, "tensors", "tensors", tensors)]
         profiles.append(profile)
-    memory = neuroncmp.sweep(profiles).memory
+    result = neuroncmp.sweep(profiles)
+    memory = result.memory
     assert memory.profiler_buffers == 0 and memory.largest_unprofiled == memory.largest_profiled
+    # the report states its device's memory and cores: 34359738368 B / 2 cores, over the trn2 table
+    assert memory.hbm == 34359738368 / 2 and "from the profile" in result.roof.sources[-1]

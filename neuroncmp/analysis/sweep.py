@@ -100,6 +100,15 @@ def _first_info(sides: tuple[Side, ...], key: str) -> Any:
     return next((p.info(key) for side in sides for p in side.profiles if p.info(key)), None)
 
 
+def _stated_hbm(sides: tuple[Side, ...]) -> float | None:
+    """One core's device memory as the profile states it: ``neuron_device_memory_size`` over
+    ``neuroncore_per_device_count`` (neuron-monitor's hardware info counts logical cores, so at
+    LNC=2 on Trn2 this is 96 GiB / 4 = 24 GiB)."""
+    size, cores = _first_info(sides, "neuron_device_memory_size"), _first_info(sides, "neuroncore_per_device_count")
+    numbers = all(type(v) in (int, float) for v in (size, cores))
+    return size / cores if numbers and cores and size > 0 else None
+
+
 def _profiled(sides: tuple[Side, ...]) -> bool:
     """Whether the device memory was read from a profiler's capture (its table is taken with the
     profiler's buffers allocated); neuron-monitor watches a process that may not be profiled."""
@@ -110,7 +119,7 @@ def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: O
     points = found.points
     instance = _first_info(sides, "instance_type")
     facts = hardware.for_instance(instance, _first_info(sides, "lnc_config"))
-    top = roof(points, facts, given.peak_flops, given.hbm_bandwidth, given.hbm_bytes)
+    top = roof(points, facts, given.peak_flops, given.hbm_bandwidth, given.hbm_bytes, _stated_hbm(sides))
     table = rows(points, price)
     reserve = (facts.profiler_reserve, facts.reserve_source) if _profiled(sides) else None
     fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1], reserve)
