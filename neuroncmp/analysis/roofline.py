@@ -86,10 +86,11 @@ def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
     else:
         bandwidth = table.hbm_bandwidth
         sources.append(f"HBM bandwidth: {table.source}")
-    hbm_bytes = hbm if hbm is not None else stated_hbm if _usable(stated_hbm) else table.hbm_bytes
+    stated = stated_hbm if stated_hbm is not None and _usable(stated_hbm) else None
+    hbm_bytes = hbm if hbm is not None else stated if stated is not None else table.hbm_bytes
     sources.append("HBM per core from the command line" if hbm is not None else
                    "HBM per core from the profile (device memory size / cores per device)"
-                   if _usable(stated_hbm) else f"HBM per core: {table.source}")
+                   if stated is not None else f"HBM per core: {table.source}")
     return Roof(peak, peak / bandwidth, bandwidth, hbm_bytes, tuple(sources))
 
 
