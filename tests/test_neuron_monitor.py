@@ -99,6 +99,18 @@ def test_runtimes_of_one_report_add_up(tmp_path):
     assert not profile.anomalies  # no duplicate-metric flag for a core seen by two runtimes
 
 
+def test_null_latencies_of_idle_runtimes_are_nothing_to_combine(tmp_path):
+    """AWS's sample reports: ``"total_latency": null`` when no model ran in the period."""
+    report = _two_runtimes()
+    report["neuron_runtime_data"][1]["report"]["execution_stats"]["latency_stats"] = {
+        "total_latency": None, "device_latency": None}
+    path = tmp_path / "idle.json"
+    path.write_text(json.dumps(report))
+    (profile,) = neuroncmp.load(path)
+    assert _value(profile, "latency_device_p50") == 0.0011217594146728516  # the one runtime that ran
+    assert not any("cannot be combined" in s.reason for s in profile.skipped)
+
+
 def test_physical_cores_and_loaded_models(tmp_path):
     """The user guide's Trn2 example: ``v3d`` holds each physical core of a logical core."""
     report = json.loads(INF2.read_text())

@@ -73,7 +73,7 @@ def _profile(report: dict[str, Any], path: str, where: str, name: str) -> Profil
     latencies, models = [], []
     for number, runtime in enumerate(runtimes):
         found = _runtime(runtime, path, f"{where}, neuron_runtime_data[{number}]", sums, profile)
-        latencies += [found[0]] if found[0][1] else []
+        latencies += [found[0]] if any(found[0][1].get(k) for k in ("total_latency", "device_latency")) else []
         models += found[1]
     _latency(latencies, sums, profile)
     groups.system(shapes.obj(report.get("system_data"), path, f"{where}, system_data"), sums,
