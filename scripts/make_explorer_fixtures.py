@@ -98,7 +98,7 @@ def _table(directory: Path, name: str, rows: list[dict[str, Any]]) -> None:
                    directory / f"{name}.parquet")
 
 
-def _profile(directory: Path, version: str, summary: list[dict[str, Any]], fields: list[dict[str, Any]],
+def profile_folder(directory: Path, version: str, summary: list[dict[str, Any]], fields: list[dict[str, Any]],
              split: bool = False) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     if split:
@@ -120,9 +120,9 @@ def write(out: Path) -> dict[str, Path]:
     cores = [dict(summary, neuroncore_idx=core, neuron_device_idx=0) for core in (0, 1)]
     changed = {("Summary", "total_time"): "milliseconds", ("Summary", "kernel_launch_time"): "seconds"}
     return {
-        "7.4.0": _profile(out / "b32@7.4.0", "7.4.0", [dict(summary, neuroncore_idx=0)], schema_fields()),
-        "split": _profile(out / "split@7.4.0", "7.4.0", cores, schema_fields(), split=True),
-        "12.0.1": _profile(out / "b32@12.0.1", "12.0.1",
+        "7.4.0": profile_folder(out / "b32@7.4.0", "7.4.0", [dict(summary, neuroncore_idx=0)], schema_fields()),
+        "split": profile_folder(out / "split@7.4.0", "7.4.0", cores, schema_fields(), split=True),
+        "12.0.1": profile_folder(out / "b32@12.0.1", "12.0.1",
                            [dict(summary, neuroncore_idx=0, total_time=summary["total_time"] * 1e3,
                                  kernel_launch_time=0.0021)], schema_fields(changed)),
     }

@@ -95,3 +95,14 @@ def test_a_percent_declared_up_to_100_becomes_a_fraction():
     schema = explorer_schema.Schema("12.0.1", {("Summary", "mfu_estimated_percent"): {
         "field_unit": "percent", "field_maximum": 100}})
     assert schema.field("Summary", "mfu_estimated_percent").scale == 0.01
+
+
+def test_pcore_idx_is_kept_per_physical_core(tmp_path):
+    """Trn2/Trn3 at LNC=2: rows per physical core of a logical one (Explorer's pcore_idx)."""
+    summary = generator.b32_summary()
+    rows = [dict(summary, neuroncore_idx=0, pcore_idx=p) for p in (0, 1)]
+    folder = generator.profile_folder(tmp_path / "lnc2", "7.4.0", rows, generator.schema_fields())
+    profiles = neuroncmp.load(folder)
+    assert [p.metadata["pcore_idx"] for p in profiles] == [0, 1]
+    assert [p.label.rsplit("-", 1)[-1] for p in profiles] == ["pc0", "pc1"]
+    assert all("pcore_idx" not in p.metrics for p in profiles)
