@@ -40,8 +40,8 @@ from .records import record
 
 GIB = 2**30
 _TRN1_RESERVE = ("about 2 GB of profiler buffers (AWS, neuron-runtime/explore/device-memory.rst)", 2e9)
-_TRN23_RESERVE = ("about 5 GB reserved by device profiling on Trn2/Trn3 (AWS, "
-                  "tools/neuron-explorer/troubleshooting.rst)", 5e9)
+_TRN23_RESERVE = (("about 5 GB reserved by device profiling on Trn2/Trn3 (AWS, "
+                   "tools/neuron-explorer/troubleshooting.rst)"), 5e9)
 
 
 @record

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RUN = ROOT / "profiles" / "trn1-2xlarge-bs-sweep"
 sys.path.insert(0, str(ROOT))
 
-from neuroncmp.ingest.formats.explorer_schema import SCHEMA_7_4_0  # noqa: E402
+from neuroncmp.ingest.formats.explorer_schema import SCHEMA_7_4_0
 
 WARNING = "Current NEFF is missing compiler metrics. Please re-compile using latest version of the compiler."
 _BINARY = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}

@@ -18,7 +18,7 @@ from typing import Any
 from ... import catalog
 from ...errors import LimitError, MissingDependencyError, ParseError
 from ...escape import clip
-from ...model import Metric, MemoryRow, Profile, Skipped, Source
+from ...model import MemoryRow, Metric, Profile, Skipped, Source
 from .. import limits, shapes
 from ..decode import check_regular
 from ..memory_types import canonical_usage
