@@ -17,6 +17,7 @@ from neuroncmp.comparison.result import ADDED, REMOVED
 FIXTURES = Path(__file__).parent / "fixtures"
 INF2 = FIXTURES / "neuron-monitor_inf2.xlarge_runtime-2.30.51.json"
 TRN1 = FIXTURES / "neuron-monitor_trn1.2xlarge_idle.jsonl"
+WANDB = FIXTURES / "neuron-monitor_trn1.2xlarge_wandb.jsonl"
 BASELINE = Path(__file__).parents[1] / "profiles" / "trn1-2xlarge-bs-sweep" / "baseline.json"
 
 
@@ -73,6 +74,25 @@ def test_trn1_report_without_a_runtime():
     assert _value(profile, "system_memory_total_bytes") == 33110204416
     assert _value(profile, "system_memory_used_bytes") == 1284890624
     assert profile.memory == [] and not profile.anomalies
+
+
+def test_trn1_reports_of_a_running_job():
+    """Three one-second reports of one training process (wandb's recorded trn1.2xlarge sample)."""
+    first, second, third = neuroncmp.load(WANDB)
+    # record 0 as written: device 196608 + 101125344 + 943608 (core 0) + 32768 (core 1)
+    assert first.memory_total() == 102298328 == 196608 + 101125344 + 943608 + 32768
+    assert first.memory_by_type()["model_code"] == 101125344 + 32768
+    assert _value(first, "host_used_memory_total") == 610705408 == 609656832 + 1048576
+    assert _value(first, "execution_completed_count") == 260
+    assert _value(first, "execution_error_generic_count") == 23654
+    assert _value(first, "latency_total_p50") == 0.000095367431640625
+    assert _value(first, "execution_rate") == pytest.approx(260 / 0.99915655)
+    assert _value(first, "vcpu_idle_percent") == pytest.approx(0.8008)
+    assert _value(first, "vcpu_context_switch_count") == 84801
+    assert _value(first, "loaded_model_count") == 2
+    assert _value(second, "neuroncore_utilization_nc0_percent") == pytest.approx(0.013560819560861623)
+    assert _value(third, "host_used_memory_total") == 612179968
+    assert not any(p.anomalies for p in (first, second, third))  # each Total is the sum of its rows
 
 
 def _two_runtimes():
