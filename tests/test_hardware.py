@@ -6,6 +6,7 @@ Expected numbers are AWS's published figures (cited per test), divided by hand.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,12 @@ def test_a_monitor_report_is_not_charged_the_profilers_reservation(tmp_path):
     assert memory.profiler_buffers == 0 and memory.largest_unprofiled == memory.largest_profiled
     # the report states its device's memory and cores: 34359738368 B / 2 cores, over the trn2 table
     assert memory.hbm == 34359738368 / 2 and "from the profile" in result.roof.sources[-1]
+
+
+def test_the_profiles_own_peak_still_wins_on_trn2():
+    """MFU in the profile implies its peak: model_flops / (mfu x total_time), not the table's 2 x 79."""
+    result = _trn2_sweep(False)
+    b32 = next(iter(json.loads((RUN / "b32.json").read_text()).values()))
+    implied = b32["model_flops"] / (b32["mfu_estimated_percent"] * b32["total_time"])
+    assert result.roof.peak_flops == pytest.approx(implied, rel=2e-3)  # a median over the points
+    assert "implied by MFU" in result.roof.sources[0]
