@@ -106,3 +106,11 @@ def test_pcore_idx_is_kept_per_physical_core(tmp_path):
     assert [p.metadata["pcore_idx"] for p in profiles] == [0, 1]
     assert [p.label.rsplit("-", 1)[-1] for p in profiles] == ["pc0", "pc1"]
     assert all("pcore_idx" not in p.metrics for p in profiles)
+
+
+def test_a_mapped_version_falls_back_to_the_documented_unit():
+    """A 7.x SchemaFields unit neuroncmp does not know does not drop a documented field."""
+    schema = explorer_schema.Schema("7.4.0", {("Summary", "total_time"): {"field_unit": "sec"}})
+    assert schema.field("Summary", "total_time") == explorer_schema.Field("seconds")
+    assert explorer_schema.Schema("12.0.1", {("Summary", "total_time"): {"field_unit": "sec"}}).field(
+        "Summary", "total_time") is None

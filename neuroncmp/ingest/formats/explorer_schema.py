@@ -158,7 +158,9 @@ class Schema:
         """How to read ``table.name``; None when it cannot be confirmed."""
         row = self.declared.get((table, name))
         if row is not None:
-            return _confirmed(name, str(row.get("field_unit") or ""), row.get("field_maximum"))
+            found = _confirmed(name, str(row.get("field_unit") or ""), row.get("field_maximum"))
+            if found is not None or not self.mapped:
+                return found  # a mapped version falls back to the documented list below
         documented = SCHEMA_7_4_0.get(table, {}).get(name)
         if documented is not None:
             return _confirmed(name, documented, None)
