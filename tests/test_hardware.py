@@ -95,3 +95,24 @@ def test_the_profiles_own_peak_still_wins_on_trn2():
     implied = b32["model_flops"] / (b32["mfu_estimated_percent"] * b32["total_time"])
     assert result.roof.peak_flops == pytest.approx(implied, rel=2e-3)  # a median over the points
     assert "implied by MFU" in result.roof.sources[0]
+
+
+THIRD_PARTY = Path(__file__).parent / "data" / "third_party"
+
+
+def test_the_trn2_row_agrees_with_what_the_profiler_itself_assumes():
+    """Real trn2.3xlarge profiles (profiler 2.28, gather's tests/data/third_party): the peak their HFU
+    implies (hardware_flops / (hfu x total_time)), the clock their cycle count implies and the HBM
+    bandwidth their MBU implies are one logical core's at LNC=2, Trn2's default: twice the row's."""
+    files = sorted(THIRD_PARTY.glob("**/trn2*.json"))
+    assert files, "no trn2 profile under tests/data/third_party"
+    row, logical = hardware.FAMILIES["trn2"], hardware.for_instance("trn2.3xlarge")
+    for file in files:
+        (profile,) = neuroncmp.load(file)
+        value = profile.value
+        peak = value("hardware_flops") / (value("hfu_estimated_percent") * value("total_time"))
+        assert peak == pytest.approx(logical.peak_flops, rel=0.01)  # 157.29 TFLOP/s against 2 x 79
+        assert value("neuroncore_cycle_count") / value("total_time") == pytest.approx(row.clock_hz, rel=1e-4)
+        traffic = value("hbm_read_bytes") + value("hbm_write_bytes")
+        bandwidth = traffic / value("total_time") / value("mbu_estimated_percent")
+        assert bandwidth == pytest.approx(logical.hbm_bandwidth, rel=0.02)  # 716 GB/s against 2 x 362.5
