@@ -23,9 +23,6 @@ _C2_MEM = "issue 20 class 2: the view JSON's nc_mem_usage device-memory table is
 _C2_WARN = "issue 20 class 2: the view JSON's warnings section is not kept as notes"
 _C3 = ("issue 20 class 3: static/software_dynamic/hardware_dynamic_dma_active_time_percent are "
        "shares of dma_active_time, flagged share-mismatch against total_time")
-_C4 = "issue 20 class 4: neuron-monitor read only partly"
-_C4_EMPTY = ("issue 20 class 4: a neuron-monitor report with no runtime attached (system_data, "
-             "instance_info, hardware info only) is refused")
 _C5 = "issue 20 class 5: the older OOM log's bullet-list breakdown (* 15.855GB : tensors) is dropped"
 _MD = ("issue 20 (UI export): '## Padding N' sub-sections under one '# Title' are not split, so four "
        "Trainer blocks collide (duplicate-metric) and the first block's values are kept")
@@ -43,19 +40,10 @@ def _xfails() -> dict[str, str]:
             for entry in EXPECTED[name]["values"]:
                 marks[f"{name}::{entry['name']}"] = _C1
             marks[f"{name}::no-anomaly"] = _C1
-        if name.startswith("neuron-monitor/"):
-            for entry in EXPECTED[name]["values"]:
-                marks[f"{name}::{entry['name']}"] = _C4_EMPTY
-            marks[f"{name}::no-anomaly"] = _C4_EMPTY
         if name.startswith("runtime-oom/"):
             for entry in EXPECTED[name]["values"]:
                 if entry["where"] == "oom_breakdown":
                     marks[f"{name}::{entry['name']}"] = _C5
-    monitor = "derived/trn1.2xlarge_neuron-monitor_wandb-test-sample.json"
-    for key in ("execution_stats.execution_summary.completed",
-                "execution_stats.latency_stats.device_latency.p50",
-                "system_data.memory_info.memory_total_bytes"):
-        marks[f"{monitor}::{key}"] = _C4
     ui = "ui-markdown/trn1.2xlarge_profiler-2.26_bert-base_batch32_padding-sweep.md"
     marks[f"{ui}::train_samples_per_second"] = _MD
     marks[f"{ui}::no-anomaly"] = _MD

@@ -120,9 +120,9 @@ def latency(stats: dict[str, Any], sums: Sums, where: str, profile: Profile) -> 
 
 
 def memory(section: dict[str, Any], sums: Sums, where: str, profile: Profile) -> list[Any]:
-    """Runtime memory: host bytes (total and by use) into ``sums``; device bytes as memory rows,
-    a ``total`` row from ``neuron_device`` so a report without the per-core breakdown still has
-    its device memory. The loaded models are returned (context)."""
+    """Runtime memory: host bytes (total and by use) and the device total into ``sums``; device
+    bytes as memory rows, with a ``total`` row from ``neuron_device`` so a report without the
+    per-core breakdown still has its device memory. The loaded models are returned (context)."""
     profile.skipped += shapes.unknown(section, ("neuron_runtime_used_bytes", "loaded_models") + PLUMBING,
                                       where)
     models = shapes.items(section.get("loaded_models"), sums.path, f"{where}.loaded_models")
@@ -131,7 +131,8 @@ def memory(section: dict[str, Any], sums: Sums, where: str, profile: Profile) ->
     profile.skipped += shapes.unknown(used, ("host", "neuron_device", "usage_breakdown"), where)
     if "host" in used:
         sums.add("host_used_memory_total", used["host"], f"{where}.host")
-    if "neuron_device" in used:
+    if "neuron_device" in used:  # the device total, as a metric (as neuron-top's) and as the table's Total
+        sums.add("device_used_memory_total", used["neuron_device"], f"{where}.neuron_device")
         _total_row(used["neuron_device"], sums.path, f"{where}.neuron_device", profile)
     breakdown = shapes.obj(used.get("usage_breakdown"), sums.path, f"{where}.usage_breakdown")
     where = f"{where}.usage_breakdown"
