@@ -74,9 +74,18 @@ DEFAULT_FAMILY = "trn1"  # the bundled profiles' family; used (and said) when th
 _FAMILY = re.compile(r"^(trn1n|trn1|inf2|trn2|trn3)[a-z]*$")
 
 
+# neuron-monitor's neuron_device_type, for a profile that names no instance (the guide's Trn2
+# example, and real trn1 and inf2 reports: tests/fixtures/README.md).
+_DEVICE_TYPES = {"trainium": "trn1", "trainium2": "trn2", "inferentia2": "inf2"}
+
+
 def family_of(instance_type: object) -> str | None:
-    """``trn1.2xlarge`` -> ``trn1``, ``trn2u.48xlarge`` -> ``trn2``; None when unknown."""
-    match = _FAMILY.match(str(instance_type or "").split(".")[0].lower())
+    """``trn1.2xlarge`` -> ``trn1``, ``trn2u.48xlarge`` -> ``trn2``, a device type ``trainium2`` ->
+    ``trn2``; None when unknown."""
+    text = str(instance_type or "").lower()
+    if text in _DEVICE_TYPES:
+        return _DEVICE_TYPES[text]
+    match = _FAMILY.match(text.split(".")[0])
     return match[1] if match else None
 
 

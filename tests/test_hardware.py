@@ -35,6 +35,12 @@ def test_trn2_row_is_the_architecture_pages_figures():
         "NeuronCore-v3", 96 * GIB / 8, 2.9e12 / 8, 79e12)
 
 
+def test_a_neuron_monitor_device_type_names_the_family():
+    # the user guide's Trn2 example ("trainium2"), and real trn1 / inf2 reports
+    assert [hardware.family_of(t) for t in ("trainium2", "trainium", "inferentia2", "gaudi")] == [
+        "trn2", "trn1", "inf2", None]
+
+
 @pytest.mark.parametrize("instance, lnc, hbm", [
     ("trn2.48xlarge", 2, 24 * GIB),     # LNC=2: two physical cores share one 24 GB bank (LNC page)
     ("trn2u.48xlarge", None, 24 * GIB),  # LNC not stated: Trn2's default, 2

@@ -118,7 +118,8 @@ def _profiled(sides: tuple[Side, ...]) -> bool:
 def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides) -> Sweep:
     points = found.points
     instance = _first_info(sides, "instance_type")
-    facts = hardware.for_instance(instance, _first_info(sides, "lnc_config"))
+    facts = hardware.for_instance(instance or _first_info(sides, "neuron_device_type"),
+                                  _first_info(sides, "lnc_config"))
     top = roof(points, facts, given.peak_flops, given.hbm_bandwidth, given.hbm_bytes, _stated_hbm(sides))
     table = rows(points, price)
     reserve = (facts.profiler_reserve, facts.reserve_source) if _profiled(sides) else None
