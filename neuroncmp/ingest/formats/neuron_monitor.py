@@ -73,7 +73,7 @@ def _profile(report: dict[str, Any], path: str, where: str, name: str) -> Profil
     latencies, models = [], []
     for number, runtime in enumerate(runtimes):
         found = _runtime(runtime, path, f"{where}, neuron_runtime_data[{number}]", sums, profile)
-        latencies += [found[0]] if any(found[0][1].get(k) for k in ("total_latency", "device_latency")) else []
+        latencies += [found[0]] if _ran(found[0][1]) else []
         models += found[1]
     _latency(latencies, sums, profile)
     groups.system(shapes.obj(report.get("system_data"), path, f"{where}, system_data"), sums,
@@ -104,6 +104,11 @@ def _runtime(runtime: Any, path: str, where: str, sums: groups.Sums,
     groups.runtime_vcpu(groups.group(body, "neuron_runtime_vcpu_usage", path, where, profile), sums,
                         f"{where}.neuron_runtime_vcpu_usage", profile)
     return (f"{where}.execution_stats.latency_stats", stats), models
+
+
+def _ran(stats: dict[str, Any]) -> bool:
+    """Whether a runtime has latency percentiles (both are null when no model ran in the period)."""
+    return any(stats.get(scope) for scope in ("total_latency", "device_latency"))
 
 
 def _latency(found: list[tuple[str, dict[str, Any]]], sums: groups.Sums, profile: Profile) -> None:
@@ -154,5 +159,6 @@ def sniff(head: str) -> bool:
     return head.lstrip().startswith("{") and any(marker in head for marker in _MARKERS)
 
 
-PARSER = Parser(NAME, "neuron-monitor JSON report(s): memory per core, utilization, hardware info",
+PARSER = Parser(NAME, "neuron-monitor JSON report(s): utilization, FLOP/s, executions, latency, memory, "
+                "vCPU, ECC, hardware info",
                 (".json", ".jsonl"), sniff, parse)
