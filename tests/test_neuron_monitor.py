@@ -119,6 +119,18 @@ def test_runtimes_of_one_report_add_up(tmp_path):
     assert not profile.anomalies  # no duplicate-metric flag for a core seen by two runtimes
 
 
+def test_a_core_listed_by_two_runtimes_is_not_doubled(tmp_path):
+    """Every runtime lists every core (zeros for the others'): a core takes its largest value."""
+    report = json.loads(INF2.read_text())
+    report["neuron_runtime_data"].append(json.loads(json.dumps(report["neuron_runtime_data"][0])))
+    path = tmp_path / "same-core.json"
+    path.write_text(json.dumps(report))
+    (profile,) = neuroncmp.load(path)
+    assert _value(profile, "neuroncore_utilization_nc0_percent") == pytest.approx(0.8940087251059674)
+    assert _value(profile, "neuroncore_flops_total") == 875590474948
+    assert _value(profile, "execution_completed_count") == 2 * 816
+
+
 def test_null_latencies_of_idle_runtimes_are_nothing_to_combine(tmp_path):
     """AWS's sample reports: ``"total_latency": null`` when no model ran in the period."""
     report = _two_runtimes()

@@ -24,6 +24,12 @@ _C2_WARN = "issue 20 class 2: the view JSON's warnings section is not kept as no
 _C3 = ("issue 20 class 3: static/software_dynamic/hardware_dynamic_dma_active_time_percent are "
        "shares of dma_active_time, flagged share-mismatch against total_time")
 _C5 = "issue 20 class 5: the older OOM log's bullet-list breakdown (* 15.855GB : tensors) is dropped"
+_C1_NONE = ("issue 20 class 1 (deliverable 1): a file that holds no profile (neuron-ls output, a runtime "
+            "error log) must get one clear error naming what was looked for; today the error names one "
+            "format only, chosen by the file's suffix (a .log file: 'expected a Trainer block')")
+_DICT = ("issue 20 class 1 (content first): a training log whose only Trainer metrics are the final "
+         "logged dict line ({'train_runtime': 2017.3458, 'train_samples_per_second': ...}) is refused "
+         "('expected a ***** train metrics ***** block'); the dict line is the Trainer's own output too")
 _MD = ("issue 20 (UI export): '## Padding N' sub-sections under one '# Title' are not split, so four "
        "Trainer blocks collide (duplicate-metric) and the first block's values are kept")
 
@@ -36,6 +42,8 @@ def _xfails() -> dict[str, str]:
             marks[f"{name}::device_memory_total"] = _C2_MEM
             marks[f"{name}::warnings"] = _C2_WARN
             marks[f"{name}::no-anomaly"] = _C3
+        if name.startswith("derived/summary-json/"):
+            marks[f"{name}::no-anomaly"] = _C3
         if name.startswith("derived/trn2.3xlarge_"):
             for entry in EXPECTED[name]["values"]:
                 marks[f"{name}::{entry['name']}"] = _C1
@@ -44,6 +52,13 @@ def _xfails() -> dict[str, str]:
             for entry in EXPECTED[name]["values"]:
                 if entry["where"] == "oom_breakdown":
                     marks[f"{name}::{entry['name']}"] = _C5
+    for name, spec in EXPECTED.items():
+        if spec["loader"] == "refuse":
+            marks[f"{name}::refused-clearly"] = _C1_NONE
+    log = "derived/trn1.32xlarge_llama3-8b-lora-sft_training-log_notebook-cell-output.log"
+    for entry in EXPECTED[log]["values"]:
+        marks[f"{log}::{entry['name']}"] = _DICT
+    marks[f"{log}::no-anomaly"] = _DICT
     ui = "ui-markdown/trn1.2xlarge_profiler-2.26_bert-base_batch32_padding-sweep.md"
     marks[f"{ui}::train_samples_per_second"] = _MD
     marks[f"{ui}::no-anomaly"] = _MD
@@ -61,6 +76,8 @@ def _param(case_id: str, *values):
 
 VALUE_CASES = [_param(f"{name}::{entry['name']}", name, entry)
                for name, spec in EXPECTED.items() for entry in spec["values"]]
+REFUSED_CASES = [_param(f"{name}::refused-clearly", name)
+                 for name, spec in EXPECTED.items() if spec["loader"] == "refuse"]
 ANOMALY_CASES = [_param(f"{name}::no-anomaly", name)
                  for name, spec in EXPECTED.items() if spec["loader"] == "load"]
 
@@ -137,8 +154,23 @@ def test_value_read_as_the_file_states_it(name, entry):
 
 @pytest.mark.parametrize("name", ANOMALY_CASES)
 def test_no_data_quality_flag_on_real_data(name):
-    flagged = [(a.code, a.metric) for p in _profiles(name) for a in p.anomalies]
-    assert flagged == []
+    """No flag on real data, except the ones expected.json marks as true for that file."""
+    flagged = sorted((a.code, a.metric) for p in _profiles(name) for a in p.anomalies)
+    expected = sorted(tuple(pair) for pair in EXPECTED[name].get("anomalies_expected", []))
+    assert flagged == expected
+
+
+# What a refusal must name: the profile formats neuroncmp looked for (any spelling of each).
+_LOOKED_FOR = (("summary",), ("neuron-monitor", "neuron monitor"), ("trainer", "train metrics"))
+
+
+@pytest.mark.parametrize("name", REFUSED_CASES)
+def test_a_file_with_no_profile_is_refused_naming_what_was_looked_for(name):
+    with pytest.raises(neuroncmp.ParseError) as info:
+        neuroncmp.load(DATA / name)
+    message = str(info.value).lower()
+    missing = [kinds[0] for kinds in _LOOKED_FOR if not any(kind in message for kind in kinds)]
+    assert missing == [], (missing, str(info.value))
 
 
 def test_every_file_in_the_folder_has_expected_values():

@@ -1,10 +1,13 @@
 """neuron-monitor's metric groups, read into sums shared by every runtime of one report.
 
 One report can hold several Neuron applications (``neuron_runtime_data``, one entry per
-process). Counts, bytes, FLOP/s and per-core utilization add up across them (each process uses
-its own cores and memory: in AWS's sample reports a core or a byte is non-zero in one runtime
-only), so every group adds into one ``Sums``; latency percentiles cannot be added, so they are
-read only when one runtime has them. Field names and units: AWS's neuron-monitor user guide.
+process). Counts and bytes add up across them (each process has its own executions and memory),
+so every group adds into one ``Sums``. A NeuronCore belongs to one process at a time (in AWS's
+sample reports a core is non-zero in one runtime only), so per-core utilization and FLOP/s take
+the largest value any runtime reports, not the sum (a runtime listed twice does not double a
+core), and ``neuroncore_flops_total`` sums those per-core values. Latency percentiles cannot be
+added, so they are read only when one runtime has them. Field names and units: AWS's
+neuron-monitor user guide.
 """
 
 from __future__ import annotations
@@ -35,11 +38,26 @@ class Sums:
         self.places: dict[str, str] = {}
 
     def add(self, name: str, value: Any, where: str, scale: float = 1) -> None:
+        number = self._number(name, value, where, scale)
+        self.values[name] = self.values.get(name, 0) + number
+
+    def peak(self, name: str, value: Any, where: str, scale: float = 1) -> None:
+        """A per-core value: the largest any runtime reports (see the module docstring)."""
+        number = self._number(name, value, where, scale)
+        self.values[name] = max(self.values.get(name, number), number)
+
+    def _number(self, name: str, value: Any, where: str, scale: float) -> int | float:
         if type(value) not in (int, float):  # bool is not a number here
             raise ParseError(self.path, where, "a number", shapes.found(value))
-        value = value / scale if scale != 1 else value
-        self.values[name] = self.values.get(name, 0) + value
         self.places.setdefault(name, where)
+        return value / scale if scale != 1 else value
+
+    def flops_total(self) -> None:
+        """``neuroncore_flops_total``: the per-core FLOP/s summed over cores."""
+        cores = [v for k, v in self.values.items() if k.startswith("neuroncore_flops_nc")]
+        if cores:
+            self.values["neuroncore_flops_total"] = sum(cores)
+            self.places.setdefault("neuroncore_flops_total", "neuroncores_in_use")
 
 
 def note_error(section: dict[str, Any], where: str, profile: Profile) -> None:
@@ -67,12 +85,11 @@ def counters(section: dict[str, Any], sums: Sums, where: str, profile: Profile) 
         known = ("neuroncore_utilization", "v3d", *_FLOPS_KEYS)
         profile.skipped += shapes.unknown(values, known, f"{where}.{core}")
         if "neuroncore_utilization" in values:
-            sums.add(f"neuroncore_utilization_nc{index}_percent", values["neuroncore_utilization"],
-                     f"{where}.{core}.neuroncore_utilization", 100)
+            sums.peak(f"neuroncore_utilization_nc{index}_percent", values["neuroncore_utilization"],
+                      f"{where}.{core}.neuroncore_utilization", 100)
         flops = next((key for key in _FLOPS_KEYS if key in values), None)
         if flops is not None:
-            sums.add(f"neuroncore_flops_nc{index}", values[flops], f"{where}.{core}.{flops}")
-            sums.add("neuroncore_flops_total", values[flops], f"{where}.{core}.{flops}")
+            sums.peak(f"neuroncore_flops_nc{index}", values[flops], f"{where}.{core}.{flops}")
         _physical(shapes.obj(values.get("v3d"), sums.path, f"{where}.{core}.v3d"), index, sums,
                   f"{where}.{core}.v3d", profile)
 
@@ -86,8 +103,8 @@ def _physical(v3d: dict[str, Any], core: int, sums: Sums, where: str, profile: P
             profile.skipped.append(Skipped(f"{where}, key '{name}'", f"{values!r:.60}",
                                            "not a physical core's utilization"))
             continue
-        sums.add(f"neuroncore_utilization_nc{core}_pcore{int(number)}_percent",
-                 values["neuroncore_utilization"], f"{where}.{name}", 100)
+        sums.peak(f"neuroncore_utilization_nc{core}_pcore{int(number)}_percent",
+                  values["neuroncore_utilization"], f"{where}.{name}", 100)
 
 
 def execution(section: dict[str, Any], sums: Sums, where: str, profile: Profile) -> dict[str, Any]:

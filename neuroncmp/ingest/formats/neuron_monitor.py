@@ -76,6 +76,7 @@ def _profile(report: dict[str, Any], path: str, where: str, name: str) -> Profil
         latencies += [found[0]] if _ran(found[0][1]) else []
         models += found[1]
     _latency(latencies, sums, profile)
+    sums.flops_total()
     groups.system(shapes.obj(report.get("system_data"), path, f"{where}, system_data"), sums,
                   f"{where}, system_data", profile)
     _models(models, path, where, profile)

@@ -3,7 +3,8 @@
 Reads every real summary we hold: the view JSONs here (summary[0], nc_mem_usage, metadata), the
 summary-text excerpt here, the UI markdown export here, and, when present beside the repository,
 the public samples in ../shared/samples and the user's export in ../shared/seeds (display values,
-converted here). Writes RELATIONS.md next to this file: per rule, per profile, the two sides, their
+converted here), and the derived summary-json files in derived/summary-json/ (summaries of real view
+JSONs, SOURCES.md). Writes RELATIONS.md next to this file: per rule, per profile, the two sides, their
 relative difference and whether the relation holds.
 
     python tests/data/third_party/check_relations.py [--shared PATH/TO/shared]
@@ -127,6 +128,8 @@ def ui_markdown(path, prefix):
 def gather(shared):
     found = [view_json(p, Path(p).name) for p in sorted(glob.glob(str(HERE / "view-json/*.json")))]
     found += [summary_text(p, Path(p).name) for p in sorted(glob.glob(str(HERE / "summary-text/*.txt")))]
+    found += [summary_json(p, "derived:" + Path(p).name.replace(".summary-json.json", ""))
+              for p in sorted(glob.glob(str(HERE / "derived/summary-json/*.json")))]
     for path in sorted(glob.glob(str(HERE / "ui-markdown/*.md"))):
         found += ui_markdown(path, Path(path).name)
     if shared:
@@ -224,6 +227,10 @@ def rows_for(s):
         out.append(("total_active_time_percent vs total_active_time / total_time",
                     "total_active_time_percent", active_pct, active / total, True,
                     ["total_active_time", "total_active_time_percent", "total_time"]))
+    for key in sorted(k for k in s.v if k.endswith("_instruction_time") and s.num(k) is not None):
+        if total:
+            out.append(("instruction-time bound: X_instruction_time <= total_time (an upper bound a "
+                        "rule might assume)", key, s.num(key), total, "le", [key, "total_time"]))
     for key in [k for k in s.v if k.endswith("_percent") and (s.num(k) or 0) > 1]:
         out.append(("percent-over-100: a *_percent value above 1 (kept, flagged)", key, s.num(key),
                     1.0, False, []))
@@ -252,6 +259,17 @@ READING = """## Reading (written by hand from this table; rerun the script to ch
   but **not on trn2.3xlarge**: the profile states 109.84, exactly half of 157.3 TFLOP/s / 716 GB/s (one
   physical core's peak over the logical core's bandwidth). Deriving HBM bandwidth as implied peak /
   ratio would give 1432 GB/s there, twice what the profile states.
+- **derived trn2 summaries** (`derived/summary-json/`, six more attention kernels at s512 and s1024 from
+  the same trn2.3xlarge profiler 2.28 run set): the same pattern as the four view JSONs: cycles at
+  1.2 GHz hold, DMA sub-shares are shares of `dma_active_time` (24 of 24), and the stated ridge (109.84) is
+  again half of implied peak / implied bandwidth where both can be computed. They carry no `metadata`,
+  so the MBU bandwidth rule has no stated side there ("no verdict").
+- **instruction-time bound** (not a neuroncmp rule today; tested because it is tempting):
+  `X_instruction_time <= total_time` **does not hold** on 9 of 218: `tensor_engine_instruction_time`
+  exceeds `total_time` by 6-44 % on seven trn2.3xlarge attention profiles (profiler 2.28) and on the
+  seed's trn1 "Batch 64 (swap)" (2.26), `vector_engine_instruction_time` by 4.6 % on the trnblas trn1
+  summary (2.29). Instruction times are sums of instruction durations that overlap, not wall time: no
+  rule may bound them by `total_time` or flag them as shares (`*_instruction_time` has no `_percent`).
 - **value ranges** (neuroncmp `validate`): no NaN, infinity or negative value in any real summary; no
   `*_percent` above 1 except the throttle values the seed export states (109.67 %, 25300 %), which
   stay flagged as `percent-over-100`.
@@ -276,7 +294,10 @@ def render(summaries):
         detail += ["", f"## {rule}", "", "| profile | profiler | quantity | a | b | rel diff | verdict |",
                    "|---|---|---|---|---|---|---|"]
         for s, what, lhs, rhs, compare, tol in items:
-            diff = rel(lhs, rhs) if compare else None
+            if compare == "le":  # an upper bound: only the excess of a over b counts
+                diff = None if lhs is None or rhs is None else max(0.0, rel(lhs, rhs) if lhs > rhs else 0.0)
+            else:
+                diff = rel(lhs, rhs) if compare else None
             if not compare:
                 verdict = "flagged (value > 1)"
                 none += 1
