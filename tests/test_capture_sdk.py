@@ -99,3 +99,23 @@ def test_the_schema_flag_before_it_moved_under_view(tmp_path):
     broken = _script(tmp_path / "broken", "sys.exit('no schema here')")
     assert tools.profile_schema(tools.Tools(tools.EXPLORER, broken, None)).startswith("unknown (")
     assert tools.profile_schema(tools.Tools(tools.PROFILER, broken, None)) is None
+
+
+NEURON_LS = Path(__file__).parent / "data" / "third_party" / "neuron-ls"
+
+
+@pytest.mark.parametrize("name, devices, instance", [
+    # device rows and instance-type lines counted by hand in each real output (gather's SOURCES.md)
+    ("inf2.48xlarge_neuron-ls_table_connected-devices_optimum-neuron-benchmark.txt", 12, "inf2.48xlarge"),
+    ("trn1.2xlarge_neuron-ls-2.28.23_table_xtts-article.txt", 1, "trn1.2xlarge"),
+    ("trn1.2xlarge_neuron-ls_table_4-column_optimum-neuron-ec2-setup.txt", 1, "trn1.2xlarge"),
+    ("trn2.3xlarge_neuron-ls_table_qwen25vl-article.txt", 1, None),  # this output has no instance-type line
+])
+def test_real_neuron_ls_tables_are_read_by_the_same_rules(tmp_path, monkeypatch, name, devices, instance):
+    from neuroncmp.capture import preflight
+
+    monkeypatch.setattr(preflight, "_DMI", tmp_path / "no-dmi")
+    text = (NEURON_LS / name).read_text(encoding="utf-8")
+    script = _script(tmp_path / "neuron-ls", f"sys.stdout.write({text!r})")
+    machine = preflight.check_device(tools.Tools(tools.EXPLORER, script, script))
+    assert (machine.devices, machine.instance_type) == (devices, instance)
