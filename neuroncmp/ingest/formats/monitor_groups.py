@@ -50,7 +50,8 @@ class Sums:
         if type(value) not in (int, float):  # bool is not a number here
             raise ParseError(self.path, where, "a number", shapes.found(value))
         self.places.setdefault(name, where)
-        return value / scale if scale != 1 else value
+        number: int | float = value
+        return number / scale if scale != 1 else number
 
     def flops_total(self) -> None:
         """``neuroncore_flops_total``: the per-core FLOP/s summed over cores."""
