@@ -338,11 +338,68 @@ def _memory() -> list[MetricSpec]:
                   "device memory in use by type, summed (profiler's NC Memory Usage Info)")]
 
 
+# ---- neuron-monitor (issue 20, item 4; branch monitor) ------------------------------------------
+# Field names and units from AWS's neuron-monitor user guide (tools/neuron-sys-tools/
+# neuron-monitor-user-guide.rst): latencies in seconds, vCPU and utilization in percent (stored
+# as 0-1 fractions), memory in bytes; ``effective_flops`` is what runtime 2.30 writes for the
+# guide's ``flops`` (a real inf2 capture, tests/fixtures/README.md). Counts are per sampling period.
+_EXECUTION_OUTCOMES = (("completed_with_err", "executions that ended in an error other than a numeric one"),
+                       ("completed_with_num_err", "executions that ended in a numeric (NaN) error"),
+                       ("timed_out", "executions longer than the runtime's timeout"),
+                       ("incorrect_input", "executions refused for incorrect input"),
+                       ("failed_to_queue", "execution requests the runtime could not queue"))
+EXECUTION_ERRORS = ("generic", "numerical", "transient", "model", "runtime", "hardware")
+LATENCY_PERCENTILES = ("p0", "p1", "p25", "p50", "p75", "p99", "p100")
+VCPU_FIELDS = ("user", "nice", "system", "idle", "io_wait", "irq", "soft_irq")
+ECC_FIELDS = ("mem_ecc_corrected", "mem_ecc_uncorrected", "sram_ecc_corrected", "sram_ecc_uncorrected")
+EXECUTION_FAILED = tuple(f"execution_{outcome}_count" for outcome, _ in _EXECUTION_OUTCOMES)
+
+
+def _monitor() -> list[MetricSpec]:
+    g, c = "monitor", u.COUNT
+    specs = [
+        _spec("execution_period", g, u.SECOND, meaning="length of the execution_stats sampling period"),
+        _spec("execution_completed_count", g, c, HIGHER, meaning="executions completed in the period"),
+        *[_spec(f"execution_{outcome}_count", g, c, LOWER, meaning=meaning)
+          for outcome, meaning in _EXECUTION_OUTCOMES],
+        *[_spec(f"execution_error_{kind}_count", g, c, LOWER, meaning=f"{kind} execution errors in the period")
+          for kind in EXECUTION_ERRORS],
+        *[_spec(f"latency_{scope}_{p}", g, u.SECOND, LOWER, True,
+                f"{p[1:]}th percentile of {what} latency per execution in the period")
+          for scope, what in (("total", "runtime-measured"), ("device", "on-device"))
+          for p in LATENCY_PERCENTILES],
+        _spec("neuroncore_flops_total", g, u.FLOP_RATE, HIGHER,
+              meaning="FLOP/s of all NeuronCores in use, summed (neuroncores_in_use.*.flops)"),
+        _spec("runtime_vcpu_user_percent", g, u.FRACTION, meaning="vCPU time in user code by the Neuron application"),
+        _spec("runtime_vcpu_system_percent", g, u.FRACTION, meaning="vCPU time in kernel code by the Neuron application"),
+        _spec("loaded_model_count", g, c, meaning="models loaded by the runtime(s) (names in the metadata)"),
+        _spec("system_memory_total_bytes", g, u.BYTE, meaning="host memory size (system_data.memory_info)"),
+        _spec("system_memory_used_bytes", g, u.BYTE, LOWER, meaning="host memory in use, all processes"),
+        _spec("system_swap_total_bytes", g, u.BYTE, meaning="host swap size"),
+        _spec("system_swap_used_bytes", g, u.BYTE, LOWER, meaning="host swap in use"),
+        *[_spec(f"vcpu_{field}_percent", g, u.FRACTION, meaning=f"vCPU time ({field}), average of all vCPUs")
+          for field in VCPU_FIELDS],
+        _spec("vcpu_context_switch_count", g, c, meaning="vCPU context switches in the period"),
+        *[_spec(f"{field}_count", g, c, LOWER, meaning=f"{field.replace('_', ' ')} events, all devices")
+          for field in ECC_FIELDS],
+    ]
+    derived = [
+        _spec("execution_failed_count", g, c, LOWER, meaning="executions that did not complete cleanly",
+              formula=" + ".join(EXECUTION_FAILED), inputs=EXECUTION_FAILED,
+              compute=lambda v: sum(v[n] for n in EXECUTION_FAILED)),
+        _spec("execution_rate", g, u.HERTZ, HIGHER, meaning="completed executions per second",
+              formula="execution_completed_count / execution_period",
+              inputs=("execution_completed_count", "execution_period"),
+              compute=_ratio("execution_completed_count", "execution_period")),
+    ]
+    return specs + derived
+
+
 @lru_cache(maxsize=1)
 def catalog() -> dict[str, MetricSpec]:
     """Every catalogued metric by canonical name."""
     specs = (_overall() + _data_movement() + _engines() + _collectives() + _system()
-             + _training() + _host_memory() + _memory() + _derived())
+             + _training() + _host_memory() + _memory() + _derived() + _monitor())
     return {spec.name: spec for spec in specs}
 
 
@@ -365,6 +422,9 @@ _CORE_PATTERNS: tuple[tuple[str, re.Pattern[str], str, str, str, bool, str], ...
      LOWER, False, "share of the step the core was throttled"),
     ("neuroncore_utilization_nc<N>_percent", re.compile(r"^neuroncore_utilization_nc\d+_percent$"), "monitor",
      u.FRACTION, HIGHER, False, "NeuronCore utilization (neuron-monitor)"),
+    ("neuroncore_utilization_nc<N>_pcore<M>_percent",
+     re.compile(r"^neuroncore_utilization_nc\d+_pcore\d+_percent$"), "monitor", u.FRACTION, HIGHER, False,
+     "utilization of one physical core of a logical NeuronCore (neuron-monitor v3d, Trn2)"),
     ("memory.profiler_buffers", re.compile(r"^memory\.profiler_buffers$"), "memory", u.BYTE, NEUTRAL, False,
      "device memory reserved by the profiler (absent when not profiling)"),
     ("memory.<usage type>", re.compile(r"^memory\."), "memory", u.BYTE, LOWER, False,

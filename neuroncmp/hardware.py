@@ -6,24 +6,42 @@ Values a profile carries win (the peak FLOP/s implied by ``mfu_estimated_percent
 which source it used. The user overrides the roof's numbers (``neuroncmp sweep --hbm-per-core 16GiB
 --peak-tflops 95 --hbm-gbps 410``).
 
-Per NeuronCore (one physical core; one logical core at LNC=1):
+Rows are per *physical* NeuronCore; ``for_instance`` scales them to one *logical* core, the unit
+the runtime, the profiler and the memory table work in: at LNC=2 (Trn2/Trn3 only; the default
+there) two physical cores share one HBM bank and one address space, so a logical core has twice
+the HBM, bandwidth and FLOP/s. Sources (AWS Neuron docs, aws-neuron/aws-neuron-sdk):
 - trn1 / trn1n (Trainium, NeuronCore-v2): a chip has 2 cores, 32 GiB HBM (2 stacks of 16 GiB), 820 GB/s,
-  190 BF16 TFLOPS, 1.4 GHz. Source: AWS Neuron docs, about-neuron/arch/neuron-hardware/trainium.rst.
+  190 BF16 TFLOPS, 1.4 GHz. Source: about-neuron/arch/neuron-hardware/trainium.rst.
 - inf2 (Inferentia2, NeuronCore-v2): a chip has 2 cores, 32 GiB, 820 GB/s, 190 BF16 TFLOPS, 1.4 GHz.
-  Source: AWS Neuron docs, about-neuron/arch/neuron-hardware/inferentia2.rst.
-- trn2 (Trainium2, NeuronCore-v3): a chip has 8 cores, 96 GiB HBM (4 stacks of 24 GiB), 2.9 TB/s,
-  667 BF16 TFLOPS (79 per core's tensor engine), 1.2 GHz (formats.md 7). At the default LNC=2 a logical
-  core is two physical cores sharing one 24 GiB stack. Source: about-neuron/arch/neuron-hardware/trainium2.rst,
-  nki/guides/architecture/trainium2_arch.rst.
+  Source: about-neuron/arch/neuron-hardware/inferentia2.rst.
+- trn2 (Trainium2, NeuronCore-v3): a chip has 8 cores, 96 GiB HBM in four 24 GiB banks each shared by
+  two physical cores, 2.9 TB/s; each core's tensor engine delivers 79 dense BF16 TFLOPS (the chip's 667
+  counts more than the tensor engines); 1.2 GHz (the tensor engine runs at 2.4). Sources:
+  about-neuron/arch/neuron-hardware/trainium2.rst, nki/guides/architecture/trainium2_arch.rst,
+  about-neuron/arch/neuron-features/logical-neuroncore-config.rst (LNC=2 the default on Trn2).
+- trn3 (Trainium3, NeuronCore-v4): a chip has 8 cores, 144 GiB HBM, 4.9 TB/s (the NKI guide says 4.7:
+  the architecture page's figure is used), 79 dense BF16 TFLOPS per core's tensor engine (the chip's
+  671 likewise counts more). Clock: the docs give engine frequencies (tensor 2.4 GHz, the others 1.2)
+  but no NeuronCore clock for the cycle count, so none is assumed. Sources:
+  about-neuron/arch/neuron-hardware/trainium3.rst, nki/guides/architecture/trainium3_arch.rst.
+
+The profiler's own device-memory reservation, for the "without the profiler" forecast when the
+memory table does not list it: "around 2 GB" of 64 or 128 MB buffers on trn1/inf2
+(neuron-runtime/explore/device-memory.rst, "Profile Buffers"); "~5 GB HBM on Trn2/Trn3"
+(tools/neuron-explorer/troubleshooting.rst, "Out-of-memory during profiling").
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from .records import record
 
 GIB = 2**30
+_TRN1_RESERVE = ("about 2 GB of profiler buffers (AWS, neuron-runtime/explore/device-memory.rst)", 2e9)
+_TRN23_RESERVE = (("about 5 GB reserved by device profiling on Trn2/Trn3 (AWS, "
+                   "tools/neuron-explorer/troubleshooting.rst)"), 5e9)
 
 
 @record
@@ -34,33 +52,68 @@ class Hardware(NamedTuple):
     hbm_bytes: float          # device memory one core can use (bytes)
     peak_flops: float         # dense BF16 FLOP/s of one core
     hbm_bandwidth: float      # bytes/s of the HBM one core reads (one stack on trn1)
-    clock_hz: float
+    clock_hz: float | None    # None: the docs give no NeuronCore clock
     source: str
-
+    core: str = "NeuronCore-v2"
+    default_lnc: int | None = None      # None: LNC does not apply to the family
+    profiler_reserve: float = 2e9       # bytes device profiling takes (see the docstring)
+    reserve_source: str = _TRN1_RESERVE[0]
 
 
 FAMILIES = {
     "trn1": Hardware("trn1", 16 * GIB, 95e12, 410e9, 1.4e9, "trn1 table (AWS Trainium architecture page)"),
     "trn1n": Hardware("trn1n", 16 * GIB, 95e12, 410e9, 1.4e9, "trn1 table (AWS Trainium architecture page)"),
     "inf2": Hardware("inf2", 16 * GIB, 95e12, 410e9, 1.4e9, "inf2 table (AWS Inferentia2 architecture page)"),
-    "trn2": Hardware("trn2", 12 * GIB, 83.4e12, 362.5e9, 1.2e9, "trn2 table (AWS Trainium2 architecture page)"),
+    "trn2": Hardware("trn2", 12 * GIB, 79e12, 362.5e9, 1.2e9, "trn2 table (AWS Trainium2 architecture pages)",
+                     "NeuronCore-v3", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0]),
+    "trn3": Hardware("trn3", 18 * GIB, 79e12, 612.5e9, None, "trn3 table (AWS Trainium3 architecture pages)",
+                     "NeuronCore-v4", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0]),
 }
 DEFAULT_FAMILY = "trn1"  # the bundled profiles' family; used (and said) when the instance is unknown
+# Instance types whose name extends a family's: trn2u/trn2n (UltraServer, networking), trn3pd/pds.
+_FAMILY = re.compile(r"^(trn1n|trn1|inf2|trn2|trn3)[a-z]*$")
+
+
+# neuron-monitor's neuron_device_type, for a profile that names no instance (the guide's Trn2
+# example, and real trn1 and inf2 reports: tests/fixtures/README.md).
+_DEVICE_TYPES = {"trainium": "trn1", "trainium2": "trn2", "inferentia2": "inf2"}
 
 
 def family_of(instance_type: object) -> str | None:
-    """``trn1.2xlarge`` -> ``trn1``; None when unknown."""
-    family = str(instance_type or "").split(".")[0].lower()
-    return family if family in FAMILIES else None
+    """``trn1.2xlarge`` -> ``trn1``, ``trn2u.48xlarge`` -> ``trn2``, a device type ``trainium2`` ->
+    ``trn2``; None when unknown."""
+    text = str(instance_type or "").lower()
+    if text in _DEVICE_TYPES:
+        return _DEVICE_TYPES[text]
+    match = _FAMILY.match(text.split(".")[0])
+    return match[1] if match else None
 
 
-def for_instance(instance_type: object) -> Hardware:
-    """The table row for an instance type, or trn1's with a note saying it was assumed."""
+def for_instance(instance_type: object, lnc: object = None) -> Hardware:
+    """The table row for an instance type, per logical core at ``lnc`` (the family's default
+    when not stated; ignored where LNC does not apply), or trn1's with a note saying it was assumed."""
     family = family_of(instance_type)
-    if family is not None:
-        return FAMILIES[family]
-    base = FAMILIES[DEFAULT_FAMILY]
-    return base._replace(source=f"{base.source}, assumed: instance type {instance_type or 'unknown'}")
+    if family is None:
+        base = FAMILIES[DEFAULT_FAMILY]
+        return base._replace(source=f"{base.source}, assumed: instance type {instance_type or 'unknown'}")
+    row = FAMILIES[family]
+    if row.default_lnc is None:
+        return row
+    stated = _lnc(lnc)
+    factor = stated or row.default_lnc
+    said = f"LNC={factor}" if stated else f"LNC={factor}, the family's default (the profile states none)"
+    return row._replace(hbm_bytes=row.hbm_bytes * factor, peak_flops=row.peak_flops * factor,
+                        hbm_bandwidth=row.hbm_bandwidth * factor,
+                        source=f"{row.source}, per logical core at {said}")
+
+
+def _lnc(value: object) -> int | None:
+    """A stated LNC of 1 or 2 (the only values AWS supports), else None."""
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        return None
+    return number if number in (1, 2) else None
 
 
 def clock_hz(instance_type: object) -> float | None:

@@ -122,7 +122,8 @@ def test_manifest_records_command_env_versions_and_raw_files(swept):
     assert manifest["env"] == {"NEURON_RT_INSPECT_ENABLE": "1", "NEURON_RT_INSPECT_DEVICE_PROFILE": "1",
                                "NEURON_RT_INSPECT_OUTPUT_DIR": "raw/{label}/inspect"}
     assert manifest["tool"]["name"] == "neuron-explorer"
-    assert manifest["tool"]["version"] == "neuron-explorer version 2.31.24.0 (stand-in)"
+    assert manifest["tool"]["version"] == "neuron-explorer version 2.33.0.0 (stand-in)"
+    assert manifest["tool"]["profile_schema"] == "12.0.1"  # from `view --show-profile-schema` (SDK 2.33)
     assert manifest["instance_type"] == "trn1.2xlarge"
     assert set(manifest["packages"]) >= {"torch-neuronx", "neuronx-cc"}
     entry = next(e for e in manifest["profiles"] if e["label"] == "b16")

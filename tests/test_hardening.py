@@ -171,10 +171,11 @@ def test_neuron_monitor_shapes_are_parse_errors_naming_the_place(tmp_path, chang
 def test_neuron_monitor_unknown_fields_are_counted_as_skipped(tmp_path):
     report = json.loads(json.dumps(MONITOR))
     report["neuron_runtime_data"][0]["report"]["execution_stats"] = {"latency": 1}
-    report["system_data"] = {"vcpu_usage": {}}
+    report["system_data"] = {"vcpu_usage": {}, "gpu_info": 1}
+    report["neuron_k8s_info"] = {}
     (profile,) = neuroncmp.load(write(tmp_path, "monitor.json", json.dumps(report)))
     skipped = {s.where.rsplit("key ", 1)[-1] for s in profile.skipped}
-    assert {"'execution_stats'", "'system_data'", "'loaded_models'", "'pid'", "'neuron_runtime_tag'"} <= skipped
+    assert {"'latency'", "'gpu_info'", "'neuron_k8s_info'", "'pid'", "'neuron_runtime_tag'"} <= skipped
 
 
 @pytest.mark.parametrize("table, fragment", [

@@ -80,7 +80,10 @@ def test_neuron_monitor_report():
     assert profile.source.format == "neuron-monitor"
     assert profile.metrics["neuroncore_utilization_nc0_percent"].value == pytest.approx(0.8725)
     assert profile.metrics["neuroncore_flops_nc0"].quantity.to("TFLOP/s").m == pytest.approx(18.75)
-    assert profile.metrics["device_used_memory_total"].value == 11381663334
+    # neuron_device (the runtime's device bytes) is the memory table's total row: the sum of the
+    # per-core rows, as in every real report (tests/test_neuron_monitor.py)
+    assert profile.memory_total() == 5552920576 and not profile.anomalies
+    assert profile.metrics["device_used_memory_total"].value == 5552920576
     assert profile.metadata["lnc_config"] == 1 and profile.metadata["neuroncore_per_device_count"] == 2
     scratch = [r for r in profile.memory if r.usage_type == "shared_scratchpad"]
     assert [(r.core, r.bytes) for r in scratch] == [(0, 3758096384), (1, 0)]

@@ -18,33 +18,12 @@ from neuroncmp.ingest.memory_types import canonical_usage
 DATA = Path(__file__).parent / "data" / "third_party"
 EXPECTED = json.loads((DATA / "expected.json").read_text(encoding="utf-8"))["files"]
 
-_C4 = "issue 20 class 4: neuron-monitor read only partly"
-_C4_EMPTY = ("issue 20 class 4: a neuron-monitor report with no runtime attached (system_data, "
-             "instance_info, hardware info only) is refused")
 
 
-def _xfails() -> dict[str, str]:
-    """Test id -> reason, for every case that fails on today's readers."""
-    marks: dict[str, str] = {}
-    for name in EXPECTED:
-        if name.startswith("neuron-monitor/"):
-            for entry in EXPECTED[name]["values"]:
-                marks[f"{name}::{entry['name']}"] = _C4_EMPTY
-            marks[f"{name}::no-anomaly"] = _C4_EMPTY
-    monitor = "derived/trn1.2xlarge_neuron-monitor_wandb-test-sample.json"
-    for key in ("execution_stats.execution_summary.completed",
-                "execution_stats.latency_stats.device_latency.p50",
-                "system_data.memory_info.memory_total_bytes"):
-        marks[f"{monitor}::{key}"] = _C4
-    monitor = "derived/trn1n.32xlarge_neuron-monitor_cloudwatch-agent-test_two-runtimes.json"
-    for key in ("execution_stats.error_summary.generic",
-                "execution_stats.execution_summary.completed",
-                "system_data.memory_info.memory_total_bytes"):
-        marks[f"{monitor}::{key}"] = _C4
-    return marks
-
-
-XFAIL = _xfails()
+# Test id -> reason, for a case today's readers are known to fail (strict xfail: it must fail).
+# Empty since every defect class of issue 20 was fixed; a newly gathered file that exposes a
+# defect gets its entry here, naming the defect, until a reader is fixed.
+XFAIL: dict[str, str] = {}
 
 
 def _param(case_id: str, *values):

@@ -8,7 +8,9 @@
 - Device memory: ``total = fixed + per_sample x batch`` (least squares over points with a memory
   table); the largest batch that fits is ``floor((hbm - fixed) / per_sample)``, once as profiled and
   once without the profiler's own buffers (``memory.profiler_buffers``), which unprofiled training
-  does not reserve. Everything else the runtime holds is assumed unchanged.
+  does not reserve; when a profiled capture's table does not list them, the family's reservation
+  (``hardware.py``: about 2 GB on trn1/inf2, about 5 GB on Trn2/Trn3, AWS's figures) stands in.
+  ``hbm`` is one logical core's (LNC-aware). Everything else the runtime holds is assumed unchanged.
 - Arithmetic intensity: FLOPs grow as ``flops_per_sample x batch`` and HBM bytes as
   ``fixed + bytes_per_sample x batch`` (least squares), so intensity tends to
   ``flops_per_sample / bytes_per_sample``; if that limit is below the ridge, no batch size makes the
@@ -134,12 +136,17 @@ MEMORY = "device_memory_total"  # from any memory source: a memory table, the vi
 # nc_mem_usage, neuron-monitor's per-core memory, a runtime memory log
 
 
-def memory_forecast(points: tuple[Point, ...], hbm: float, hbm_source: str) -> MemoryForecast | None:
+def memory_forecast(points: tuple[Point, ...], hbm: float, hbm_source: str,
+                    reserve: tuple[float, str] | None = None) -> MemoryForecast | None:
+    """``reserve``: what profiling takes on this family (bytes, source), used for the "without
+    the profiler" forecast when the memory table of a profiled capture does not list it."""
     found = _fit(points, MEMORY)
     if found is None or found[0].slope <= 0:
         return None
     fit, xs = found
     profiler = max((p.get("memory.profiler_buffers") or 0.0 for p in points), default=0.0)
+    if not profiler and reserve is not None:
+        profiler, hbm_source = reserve[0], f"{hbm_source}; profiler: {reserve[1]}"
 
     def largest(fixed: float) -> int | None:
         room = (hbm - fixed) / fit.slope  # inf when a tiny slope divides: capped, never floor(inf)

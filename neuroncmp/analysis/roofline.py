@@ -4,7 +4,9 @@ The roof comes from the profile when it carries it: the peak FLOP/s that MFU imp
 (``model_flops / (mfu_estimated_percent x total_time)``, the median over the points) and the HBM
 bandwidth, the implied peak over the ridge ``peak_flops_bandwidth_ratio`` (else Explorer's
 ``hbm_ddr_bandwidth``). Missing values come from the instance family's table
-(``neuroncmp/hardware.py``), and the user's overrides win over both; the ridge is always
+(``neuroncmp/hardware.py``; HBM per core from the profile's own ``neuron_device_memory_size /
+neuroncore_per_device_count`` when it states them, as neuron-monitor does), and the user's
+overrides win over both; the ridge is always
 ``peak / bandwidth``, so overriding the peak moves the ridge, not the bandwidth. A point is memory-bound when its intensity is below the ridge; its attainable
 FLOP/s is ``min(peak, intensity x bandwidth)``. Achieved FLOP/s uses the profile's own intensity
 numerator, ``(hardware_flops - transpose_flops) / total_time``.
@@ -61,7 +63,7 @@ def _usable(value: float | None) -> bool:
 
 
 def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
-         bandwidth: float | None = None, hbm: float | None = None) -> Roof:
+         bandwidth: float | None = None, hbm: float | None = None, stated_hbm: float | None = None) -> Roof:
     """The roof, from the user's values, else the profile's, else the table's (``sources`` says)."""
     ridges = [p.get("peak_flops_bandwidth_ratio") for p in points if _usable(p.get("peak_flops_bandwidth_ratio"))]
     implied = _implied_peak(points)
@@ -84,8 +86,11 @@ def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
     else:
         bandwidth = table.hbm_bandwidth
         sources.append(f"HBM bandwidth: {table.source}")
-    hbm_bytes = hbm if hbm is not None else table.hbm_bytes
-    sources.append("HBM per core from the command line" if hbm is not None else f"HBM per core: {table.source}")
+    stated = stated_hbm if stated_hbm is not None and _usable(stated_hbm) else None
+    hbm_bytes = hbm if hbm is not None else stated if stated is not None else table.hbm_bytes
+    sources.append("HBM per core from the command line" if hbm is not None else
+                   "HBM per core from the profile (device memory size / cores per device)"
+                   if stated is not None else f"HBM per core: {table.source}")
     return Roof(peak, peak / bandwidth, bandwidth, hbm_bytes, tuple(sources))
 
 

@@ -116,12 +116,34 @@ def overrides(price_per_hour: Any = None, hbm_per_core: Any = None, peak_flops: 
                      checked["price_per_hour"])
 
 
+def _first_info(sides: tuple[Side, ...], key: str) -> Any:
+    return next((p.info(key) for side in sides for p in side.profiles if p.info(key)), None)
+
+
+def _stated_hbm(sides: tuple[Side, ...]) -> float | None:
+    """One core's device memory as the profile states it: ``neuron_device_memory_size`` over
+    ``neuroncore_per_device_count`` (neuron-monitor's hardware info counts logical cores, so at
+    LNC=2 on Trn2 this is 96 GiB / 4 = 24 GiB)."""
+    size, cores = _first_info(sides, "neuron_device_memory_size"), _first_info(sides, "neuroncore_per_device_count")
+    numbers = all(type(v) in (int, float) for v in (size, cores))
+    return size / cores if numbers and cores and size > 0 else None
+
+
+def _profiled(sides: tuple[Side, ...]) -> bool:
+    """Whether the device memory was read from a profiler's capture (its table is taken with the
+    profiler's buffers allocated); neuron-monitor watches a process that may not be profiled."""
+    return any(p.memory and p.source.format != "neuron-monitor" for side in sides for p in side.profiles)
+
+
 def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides) -> Sweep:
     points = found.points
-    instance = next((p.info("instance_type") for side in sides for p in side.profiles if p.info("instance_type")), None)
-    top = roof(points, hardware.for_instance(instance), given.peak_flops, given.hbm_bandwidth, given.hbm_bytes)
+    instance = _first_info(sides, "instance_type")
+    facts = hardware.for_instance(instance or _first_info(sides, "neuron_device_type"),
+                                  _first_info(sides, "lnc_config"))
+    top = roof(points, facts, given.peak_flops, given.hbm_bandwidth, given.hbm_bytes, _stated_hbm(sides))
     table = rows(points, price)
-    fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1])
+    reserve = (facts.profiler_reserve, facts.reserve_source) if _profiled(sides) else None
+    fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1], reserve)
     chosen = recommend(points)
     focus = next((p for p in points if chosen and p.batch_size == chosen.batch_size), points[-1])
     placed = tuple(r for r in (place(p, top) for p in points) if r is not None)

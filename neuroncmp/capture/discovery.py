@@ -6,7 +6,16 @@ Layout (AWS, Neuron Explorer "Capture profiles" guide and "Get started"):
 first execution of each NEFF per NeuronCore, so a training job leaves one pair per compiled graph
 (and per core it ran on). Pairing falls back, in order, to the same stem (``x.neff`` /
 ``x.ntff``, ``x_exec_2.ntff``, ``x_rank_0.ntff``: what ``neuron-profile capture`` writes) and to
-the only NEFF of the folder; an NTFF with no NEFF is reported, never silently dropped.
+the only NEFF of the folder; an NTFF with no NEFF is reported, never silently dropped. Newer
+runtimes name the NEFF ``neff_<hash>_vnc_<v>.neff`` (Explorer "Capture profiles", SDK 2.32-2.33):
+tried too. On Trn2/Trn3 ``vnc`` is the logical core (two physical cores at LNC=2); the rules are
+the same.
+
+Session mode (``NEURON_RT_INSPECT_DEVICE_PROFILE=session``, SDK 2.32-2.33; required on PJRT
+runtimes) writes ``profile_nc_<c>_session_<s>.ntff``: *all* device activity of the core in one
+trace, every graph and every execution. Such a trace is not one graph's profile, so it is never
+paired (not even with the folder's only NEFF) and never taken for the training step: ``find``
+lists it in ``sessions`` and capture refuses it with a line saying why.
 
 Picking the training-step graph (our rule; AWS documents none): ``largest``, the pair whose NEFF
 file has the most bytes. A Trainer step on torch-neuronx runs forward, backward and the optimizer
@@ -28,6 +37,7 @@ from ..errors import UsageError
 RULES = ("largest", "largest-ntff")
 _RUNTIME_NTFF = re.compile(r"^(?P<hash>.+?)_instid_(?P<instid>\d+)_vnc_(?P<vnc>\d+)\.ntff$")
 _TOOL_SUFFIX = re.compile(r"(_rank_\d+)?(_exec_\d+)?$")
+_SESSION_NTFF = re.compile(r"_session_\d+\.ntff$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,18 +62,34 @@ class Found:
 
     pairs: tuple[Pair, ...]
     unpaired: tuple[Path, ...]
+    sessions: tuple[Path, ...] = ()   # session-mode traces: all device activity, not one graph
 
 
 def find(root: Path) -> Found:
     """All NEFF/NTFF pairs under ``root`` (any depth), in a stable order."""
-    pairs, unpaired = [], []
+    pairs, unpaired, sessions = [], [], []
     for ntff in sorted(root.rglob("*.ntff")) if root.is_dir() else []:
-        pair = pair_for(ntff)
-        if pair is None:
+        pair = None if is_session(ntff) else pair_for(ntff)
+        if is_session(ntff):
+            sessions.append(ntff)
+        elif pair is None:
             unpaired.append(ntff)
         else:
             pairs.append(pair)
-    return Found(tuple(pairs), tuple(unpaired))
+    return Found(tuple(pairs), tuple(unpaired), tuple(sessions))
+
+
+def is_session(ntff: Path) -> bool:
+    """A session-mode trace (``profile_nc_0_session_0.ntff``)."""
+    return bool(_SESSION_NTFF.search(ntff.name))
+
+
+def session_refusal(ntff: Path) -> str:
+    """Why a session-mode trace is not captured (one line)."""
+    return (f"{ntff.name} is a session-mode trace (NEURON_RT_INSPECT_DEVICE_PROFILE=session): all "
+            "device activity of a core in one NTFF, not one graph, so it cannot stand for the training "
+            "step; capture with NEURON_RT_INSPECT_DEVICE_PROFILE=1 (model mode, capture's default: "
+            "do not override it with --env), or profile one graph with --neff")
 
 
 def pair_for(ntff: Path) -> Pair | None:
@@ -71,7 +97,8 @@ def pair_for(ntff: Path) -> Pair | None:
     match = _RUNTIME_NTFF.match(ntff.name)
     candidates = []
     if match:
-        candidates.append(ntff.with_name(f"neff_{match['hash']}.neff"))
+        candidates += [ntff.with_name(f"neff_{match['hash']}.neff"),
+                       ntff.with_name(f"neff_{match['hash']}_vnc_{match['vnc']}.neff")]
     stem = _TOOL_SUFFIX.sub("", ntff.stem)
     candidates += [ntff.with_name(f"{stem}.neff"), ntff.with_name(f"{ntff.stem}.neff")]
     neff = next((c for c in candidates if c.is_file()), None)

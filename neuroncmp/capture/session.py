@@ -22,8 +22,11 @@ def machine(kind: str = "auto", dev_dir: Path = Path("/dev")) -> tuple[tools.Too
     found = tools.locate(kind)
     preflight.check_not_placeholder()
     info = preflight.check_device(found, dev_dir)
-    about = {"tool": {"name": found.kind, "path": str(found.path), "version": tools.version(found.path)},
-             "packages": preflight.package_versions(), "instance_type": info.instance_type}
+    tool = {"name": found.kind, "path": str(found.path), "version": tools.version(found.path)}
+    schema = tools.profile_schema(found)
+    if schema is not None:
+        tool["profile_schema"] = schema
+    about = {"tool": tool, "packages": preflight.package_versions(), "instance_type": info.instance_type}
     return found, about
 
 

@@ -5,7 +5,8 @@ For each variant: clear its raw folder, run the command (log streamed), then
 - non-zero exit with the runtime's out-of-memory report: status ``out-of-memory``, the report
   kept in the manifest, the smallest such batch size recorded as the sweep's ``upper_bound``;
 - other non-zero exit: ``failed`` with the log's last line;
-- exit 0: find the NEFF/NTFF pairs (none: ``no-ntff``), pick the training-step graph
+- exit 0: find the NEFF/NTFF pairs (none: ``no-ntff``; only session-mode traces, which hold
+  every graph at once: ``session-trace``), pick the training-step graph
   (``--graph``; no match: ``no-graph``), run ``view`` to ``<label>.json`` (tool error:
   ``tool-error``), then keep Explorer's Parquet and memory table and the Trainer metrics.
 The manifest is rewritten atomically after every variant, so a folder is always loadable and
@@ -203,6 +204,10 @@ def _keep_profile(sweep: _Sweep, variant: Variant, log_text: str, run_info: dict
     found = discovery.find(variant.inspect_dir)
     raw["unpaired_ntff"] = [record.rel(p, plan.out_dir) for p in found.unpaired]
     raw["pairs"] = len(found.pairs)
+    if found.sessions:
+        raw["session_ntff"] = [record.rel(p, plan.out_dir) for p in found.sessions]
+    if not found.pairs and found.sessions:
+        return _failure(variant, "session-trace", discovery.session_refusal(found.sessions[0]), run_info, raw)
     if not found.pairs:
         return _failure(variant, "no-ntff", f"the command exited 0 but no NEFF/NTFF pair is under "
                         f"{record.rel(variant.inspect_dir, plan.out_dir)}: it must run the model on "

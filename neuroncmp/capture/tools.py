@@ -3,7 +3,9 @@
 ``neuron-profile`` and ``neuron-explorer`` come with the ``aws-neuronx-tools`` package, installed
 to ``/opt/aws/neuron/bin`` (AWS, Neuron Profiler user guide), which a fresh shell may not have on
 PATH, so that folder is searched after PATH. Explorer replaces the profiler (end of support in SDK
-2.29/2.30) and takes the same ``capture``/``view`` flags (formats.md 1), so it is preferred.
+2.29/2.30) and takes the same ``capture``/``view`` flags (formats.md 1), so it is preferred: from
+SDK 2.32 ``neuron-explorer capture`` replaces the deprecated ``neuron-profile capture`` ("The
+interface is identical — only the executable name changed", Explorer "Capture profiles").
 
 Flags used, as the AWS docs show them:
 - ``view -n NEFF -s NTFF --output-format summary-json``: summary JSON on stdout
@@ -17,11 +19,16 @@ Flags used, as the AWS docs show them:
   passes it. Collectives runs add ``_rank_R`` (Profiler user guide).
 - ``--version``: documented for ``neuron-explorer`` ("Get started"); the profiler's docs are silent,
   so its output is recorded as printed, or the error.
+- ``view --show-profile-schema`` (SDK 2.33; ``neuron-explorer --show-profile-schema`` before): the
+  Parquet schema the installed Explorer writes, as YAML; its first ``version: X.Y.Z`` line is
+  recorded as the capture's profile schema version (the YAML's layout is not documented beyond
+  "the OpenAPI schema as YAML", so what is not found is recorded as unknown).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -37,6 +44,9 @@ INSTALL_HINT = ("install AWS's Neuron tools: sudo apt-get install aws-neuronx-to
                 "Neuron apt repository, see README 'Capturing on trn1'), or put /opt/aws/neuron/bin "
                 "on PATH")
 _VIEW_TIMEOUT = 3600.0  # a big trace takes minutes to post-process; an hour means it hangs
+_SCHEMA_VERSION = re.compile(r"^\s*version:\s*[\"']?(\d+\.\d+\.\d+)", re.MULTILINE)
+# Where the schema flag lives: under ``view`` from SDK 2.33, at the top level before.
+SCHEMA_COMMANDS = (("view", "--show-profile-schema"), ("--show-profile-schema",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +94,23 @@ def version(tool: Path) -> str:
     lines = (done.stdout.strip() or done.stderr.strip()).splitlines()
     first = lines[0].strip() if lines else ""
     return first if done.returncode == 0 and first else f"unknown (exit {done.returncode}: {first})"
+
+
+def profile_schema(tools: Tools) -> str | None:
+    """The profile schema version the installed Explorer writes (None for the profiler), or what
+    went wrong: recorded in the manifest, never raised."""
+    if tools.kind != EXPLORER:
+        return None
+    errors = []
+    for args in SCHEMA_COMMANDS:
+        try:
+            text = run_tool([str(tools.path), *args], timeout=60)
+        except ToolError as exc:
+            errors.append(str(exc))
+            continue
+        found = _SCHEMA_VERSION.search(text)
+        return found[1] if found else "unknown (no 'version: X.Y.Z' line in the schema it printed)"
+    return f"unknown ({errors[-1]})"
 
 
 def run_tool(args: Sequence[str], stderr_file: Path | None = None,

@@ -1,11 +1,20 @@
 """Shared code of the offline stand-ins for AWS's Neuron tools (tests only; no neuroncmp imports).
 
-They behave like the real tools as far as neuroncmp uses them, with what AWS documents:
+They behave like the real tools of Neuron SDK 2.32-2.33 as far as neuroncmp uses them, with what
+AWS documents (Neuron Explorer "Capture profiles", "Analyze profile output", the profile schema
+reference):
 - ``view -n NEFF -s NTFF --output-format summary-json``: summary JSON on stdout,
   ``{"n_<40 hex>": {...}}``; ``--output-format parquet --output-file DIR`` (Explorer only): Parquet
-  tables ``Summary``, ``Metadata``, ``HbmUsageSummaryByType`` in DIR; errors on stderr, exit 1;
-  unknown flags or formats: usage on stderr, exit 2.
-- ``capture -n NEFF -s FILE.ntff [--num-exec N] [--profile-nth-exec M]``: the trace is saved as
+  tables in DIR as schema 12.0.1 lays them out so far as AWS documents it (``Summary``; ``Metadata``
+  as one row with a column per field, ``profile_schema_version`` 12.0.1; ``HbmUsageSummaryByType``;
+  ``SchemaFields`` with each written field's unit, taken from schema 7.4.0's reference by the
+  field's suffix, since 12.0.1's lists are not known to us); errors on stderr, exit 1; unknown
+  flags or formats: usage on stderr, exit 2.
+- ``view --show-profile-schema`` (Explorer, SDK 2.33; the top-level flag of 2.31-2.32 is gone):
+  a YAML document; the real one's layout beyond "the OpenAPI schema as YAML" is not documented, so
+  the stand-in prints an OpenAPI ``info`` block with ``version: 12.0.1``.
+- ``capture -n NEFF -s FILE.ntff [--num-exec N] [--profile-nth-exec M]``: ``neuron-explorer
+  capture`` replaces ``neuron-profile capture`` from SDK 2.32, same interface; the trace is saved as
   ``FILE_exec_M.ntff`` with ``--profile-nth-exec`` (``FILE.ntff`` without).
 - ``--version``: one line.
 The values come from the bundled real profiles (``profiles/trn1-2xlarge-bs-sweep/``): the stand-in
@@ -28,7 +37,10 @@ from pathlib import Path
 
 PROFILES = Path(__file__).resolve().parents[2] / "profiles" / "trn1-2xlarge-bs-sweep"
 BUNDLED = {2: "b2", 4: "b4", 8: "baseline", 16: "b16", 32: "b32", 48: "b48", 64: "b64"}
-VERSIONS = {"neuron-profile": "2.26.14.0", "neuron-explorer": "2.31.24.0"}
+VERSIONS = {"neuron-profile": "2.26.14.0", "neuron-explorer": "2.33.0.0"}
+SCHEMA_VERSION = "12.0.1"  # what Explorer of SDK 2.33 writes (AWS's schema reference for 2.33)
+_FIELD_UNITS = (("_time_ns", "nanoseconds"), ("_ns", "nanoseconds"), ("_time", "seconds"), ("_bytes", "bytes"),
+          ("_percent", "percent"), ("_flops", "flops"), ("_cycle_count", "cycles"))
 NO_DEVICE = "ERROR: no Neuron device found (is the Neuron driver loaded?)"  # wording invented
 
 
@@ -98,14 +110,28 @@ def write_parquet(out: Path, batch: int, summary: dict) -> None:
     except ImportError:
         fail("ERROR: this stand-in needs pyarrow to write Parquet")
     out.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist([{k: v for k, v in summary.items() if "version" not in k}]),
-                   out / "Summary.parquet")
-    meta = [{"key": k, "value": str(v)} for k, v in summary.items() if "version" in k]
-    pq.write_table(pa.Table.from_pylist(meta + [{"key": "profile_schema_version", "value": "7.4.0"}]),
-                   out / "Metadata.parquet")
+    fields = {k: v for k, v in summary.items() if "version" not in k}
+    pq.write_table(pa.Table.from_pylist([fields]), out / "Summary.parquet")
+    meta = {k: str(v) for k, v in summary.items() if "version" in k and k != "profiler_version"}
+    meta.update(profile_schema_version=SCHEMA_VERSION, explorer_version=VERSIONS["neuron-explorer"])
+    pq.write_table(pa.Table.from_pylist([meta]), out / "Metadata.parquet")
     rows = memory_rows(batch)
     if rows:
         pq.write_table(pa.Table.from_pylist(rows), out / "HbmUsageSummaryByType.parquet")
+    declared = [("Summary", k) for k in fields] + [("Metadata", k) for k in meta] + [
+        ("HbmUsageSummaryByType", k) for k in ("neuron_device_idx", "neuroncore_idx", "usage_type", "usage_bytes")]
+    pq.write_table(pa.Table.from_pylist([{"table_name": t, "field_name": f, "field_unit": unit_of(f)}
+                                         for t, f in declared]), out / "SchemaFields.parquet")
+
+
+def unit_of(field: str) -> str | None:
+    """The unit schema 7.4.0's reference gives fields of this suffix (None: no unit)."""
+    return next((unit for suffix, unit in _FIELD_UNITS if field.endswith(suffix)), None)
+
+
+def show_schema() -> None:
+    print(f"openapi: 3.0.3\ninfo:\n  title: Neuron Explorer profile schema (stand-in)\n"
+          f"  version: {SCHEMA_VERSION}\npaths: {{}}")
 
 
 _UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
@@ -160,6 +186,7 @@ def parser(tool: str) -> argparse.ArgumentParser:
     show.add_argument("-d", "--session-dir")
     show.add_argument("--output-format", default="db")
     show.add_argument("--output-file")
+    show.add_argument("--show-profile-schema", action="store_true")
     return top
 
 
@@ -169,6 +196,8 @@ def main(tool: str) -> None:
         print(f"{tool} version {VERSIONS[tool]} (stand-in)")
     elif args.command == "capture":
         capture(args)
+    elif args.command == "view" and args.show_profile_schema and tool == "neuron-explorer":
+        show_schema()
     elif args.command == "view":
         view(tool, args)
     else:

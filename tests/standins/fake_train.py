@@ -11,6 +11,11 @@ from the bundled real profiles where they have Trainer metrics). At or above STA
 AWS's sample (``shared/samples/neuron-runtime/oom_memory_usage_table.txt``), numbers scaled
 with the batch size.
 
+With NEURON_RT_INSPECT_DEVICE_PROFILE=session (SDK 2.32-2.33: "captures all device activity per
+core in a single NTFF") it lays out what AWS's "Expected output" shows instead:
+``<instance-id>_pid_<pid>/<timestamp>/neff_<hash>_vnc_0.neff`` per graph and one
+``profile_nc_0_session_0.ntff`` holding every graph.
+
 Switches: STANDIN_OOM_AT, STANDIN_NO_NTFF=<batch> (exit 0, nothing written),
 STANDIN_PLACEHOLDER=1 (dies importing PyPI's placeholder torch-neuronx), STANDIN_UNPAIRED=1 (an
 extra NTFF with no NEFF), STANDIN_SLEEP=<seconds> (before exiting), STANDIN_FAIL=<batch> (a plain
@@ -85,6 +90,18 @@ def write_graphs(batch: int) -> None:
         (out / "424242_instid_0_vnc_1.ntff").write_text('{"standin": "ntff"}')
 
 
+def write_session(batch: int) -> None:
+    out = (Path(os.environ["NEURON_RT_INSPECT_OUTPUT_DIR"]) / f"i-0123456789abcdef0_pid_{os.getpid()}"
+           / "20261125T101500")
+    out.mkdir(parents=True, exist_ok=True)
+    for graph, nbytes in GRAPHS:
+        digest = str(int(hashlib.sha1(f"{graph}{batch}".encode()).hexdigest()[:12], 16))
+        text = json.dumps({"standin": "neff", "hash": digest, "graph": graph, "batch": batch})
+        (out / f"neff_{digest}_vnc_0.neff").write_text(text + " " * (nbytes - len(text)))
+    (out / "profile_nc_0_session_0.ntff").write_text(json.dumps({"standin": "ntff", "session": True,
+                                                                 "batch": batch}))
+
+
 def trainer(batch: int, output_dir: str | None) -> None:
     file = PROFILES / f"{BUNDLED.get(batch, '')}.all_results.json"
     if not file.is_file():
@@ -121,10 +138,12 @@ def main() -> int:
             log = log.splitlines()[0]
         print(log, file=sys.stderr)
         return 1
-    inspecting = os.environ.get("NEURON_RT_INSPECT_ENABLE") == "1" and \
-        os.environ.get("NEURON_RT_INSPECT_DEVICE_PROFILE") == "1"
-    if inspecting and str(args.batch) != os.environ.get("STANDIN_NO_NTFF"):
+    mode = os.environ.get("NEURON_RT_INSPECT_DEVICE_PROFILE") if \
+        os.environ.get("NEURON_RT_INSPECT_ENABLE") == "1" else None
+    if mode in ("1", "model") and str(args.batch) != os.environ.get("STANDIN_NO_NTFF"):
         write_graphs(args.batch)
+    elif mode == "session":
+        write_session(args.batch)
     trainer(args.batch, args.output_dir)
     return 0
 

@@ -1,8 +1,11 @@
 """Neuron Explorer's Parquet output: a directory of tables (``Summary.parquet``, ...).
 
 Read: ``Summary`` (metrics; one row per core when several), ``Metadata`` (instance, versions,
-schema version, clocks), ``ThrottleSummary`` (per core and throttle type) and
-``HbmUsageSummaryByType`` (device memory by usage type). Needs the ``parquet`` extra (pyarrow).
+``profile_schema_version``, ``explorer_version``, clocks), ``ThrottleSummary`` (per core and
+throttle type), ``HbmUsageSummaryByType`` (device memory by usage type) and ``Warning`` (the
+tool's own warnings, as notes). Which fields are read, in which unit, follows the profile's schema
+version (``explorer_schema``). A table written in parts (``T_0.parquet``, ``T_1.parquet``, or a
+folder ``T/``) is read as one. Needs the ``parquet`` extra (pyarrow).
 """
 
 from __future__ import annotations
@@ -15,16 +18,20 @@ from typing import Any
 from ... import catalog
 from ...errors import LimitError, MissingDependencyError, ParseError
 from ...escape import clip
-from ...model import MemoryRow, Profile, Skipped, Source
+from ...model import MemoryRow, Metric, Profile, Skipped, Source
 from .. import limits, shapes
 from ..decode import check_regular
 from ..memory_types import canonical_usage
 from ..naming import params_from_name
 from ..parser import Parser
 from ..values import add_metric, raw_metric
+from . import explorer_schema
+from .explorer_schema import Schema
 
 NAME = "explorer-parquet"
 _CORE_COLUMNS = ("neuroncore_idx", "nc_idx")
+_PCORE = "pcore_idx"  # the physical core of a logical one (Trn2/Trn3 at LNC=2): kept, never summed
+_CLOCK = ("neuroncore_clock_freq", "neuroncore_frequency")  # Explorer's GHz field, the catalog's Hz metric
 _THROTTLE_FIELDS = {"throttle_active_time_ns": ("active", "_ns"),
                     "throttle_active_time_percent": ("active_time", "_percent"),
                     "max_achievable_util_with_throttling_percent": ("max_achievable_util", "_percent")}
@@ -46,9 +53,15 @@ def table_files(directory: Path, table: str) -> list[Path]:
     if single.is_file():  # is_file: regular files only (a FIFO or a device is not read)
         return [single]
     if (directory / table).is_dir():
-        return sorted(p for p in (directory / table).glob("*.parquet") if p.is_file())
-    part = re.compile(rf"^{re.escape(table)}[-_.]\d+\.parquet$")
-    return sorted(p for p in directory.glob(f"{table}*.parquet") if part.match(p.name) and p.is_file())
+        return sorted((p for p in (directory / table).glob("*.parquet") if p.is_file()), key=_natural)
+    part = re.compile(rf"^{re.escape(table)}[-_.](\d+)\.parquet$")
+    parts = [(int(m[1]), p) for p in directory.glob(f"{table}*.parquet")
+             if (m := part.match(p.name)) and p.is_file()]
+    return [p for _, p in sorted(parts)]  # T_2 before T_10
+
+
+def _natural(path: Path) -> tuple[Any, ...]:
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name))
 
 
 def read_rows(directory: Path, table: str) -> list[dict[str, Any]] | None:
@@ -85,17 +98,35 @@ def parse(text: str, path: str) -> list[Profile]:
     if not summary:
         raise ParseError(path, "table Summary", "at least one row", "an empty table")
     metadata = _metadata(read_rows(directory, "Metadata") or [])
-    throttle = read_rows(directory, "ThrottleSummary") or []
-    memory = read_rows(directory, "HbmUsageSummaryByType") or []
+    schema = Schema(_text(metadata.get("profile_schema_version")),
+                    explorer_schema.declared_fields(read_rows(directory, "SchemaFields") or []))
+    tables = {name: read_rows(directory, name) or [] for name in ("ThrottleSummary", "HbmUsageSummaryByType",
+                                                                  "Warning")}
     profiles = []
     for index, row in enumerate(summary):
-        core = _core(row, path, f"table Summary, row {index}")
-        name = directory.name.split("@")[0] if len(summary) == 1 else f"{directory.name}-nc{core}"
-        profile = _profile(row, metadata, path, f"Summary row {index}", name)
-        _throttle(throttle, core, path, profile)
-        _memory(memory, core, path, profile)
+        core, pcore = _core(row, path, f"table Summary, row {index}"), _pcore(row, path, index)
+        profile = _profile(row, metadata, schema, path, f"Summary row {index}",
+                           _name(directory, len(summary), core, pcore))
+        _throttle(tables["ThrottleSummary"], core, schema, path, profile)
+        _memory(tables["HbmUsageSummaryByType"], core, schema, path, profile)
+        _warnings(tables["Warning"], profile)
         profiles.append(profile)
     return profiles
+
+
+def _name(directory: Path, rows: int, core: int | None, pcore: int | None) -> str:
+    if rows == 1:
+        return directory.name.split("@")[0]
+    return f"{directory.name}-nc{core}" + (f"-pc{pcore}" if pcore is not None else "")
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _pcore(row: dict[str, Any], path: str, index: int) -> int | None:
+    value = row.get(_PCORE)
+    return None if value is None else shapes.index(value, path, f"table Summary, row {index}, {_PCORE}")
 
 
 def _core(row: dict[str, Any], path: str, where: str) -> int | None:
@@ -123,37 +154,76 @@ def _scalar(value: Any) -> Any:
     return str(value)
 
 
-def _profile(row: dict[str, Any], metadata: dict[str, Any], path: str, where: str,
+def _profile(row: dict[str, Any], metadata: dict[str, Any], schema: Schema, path: str, where: str,
              name: str) -> Profile:
     label, params = params_from_name(name, "file name")
     profile = Profile(Source(path, NAME, where), label, params)
+    if schema.note():
+        profile.notes.append(schema.note() or "")
     for key, value in row.items():
-        if value is not None:
-            add_metric(profile, raw_metric(path, f"table Summary, {where}", str(key),
-                                           _scalar(value)), where)
+        if key == _PCORE and value is not None:
+            profile.metadata[_PCORE] = _scalar(value)
+        elif key in _CORE_COLUMNS and value is not None:  # which core the row is: read in any schema
+            add_metric(profile, raw_metric(path, f"table Summary, {where}", key, _scalar(value)), where)
+        elif value is not None:
+            _field(profile, schema, "Summary", str(key), _scalar(value), path, f"table Summary, {where}")
     for key, value in metadata.items():
-        spec = catalog.lookup(key)
-        if value is None:
-            continue
-        if spec.catalogued and spec.group == "system":
-            add_metric(profile, raw_metric(path, "table Metadata", key, value), "Metadata")
-        else:
-            profile.metadata[key] = value
+        if value is not None:
+            _meta(profile, schema, key, value, path)
     return profile
 
 
-def _throttle(rows: list[dict[str, Any]], core: Any, path: str, profile: Profile) -> None:
+def _field(profile: Profile, schema: Schema, table: str, key: str, value: Any, path: str, where: str,
+           name: str | None = None) -> None:
+    """One column into a metric, as the schema confirms it; a field it cannot confirm is skipped."""
+    field = schema.field(table, key)
+    if field is None:
+        profile.skipped.append(Skipped(f"{where}, field '{key}'", f"{value!r:.60}",
+                                       f"schema {schema.version}: name and unit not confirmed"))
+        return
+    add_metric(profile, _metric(field, name or key, value, path, where), where)
+
+
+def _metric(field: explorer_schema.Field, name: str, value: Any, path: str, where: str) -> Metric:
+    """Catalogued names convert as the catalog says; an unknown name with a declared unit takes
+    that unit (not a guess from its suffix)."""
+    numeric = type(value) in (int, float)
+    if numeric and field.scale != 1:
+        value = value * field.scale
+    if catalog.lookup(name).catalogued or not field.unit or not numeric:
+        return raw_metric(path, where, name, value)
+    unit, factor = explorer_schema.UNITS[field.unit]
+    return Metric(name, value * factor if factor != 1 else value, unit, repr(value), "uncatalogued")
+
+
+def _meta(profile: Profile, schema: Schema, key: str, value: Any, path: str) -> None:
+    """Catalogued system facts become metrics (the clock in Hz from Explorer's GHz), the rest metadata."""
+    value = _scalar(value)
+    field = schema.field("Metadata", key)
+    if field is None:
+        profile.skipped.append(Skipped(f"table Metadata, field '{key}'", f"{value!r:.60}",
+                                       f"schema {schema.version}: name and unit not confirmed"))
+    elif key == _CLOCK[0] and field.unit == "gigahertz" and type(value) in (int, float):
+        add_metric(profile, raw_metric(path, "table Metadata", _CLOCK[1], value * 1e9), "Metadata")
+        profile.metadata[key] = value
+    elif catalog.lookup(key).catalogued and catalog.lookup(key).group == "system":
+        add_metric(profile, raw_metric(path, "table Metadata", key, value), "Metadata")
+        if key == "num_physical_cores":  # physical cores per logical core: the LNC (Metadata doc)
+            profile.metadata.setdefault("lnc_config", value)
+    else:
+        profile.metadata[key] = value
+
+
+def _throttle(rows: list[dict[str, Any]], core: Any, schema: Schema, path: str, profile: Profile) -> None:
     for number, row in enumerate(rows):
         nc = _core(row, path, f"table ThrottleSummary, row {number}")
         if core is not None and nc != core:
             continue
         kind = str(row.get("throttle_type", "all"))
         for field, (stem, suffix) in _THROTTLE_FIELDS.items():
-            if row.get(field) is None:
-                continue
-            name = _throttle_name(kind, stem, nc, suffix)
-            add_metric(profile, raw_metric(path, "table ThrottleSummary", name, _scalar(row[field])),
-                       "ThrottleSummary")
+            if row.get(field) is not None:
+                _field(profile, schema, "ThrottleSummary", field, _scalar(row[field]), path,
+                       f"table ThrottleSummary, row {number}", _throttle_name(kind, stem, nc, suffix))
 
 
 def _throttle_name(kind: str, stem: str, core: Any, suffix: str) -> str:
@@ -164,7 +234,11 @@ def _throttle_name(kind: str, stem: str, core: Any, suffix: str) -> str:
     return f"{prefix}_{stem}_nc{core}{suffix}"
 
 
-def _memory(rows: list[dict[str, Any]], core: Any, path: str, profile: Profile) -> None:
+def _memory(rows: list[dict[str, Any]], core: Any, schema: Schema, path: str, profile: Profile) -> None:
+    if rows and schema.field("HbmUsageSummaryByType", "usage_bytes") is None:
+        profile.skipped.append(Skipped("table HbmUsageSummaryByType", f"{len(rows)} rows",
+                                       f"schema {schema.version}: usage_bytes not confirmed"))
+        return
     for number, row in enumerate(rows):
         where = f"table HbmUsageSummaryByType, row {number}"
         nc = _core(row, path, where)
@@ -182,11 +256,21 @@ def _memory(rows: list[dict[str, Any]], core: Any, path: str, profile: Profile) 
                                         canonical_usage(label), label, amount, str(amount)))
 
 
+def _warnings(rows: list[dict[str, Any]], profile: Profile) -> None:
+    """The tool's own warnings ("Current NEFF is missing compiler metrics ...") as notes."""
+    for row in rows:
+        message = row.get("message")
+        if message is not None:
+            category = row.get("category")
+            profile.notes.append(f"Neuron Explorer warning{f' ({category})' if category else ''}: "
+                                 f"{clip(str(message), 300)}")
+
+
 def sniff(path: str) -> bool:
     directory = Path(path)
     return directory.is_dir() and bool(table_files(directory, "Summary"))
 
 
 PARSER = Parser(NAME, "Neuron Explorer Parquet directory (Summary, Metadata, ThrottleSummary, "
-                "HbmUsageSummaryByType); needs the 'parquet' extra", (), sniff, parse,
+                "HbmUsageSummaryByType, Warning, SchemaFields); needs the 'parquet' extra", (), sniff, parse,
                 reads_directory=True)

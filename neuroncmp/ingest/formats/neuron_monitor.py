@@ -1,39 +1,39 @@
 """neuron-monitor reports: one JSON document per period (a file may hold one, or JSON lines).
 
-Read (formats.md 6): per runtime, ``report.memory_used.neuron_runtime_used_bytes`` (``host``,
-``neuron_device``, ``usage_breakdown.host.*``, ``usage_breakdown.neuroncore_memory_usage.{core}.*``),
-``report.neuroncore_counters.neuroncores_in_use.{core}.{neuroncore_utilization (0-100), flops}``,
-and ``neuron_hardware_info`` / ``instance_info`` as metadata. One profile per report line.
-Every level is shape-checked (``shapes``); fields not read are listed in ``Profile.skipped``,
-keys given twice with different values become ``duplicate-metric`` anomalies.
+Read (AWS's neuron-monitor user guide; formats.md 6), per report: every runtime's
+``neuroncore_counters`` (utilization per core and per physical core, FLOP/s), ``execution_stats``
+(outcome and error counts, latency percentiles), ``memory_used`` (host bytes, device bytes per
+core and usage type, the device total; the loaded models' names as context) and
+``neuron_runtime_vcpu_usage``; ``system_data`` (host memory and swap, average vCPU usage, ECC
+events); ``neuron_hardware_info`` / ``instance_info`` as metadata. Runtimes of one report add up
+(``monitor_groups``). One profile per report line. Every level is shape-checked (``shapes``);
+fields not read are listed in ``Profile.skipped``, keys given twice with different values become
+``duplicate-metric`` anomalies.
 """
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ...errors import ParseError
-from ...model import MemoryRow, Profile, Skipped, Source
+from ...escape import clip
+from ...model import Profile, Skipped, Source
 from .. import shapes
 from ..decode import loads
-from ..memory_types import canonical_usage
 from ..naming import params_from_name
 from ..parser import Parser
 from ..values import add_metric, note_repeated, raw_metric
+from . import monitor_groups as groups
 
 NAME = "neuron-monitor"
 _MARKERS = ('"neuron_runtime_data"', '"neuron_hardware_info"')
-_HOST_KEYS = {"application_memory": "app", "constants": "constants", "dma_buffers": "dma_buffers",
-              "tensors": "tensors"}
-_USED_KEYS = {"host": "host_used_memory_total", "neuron_device": "device_used_memory_total"}
-_HARDWARE_KEYS = ("neuron_device_type", "neuroncore_version", "neuron_device_count",
-                  "neuroncore_per_device_count", "neuron_device_memory_size",
+_HARDWARE_KEYS = ("neuron_device_type", "neuron_device_version", "neuroncore_version",
+                  "neuron_device_count", "neuroncore_per_device_count", "neuron_device_memory_size",
                   "logical_neuroncore_config")
-_COUNTERS = {"neuroncore_utilization": "neuroncore_utilization_nc{core}_percent",
-             "flops": "neuroncore_flops_nc{core}"}
-_PLUMBING = ("period", "error")  # sampling period and error text of each section: not metrics
+_TOP = ("neuron_runtime_data", "system_data", "neuron_hardware_info", "instance_info")
+_RUNTIME_GROUPS = ("neuroncore_counters", "execution_stats", "memory_used", "neuron_runtime_vcpu_usage")
+_MAX_MODEL_NAMES = 10  # names kept in the metadata; the count is exact
 
 
 def parse(text: str, path: str) -> list[Profile]:
@@ -65,34 +65,79 @@ def _profile(report: dict[str, Any], path: str, where: str, name: str) -> Profil
     label, params = params_from_name(name, "file name")
     profile = Profile(Source(path, NAME, where), label, params)
     note_repeated(profile, report, where, lambda key: None)
-    profile.skipped += shapes.unknown(report, ("neuron_runtime_data", "neuron_hardware_info",
-                                               "instance_info"), where)
+    profile.skipped += shapes.unknown(report, _TOP, where)
     _metadata(report, path, where, profile)
+    sums = groups.Sums(path)
     runtimes = shapes.items(report.get("neuron_runtime_data"), path, f"{where}, neuron_runtime_data",
                             "a list of runtimes")
+    latencies, models = [], []
     for number, runtime in enumerate(runtimes):
-        _runtime(runtime, path, f"{where}, neuron_runtime_data[{number}]", profile)
+        found = _runtime(runtime, path, f"{where}, neuron_runtime_data[{number}]", sums, profile)
+        latencies += [found[0]] if _ran(found[0][1]) else []
+        models += found[1]
+    _latency(latencies, sums, profile)
+    sums.flops_total()
+    groups.system(shapes.obj(report.get("system_data"), path, f"{where}, system_data"), sums,
+                  f"{where}, system_data", profile)
+    _models(models, path, where, profile)
+    for metric, value in sums.values.items():
+        add_metric(profile, raw_metric(path, sums.places.get(metric, where), metric, value), where)
     if not (profile.metrics or profile.memory or profile.metadata):
-        raise ParseError(path, where, "neuron-monitor memory_used or neuroncore_counters", "neither")
+        raise ParseError(path, where, "neuron-monitor runtime data, system data or hardware info", "none")
     return profile
 
 
-def _runtime(runtime: Any, path: str, where: str, profile: Profile) -> None:
+def _runtime(runtime: Any, path: str, where: str, sums: groups.Sums,
+             profile: Profile) -> tuple[tuple[str, dict[str, Any]], list[Any]]:
+    """One runtime's groups into ``sums``; its latency block (with its place) and loaded models."""
     runtime = shapes.obj(runtime, path, where, "a runtime (an object)")
-    profile.skipped += shapes.unknown(runtime, ("report",) + _PLUMBING, where)
-    _error(runtime, where, profile)
+    profile.skipped += shapes.unknown(runtime, ("report",) + groups.PLUMBING, where)  # pid, tag: listed
+    groups.note_error(runtime, where, profile)
     body = shapes.obj(runtime.get("report"), path, f"{where}.report")
-    profile.skipped += shapes.unknown(body, ("memory_used", "neuroncore_counters"), f"{where}.report")
-    _memory(shapes.obj(body.get("memory_used"), path, f"{where}.report.memory_used"),
-            path, f"{where}.report.memory_used", profile)
-    _counters(shapes.obj(body.get("neuroncore_counters"), path, f"{where}.report.neuroncore_counters"),
-              path, f"{where}.report.neuroncore_counters", profile)
+    where = f"{where}.report"
+    profile.skipped += shapes.unknown(body, _RUNTIME_GROUPS, where)
+    groups.counters(groups.group(body, "neuroncore_counters", path, where, profile), sums,
+                    f"{where}.neuroncore_counters", profile)
+    stats = groups.execution(groups.group(body, "execution_stats", path, where, profile), sums,
+                             f"{where}.execution_stats", profile)
+    models = groups.memory(groups.group(body, "memory_used", path, where, profile), sums,
+                           f"{where}.memory_used", profile)
+    groups.runtime_vcpu(groups.group(body, "neuron_runtime_vcpu_usage", path, where, profile), sums,
+                        f"{where}.neuron_runtime_vcpu_usage", profile)
+    return (f"{where}.execution_stats.latency_stats", stats), models
 
 
-def _error(section: dict[str, Any], where: str, profile: Profile) -> None:
-    """neuron-monitor's own ``error`` text, when it has one, is kept as a note."""
-    if section.get("error"):
-        profile.notes.append(f"neuron-monitor error at {where}: {section['error']!s:.200}")
+def _ran(stats: dict[str, Any]) -> bool:
+    """Whether a runtime has latency percentiles (both are null when no model ran in the period)."""
+    return any(stats.get(scope) for scope in ("total_latency", "device_latency"))
+
+
+def _latency(found: list[tuple[str, dict[str, Any]]], sums: groups.Sums, profile: Profile) -> None:
+    """Percentiles of one runtime are read; those of several cannot be combined into one
+    percentile, so they are listed as skipped rather than summed or picked."""
+    if len(found) == 1:
+        groups.latency(found[0][1], sums, found[0][0], profile)
+        return
+    for where, stats in found:
+        profile.skipped.append(Skipped(where, f"{stats!r:.60}", f"latency percentiles of {len(found)} "
+                                       "runtimes in one report cannot be combined into one"))
+
+
+def _models(models: list[Any], path: str, where: str, profile: Profile) -> None:
+    """Loaded models: their number as a metric, their names as metadata (context, not compared);
+    each model's own memory use is inside the runtime totals already read."""
+    if not models:
+        return
+    names = []
+    for number, model in enumerate(models):
+        model = shapes.obj(model, path, f"{where}, loaded_models[{number}]", "a loaded model (an object)")
+        names.append(clip(str(model.get("name", "")), 120))
+    add_metric(profile, raw_metric(path, f"{where}, loaded_models", "loaded_model_count", len(models)), where)
+    unique = list(dict.fromkeys(names))
+    profile.metadata["loaded_models"] = ", ".join(unique[:_MAX_MODEL_NAMES]) + (
+        f" (and {len(unique) - _MAX_MODEL_NAMES} more)" if len(unique) > _MAX_MODEL_NAMES else "")
+    profile.skipped.append(Skipped(f"{where}, loaded_models", f"{len(models)} models",
+                                   "per-model subgraph memory: the runtime totals are read"))
 
 
 def _metadata(report: dict[str, Any], path: str, where: str, profile: Profile) -> None:
@@ -100,8 +145,8 @@ def _metadata(report: dict[str, Any], path: str, where: str, profile: Profile) -
     instance = shapes.obj(report.get("instance_info"), path, f"{where}, instance_info")
     for section, keys, name in ((hardware, _HARDWARE_KEYS, "neuron_hardware_info"),
                                 (instance, ("instance_type",), "instance_info")):
-        profile.skipped += shapes.unknown(section, keys + _PLUMBING, f"{where}, {name}")
-        _error(section, f"{where}, {name}", profile)
+        profile.skipped += shapes.unknown(section, keys + groups.PLUMBING, f"{where}, {name}")
+        groups.note_error(section, f"{where}, {name}", profile)
         for key in keys:
             if key in section:
                 value = section[key]
@@ -111,76 +156,10 @@ def _metadata(report: dict[str, Any], path: str, where: str, profile: Profile) -
                 profile.metadata[key if key != "logical_neuroncore_config" else "lnc_config"] = value
 
 
-def _memory(memory: dict[str, Any], path: str, where: str, profile: Profile) -> None:
-    profile.skipped += shapes.unknown(memory, ("neuron_runtime_used_bytes",) + _PLUMBING, where)
-    _error(memory, where, profile)
-    where = f"{where}.neuron_runtime_used_bytes"
-    used = shapes.obj(memory.get("neuron_runtime_used_bytes"), path, where)
-    profile.skipped += shapes.unknown(used, (*_USED_KEYS, "usage_breakdown"), where)
-    note_repeated(profile, used, where, lambda key: _USED_KEYS.get(key))
-    for key, name in _USED_KEYS.items():
-        if key in used:
-            add_metric(profile, raw_metric(path, f"{where}.{key}", name, used[key]), where)
-    breakdown = shapes.obj(used.get("usage_breakdown"), path, f"{where}.usage_breakdown")
-    where = f"{where}.usage_breakdown"
-    profile.skipped += shapes.unknown(breakdown, ("host", "neuroncore_memory_usage"), where)
-    _host(shapes.obj(breakdown.get("host"), path, f"{where}.host"), path, f"{where}.host", profile)
-    cores = shapes.obj(breakdown.get("neuroncore_memory_usage"), path, f"{where}.neuroncore_memory_usage")
-    for core, usage in cores.items():
-        _core_memory(core, usage, path, f"{where}.neuroncore_memory_usage", profile)
-
-
-def _host(host: dict[str, Any], path: str, where: str, profile: Profile) -> None:
-    profile.skipped += shapes.unknown(host, _HOST_KEYS, where)
-    note_repeated(profile, host, where, lambda key: f"host_used_memory_{_HOST_KEYS.get(key, key)}")
-    for key, short in _HOST_KEYS.items():
-        if key in host:
-            add_metric(profile, raw_metric(path, f"{where}.{key}", f"host_used_memory_{short}",
-                                           host[key]), where)
-
-
-def _core_memory(core: str, usage: Any, path: str, where: str, profile: Profile) -> None:
-    index = shapes.index(core, path, f"{where}, key '{core}'", "a NeuronCore index")
-    where = f"{where}.{core}"
-    usage = shapes.obj(usage, path, where)
-    note_repeated(profile, usage, where, lambda key: f"memory.{canonical_usage(key)}")
-    for label, amount in usage.items():
-        if type(amount) is not int:
-            profile.skipped.append(Skipped(where, f"{label}={amount!r:.40}",
-                                           "memory amount is not a whole number of bytes"))
-            continue
-        profile.memory.append(MemoryRow(None, index, canonical_usage(label), label, amount, str(amount)))
-
-
-def _counters(counters: dict[str, Any], path: str, where: str, profile: Profile) -> None:
-    profile.skipped += shapes.unknown(counters, ("neuroncores_in_use",) + _PLUMBING, where)
-    _error(counters, where, profile)
-    where = f"{where}.neuroncores_in_use"
-    for core, values in shapes.obj(counters.get("neuroncores_in_use"), path, where).items():
-        index = shapes.index(core, path, f"{where}, key '{core}'", "a NeuronCore index")
-        values = shapes.obj(values, path, f"{where}.{core}")
-        profile.skipped += shapes.unknown(values, _COUNTERS, f"{where}.{core}")
-        note_repeated(profile, values, f"{where}.{core}", partial(_counter_name, index))
-        for key in _COUNTERS:
-            if key in values:
-                add_metric(profile, raw_metric(path, f"{where}.{core}.{key}", _counter_name(index, key) or key,
-                                               _counter_value(key, values[key])), where)
-
-
-def _counter_name(core: int, key: str) -> str | None:
-    return _COUNTERS[key].format(core=core) if key in _COUNTERS else None
-
-
-def _counter_value(key: str, value: Any) -> Any:
-    # neuron-monitor's utilization is 0-100; every fraction in the model is 0-1.
-    if key == "neuroncore_utilization" and type(value) in (int, float):
-        return value / 100
-    return value
-
-
 def sniff(head: str) -> bool:
     return head.lstrip().startswith("{") and any(marker in head for marker in _MARKERS)
 
 
-PARSER = Parser(NAME, "neuron-monitor JSON report(s): memory per core, utilization, hardware info",
+PARSER = Parser(NAME, "neuron-monitor JSON report(s): utilization, FLOP/s, executions, latency, memory, "
+                "vCPU, ECC, hardware info",
                 (".json", ".jsonl"), sniff, parse)
