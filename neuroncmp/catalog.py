@@ -141,8 +141,32 @@ def _data_movement() -> list[MetricSpec]:
         ("static_dma_size", b, NEUTRAL, True, "bytes of static DMA"),
         ("weight_queue_bytes", b, NEUTRAL, True, "bytes through the weight queues"),
         ("weight_size_bytes", b, NEUTRAL, False, "size of the weights"),
+        # DMA by class, as profilers 2.27-2.29 write it (tests/data/third_party: inf2, trn2, trn1);
+        # the time shares are of dma_active_time (RELATIONS.md: 64 of 64 real summaries)
+        *_dma_classes(),
+        ("inputs_outputs_weights_size_bytes", b, NEUTRAL, False, "size of inputs, outputs and weights"),
     ]
     return [_spec(n, g, unit, d, e, m) for n, unit, d, e, m in rows]
+
+
+def _dma_classes() -> list[tuple[str, str, str, bool, str]]:
+    """Static, software-dynamic and hardware-dynamic DMA (and dynamic, their sum): active time,
+    its share of ``dma_active_time``, packets and bytes and their shares of all DMA."""
+    rows: list[tuple[str, str, str, bool, str]] = []
+    for kind, words in (("static", "static"), ("software_dynamic", "software dynamic"),
+                        ("hardware_dynamic", "hardware dynamic"), ("dynamic", "dynamic")):
+        rows += [
+            (f"{kind}_dma_active_time", u.SECOND, NEUTRAL, True, f"time with a {words} DMA in flight"),
+            (f"{kind}_dma_active_time_percent", u.FRACTION, NEUTRAL, False,
+             f"share of dma_active_time with a {words} DMA in flight"),
+        ]
+        if kind in ("static", "software_dynamic", "hardware_dynamic"):
+            rows += [(f"{kind}_dma_packet_percent", u.FRACTION, NEUTRAL, False,
+                      f"share of DMA packets that are {words}"),
+                     (f"{kind}_dma_size_percent", u.FRACTION, NEUTRAL, False, f"share of DMA bytes that are {words}")]
+    rows += [("hardware_dynamic_dma_packet_count", u.COUNT, NEUTRAL, True, "hardware dynamic DMA packets"),
+             ("hardware_dynamic_dma_size", u.BYTE, NEUTRAL, True, "bytes of hardware dynamic DMA")]
+    return rows
 
 
 def _engines() -> list[MetricSpec]:
@@ -172,6 +196,16 @@ def _engines() -> list[MetricSpec]:
               "activation instructions"),
         _spec("activate_instruction_time", "scalar_engine", u.SECOND, NEUTRAL, True,
               "summed activation instruction durations"),
+        # MFU from the HLO graph's FLOPs and from the instructions' (profilers 2.28-2.29; 0 when the
+        # NEFF carries no HLO stats, which the profiler then warns about)
+        _spec("mfu_hlo_estimated_percent", t, u.FRACTION, HIGHER, False,
+              "MFU from the HLO graph's FLOP count"),
+        _spec("mfu_hlo_max_achievable_estimated_percent", t, u.FRACTION, HIGHER, False,
+              "roofline bound on the HLO-based MFU"),
+        _spec("mfu_inst_estimated_percent", t, u.FRACTION, HIGHER, False,
+              "MFU from the instructions' FLOP count"),
+        _spec("mfu_inst_max_achievable_estimated_percent", t, u.FRACTION, HIGHER, False,
+              "roofline bound on the instruction-based MFU"),
     ]
     return specs
 
