@@ -40,7 +40,7 @@ DETECTED = ("`metric` string, `series` string, `index` int, `unit` string, "
             "`at_run` string, `at_commit` string, `at_time` bigint, `at_value` double, "
             "`before_run` string, `before_commit` string, `before_time` bigint, "
             "`before_value` double, `before` double, `after` double, `change` double, "
-            "`p_value` double")
+            "`p_value` double, `points` int")
 
 
 def micros(moment: datetime) -> int:
@@ -178,8 +178,9 @@ def copy_objects(batches: Iterator[Any], root: str) -> Iterator[Any]:
 
 def detect_series(key: tuple[Any, ...], frame: Any) -> Any:
     """``applyInPandas`` over one series (``metric``, ``series``; rows ``run``, ``time`` in us,
-    ``commit``, ``value``, ``unit``): one row for the series (``index`` -1) and one per shift,
-    with the runs either side, as ``trends.build_series`` makes them on DuckDB."""
+    ``commit``, ``value``, ``unit``): one row for the series (``index`` -1, ``points`` its
+    length, for the short-series count) and one per shift, with the runs either side, as
+    ``trends.build_series`` makes them on DuckDB."""
     import pandas as pd
 
     metric, series = key
@@ -188,18 +189,19 @@ def detect_series(key: tuple[Any, ...], frame: Any) -> Any:
     commits = [c if isinstance(c, str) else None for c in ordered["commit"].tolist()]  # NaN or None
     values = ordered["value"].tolist()
     unit = str(ordered["unit"].iloc[0])
-    out = [_row(metric, series, unit, -1, ("", None, 0, 0.0), ("", None, 0, 0.0), 0.0, 0.0, 0.0, 1.0)]
+    out = [_row(metric, series, unit, -1, ("", None, 0, 0.0), ("", None, 0, 0.0), 0.0, 0.0, 0.0, 1.0,
+                len(values))]
     for shift in detect_shifts(values):
         i = shift.index
 
         def point(j: int) -> tuple[str, Any, int, float]:
             return runs[j], commits[j], int(times[j]), float(values[j])
         out.append(_row(metric, series, unit, i, point(i), point(i - 1), shift.before, shift.after,
-                        shift.change, shift.p_value))
+                        shift.change, shift.p_value, len(values)))
     return pd.DataFrame(out, columns=[c.split("`")[1] for c in DETECTED.split(", ")])
 
 
 def _row(metric: str, series: str, unit: str, index: int, at: tuple[str, Any, int, float],
          before_run: tuple[str, Any, int, float], before: float, after: float, change: float,
-         p_value: float) -> tuple[Any, ...]:
-    return (metric, series, index, unit, *at, *before_run, before, after, change, p_value)
+         p_value: float, points: int) -> tuple[Any, ...]:
+    return (metric, series, index, unit, *at, *before_run, before, after, change, p_value, points)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ...errors import InputError
 from .. import folder, parts, schema
@@ -91,12 +91,3 @@ def read_text(spark: Any, path: str) -> str | None:
         raise
     return rows[0][0] if rows else ""
 
-
-def matching(runs: Any, where: Mapping[str, Sequence[str]]) -> Any:
-    """Runs whose tags match every ``where`` key (any of its values), as ``trends.matching``:
-    a run without the key never matches."""
-    from pyspark.sql import functions as F
-
-    for key, values in where.items():
-        runs = runs.filter(F.col("tags").getItem(key).isin(list(values)))
-    return runs
