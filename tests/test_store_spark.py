@@ -250,6 +250,22 @@ def test_series_by_and_a_stores_setting_give_the_same_answers_on_both_engines(sp
     assert len(by_engine(paths[1], spark)["spark"].history("total_time").series) == 24
 
 
+def test_commit_from_name_and_kept_tags_are_the_same_on_both_engines(spark, tmp_path):
+    src = tmp_path / "model-b8-3f2a9c1.json"
+    shutil.copy(RUN / "b32.json", src)
+    stores = [Store(tmp_path / name, engine=engine) for name, engine in (("d", "duckdb"), ("s", spark))]
+    first = [store.add(src, commit_from_name=True) for store in stores]
+    assert first[0] == first[1] and first[0].runs[0].tags == (("batch_size", "8"), ("variant", "model"))
+    runs = [Store(store.path).runs() for store in stores]
+    assert runs[0] == runs[1] and runs[0][0].commit == "3f2a9c1"
+    again = [store.add(src, tags={"model": "other"}) for store in stores]
+    assert again[0] == again[1]
+    assert again[0].runs[0].kept_tags == (("batch_size", "8"), ("variant", "model"))
+    assert CliRunner().invoke(cli, ["store", "add", str(src), "--commit-from-name", "--engine", "spark",
+                                    "--spark-master", MASTER, "--store", str(tmp_path / "c")]).exit_code == 0
+    assert Store(tmp_path / "c").runs() == runs[0]
+
+
 def write_many(folder: Path, generated: Path, bad_at: int) -> Path:
     """A listing of 2,000 runs (the 300 generated ones, each copied with a changed value) with one
     unparseable profile at line ``bad_at``."""

@@ -85,7 +85,8 @@ def _parse(spark: Any, units: list[Entry], added: int) -> Any:
         "tags": [list(u.tags.items()) for u in units],
         "at": [None if u.at is None else spark_jobs.micros(u.at) for u in units],
         "at_source": [u.at_source for u in units], "commit": [u.commit for u in units],
-        "where": [u.where for u in units]}, schema=spark_jobs.units_schema())
+        "where": [u.where for u in units],
+        "commit_from_name": [u.commit_from_name for u in units]}, schema=spark_jobs.units_schema())
     cores = parallelism(spark)  # whole waves of tasks: no wave runs on one core while others idle
     tasks = cores * math.ceil(len(units) / (cores * UNITS_PER_TASK))
     frame = spark.createDataFrame(table, spark_jobs.UNITS).repartition(min(tasks, len(units)))

@@ -35,7 +35,7 @@ HEAD = ("`kind` string, `unit` int, `item` int, `seq` int, `p_where` string, `p_
 PARSED = ", ".join([HEAD, ddl("runs", "runs__", "bigint")] +
                    [f"`{table}` array<{struct(table)}>" for table in NESTED])
 UNITS = ("`unit` int, `path` string, `tags` map<string,string>, `at` bigint, `at_source` string, "
-         "`commit` string, `where` string")
+         "`commit` string, `where` string, `commit_from_name` boolean")
 DETECTED = ("`metric` string, `series` string, `index` int, `unit` string, "
             "`at_run` string, `at_commit` string, `at_time` bigint, `at_value` double, "
             "`before_run` string, `before_commit` string, `before_time` bigint, "
@@ -81,7 +81,7 @@ class _Rows:
         self.units += 1
         entry = Entry(Path(unit["path"]), dict(unit["tags"] or []),
                       None if unit["at"] is None else moment(unit["at"]), unit["commit"],
-                      unit["where"], unit["at_source"])
+                      unit["where"], unit["at_source"], bool(unit["commit_from_name"]))
         try:
             items = adding.prepare(entry)
         except NeuroncmpError as exc:
@@ -161,7 +161,8 @@ def units_schema() -> Any:
 
     return pa.schema([("unit", pa.int32()), ("path", pa.string()),
                       ("tags", pa.map_(pa.string(), pa.string())), ("at", pa.int64()),
-                      ("at_source", pa.string()), ("commit", pa.string()), ("where", pa.string())])
+                      ("at_source", pa.string()), ("commit", pa.string()), ("where", pa.string()),
+                      ("commit_from_name", pa.bool_())])
 
 
 def copy_objects(batches: Iterator[Any], root: str) -> Iterator[Any]:
