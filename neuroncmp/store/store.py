@@ -105,7 +105,7 @@ class Store:
 
     def series_by(self) -> tuple[str, ...]:
         """The store's series keys (empty: every tag keys a series)."""
-        return folder.series_by(self.path)
+        return self.engine.series_by(self.path)
 
     def set_series_by(self, keys: str | Iterable[str]) -> tuple[str, ...]:
         """Re-key the store without re-adding: series formed by ``keys`` (``"model,batch"``;

@@ -49,6 +49,14 @@ class SparkEngine:
                                                problems=problems),
                          "; nothing was added (adding again finishes the set)")
 
+    def series_by(self, root: Path | str) -> tuple[str, ...]:
+        """A local store's setting, or a URI's, from its snapshot read through Spark."""
+        if isinstance(root, Path):
+            return folder.series_by(root)
+        from .spark_tables import snapshot
+
+        return folder.snapshot_series_by(self._run(lambda: snapshot(self.session, root), ""))
+
     def runs(self, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
         from . import spark_trends
 

@@ -54,14 +54,19 @@ def uri(root: Path | str) -> str:
 
 def committed(spark: Any, root: Path | str) -> Tables:
     """The tables of the store's current snapshot (a store that is none is refused, untouched)."""
-    snapshot = _local_snapshot(root) if isinstance(root, Path) else _remote_snapshot(spark, root)
+    found = snapshot(spark, root)
     base = uri(root)
     frames = {}
     for table in schema.TABLES:
-        paths = [f"{base}/{name}" for name in parts.names(snapshot, table)]
+        paths = [f"{base}/{name}" for name in parts.names(found, table)]
         reader = spark.read.schema(ddl(table))
         frames[table] = reader.parquet(*paths) if paths else spark.createDataFrame([], ddl(table))
     return Tables(**frames)
+
+
+def snapshot(spark: Any, root: Path | str) -> dict[str, Any]:
+    """The store's snapshot (a folder that is no store is refused, untouched)."""
+    return _local_snapshot(root) if isinstance(root, Path) else _remote_snapshot(spark, root)
 
 
 def _local_snapshot(root: Path) -> dict[str, Any]:
