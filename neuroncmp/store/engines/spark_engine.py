@@ -119,4 +119,3 @@ def _from_spark(exc: BaseException) -> bool:
     """Whether ``exc`` is Spark's (a job or the JVM), not a bug of ours in the driver."""
     module = type(exc).__module__
     return module.startswith(("pyspark", "py4j"))
-

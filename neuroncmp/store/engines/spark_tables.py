@@ -95,4 +95,3 @@ def read_text(spark: Any, path: str) -> str | None:
             return None
         raise
     return rows[0][0] if rows else ""
-
