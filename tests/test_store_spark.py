@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from conftest import ROOT, RUN
 from neuroncmp.cli import cli
-from neuroncmp.errors import InputError
+from neuroncmp.errors import InputError, UsageError
 from neuroncmp.store import Store
 from neuroncmp.store.engines import choose
 
@@ -116,8 +116,18 @@ def test_the_generated_shifts_are_found_at_the_same_runs_on_both_engines(stores,
 def test_filters_give_the_same_changes_on_both_engines(stores, spark):
     duck, spk = by_engine(stores[1], spark).values()
     for options in ({"where": {"model": "bert-large"}}, {"since": "2025-06-01"},
-                    {"min_change": 0.05, "all_changes": True}, {"where": {"model": "nothing"}}):
+                    {"min_change": 0.05, "all_changes": True}):
         assert spk.regressions(**options) == duck.regressions(**options), options
+    assert spk.regressions(since="2025-06-01").short_series == 919  # the bundled sweep's one-run series
+    for options in ({"where": {"model": "nothing"}}, {"where": {"modle": "sweep"}},
+                    {"series_by": "modle"}):  # a typo is the same usage error on both
+        errors = []
+        for store in (duck, spk):
+            with pytest.raises(UsageError) as raised:
+                store.regressions(**options)
+            errors.append(str(raised.value))
+        assert errors[0] == errors[1], options
+        assert "no run has" in errors[0] and ("nothing" in errors[0] or "did you mean model?" in errors[0])
 
 
 def test_the_cli_prints_the_same_json_and_listing_on_both_engines(stores):
@@ -133,7 +143,7 @@ def test_the_cli_prints_the_same_json_and_listing_on_both_engines(stores):
         assert outputs[0] == outputs[1], args
         printed[args[0]] = outputs[1]
     assert {c["metric"] for c in json.loads(printed["regressions"])["changes"]} >= set(SHIFTS)
-    assert printed["store"].endswith("8 runs\n")
+    assert printed["store"].endswith("8 runs in 8 series\n")
 
 
 def test_the_tables_spark_writes_hold_what_pyarrow_writes(stores):
@@ -191,6 +201,71 @@ def test_the_add_report_is_the_same_on_both_engines(generated, spark, tmp_path):
     assert again[0] == again[1] and len(again[0].present) == 8
     assert [(r.time, r.time_source) for r in again[0].runs] == \
         [(r.time, r.time_source) for r in reports[0].runs[:8]]
+
+
+# ---- series identity (issue 21) ------------------------------------------------------------------
+
+def _host_split(tmp_path: Path) -> Path:
+    """A listing of 24 nightly runs of one configuration with a ``host`` column: by every tag,
+    each run is its own series (every one too short for a shift test)."""
+    out = tmp_path / "fleet"
+    out.mkdir()
+    make_history.generate_fleet(out, 24, 5, [("llama-1b", 8)], "neutral", shift_rate=0.0)
+    rows = (out / "runs.csv").read_text().splitlines()
+    rows = [rows[0] + ",host"] + [f"{row},ip-10-0-0-{i}" for i, row in enumerate(rows[1:])]
+    (out / "runs.csv").write_text("\n".join(rows) + "\n")
+    return out / "runs.csv"
+
+
+def test_series_by_and_a_stores_setting_give_the_same_answers_on_both_engines(spark, tmp_path):
+    listing = _host_split(tmp_path)
+    paths = [tmp_path / name for name in ("d", "s")]
+    for path, engine in zip(paths, ("duckdb", spark)):
+        Store(path, engine=engine).add_listing(listing)
+    for path in paths:
+        duck, spk = by_engine(path, spark).values()
+        for by in (None, "model,batch", "model,host"):
+            assert spk.runs(series_by=by) == duck.runs(series_by=by), by
+            assert spk.history("total_time", series_by=by) == duck.history("total_time", series_by=by), by
+            assert spk.regressions(all_changes=True, series_by=by) == \
+                duck.regressions(all_changes=True, series_by=by), by
+        split, joined = spk.regressions(), spk.regressions(series_by="model,batch")
+        assert split.short_series == split.series_count > 0 and split.warnings
+        assert joined.short_series == 0 and joined.series_count * 24 == split.series_count
+        assert len(spk.history("total_time", series_by="model,batch").series) == 1
+    # The store's own setting, set through Spark, read by both; the CLI prints the same bytes.
+    Store(paths[1], engine=spark).set_series_by("model,batch")
+    duck, spk = by_engine(paths[1], spark).values()
+    assert spk.series_by() == ("model", "batch")
+    through_uri = Store(paths[1].resolve().as_uri(), engine=spark)  # the setting read through Spark
+    assert through_uri.series_by() == ("model", "batch") and through_uri.runs() == duck.runs()
+    assert spk.runs() == duck.runs() and {r.series for r in spk.runs()} == {'{"batch":"8","model":"llama-1b"}'}
+    assert spk.regressions(all_changes=True) == duck.regressions(all_changes=True)
+    for args in (["regressions", "--all-changes", "--format", "json"], ["store", "ls"],
+                 ["store", "ls", "--series-by", "host", "--format", "json"],
+                 ["history", "total_time", "--where", "host=ip-10-0-0-3", "--format", "json"]):
+        outputs = [CliRunner().invoke(cli, [*args, *engine, "--store", str(paths[1])])
+                   for engine in (["--engine", "duckdb"], ["--engine", "spark", "--spark-master", MASTER])]
+        assert [o.exit_code for o in outputs] == [0, 0], outputs[1].output
+        assert outputs[0].output == outputs[1].output, args
+    Store(paths[1], engine=spark).set_series_by("")
+    assert len(by_engine(paths[1], spark)["spark"].history("total_time").series) == 24
+
+
+def test_commit_from_name_and_kept_tags_are_the_same_on_both_engines(spark, tmp_path):
+    src = tmp_path / "model-b8-3f2a9c1.json"
+    shutil.copy(RUN / "b32.json", src)
+    stores = [Store(tmp_path / name, engine=engine) for name, engine in (("d", "duckdb"), ("s", spark))]
+    first = [store.add(src, commit_from_name=True) for store in stores]
+    assert first[0] == first[1] and first[0].runs[0].tags == (("batch_size", "8"), ("variant", "model"))
+    runs = [Store(store.path).runs() for store in stores]
+    assert runs[0] == runs[1] and runs[0][0].commit == "3f2a9c1"
+    again = [store.add(src, tags={"model": "other"}) for store in stores]
+    assert again[0] == again[1]
+    assert again[0].runs[0].kept_tags == (("batch_size", "8"), ("variant", "model"))
+    assert CliRunner().invoke(cli, ["store", "add", str(src), "--commit-from-name", "--engine", "spark",
+                                    "--spark-master", MASTER, "--store", str(tmp_path / "c")]).exit_code == 0
+    assert Store(tmp_path / "c").runs() == runs[0]
 
 
 def write_many(folder: Path, generated: Path, bad_at: int) -> Path:

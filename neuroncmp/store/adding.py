@@ -259,7 +259,6 @@ def _stored(run: AddedRun, row: dict[str, Any]) -> AddedRun:
     kept = tuple(sorted((str(k), str(v)) for k, v in row.get("tags") or []))
     return replace(run, label=row["label"], time=times.iso(when), time_source=row["time_source"],
                    kept_tags=kept if run.tags and kept != tuple(sorted(run.tags)) else None)
-    # (an engine that does not report the tags it would give, Spark's, gets no note)
 
 
 def run_rows(item: Prepared, added: datetime, columns: table_rows.Columns | None,

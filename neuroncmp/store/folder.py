@@ -156,11 +156,16 @@ def locked(root: Path) -> Iterator[None]:
 
 
 def series_by(root: Path | str) -> tuple[str, ...]:
-    """The store's series keys (``store series-by``; empty: every tag keys a series). A URI
-    (read by Spark) has no local snapshot to hold the setting."""
+    """The store's series keys (``store series-by``; empty: every tag keys a series). A URI has
+    no local snapshot here: the Spark engine reads its setting (``snapshot_series_by``)."""
     if not isinstance(root, Path) or not (root / MARKER).is_file():
         return ()
-    keys = read_snapshot(root).get("series_by") or []
+    return snapshot_series_by(read_snapshot(root))
+
+
+def snapshot_series_by(snapshot: dict[str, Any]) -> tuple[str, ...]:
+    """The series keys a snapshot holds (none: every tag keys a series)."""
+    keys = snapshot.get("series_by") or []
     return tuple(str(k) for k in keys) if isinstance(keys, list) else ()
 
 

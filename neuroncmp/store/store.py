@@ -58,8 +58,6 @@ class Store:
         arguments.optional_text("commit", commit), arguments.flag("skip_bad", skip_bad)
         arguments.flag("commit_from_name", commit_from_name)
         paths = tuple(arguments.path("paths", p) for p in paths)
-        if commit_from_name and self.engine.name != "duckdb":
-            raise UsageError("--commit-from-name is read by --engine duckdb only, for now")
         if len(paths) > 1:  # a glob over a run folder is the folder, as diff reads it
             paths = tuple(assemble(paths).paths)
         entries = [listing.Entry(Path(p), given, when, commit, str(p), "--at", commit_from_name)
@@ -107,7 +105,7 @@ class Store:
 
     def series_by(self) -> tuple[str, ...]:
         """The store's series keys (empty: every tag keys a series)."""
-        return folder.series_by(self.path)
+        return self.engine.series_by(self.path)
 
     def set_series_by(self, keys: str | Iterable[str]) -> tuple[str, ...]:
         """Re-key the store without re-adding: series formed by ``keys`` (``"model,batch"``;

@@ -29,6 +29,10 @@ class Engine(Protocol):
         """Add the entries' profiles (``problems``: listing rows already found bad)."""
         ...
 
+    def series_by(self, root: Path | str) -> tuple[str, ...]:
+        """The store's own series keys (``store series-by``; empty: every tag)."""
+        ...
+
     def runs(self, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
         """Every run matching ``where``, in time order (then by id), its ``series`` keyed by
         ``series_by`` (all tags when empty). ``where`` matching nothing is a UsageError."""

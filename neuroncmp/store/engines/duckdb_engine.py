@@ -25,6 +25,9 @@ class DuckDBEngine:
         return adding.add(folder.local(root, "store add"), entries, skip_bad=skip_bad,
                           problems=problems)
 
+    def series_by(self, root: Path | str) -> tuple[str, ...]:
+        return folder.series_by(root)
+
     def runs(self, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
         found = reading.retrying(self._local(root), reading.runs)
         return trends.chosen_runs(found, where, series_by)

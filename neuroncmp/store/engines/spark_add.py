@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -85,7 +85,8 @@ def _parse(spark: Any, units: list[Entry], added: int) -> Any:
         "tags": [list(u.tags.items()) for u in units],
         "at": [None if u.at is None else spark_jobs.micros(u.at) for u in units],
         "at_source": [u.at_source for u in units], "commit": [u.commit for u in units],
-        "where": [u.where for u in units]}, schema=spark_jobs.units_schema())
+        "where": [u.where for u in units],
+        "commit_from_name": [u.commit_from_name for u in units]}, schema=spark_jobs.units_schema())
     cores = parallelism(spark)  # whole waves of tasks: no wave runs on one core while others idle
     tasks = cores * math.ceil(len(units) / (cores * UNITS_PER_TASK))
     frame = spark.createDataFrame(table, spark_jobs.UNITS).repartition(min(tasks, len(units)))
@@ -106,11 +107,13 @@ def _collect(parsed: Any) -> tuple[list[_Loaded], list[Problem]]:
 
     rows = parsed.filter(F.col("kind").isin("runs", "problem")).select(
         "kind", "unit", "item", "seq", "p_where", "p_message", "rep_source", "runs__run",
-        "runs__content_hash", "runs__label", "runs__time", "runs__time_source").toArrow().to_pylist()
+        "runs__content_hash", "runs__label", "runs__time", "runs__time_source", "runs__tags",
+    ).toArrow().to_pylist()
     rows.sort(key=lambda r: (r["unit"], r["item"] or 0, r["seq"] or 0))
     loaded = [_Loaded((r["unit"], r["item"], r["seq"]),
                       AddedRun(r["runs__run"], r["runs__label"], r["rep_source"],
-                               times.iso(spark_jobs.moment(r["runs__time"])), r["runs__time_source"], False),
+                               times.iso(spark_jobs.moment(r["runs__time"])), r["runs__time_source"], False,
+                               tuple(sorted((str(k), str(v)) for k, v in r["runs__tags"] or []))),
                       r["runs__content_hash"])
               for r in rows if r["kind"] == "runs"]
     problems = [Problem(r["p_where"], r["p_message"]) for r in rows if r["kind"] == "problem"]
@@ -143,8 +146,7 @@ def _decide(loaded: list[_Loaded], present: set[str]) -> tuple[tuple[AddedRun, .
         if is_new:
             new.add(item)
         seen.add(run.content_hash)
-        report.append(AddedRun(run.run.run, run.run.label, run.run.source, run.run.time,
-                               run.run.time_source, not is_new))
+        report.append(replace(run.run, present=not is_new))
     return tuple(report), new
 
 

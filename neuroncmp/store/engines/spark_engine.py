@@ -12,9 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
-from ...errors import InputError, NeuroncmpError, UsageError
+from ...errors import InputError, NeuroncmpError
 from .. import folder, trends
-from .. import where as where_check
 from ..adding import AddReport
 from ..listing import Entry, Problem
 from ..reading import Run
@@ -50,40 +49,33 @@ class SparkEngine:
                                                problems=problems),
                          "; nothing was added (adding again finishes the set)")
 
+    def series_by(self, root: Path | str) -> tuple[str, ...]:
+        """A local store's setting, or a URI's, from its snapshot read through Spark."""
+        if isinstance(root, Path):
+            return folder.series_by(root)
+        from .spark_tables import snapshot
+
+        return folder.snapshot_series_by(self._run(lambda: snapshot(self.session, root), ""))
+
     def runs(self, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
         from . import spark_trends
 
-        _no_series_by(series_by)
-        found = self._read(root, lambda tables: spark_trends.runs(tables, where))
-        return self._checked(root, where, found, len(found))
+        return self._read(root, lambda tables: spark_trends.runs(tables, where, series_by))
 
     def history(self, root: Path | str, metric: str, where: Where,
                 series_by: Sequence[str] = ()) -> trends.History:
         from . import spark_trends
 
-        _no_series_by(series_by)
-        found = self._read(root, lambda tables: spark_trends.history(tables, root, metric, where))
-        return self._checked(root, where, found, len(found.series))
+        return self._read(root, lambda tables: spark_trends.history(tables, root, metric, where,
+                                                                    series_by))
 
     def regressions(self, root: Path | str, where: Where, since: datetime | None,
                     all_changes: bool, min_change: float | None,
                     series_by: Sequence[str] = ()) -> trends.Regressions:
         from . import spark_trends
 
-        _no_series_by(series_by)
-        found = self._read(root, lambda tables: spark_trends.regressions(
-            tables, where, since, all_changes, min_change))
-        return self._checked(root, where, found, found.series_count)
-
-    def _checked(self, root: Path | str, where: Where, found: T, matched: int) -> T:
-        """``found``, unless ``where`` matched nothing: then the usage error DuckDB gives
-        (``where.check``), from every run's tags."""
-        if where and not matched:
-            from . import spark_trends
-
-            every = self._read(root, lambda tables: spark_trends.runs(tables, {}))
-            where_check.check((r.tags for r in every), where, 0)
-        return found
+        return self._read(root, lambda tables: spark_trends.regressions(
+            tables, where, since, all_changes, min_change, series_by))
 
     def _read(self, root: Path | str, work: Callable[[Any], T]) -> T:
         """``work(tables)``, once more on a fresh snapshot if a part file vanished under it
@@ -127,9 +119,3 @@ def _from_spark(exc: BaseException) -> bool:
     """Whether ``exc`` is Spark's (a job or the JVM), not a bug of ours in the driver."""
     module = type(exc).__module__
     return module.startswith(("pyspark", "py4j"))
-
-
-def _no_series_by(series_by: Sequence[str]) -> None:
-    if series_by:
-        raise UsageError("--series-by (and a store's series_by setting) is read by --engine duckdb "
-                         "only, for now")

@@ -35,12 +35,12 @@ HEAD = ("`kind` string, `unit` int, `item` int, `seq` int, `p_where` string, `p_
 PARSED = ", ".join([HEAD, ddl("runs", "runs__", "bigint")] +
                    [f"`{table}` array<{struct(table)}>" for table in NESTED])
 UNITS = ("`unit` int, `path` string, `tags` map<string,string>, `at` bigint, `at_source` string, "
-         "`commit` string, `where` string")
+         "`commit` string, `where` string, `commit_from_name` boolean")
 DETECTED = ("`metric` string, `series` string, `index` int, `unit` string, "
             "`at_run` string, `at_commit` string, `at_time` bigint, `at_value` double, "
             "`before_run` string, `before_commit` string, `before_time` bigint, "
             "`before_value` double, `before` double, `after` double, `change` double, "
-            "`p_value` double")
+            "`p_value` double, `points` int")
 
 
 def micros(moment: datetime) -> int:
@@ -81,7 +81,7 @@ class _Rows:
         self.units += 1
         entry = Entry(Path(unit["path"]), dict(unit["tags"] or []),
                       None if unit["at"] is None else moment(unit["at"]), unit["commit"],
-                      unit["where"], unit["at_source"])
+                      unit["where"], unit["at_source"], bool(unit["commit_from_name"]))
         try:
             items = adding.prepare(entry)
         except NeuroncmpError as exc:
@@ -161,7 +161,8 @@ def units_schema() -> Any:
 
     return pa.schema([("unit", pa.int32()), ("path", pa.string()),
                       ("tags", pa.map_(pa.string(), pa.string())), ("at", pa.int64()),
-                      ("at_source", pa.string()), ("commit", pa.string()), ("where", pa.string())])
+                      ("at_source", pa.string()), ("commit", pa.string()), ("where", pa.string()),
+                      ("commit_from_name", pa.bool_())])
 
 
 def copy_objects(batches: Iterator[Any], root: str) -> Iterator[Any]:
@@ -178,8 +179,9 @@ def copy_objects(batches: Iterator[Any], root: str) -> Iterator[Any]:
 
 def detect_series(key: tuple[Any, ...], frame: Any) -> Any:
     """``applyInPandas`` over one series (``metric``, ``series``; rows ``run``, ``time`` in us,
-    ``commit``, ``value``, ``unit``): one row for the series (``index`` -1) and one per shift,
-    with the runs either side, as ``trends.build_series`` makes them on DuckDB."""
+    ``commit``, ``value``, ``unit``): one row for the series (``index`` -1, ``points`` its
+    length, for the short-series count) and one per shift, with the runs either side, as
+    ``trends.build_series`` makes them on DuckDB."""
     import pandas as pd
 
     metric, series = key
@@ -188,18 +190,19 @@ def detect_series(key: tuple[Any, ...], frame: Any) -> Any:
     commits = [c if isinstance(c, str) else None for c in ordered["commit"].tolist()]  # NaN or None
     values = ordered["value"].tolist()
     unit = str(ordered["unit"].iloc[0])
-    out = [_row(metric, series, unit, -1, ("", None, 0, 0.0), ("", None, 0, 0.0), 0.0, 0.0, 0.0, 1.0)]
+    out = [_row(metric, series, unit, -1, ("", None, 0, 0.0), ("", None, 0, 0.0), 0.0, 0.0, 0.0, 1.0,
+                len(values))]
     for shift in detect_shifts(values):
         i = shift.index
 
         def point(j: int) -> tuple[str, Any, int, float]:
             return runs[j], commits[j], int(times[j]), float(values[j])
         out.append(_row(metric, series, unit, i, point(i), point(i - 1), shift.before, shift.after,
-                        shift.change, shift.p_value))
+                        shift.change, shift.p_value, len(values)))
     return pd.DataFrame(out, columns=[c.split("`")[1] for c in DETECTED.split(", ")])
 
 
 def _row(metric: str, series: str, unit: str, index: int, at: tuple[str, Any, int, float],
          before_run: tuple[str, Any, int, float], before: float, after: float, change: float,
-         p_value: float) -> tuple[Any, ...]:
-    return (metric, series, index, unit, *at, *before_run, before, after, change, p_value)
+         p_value: float, points: int) -> tuple[Any, ...]:
+    return (metric, series, index, unit, *at, *before_run, before, after, change, p_value, points)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ...errors import InputError
 from .. import folder, parts, schema
@@ -54,14 +54,19 @@ def uri(root: Path | str) -> str:
 
 def committed(spark: Any, root: Path | str) -> Tables:
     """The tables of the store's current snapshot (a store that is none is refused, untouched)."""
-    snapshot = _local_snapshot(root) if isinstance(root, Path) else _remote_snapshot(spark, root)
+    found = snapshot(spark, root)
     base = uri(root)
     frames = {}
     for table in schema.TABLES:
-        paths = [f"{base}/{name}" for name in parts.names(snapshot, table)]
+        paths = [f"{base}/{name}" for name in parts.names(found, table)]
         reader = spark.read.schema(ddl(table))
         frames[table] = reader.parquet(*paths) if paths else spark.createDataFrame([], ddl(table))
     return Tables(**frames)
+
+
+def snapshot(spark: Any, root: Path | str) -> dict[str, Any]:
+    """The store's snapshot (a folder that is no store is refused, untouched)."""
+    return _local_snapshot(root) if isinstance(root, Path) else _remote_snapshot(spark, root)
 
 
 def _local_snapshot(root: Path) -> dict[str, Any]:
@@ -90,13 +95,3 @@ def read_text(spark: Any, path: str) -> str | None:
             return None
         raise
     return rows[0][0] if rows else ""
-
-
-def matching(runs: Any, where: Mapping[str, Sequence[str]]) -> Any:
-    """Runs whose tags match every ``where`` key (any of its values), as ``trends.matching``:
-    a run without the key never matches."""
-    from pyspark.sql import functions as F
-
-    for key, values in where.items():
-        runs = runs.filter(F.col("tags").getItem(key).isin(list(values)))
-    return runs
