@@ -394,6 +394,17 @@ def test_resume_over_an_edited_manifest_names_the_field(captured, edit, where):
     assert where in line and "manifest.json" in line
 
 
+@pytest.mark.parametrize("amounts", [1.5, ["tensors", 1], {"tensors": "1 GB", "io": True}])
+def test_resume_over_an_edited_memory_breakdown_ends_cleanly(captured, amounts):
+    """The out-of-memory breakdown a resumed manifest holds is shown only as names and whole byte
+    counts (found by the capture surface on the merged code: a float raised AttributeError)."""
+    manifest = json.loads((captured / "manifest.json").read_text())
+    manifest["failed"][0].setdefault("oom", {})["bytes_by_type"] = amounts
+    (captured / "manifest.json").write_text(json.dumps(manifest))
+    result = run("capture", "--batch", "64", "--out", str(captured), "--resume", "--", *TRAIN)
+    assert result.exit_code in (0, 1) and isinstance(result.exception, (SystemExit, type(None))), result.output
+
+
 def test_resume_over_a_manifest_holding_a_huge_integer_ends_cleanly(captured):
     """The capture's summary reads the manifest it wrote back within the input limits (a plain
     ``json.loads`` raised ValueError on a 5,000-digit integer a resumed manifest kept)."""

@@ -167,8 +167,21 @@ def upper_bound(failed: list[dict[str, Any]]) -> dict[str, Any] | None:
             "requested_bytes": oom.get("requested_bytes"),
             "requested_usage": oom.get("requested_usage"), "where": oom.get("where"),
             "device_bytes_by_type": oom.get("device_bytes_by_type"),
-            "bytes_by_type": oom.get("bytes_by_type"), "bytes_level": oom.get("bytes_level"),
+            "bytes_by_type": _amounts(oom.get("bytes_by_type")), "bytes_level": _text(oom.get("bytes_level")),
             "log": (first.get("raw") or {}).get("log")}
+
+
+def _amounts(value: Any) -> dict[str, int] | None:
+    """Bytes by usage type as a manifest holds them, or None: a resumed manifest may have been
+    edited, and what is not a mapping of names to whole byte counts is not shown as one."""
+    if not isinstance(value, dict):
+        return None
+    return {k: v for k, v in value.items()
+            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)} or None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def save(manifest: dict[str, Any], out_dir: Path) -> Path:
