@@ -122,3 +122,26 @@ def test_the_trn2_row_agrees_with_what_the_profiler_itself_assumes():
         traffic = value("hbm_read_bytes") + value("hbm_write_bytes")
         bandwidth = traffic / value("total_time") / value("mbu_estimated_percent")
         assert bandwidth == pytest.approx(logical.hbm_bandwidth, rel=0.02)  # 716 GB/s against 2 x 362.5
+
+
+def test_on_trn2_the_bandwidth_comes_from_mbu_not_from_the_profilers_ridge():
+    """Real trn2.3xlarge profiles (profiler 2.28) write a peak_flops_bandwidth_ratio that is half of
+    implied peak / implied bandwidth (RELATIONS.md: 10 of 10). Their model_flops is 0 (no HLO stats),
+    so MFU implies no peak; here MFU is set to what HFU says (model_flops := hardware_flops), as a
+    profile with HLO stats would carry, and the roof must still take the 716 GB/s MBU implies."""
+    from neuroncmp.analysis.roofline import roof
+    from neuroncmp.analysis.series import Point
+    from neuroncmp.hardware import for_instance
+
+    points = []
+    for index, path in enumerate(sorted((THIRD_PARTY / "view-json").glob("trn2.3xlarge_*.json"))):
+        values = {k: float(m.value) for k, m in neuroncmp.load(path)[0].metrics.items()
+                  if isinstance(m.value, (int, float))}
+        values["model_flops"], values["mfu_estimated_percent"] = values["hardware_flops"], values["hfu_estimated_percent"]
+        points.append(Point(index + 1, (path.stem,), (), values, False, {}))
+    raw = json.loads(next((THIRD_PARTY / "view-json").glob("trn2.3xlarge_*.json")).read_text())["summary"][0]
+    by_mbu = (raw["hbm_read_bytes"] + raw["hbm_write_bytes"]) / (raw["total_time"] * raw["mbu_estimated_percent"])
+    assert by_mbu == pytest.approx(716e9, rel=1e-3)
+    top = roof(tuple(points), for_instance("trn2.3xlarge"))
+    assert top.bandwidth == pytest.approx(716e9, rel=1e-3) and "implied by MBU" in top.sources[1]
+    assert top.peak_flops == pytest.approx(157.3e12, rel=2e-3)

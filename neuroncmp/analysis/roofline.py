@@ -2,8 +2,9 @@
 
 The roof comes from the profile when it carries it: the peak FLOP/s that MFU implies
 (``model_flops / (mfu_estimated_percent x total_time)``, the median over the points) and the HBM
-bandwidth, the implied peak over the ridge ``peak_flops_bandwidth_ratio`` (else Explorer's
-``hbm_ddr_bandwidth``). Missing values come from the instance family's table
+bandwidth, the implied peak over the ridge ``peak_flops_bandwidth_ratio`` when it agrees within 5 %
+with the bandwidth MBU implies (else that one: on Trn2 the profiler's ridge is half of peak over
+bandwidth; else Explorer's ``hbm_ddr_bandwidth``). Missing values come from the instance family's table
 (``neuroncmp/hardware.py``; HBM per core from the profile's own ``neuron_device_memory_size /
 neuroncore_per_device_count`` when it states them, as neuron-monitor does), and the user's
 overrides win over both; the ridge is always
@@ -56,6 +57,25 @@ def _implied_peak(points: tuple[Point, ...]) -> float | None:
     return median(peaks) if peaks else None
 
 
+def _mbu_bandwidth(points: tuple[Point, ...]) -> float | None:
+    """The bandwidth MBU was computed with, ``(hbm_read_bytes + hbm_write_bytes) / (total_time x
+    mbu_estimated_percent)``, the median over the points: it equals the profile's own
+    ``hbm_ddr_bandwidth`` on every real summary checked (tests/data/third_party/RELATIONS.md)."""
+    found = []
+    for p in points:
+        moved = (p.get("hbm_read_bytes") or 0) + (p.get("hbm_write_bytes") or 0)
+        used = (p.get("total_time") or 0) * (p.get("mbu_estimated_percent") or 0)
+        if moved and used and _usable(moved / used):
+            found.append(moved / used)
+    return median(found) if found else None
+
+
+def _agree(a: float, b: float) -> bool:
+    """Two estimates of one bandwidth within 5 % (on trn1 they agree to 0.1 %; on Trn2 the ridge
+    the profiler writes makes them differ by 2x)."""
+    return abs(a - b) <= 0.05 * max(a, b)
+
+
 def _usable(value: float | None) -> bool:
     """A positive, finite number: anything else (0, an infinity from 1e400 or from dividing by
     5e-324) would put a zero or an infinity in the roof."""
@@ -75,11 +95,16 @@ def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
         sources.append("peak FLOP/s from the command line")
     stacks = [p.get("hbm_ddr_bandwidth") for p in points if _usable(p.get("hbm_ddr_bandwidth"))]
     own = implied / median(ridges) if ridges and implied else None  # type: ignore[arg-type]
+    measured = _mbu_bandwidth(points)
     if bandwidth is not None:
         sources.append("HBM bandwidth from the command line")
-    elif _usable(own):  # the profile's own roof: its implied peak over its ridge
+    elif own is not None and _usable(own) and (measured is None or _agree(own, measured)):  # its own roof
         bandwidth = own
         sources.append("HBM bandwidth from the profile (implied peak / peak_flops_bandwidth_ratio)")
+    elif measured is not None:  # the ridge is not peak / bandwidth (Trn2 at LNC=2 writes half of it)
+        bandwidth = measured
+        sources.append("HBM bandwidth implied by MBU in the profile ((hbm_read_bytes + hbm_write_bytes) "
+                       "/ (total_time x mbu_estimated_percent))")
     elif stacks:
         bandwidth = median(stacks)  # type: ignore[arg-type]
         sources.append("HBM bandwidth from the profile (hbm_ddr_bandwidth)")
