@@ -563,3 +563,14 @@ def test_baseline_history_from_the_cli_and_its_refusals(generated, tmp_path):
     assert code == 0, output
     code, output = cli_run("diff", str(RUN / "b16.json"), "--baseline-history", store=store_path)
     assert code == 1 and "only 0 earlier runs" in output or "at least 5" in output
+
+
+def test_a_runs_listing_inside_a_folder_is_named_as_one(tmp_path):
+    """A folder holding profiles and their runs.csv (what make_history.py and nightly jobs leave):
+    the CSV is not reported as a profile that failed to parse but as a listing to add with --runs."""
+    folder = tmp_path / "nightly"
+    folder.mkdir()
+    shutil.copy(RUN / "b16.json", folder / "model-b16-3f2a9c1.json")
+    (folder / "runs.csv").write_text("path,time,model\nmodel-b16-3f2a9c1.json,2025-06-01T00:00:00Z,m\n")
+    with pytest.raises(InputError, match=r"runs\.csv' is a runs listing .*--runs"):
+        Store(tmp_path / "s").add(folder)

@@ -93,7 +93,7 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
                 try:
                     prepared = prepare(entry)
                 except NeuroncmpError as exc:
-                    problems.append(Problem(entry.where, str(exc)))
+                    problems.append(Problem(entry.where, _listing_hint(entry.path) or str(exc)))
                     continue
                 staged += [_stage(item, columns, provisional) for item in prepared]
     if problems and not skip_bad:
@@ -123,6 +123,22 @@ def nothing_to_add(root: Path, entries: list[Entry], problems: list[Problem]) ->
 def refusal(problems: list[Problem]) -> str:
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     return f"{problems[0]}{more}; nothing was added (--skip-bad adds the rest)"
+
+
+def _listing_hint(path: Path) -> str | None:
+    """What to say of a CSV with a ``path`` column found among profiles (``make_history.py`` and
+    nightly jobs leave ``runs.csv`` beside the files): a listing to add with ``--runs``, not a
+    profile that failed to parse."""
+    if path.suffix.lower() != ".csv" or not path.is_file():
+        return None
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            header = handle.readline(4096)
+    except OSError:
+        return None
+    if "path" not in [cell.strip().strip('"') for cell in header.split(",")]:
+        return None
+    return f"'{path.name}' is a runs listing (a 'path' column), not a profile: add it with --runs {path}"
 
 
 def prepare(entry: Entry) -> list[Prepared]:
