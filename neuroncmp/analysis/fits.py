@@ -264,21 +264,21 @@ class SpillOnset(NamedTuple):
 
 
 def spill_onset(points: tuple[Point, ...]) -> SpillOnset | None:
-    shares = tuple((p.batch_size, p.get("spill_reload_share")) for p in points
-                   if p.get("spill_reload_share") is not None)
+    shares = tuple((p.batch_size, share) for p in points
+                   if (share := p.get("spill_reload_share")) is not None)
     if not shares:
         return None
-    above = next((batch for batch, share in shares if share > SPILL_SHARE), None)  # type: ignore[operator]
-    per_sample = tuple((p.batch_size, p.per_sample("spill_reload_bytes")) for p in points
-                       if p.get("spill_reload_bytes") is not None)
-    everywhere = all(share > SPILL_SHARE for _, share in shares)  # type: ignore[operator]
-    return SpillOnset(above, everywhere, _rising_from(per_sample), shares, per_sample)  # type: ignore[arg-type]
+    above = next((batch for batch, share in shares if share > SPILL_SHARE), None)
+    per_sample = tuple((p.batch_size, spill) for p in points
+                       if (spill := p.per_sample("spill_reload_bytes")) is not None)
+    everywhere = all(share > SPILL_SHARE for _, share in shares)
+    return SpillOnset(above, everywhere, _rising_from(per_sample), shares, per_sample)
 
 
-def _rising_from(per_sample: tuple[tuple[int, float | None], ...]) -> int | None:
+def _rising_from(per_sample: tuple[tuple[int, float], ...]) -> int | None:
     """The last batch at the lowest spill per sample, when some larger batch spills more per
     sample (ties and a series that only falls or stays give None: nothing grows)."""
-    values = [v or 0.0 for _, v in per_sample]
+    values = [v for _, v in per_sample]
     if not values:
         return None
     low = min(values)

@@ -301,11 +301,11 @@ class Throttling(PointRule):
 
 def _trend(context: Context, measure: Callable[[Point], float | None], what: str) -> str:
     """``throttling grows with the batch (0.9% at b2, 18.0% at b64); `` when it does, else nothing."""
-    values = [(p, measure(p)) for p in context.points if measure(p) is not None]
-    if len(values) < 2 or values[-1][1] <= values[0][1]:  # type: ignore[operator]
+    values = [(p, value) for p in context.points if (value := measure(p)) is not None]
+    if len(values) < 2 or values[-1][1] <= values[0][1]:
         return ""
     (first, low), (last, high) = values[0], values[-1]
-    steady = all(a[1] <= b[1] for a, b in zip(values, values[1:]))  # type: ignore[operator]
+    steady = all(a[1] <= b[1] for a, b in zip(values, values[1:]))
     verb = "grows with the batch" if steady else "is higher at the largest batch than at the smallest, not steadily"
     return f"{what} {verb} ({low:.1%} at {first.label}, {high:.1%} at {last.label}); "
 

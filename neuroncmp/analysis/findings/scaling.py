@@ -24,20 +24,21 @@ class Collectives:
             return NotRun(self.id, "needs cc_op_time and total_time, unflagged, at two or more batch sizes "
                           f"(found at {len(usable)})")
         first, last = usable[0], usable[-1]
-        before, after = first.per_sample("cc_op_time"), last.per_sample("cc_op_time")
+        # trusted points carry cc_op_time, so neither is None; 0.0 only satisfies the type
+        before, after = first.per_sample("cc_op_time") or 0.0, last.per_sample("cc_op_time") or 0.0
         if not before and not after:
             return Passed(self.id, f"no collective time at {first.label} or {last.label} (cc_op_time 0)")
-        if before and after < AMORTISED * before:  # type: ignore[operator]
-            return Passed(self.id, f"collective time per sample falls from {before * 1e3:.3f} ms at "  # type: ignore[operator]
-                          f"{first.label} to {after * 1e3:.3f} ms at {last.label}: amortised by the batch")  # type: ignore[operator]
+        if before and after < AMORTISED * before:
+            return Passed(self.id, f"collective time per sample falls from {before * 1e3:.3f} ms at "
+                          f"{first.label} to {after * 1e3:.3f} ms at {last.label}: amortised by the batch")
         share = (last.get("cc_op_time") or 0) / (last.get("total_time") or 1)
         return Finding(
             self.id, PERFORMANCE,
-            f"collective time per sample does not shrink with the batch ({before * 1e3:.3f} ms at "  # type: ignore[operator]
-            f"{first.label}, {after * 1e3:.3f} ms at {last.label})",  # type: ignore[operator]
+            f"collective time per sample does not shrink with the batch ({before * 1e3:.3f} ms at "
+            f"{first.label}, {after * 1e3:.3f} ms at {last.label})",
             tuple(p.label for p in usable),
-            (Evidence("cc_op_time / batch", first.label, before, "s"),  # type: ignore[arg-type]
-             Evidence("cc_op_time / batch", last.label, after, "s", "fires at 90 % or more of the smallest's")),  # type: ignore[arg-type]
+            (Evidence("cc_op_time / batch", first.label, before, "s"),
+             Evidence("cc_op_time / batch", last.label, after, "s", "fires at 90 % or more of the smallest's")),
             Impact(min(share, 1.0), "device step time", last.get("cc_op_time") or 0, "s",
                    "cc_op_time / total_time at the largest batch: the step time collectives take"),
             "collectives grow with the batch: fix them, not the batch size: bucket gradients, overlap "
