@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,29 @@ SEED = RUN / "003_a8d02f199ef107f4.txt"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 VARIANT_FILES = ["baseline.json", "b2.json", "b4.json", "b16.json", "b32.json",
                  "b32-cc-optim.json", "b48.json", "b64.json"]
+
+# The capture tests' stand-ins for the Neuron tools and a training job (tests/standins/)
+STANDINS = Path(__file__).resolve().parent / "standins"
+TRAIN = [sys.executable, str(STANDINS / "fake_train.py"), "--per_device_train_batch_size", "{batch}",
+         "--output_dir", "{out}"]
+
+
+def use_standins(mp: pytest.MonkeyPatch, no_neuron_bin: Path) -> None:
+    """The stand-ins first on PATH (with this interpreter's folder, for their ``python3``); no
+    real /opt/aws/neuron/bin fallback; no leftover STANDIN_ switches."""
+    from neuroncmp.capture import tools
+
+    mp.setenv("PATH", os.pathsep.join([str(STANDINS), str(Path(sys.executable).parent),
+                                       os.environ.get("PATH", "")]))
+    mp.setattr(tools, "NEURON_BIN", no_neuron_bin)
+    for name in [n for n in os.environ if n.startswith("STANDIN_")]:
+        mp.delenv(name)
+
+
+@pytest.fixture()
+def standin_path(monkeypatch, tmp_path):
+    use_standins(monkeypatch, tmp_path / "no-neuron-bin")
+    return monkeypatch
 
 
 @pytest.fixture(scope="session")

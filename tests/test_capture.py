@@ -6,22 +6,18 @@ never from the capture code's own output."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT, RUN
+from conftest import ROOT, RUN, STANDINS, TRAIN, use_standins
 
 import neuroncmp
 from neuroncmp.capture import discovery, oom, plan, preflight, sidecars, tools
 from neuroncmp.cli import cli
 from neuroncmp.errors import InputError, MissingDependencyError, UsageError
 
-STANDINS = Path(__file__).resolve().parent / "standins"
-TRAIN = [sys.executable, str(STANDINS / "fake_train.py"), "--per_device_train_batch_size", "{batch}",
-         "--output_dir", "{out}"]
 _SAMPLE = "samples/neuron-runtime/oom_memory_usage_table.txt"  # AWS's text, in shared/ beside the repo
 SAMPLE = next((p for p in (ROOT.parent / "shared" / _SAMPLE, Path("/work/shared") / _SAMPLE)
                if p.is_file()), ROOT.parent / "shared" / _SAMPLE)
@@ -32,17 +28,6 @@ SWEEP = "2,4,8,16,32,64"
 def bundled(name: str) -> dict:
     return next(iter(json.loads((RUN / name).read_text()).values()))
 
-
-@pytest.fixture()
-def standin_path(monkeypatch, tmp_path):
-    """The stand-ins first on PATH (with this interpreter's folder, for their ``python3``);
-    no real /opt/aws/neuron/bin fallback; no leftover switches."""
-    monkeypatch.setenv("PATH", os.pathsep.join([str(STANDINS), str(Path(sys.executable).parent),
-                                                os.environ.get("PATH", "")]))
-    monkeypatch.setattr(tools, "NEURON_BIN", tmp_path / "no-neuron-bin")
-    for name in [n for n in os.environ if n.startswith("STANDIN_")]:
-        monkeypatch.delenv(name)
-    return monkeypatch
 
 
 def capture(*args: str):
@@ -55,9 +40,7 @@ def capture(*args: str):
 def swept(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         out = tmp_path_factory.mktemp("sweep") / "run"
-        mp.setenv("PATH", os.pathsep.join([str(STANDINS), str(Path(sys.executable).parent),
-                                           os.environ.get("PATH", "")]))
-        mp.setattr(tools, "NEURON_BIN", out.parent / "no-neuron-bin")
+        use_standins(mp, out.parent / "no-neuron-bin")
         mp.setenv("STANDIN_UNPAIRED", "1")
         result = capture("--batch", SWEEP, "--out", str(out), "--", *TRAIN)
     return out, result

@@ -6,7 +6,6 @@ profiles" guide shows (named in each test); the stand-ins (tests/standins/) foll
 from __future__ import annotations
 
 import json
-import os
 import stat
 import sys
 from pathlib import Path
@@ -14,22 +13,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import TRAIN
+
 from neuroncmp.capture import discovery, tools
 from neuroncmp.cli import cli
 
-STANDINS = Path(__file__).resolve().parent / "standins"
-TRAIN = [sys.executable, str(STANDINS / "fake_train.py"), "--per_device_train_batch_size", "{batch}",
-         "--output_dir", "{out}"]
 
-
-@pytest.fixture()
-def standin_path(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", os.pathsep.join([str(STANDINS), str(Path(sys.executable).parent),
-                                                os.environ.get("PATH", "")]))
-    monkeypatch.setattr(tools, "NEURON_BIN", tmp_path / "no-neuron-bin")
-    for name in [n for n in os.environ if n.startswith("STANDIN_")]:
-        monkeypatch.delenv(name)
-    return monkeypatch
 
 
 def test_a_session_trace_is_refused_with_one_clear_line(standin_path, tmp_path):

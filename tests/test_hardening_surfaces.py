@@ -8,16 +8,14 @@ total_time`` infinite, a misspelled choice is not among the accepted ones), not 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 import neuroncmp as nc
-from conftest import RUN
+from conftest import RUN, TRAIN
 from neuroncmp.cli import cli
 from neuroncmp.errors import InputError, NeuroncmpError, UsageError
 from neuroncmp.stats import linear_fit
@@ -357,20 +355,10 @@ def test_wrong_types_are_usage_errors_before_anything_is_written(tmp_path):
 
 # ---- 14, 15: capture -----------------------------------------------------------------------------
 
-STANDINS = Path(__file__).resolve().parent / "standins"
-TRAIN = [sys.executable, str(STANDINS / "fake_train.py"), "--per_device_train_batch_size", "{batch}",
-         "--output_dir", "{out}"]
 
 
 @pytest.fixture()
-def captured(monkeypatch, tmp_path):
-    from neuroncmp.capture import tools
-
-    monkeypatch.setenv("PATH", os.pathsep.join([str(STANDINS), str(Path(sys.executable).parent),
-                                                os.environ.get("PATH", "")]))
-    monkeypatch.setattr(tools, "NEURON_BIN", tmp_path / "no-neuron-bin")
-    for name in [n for n in os.environ if n.startswith("STANDIN_")]:
-        monkeypatch.delenv(name)
+def captured(standin_path, tmp_path):
     out = tmp_path / "run"
     result = run("capture", "--batch", "2,64", "--out", str(out), "--", *TRAIN)
     assert result.exit_code == 0, result.output

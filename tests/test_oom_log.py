@@ -10,24 +10,19 @@ with the printed numbers, not with the parser).
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import FIXTURES
-from neuroncmp.capture import oom, tools
+from conftest import FIXTURES, TRAIN
+from neuroncmp.capture import oom
 from neuroncmp.cli import cli
 
 GiB, MiB, KiB = 2**30, 2**20, 2**10
 TRN1 = Path(__file__).parent / "data" / "third_party" / "runtime-oom" / \
     "trn1_runtime-2.x_oom_bullet-list_llava-trace.log"
 INF2 = FIXTURES / "oom_bullet-list_inf2.24xlarge_transformers-neuronx-92.log"
-STANDINS = Path(__file__).resolve().parent / "standins"
-TRAIN = [sys.executable, str(STANDINS / "fake_train.py"), "--per_device_train_batch_size", "{batch}",
-         "--output_dir", "{out}"]
 
 
 def test_trn1_bullets_read_in_full():
@@ -75,15 +70,6 @@ def test_the_newer_table_form_keeps_working():
                                                         "model_code": round(192.102 * MiB)}
     assert report.breakdown() is report.device_row()
 
-
-@pytest.fixture()
-def standin_path(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", os.pathsep.join([str(STANDINS), str(Path(sys.executable).parent),
-                                                os.environ.get("PATH", "")]))
-    monkeypatch.setattr(tools, "NEURON_BIN", tmp_path / "no-neuron-bin")
-    for name in [n for n in os.environ if n.startswith("STANDIN_")]:
-        monkeypatch.delenv(name)
-    return monkeypatch
 
 
 def test_a_capture_whose_every_batch_runs_out_of_memory_says_so(standin_path, tmp_path):
