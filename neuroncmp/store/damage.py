@@ -94,7 +94,7 @@ def footer_problem(path: Path) -> str:
     try:
         import pyarrow.parquet as pq
 
-        pq.ParquetFile(path).metadata
+        _ = pq.ParquetFile(path).metadata  # reading the footer is the check
     except FileNotFoundError:
         return "missing (the snapshot names it)"
     except Exception as exc:  # pyarrow raises several types; any of them means unreadable

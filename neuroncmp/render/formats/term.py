@@ -10,7 +10,6 @@ the columns cannot fit the width, the table is printed as one block per variant 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ...analysis.sweep import Sweep
