@@ -120,7 +120,7 @@ def test_a_profile_against_a_trainer_file_is_warned_and_missing_values_are_not_s
 
 def test_a_partial_memory_table_against_a_full_one_is_not_scored():
     import neuroncmp
-    from neuroncmp.comparison.result import BETTER, WORSE
+    from neuroncmp.choices import BETTER, WORSE
 
     monitor = RUN.parent.parent / "tests" / "fixtures" / "neuron-monitor-report.json"
     comparison = neuroncmp.compare(load_set([RUN / "b32.json", monitor])[0])

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import neuroncmp
-from neuroncmp.comparison.result import ADDED, REMOVED
+from neuroncmp.choices import ADDED, REMOVED
 
 FIXTURES = Path(__file__).parent / "fixtures"
 INF2 = FIXTURES / "neuron-monitor_inf2.xlarge_runtime-2.30.51.json"

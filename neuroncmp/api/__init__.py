@@ -17,6 +17,7 @@ from ..analysis.sweep import overrides
 from ..analysis.sweep import sweep as _sweep
 from ..arguments import choice, flag, optional_text, shown, texts
 from ..arguments import path as path_arg
+from ..choices import SORTS
 from ..comparison import differ
 from ..comparison.bands import Bands
 from ..errors import UsageError
@@ -105,8 +106,6 @@ def texts_or_paths(name: str, value: Any) -> list[Any]:
 
 def check_view(groups: Any, metrics: Any, only_changed: Any, sort: Any) -> None:
     """The view's arguments, checked as ``select`` checks them (before anything is loaded)."""
-    from ..comparison.view import SORTS
-
     texts("groups", groups), texts("metrics", metrics), flag("only_changed", only_changed)
     choice("sort", sort, SORTS)
 

@@ -35,10 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from ..choices import TOOLS
 from ..errors import InputError, MissingDependencyError, UsageError
 
 PROFILER, EXPLORER, NEURON_LS = "neuron-profile", "neuron-explorer", "neuron-ls"
-KINDS = ("auto", EXPLORER, PROFILER)
+KINDS = TOOLS
 NEURON_BIN = Path("/opt/aws/neuron/bin")
 INSTALL_HINT = ("install AWS's Neuron tools: sudo apt-get install aws-neuronx-tools (from the "
                 "Neuron apt repository, see README 'Capturing on trn1'), or put /opt/aws/neuron/bin "

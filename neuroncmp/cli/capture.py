@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ..choices import TOOLS
 from .app import cli
 
 DEFAULT_OUT = "neuroncmp-capture"
@@ -44,7 +45,7 @@ Profiling itself reserves about 2 GB of device memory (AWS); see README 'Capturi
 @click.option("--graph", "graph_rule", default="largest", show_default=True, metavar="RULE",
               help="Which NEFF/NTFF pair is the training step: 'largest' (biggest NEFF file), "
                    "'largest-ntff' (biggest trace), or a glob on the NEFF/NTFF file name.")
-@click.option("--tool", type=click.Choice(["auto", "neuron-explorer", "neuron-profile"]),
+@click.option("--tool", type=click.Choice(TOOLS),
               default="auto", show_default=True,
               help="Profile tool; auto: neuron-explorer if installed, else neuron-profile.")
 @click.option("--env", "env", multiple=True, metavar="NAME=VALUE",

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..choices import BASES, ORDERS, SORTS
 from .app import cli
 from .options import format_in_option, no_color_option, output_options, width_option
 from .store_options import pairs, store_option, where_option
@@ -18,13 +19,13 @@ from .store_options import pairs, store_option, where_option
 @click.option("--group", "groups", multiple=True, metavar="GROUP", help="Only these catalog groups.")
 @click.option("--metric", "globs", multiple=True, metavar="GLOB", help="Only metrics matching GLOB.")
 @click.option("--only-changed", is_flag=True, help="Hide rows inside the noise band (counted).")
-@click.option("--sort", type=click.Choice(["group", "change", "name"]), default="group", show_default=True,
+@click.option("--sort", type=click.Choice(SORTS), default="group", show_default=True,
               help="group: catalog order; change: biggest change first, measured in noise bands; name.")
-@click.option("--order", type=click.Choice(["batch", "given"]), default="batch", show_default=True,
+@click.option("--order", type=click.Choice(ORDERS), default="batch", show_default=True,
               help="Variants by batch size (when all are known) or in the order given.")
 @click.option("--summary", "--headline", "summary", is_flag=True,
               help="Only the headline (the key numbers per variant), not the full table.")
-@click.option("--basis", type=click.Choice(["auto", "step", "sample"]), default="auto", show_default=True,
+@click.option("--basis", type=click.Choice(BASES), default="auto", show_default=True,
               help="Extensive metrics per step or per sample; auto: per sample when batch sizes differ.")
 @click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|Npp|AMOUNT",
               help="Noise band or absolute floor, per kind or metric glob: '5%', 'time=2%', "

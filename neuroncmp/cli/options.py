@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import click
 
+from ..choices import LISTING_FORMATS
+
 
 class FormatChoice(click.Choice):  # type: ignore[type-arg]
     """``--format`` choices read from the renderer registry only when needed (not for ``--help``)."""
@@ -63,7 +65,7 @@ def listing_options(func: F) -> F:
     func = no_color_option(func)
     func = click.option("-o", "--output", type=click.Path(), default=None,
                         help="Write to FILE (atomically) instead of the terminal.")(func)
-    return click.option("--format", "fmt", type=click.Choice(["term", "json"]), default=None,
+    return click.option("--format", "fmt", type=click.Choice(LISTING_FORMATS), default=None,
                         help="Output format (default: term, or json from -o FILE.json).")(func)
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..choices import WORSE
 from .app import cli
 from .options import Number, no_color_option, output_options, width_option
 from .store_options import (
@@ -47,5 +48,5 @@ def regressions(where: tuple[str, ...], series_by: str | None, since: str | None
         where=pairs(where, "--where"), since=since, all_changes=all_changes,
         min_change=None if min_change is None else min_change / 100, series_by=series_by)
     emit(renderer, "regressions", RegressionsReport(result, store_path, width), output, no_color, width)
-    if fail_on_regression and any(change.direction == "worse" for change in result.changes):
+    if fail_on_regression and any(change.direction == WORSE for change in result.changes):
         raise GateTripped("a change for the worse was found")

@@ -7,6 +7,8 @@ from typing import Any, Callable
 
 import click
 
+from ..choices import ENGINE_NAMES
+
 store_option = click.option(
     "--store", "store_path", metavar="PATH", envvar="NEURONCMP_STORE", default=".neuroncmp",
     show_default=True, help="The store folder (or set NEURONCMP_STORE).")
@@ -22,7 +24,7 @@ series_by_option = click.option(
 
 
 _ENGINE_OPTIONS = (
-    click.option("--engine", type=click.Choice(["duckdb", "spark"]), envvar="NEURONCMP_ENGINE",
+    click.option("--engine", type=click.Choice(ENGINE_NAMES), envvar="NEURONCMP_ENGINE",
                  default="duckdb", show_default=True,
                  help="Query engine (or set NEURONCMP_ENGINE); spark needs the spark extra and Java 17."),
     click.option("--spark-master", metavar="URL", default=None,

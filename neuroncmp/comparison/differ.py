@@ -16,11 +16,11 @@ from ..records import FrozenDict
 from .. import arguments, stats
 from .bands import Band, Bands
 from .comparability import unlike_eval_sets, unlike_memory, warnings_for
-from .result import (ABSENT, ADDED, ALPHA, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED,
-                     WORSE, Cell, Comparison, Delta, Row, Side)
+from ..choices import (ABSENT, ADDED, BASES, BETTER, CONTEXT, NEUTRAL, ORDERS, REMOVED, SUSPECT, UNCHANGED,
+                       WORSE)
+from .result import ALPHA, Cell, Comparison, Delta, Row, Side
 from .sides import ProfileInput, arrange, flatten
 
-BASES = ("auto", "step", "sample")
 # One variant capture against at least this many baseline captures (a history baseline) is tested
 # too: the permutation test of 1 against N has N + 1 splits, so p can go below ALPHA = 0.05.
 SINGLE_AGAINST = 20
@@ -50,8 +50,6 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "
     return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis, bands,
                       tuple(warnings_for(sides, only_in, chosen)), only_in, _captures_note(sides))
 
-
-ORDERS = ("batch", "given")
 
 
 def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[str, str, Bands]:

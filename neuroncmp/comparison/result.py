@@ -14,17 +14,11 @@ from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple
 
 from ..catalog import MetricSpec
+from ..choices import ABSENT, AUTO, SAMPLE, STEP, UNCHANGED
 from ..model import Profile
 from ..records import record
 from .bands import Band, Bands
 
-BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL = (
-    "better", "worse", "unchanged", "added", "removed", "neutral")
-SUSPECT = "suspect"   # a side's value carries an input anomaly: the change is shown, never scored
-CONTEXT = "context"   # shown, not scored: per step beside per sample; memory across batch sizes
-ABSENT = "absent"     # on neither side of this cell (present on other variants)
-VERDICTS = (BETTER, WORSE, UNCHANGED, ADDED, REMOVED, NEUTRAL, SUSPECT, CONTEXT, ABSENT)
-SCORED = (BETTER, WORSE)
 ALPHA = 0.05  # significance level for repeated captures
 
 
@@ -94,7 +88,7 @@ class Cell(NamedTuple):
 
     def shown(self, basis: str) -> Delta:
         """The delta in ``basis``, falling back to per step where no per-sample value exists."""
-        return self.sample if basis == "sample" and self.sample is not None else self.step
+        return self.sample if basis == SAMPLE and self.sample is not None else self.step
 
 
 @record
@@ -110,7 +104,7 @@ class Row(NamedTuple):
     def basis(self, basis: str) -> str:
         """The basis this row is shown in: per sample only when every variant has a per-sample value
         (a side without a batch size keeps the whole row per step, never a mix of the two)."""
-        return "sample" if basis == "sample" and all(c.sample is not None for c in self.cells) else "step"
+        return SAMPLE if basis == SAMPLE and all(c.sample is not None for c in self.cells) else STEP
 
     def changed(self, basis: str) -> bool:
         return any(cell.shown(basis).verdict not in (UNCHANGED, ABSENT) for cell in self.cells)
@@ -141,7 +135,7 @@ class Comparison:
     @property
     def step_context(self) -> bool:
         """Auto basis chose per sample: per-step values accompany the per-sample rows."""
-        return self.requested_basis == "auto" and self.basis == "sample"
+        return self.requested_basis == AUTO and self.basis == SAMPLE
 
     def tally(self) -> tuple[dict[str, int], ...]:
         """Per variant: how many rows got each verdict, each row judged in the compared basis."""

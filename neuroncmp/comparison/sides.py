@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ..choices import ORDERS
 from ..errors import InputError, UsageError
 from ..model import Profile
 from .result import Side
@@ -21,9 +22,6 @@ def flatten(items: Iterable[ProfileInput]) -> list[Profile]:
     for item in items:
         flat.extend([item] if isinstance(item, Profile) else list(item))
     return flat
-
-
-ORDERS = ("batch", "given")
 
 
 def group(profiles: list[Profile]) -> list[Side]:

@@ -13,23 +13,11 @@ from typing import Iterable, NamedTuple
 
 from ..arguments import choice, flag, texts
 from ..catalog import closest, resolve_name
+from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE
 from ..errors import UsageError
 from ..records import record
 from .bands import Band
-from .result import (
-    ADDED,
-    BETTER,
-    CONTEXT,
-    NEUTRAL,
-    REMOVED,
-    SUSPECT,
-    WORSE,
-    Comparison,
-    Delta,
-    Row,
-)
-
-SORTS = ("group", "change", "name")
+from .result import Comparison, Delta, Row
 
 
 @record

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from ..comparison.result import (ABSENT, ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED,
-                                 WORSE, Delta)
+from ..choices import ABSENT, ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED, WORSE
+from ..comparison.result import Delta
 from ..units import is_finite
 
 MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone",

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..catalog import HEADLINE
-from ..comparison.result import BETTER, SUSPECT, WORSE, Comparison
+from ..choices import BETTER, SUSPECT, WORSE
+from ..comparison.result import Comparison
 from ..records import record
 from .rows import Line, line
 

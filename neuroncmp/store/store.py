@@ -17,7 +17,7 @@ from ..arguments import choice
 from ..catalog import resolve_name
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
-from ..comparison.differ import BASES
+from ..choices import BASES
 from ..errors import UsageError
 from ..escape import quote
 from ..ingest import load

@@ -13,12 +13,12 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..analysis.shifts import MIN_SIZE, detect_shifts
 from ..catalog import HIGHER, LOWER, closest, lookup
+from ..choices import BETTER, CHANGED, WORSE
 from ..errors import UsageError
 from . import where as where_check
 from .identity import series_key, series_of, unknown_keys
 from .reading import Run
 
-WORSE, BETTER, CHANGED = "worse", "better", "changed"
 SHIFT_TEST_RUNS = 2 * MIN_SIZE  # the fewest runs in which the detector can find a shift
 _ORDER = {WORSE: 0, CHANGED: 1, BETTER: 2}
 

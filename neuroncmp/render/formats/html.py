@@ -8,6 +8,7 @@ import base64
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
 from ...catalog import group_rank
+from ...choices import SUSPECT
 from ...escape import html as escape
 from ...model import Profile
 from ...units import format_value
@@ -35,7 +36,7 @@ def _line(shown: Line, name: str | None = None) -> str:
     tds = [f'<td class="m" title="{escape(shown.row.spec.meaning)}">{escape(name)}</td>',
            f"<td>{escape(shown.value(shown.baseline))}</td>"]
     for cell, delta in zip(shown.row.cells, shown.deltas, strict=False):
-        why = f' title="suspect input: {escape(cell.suspect)}"' if delta.verdict == "suspect" and cell.suspect else ""
+        why = f' title="suspect input: {escape(cell.suspect)}"' if delta.verdict == SUSPECT and cell.suspect else ""
         tds.append(f'<td>{escape(shown.value(delta.variant))}<br>'
                    f'<span class="{delta.verdict}"{why}>{escape(change_with_mark(delta))}</span></td>')
     opening = '<tr class="unchanged">' if shown.step_context else "<tr>"

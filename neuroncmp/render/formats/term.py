@@ -14,7 +14,8 @@ from typing import Any
 
 from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
-from ...comparison.result import BETTER, SUSPECT, UNCHANGED, WORSE, Comparison
+from ...choices import BETTER, SUSPECT, UNCHANGED, WORSE
+from ...comparison.result import Comparison
 from ...model import Profile
 from ..base import DiffReport, HistoryReport, RegressionsReport, Renderer
 from ..captions import (

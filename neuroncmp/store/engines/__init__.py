@@ -12,10 +12,11 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
+from ...choices import ENGINE_NAMES
 from ...errors import UsageError
 from .base import Engine
 
-NAMES = ("duckdb", "spark")
+NAMES = ENGINE_NAMES
 ENV = "NEURONCMP_ENGINE"
 
 __all__ = ["Engine", "NAMES", "ENV", "choose"]
