@@ -10,21 +10,21 @@ Every function accepts profiles, paths (files, run folders, Explorer folders) an
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Union
 
-from ..analysis.sweep import overrides
-from ..analysis.sweep import sweep as _sweep
-from ..arguments import choice, flag, optional_text, shown, texts
+from ..arguments import optional_text, shown, texts
 from ..arguments import path as path_arg
-from ..choices import SORTS
-from ..comparison import differ
+from ..choices import Basis, Order, Sort
 from ..comparison.bands import Bands
 from ..errors import UsageError
 from ..ingest import load as _load
 from ..ingest import load_many as _load_many
 from ..ingest.batch_sizes import infer_batch_sizes
 from ..model import Profile as _Profile
+from ..report.diff import DiffOptions, diff_report
+from ..report.sweep import SweepOptions, sweep_report
 from .results import Comparison, Finding, Profile, Sweep, as_subclass, showing_findings
 
 Input = Union[_Profile, str, Path, Iterable["Input"]]
@@ -64,9 +64,9 @@ def profiles_of(*inputs: Input) -> list[Profile]:
     return out
 
 
-def compare(*inputs: Input, baseline: str | None = None, basis: str = "auto",
-            thresholds: Bands | Iterable[str] = (), order: str = "batch", groups: Iterable[str] = (),
-            metrics: Iterable[str] = (), only_changed: bool = False, sort: str = "group") -> Comparison:
+def compare(*inputs: Input, baseline: str | None = None, basis: Basis = "auto",
+            thresholds: Bands | Iterable[str] = (), order: Order = "batch", groups: Iterable[str] = (),
+            metrics: Iterable[str] = (), only_changed: bool = False, sort: Sort = "group") -> Comparison:
     """Compare the baseline (the first label, or ``baseline``: a label or section title) against
     every other label.
 
@@ -74,12 +74,13 @@ def compare(*inputs: Input, baseline: str | None = None, basis: str = "auto",
     ``batch`` size or as ``given``; ``groups``, ``metrics``, ``only_changed`` and ``sort`` choose
     the rows shown (the result always holds every row; ``.select(...)`` shows others).
     """
-    differ.options(baseline, basis, thresholds, order)  # checked before any path is read
-    check_view(groups, metrics, only_changed, sort)
-    plain = differ.compare(*profiles_of(*inputs), baseline=baseline, basis=basis, thresholds=thresholds,
-                           order=order)
-    made: Comparison = as_subclass(plain, Comparison)
-    return made.select(groups=groups, metrics=metrics, only_changed=only_changed, sort=sort)
+    options = DiffOptions(  # checked before any path is read
+        baseline=baseline, basis=basis, order=order, only_changed=only_changed, sort=sort, findings=False,
+        thresholds=thresholds if isinstance(thresholds, Bands) else texts("thresholds", thresholds),
+        groups=texts("groups", groups), metrics=texts("metrics", metrics))
+    report = diff_report(profiles_of(*inputs), options)
+    made: Comparison = as_subclass(report.comparison, Comparison)
+    return replace(made, view=report.view)
 
 
 def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: float | None = None,
@@ -88,10 +89,8 @@ def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: flo
 
     Hardware overrides are per NeuronCore in base units (bytes, FLOP/s, bytes/s); ``price_per_hour``
     (USD) adds the cost per million samples."""
-    overrides(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth)  # before any path is read
-    plain = _sweep(profiles_of(*inputs), price_per_hour=price_per_hour, hbm_per_core=hbm_per_core,
-                   peak_flops=peak_flops, hbm_bandwidth=hbm_bandwidth)
-    result: Sweep = showing_findings(as_subclass(plain, Sweep))
+    options = SweepOptions(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth)  # before any path is read
+    result: Sweep = showing_findings(as_subclass(sweep_report(profiles_of(*inputs), options), Sweep))
     return result
 
 
@@ -102,12 +101,6 @@ def texts_or_paths(name: str, value: Any) -> list[Any]:
     if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
         raise UsageError(f"{shown(name, value)}: expected a list of paths")
     return list(value)
-
-
-def check_view(groups: Any, metrics: Any, only_changed: Any, sort: Any) -> None:
-    """The view's arguments, checked as ``select`` checks them (before anything is loaded)."""
-    texts("groups", groups), texts("metrics", metrics), flag("only_changed", only_changed)
-    choice("sort", sort, SORTS)
 
 
 def use_pint_pandas() -> Any:

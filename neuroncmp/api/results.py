@@ -17,6 +17,7 @@ from ..analysis.findings import base as _base
 from ..comparison import result as _result
 from ..comparison.view import View, select
 from ..model import Profile as _Profile
+from ..report.documents import DiffReport
 
 
 class Profile(_Profile):
@@ -63,13 +64,12 @@ class Comparison(_result.Comparison):
         return replace(self, view=select(self, groups=groups, metrics=metrics,
                                          only_changed=only_changed, sort=sort))
 
-    def report(self, findings: bool = True) -> Any:
+    def report(self, findings: bool = True) -> DiffReport:
         """What every format renders: this comparison, its view, and (unless ``findings=False``) the
         findings of the sweep its profiles form."""
-        from ..render.base import DiffReport
+        from ..report.diff import DiffOptions, report_of
 
-        found = _sweep.findings_for(self.sides) if findings else ()
-        return DiffReport.of(self, self.view, findings=found)
+        return report_of(self, DiffOptions(findings=findings), self.view)
 
     def to_frame(self, wide: bool = False) -> Any:
         """Tidy: one row per metric x variant x basis (numeric values in base units, ``unit`` and

@@ -18,8 +18,9 @@ from .options import format_in_option
 @format_in_option
 def convert(report: str, out_dir: str, format_in: str | None) -> None:
     """Split a multi-profile REPORT (the profiler UI's export) into one file per variant."""
-    from ..ingest import load
     from ..render.run_folder import convert as write_folder
+    from ..report.convert import ConvertOptions, convert_report
 
-    for path in write_folder(load(report, format_in), Path(report), Path(out_dir)):
+    loaded = convert_report(report, ConvertOptions(format_in))
+    for path in write_folder(list(loaded.profiles), Path(report), Path(out_dir)):
         click.echo(text(str(path)))

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..choices import BASES, ORDERS, SORTS
+from ..choices import BASES, ORDERS, SORTS, Basis, Order, Sort
 from .app import cli
 from .options import format_in_option, no_color_option, output_options, width_option
 from .store_options import pairs, store_option, where_option
@@ -43,54 +43,43 @@ from .store_options import pairs, store_option, where_option
 @where_option
 @store_option
 def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], globs: tuple[str, ...],
-         only_changed: bool, sort: str, order: str, summary: bool, basis: str, bands: tuple[str, ...],
+         only_changed: bool, sort: Sort, order: Order, summary: bool, basis: Basis, bands: tuple[str, ...],
          fmt: str | None, output: str | None, rules: tuple[str, ...], format_in: str | None, no_color: bool,
          width: int | None, baseline_history: bool, history_runs: int, where: tuple[str, ...],
          store_path: str) -> None:
     """Compare a baseline against variants: FILES are profiles, multi-section exports or run folders."""
-    from ..analysis.sweep import findings_for
-    from ..comparison import compare, select
-    from ..comparison.bands import Bands
-    from ..errors import GateTripped
-    from ..ingest import load_set
-    from ..render.base import DiffReport
+    from ..report.diff import DiffOptions, diff_report, history_diff_report
     from .output import check_output, choose, emit, notes, warn
 
     renderer = choose("diff", fmt, output)
     check_output(output, files, store=store_path if baseline_history else None)
-    gates: tuple[Any, ...] = ()
-    if rules:  # parsed before any loading, so a bad rule fails fast (gates load only when used)
-        from ..comparison.gates import evaluate, parse_rule
-
-        parsed_rules = [parse_rule(text) for text in rules]
-    parsed_bands = Bands(bands)
+    options = DiffOptions(baseline=baseline, basis=basis, thresholds=bands, order=order, groups=groups,
+                          metrics=globs, only_changed=only_changed, sort=sort, rules=rules, summary=summary)
     if baseline_history:
-        comparison = _against_history(files, baseline, bands, basis, where, history_runs, store_path)
+        report = history_diff_report(_store(files, baseline, store_path), files[0], options, runs=history_runs,
+                                     where=pairs(where, "--where"))
     else:
+        from ..ingest import load_set
+
         profiles, said = load_set(files, format_in)
         notes(said)
-        comparison = compare(profiles, baseline=baseline, basis=basis,
-                             thresholds=parsed_bands, order=order)
-    if rules:
-        gates = evaluate(comparison, parsed_rules)
-    view = select(comparison, groups=groups, metrics=globs, only_changed=only_changed, sort=sort)
+        report = diff_report(profiles, options)
     if renderer.kind == "table":  # rows only: the warnings and gate outcomes go to standard error
-        warn(comparison.warnings)
-        for gate in gates:
+        warn(report.comparison.warnings)
+        for gate in report.gates:
             click.echo(gate.line, err=True)
-    findings = findings_for(comparison.sides)
-    emit(renderer, "diff", DiffReport(comparison, view, gates, summary, findings), output, no_color, width)
-    if any(gate.tripped for gate in gates):
+    emit(renderer, "diff", report, output, no_color, width)
+    if any(gate.tripped for gate in report.gates):
+        from ..errors import GateTripped
+
         raise GateTripped("a --fail-on gate tripped")
 
 
-def _against_history(files: tuple[str, ...], baseline: str | None, bands: tuple[str, ...], basis: str,
-                     where: tuple[str, ...], runs: int, store_path: str) -> Any:
-    """``--baseline-history``: one FILE against the recent runs of its series in the store."""
+def _store(files: tuple[str, ...], baseline: str | None, store_path: str) -> Any:
+    """``--baseline-history``: the store holding the recent runs of one FILE's series."""
     from ..errors import UsageError
     from ..store import Store
 
     if len(files) != 1 or baseline:
         raise UsageError("--baseline-history compares one FILE (and takes no --baseline)")
-    return Store(store_path).diff_history(files[0], runs=runs, where=pairs(where, "--where"),
-                                          basis=basis, thresholds=bands)
+    return Store(store_path)

@@ -18,11 +18,11 @@ def show(files: tuple[str, ...], fmt: str | None, output: str | None, format_in:
          no_color: bool, width: int | None) -> None:
     """Show every profile in FILES, grouped by catalog group, in human units (term, the default;
     or json: normalized, base units)."""
-    from ..ingest import load_set
+    from ..report.show import ShowOptions, show_report
     from .output import check_output, choose, emit, notes
 
     renderer = choose("profiles", fmt, output)
     check_output(output, files)
-    profiles, said = load_set(files, format_in)
-    notes(said)
-    emit(renderer, "profiles", profiles, output, no_color, width)
+    loaded = show_report(files, ShowOptions(format_in))
+    notes(loaded.notes)
+    emit(renderer, "profiles", list(loaded.profiles), output, no_color, width)

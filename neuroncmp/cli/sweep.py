@@ -52,20 +52,19 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
 
     Prints the sweep table, the step-time fit, the knee, the roofline, the memory forecast, a
     recommended batch size and the findings ranked by estimated impact."""
-    from ..analysis.sweep import sweep as analyse
     from ..ingest import load_set
+    from ..report.sweep import SweepOptions, sweep_report
     from .output import check_outputs, choose, emit, notes
 
     renderer = choose("sweep", fmt, output)
     pngs = _chart_paths(charts_dir)
     check_outputs([*([("-o", output)] if output is not None else []),
                    *(("--charts", str(png)) for png in pngs)], files)
-    hbm = _bytes(hbm_per_core)
+    options = SweepOptions(price_per_hour, _bytes(hbm_per_core), peak_tflops * 1e12 if peak_tflops else None,
+                           hbm_gbps * 1e9 if hbm_gbps else None)
     profiles, said = load_set(files, format_in)
     notes(said)
-    result = analyse(profiles, price_per_hour=price_per_hour, hbm_per_core=hbm,
-                     peak_flops=peak_tflops * 1e12 if peak_tflops else None,
-                     hbm_bandwidth=hbm_gbps * 1e9 if hbm_gbps else None)
+    result = sweep_report(profiles, options)
     charts = _charts(pngs, result)  # every chart drawn before any file is written: none half-made
     emit(renderer, "sweep", result, output, no_color, width)
     if charts:

@@ -10,37 +10,13 @@ module in ``render/formats/`` defining ``RENDERER``; nothing else changes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
-from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
 from ..catalog import MetricSpec
-from ..comparison.result import Comparison
-from ..comparison.view import View, select
 from ..model import Profile
 from ..records import record
-
-if TYPE_CHECKING:  # gates load only when --fail-on is used
-    from ..comparison.gates import GateResult
-
-
-@record
-class DiffReport(NamedTuple):
-    """What a diff renderer shows: the comparison, the chosen view of it, and gate outcomes."""
-
-    comparison: Comparison
-    view: View
-    gates: tuple[GateResult, ...] = ()
-    summary: bool = False   # the headline only, not the full table
-    findings: tuple[Finding, ...] = ()   # what the sweep analysis of these sides finds
-
-    @classmethod
-    def of(cls, comparison: Comparison, view: View | None = None, gates: tuple[GateResult, ...] = (),
-           summary: bool = False, findings: tuple[Finding, ...] = ()) -> "DiffReport":
-        return cls(comparison, view if view is not None else select(comparison), gates, summary, findings)
-
-    def __repr__(self) -> str:
-        return f"<DiffReport {self.comparison!r}, {len(self.view.rows)} rows shown>"
+from ..report.documents import DiffReport as DiffReport  # the document moved to report/; renderers import it here
 
 
 @record

@@ -1,0 +1,124 @@
+"""``diff`` as one library call: ``diff_report(profiles, DiffOptions(...))`` compares, selects the rows
+to show, checks the gates and finds what the sweep of the sides says; the CLI renders the result and
+the Python API wraps it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .. import arguments
+from ..analysis.findings.base import Finding
+from ..choices import AUTO, BASES, ORDERS, SORTS, Basis, Order, Sort, check
+from ..comparison.bands import Bands
+from ..comparison.result import Comparison
+from ..comparison.sides import ProfileInput
+from ..comparison.view import View, select
+from .documents import DiffReport
+
+if TYPE_CHECKING:  # gates load only when --fail-on is used, the store only for a history baseline
+    from ..comparison.gates import GateResult, Rule
+    from ..store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class DiffOptions:
+    """Every option of a diff, checked when made (``UsageError`` naming the argument and, for a
+    choice, every value it takes). ``thresholds`` are noise bands (``"time=2%"``, or ``Bands``);
+    ``rules`` are ``--fail-on`` gates (``"mfu_estimated_percent<-2pp"``); ``groups``, ``metrics``
+    (globs), ``only_changed`` and ``sort`` choose the rows shown; ``summary``: the headline only;
+    ``findings``: also what the sweep analysis of the sides finds."""
+
+    baseline: str | None = None
+    basis: Basis = AUTO
+    thresholds: tuple[str, ...] | Bands = ()
+    order: Order = "batch"
+    groups: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()
+    only_changed: bool = False
+    sort: Sort = "group"
+    rules: tuple[str, ...] = ()
+    summary: bool = False
+    findings: bool = True
+    bands: Bands = field(init=False, repr=False, compare=False)        # thresholds, parsed once
+    gates: tuple[Rule, ...] = field(init=False, repr=False, compare=False)  # rules, parsed once
+
+    def __post_init__(self) -> None:
+        # the checks in the order the options are read, the rules first: they fail before anything else
+        fixed = object.__setattr__
+        fixed(self, "rules", arguments.texts("rules", self.rules))
+        fixed(self, "gates", _parsed(self.rules))
+        arguments.optional_text("baseline", self.baseline)
+        if isinstance(self.thresholds, Bands):
+            fixed(self, "bands", self.thresholds)
+        else:
+            fixed(self, "thresholds", arguments.texts("thresholds", self.thresholds))
+            fixed(self, "bands", Bands(self.thresholds))
+        fixed(self, "basis", check("basis", self.basis, BASES))
+        fixed(self, "order", check("order", self.order, ORDERS))
+        fixed(self, "groups", arguments.texts("groups", self.groups))
+        fixed(self, "metrics", arguments.texts("metrics", self.metrics))
+        arguments.flag("only_changed", self.only_changed)
+        fixed(self, "sort", check("sort", self.sort, SORTS))
+        arguments.flag("summary", self.summary)
+        arguments.flag("findings", self.findings)
+
+
+def _parsed(rules: tuple[str, ...]) -> tuple[Rule, ...]:
+    if not rules:
+        return ()
+    from ..comparison.gates import parse_rule
+
+    return tuple(parse_rule(text) for text in rules)
+
+
+def diff_report(profiles: Iterable[ProfileInput], options: DiffOptions) -> DiffReport:
+    """Compare ``profiles`` (the baseline first, or the one ``options.baseline`` names) and report it."""
+    from ..comparison.differ import compare
+
+    comparison = compare(*profiles, baseline=options.baseline, basis=options.basis,
+                         thresholds=options.bands, order=options.order)
+    return report_of(comparison, options)
+
+
+def history_diff_report(store: Store, path: str | Path, options: DiffOptions, *, runs: int,
+                        where: Mapping[str, str | Iterable[str]] | None = None) -> DiffReport:
+    """One profile file against the last ``runs`` runs of its series in ``store`` (``--baseline-history``),
+    reported as ``diff_report`` reports."""
+    from ..errors import UsageError
+
+    if options.baseline is not None:
+        raise UsageError("--baseline-history compares one FILE (and takes no --baseline)")
+    if isinstance(options.thresholds, Bands):
+        raise UsageError("thresholds: a history baseline takes them as text ('time=2%'), to combine "
+                         "them with the bands measured from the history")
+    comparison = store.diff_history(path, runs=runs, where=where, basis=options.basis,
+                                    thresholds=options.thresholds)
+    return report_of(comparison, options)
+
+
+def report_of(comparison: Comparison, options: DiffOptions, view: View | None = None) -> DiffReport:
+    """A comparison made elsewhere (``compare``, the store's history baseline, the API's result),
+    reported: the gates checked, the rows selected (or ``view``), the findings found."""
+    gates = _evaluated(comparison, options.gates)
+    if view is None:
+        view = select(comparison, groups=options.groups, metrics=options.metrics,
+                      only_changed=options.only_changed, sort=options.sort)
+    findings = _findings(comparison) if options.findings else ()
+    return DiffReport(comparison, view, gates, options.summary, findings)
+
+
+def _evaluated(comparison: Comparison, rules: tuple[Rule, ...]) -> tuple[GateResult, ...]:
+    if not rules:
+        return ()
+    from ..comparison.gates import evaluate
+
+    return evaluate(comparison, rules)
+
+
+def _findings(comparison: Comparison) -> tuple[Finding, ...]:
+    from ..analysis.sweep import findings_for
+
+    return findings_for(comparison.sides)

@@ -1,0 +1,46 @@
+"""The documents renderers show, as values: what a command's entry point returns (``render.base``
+says how each format shows them)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..analysis.findings.base import Finding
+from ..comparison.result import Comparison
+from ..comparison.view import View, select
+from ..model import Profile
+from ..records import record
+
+if TYPE_CHECKING:  # gates load only when --fail-on is used
+    from ..comparison.gates import GateResult
+
+
+@record
+class DiffReport(NamedTuple):
+    """What a diff renderer shows: the comparison, the chosen view of it, and gate outcomes."""
+
+    comparison: Comparison
+    view: View
+    gates: tuple[GateResult, ...] = ()
+    summary: bool = False   # the headline only, not the full table
+    findings: tuple[Finding, ...] = ()   # what the sweep analysis of these sides finds
+
+    @classmethod
+    def of(cls, comparison: Comparison, view: View | None = None, gates: tuple[GateResult, ...] = (),
+           summary: bool = False, findings: tuple[Finding, ...] = ()) -> DiffReport:
+        return cls(comparison, view if view is not None else select(comparison), gates, summary, findings)
+
+    def __repr__(self) -> str:
+        return f"<DiffReport {self.comparison!r}, {len(self.view.rows)} rows shown>"
+
+
+@record
+class Loaded(NamedTuple):
+    """Profiles read from a set of paths, and what the set was read as (sidecars joined, copies read
+    once: the CLI prints these notes on standard error)."""
+
+    profiles: tuple[Profile, ...]
+    notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"<Loaded {len(self.profiles)} profiles, {len(self.notes)} notes>"
