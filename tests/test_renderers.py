@@ -29,7 +29,8 @@ def report():
 def test_the_five_formats_are_registered():
     assert FORMATS == ["term", "md", "json", "csv", "html"]
     assert registry.names("profiles") == ["term", "json"]
-    assert registry.names("history") == ["term", "json", "png"] and registry.names("regressions") == ["term", "json"]
+    assert registry.names("history") == ["term", "json", "png"]
+    assert registry.names("regressions") == ["term", "md", "json"]
     assert registry.by_name("table", "profiles") is registry.by_name("term")  # show --format table
 
 

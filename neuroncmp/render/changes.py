@@ -15,6 +15,10 @@ from ..units import is_finite
 MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone",
         SUSPECT: "!", CONTEXT: "", ABSENT: ""}
 NOT_SIGNIFICANT = "?"
+# The mark spelled out, where colour cannot help and a symbol alone is a guess (Markdown, PR comments).
+WORD = {BETTER: "better", WORSE: "worse", UNCHANGED: "within noise", NEUTRAL: "changed", ADDED: "",
+        REMOVED: "", SUSPECT: "suspect", CONTEXT: "", ABSENT: ""}
+NOT_SIGNIFICANT_WORD = "not significant"
 LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better direction)  "
           "! suspect input, not scored  ? not significant (repeated captures)  "
           "new/gone: on one side only; no mark: context, not scored (per-step lines under per-sample "
@@ -57,6 +61,16 @@ def mark(delta: Delta) -> str:
 
 def change_with_mark(delta: Delta, sep: str = " ") -> str:
     return f"{change_text(delta)}{sep}{mark(delta)}".strip()
+
+
+def word(delta: Delta) -> str:
+    """The verdict in words (``""`` where the mark is already one: ``new``, ``gone``)."""
+    return NOT_SIGNIFICANT_WORD if delta.not_significant else WORD[delta.verdict]
+
+
+def change_with_word(delta: Delta) -> str:
+    """``+87.6% ✔ better``: the change, its mark and the mark's word."""
+    return f"{change_with_mark(delta)} {word(delta)}".strip()
 
 
 def sparkline(points: list[object]) -> str:

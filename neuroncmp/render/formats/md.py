@@ -3,15 +3,18 @@ table (one table per catalog group) folded in a ``<details>`` block."""
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
 from ...escape import markdown as _escape
 from ...escape import markdown_code
-from ...units import format_value
-from .. import sweep_text
-from ..base import DiffReport, Renderer
+from ...stats import median
+from ...units import format_value, pick_scale
+from .. import store_text, sweep_text
+from ..base import DiffReport, RegressionsReport, Renderer
 from ..captions import FINDINGS_TITLE, batch_line, finding_line, footer_lines, gate_lines, group_title, title
-from ..changes import LEGEND, change_with_mark
+from ..changes import LEGEND, change_with_word
 from ..headline import headline, notes, tally_text
 from ..rows import Heading, Line, lines
 
@@ -19,7 +22,7 @@ from ..rows import Heading, Line, lines
 def _cells(shown: Line, name: str) -> str:
     parts = [name, _escape(shown.value(shown.baseline))]
     for delta in shown.deltas:
-        change = change_with_mark(delta)
+        change = change_with_word(delta)
         parts.append(_escape(shown.value(delta.variant)) + (f" ({change})" if change else ""))
     return "| " + " | ".join(parts) + " |"
 
@@ -103,6 +106,44 @@ def sweep_markdown(sweep: Sweep) -> str:
     return "\n".join(out + [f"- note: {_escape(note)}" for note in sweep.notes]) + "\n"
 
 
+HEADLINE_CHANGES = 5  # the worst shifts shown above the fold; all of them in the table folded below
+_SHIFT_MARK = {"worse": "✘ worse", "better": "✔ better", "changed": "~ changed"}
+
+
+def _shift_row(change: Any) -> str:
+    scale = pick_scale(median([change.before, change.after]), change.unit)
+    cells = [_SHIFT_MARK.get(change.direction, change.direction), markdown_code(change.metric),
+             store_text.tags_text(change.series), markdown_code(change.at.run), markdown_code(change.at.commit) if change.at.commit else "",
+             change.at.time.isoformat(timespec="seconds").replace("+00:00", "Z"), format_value(change.before, change.unit, scale),
+             format_value(change.after, change.unit, scale), store_text.change_size(change, change.unit),
+             store_text.p_text(change.p_value)]
+    return "| " + " | ".join(cell if cell.startswith("`") else _escape(cell) for cell in cells) + " |"
+
+
+def _shift_table(changes: Sequence[Any]) -> list[str]:
+    return ["| verdict | metric | series | at run | commit | time | before | after | change | p |",
+            "|---|---|---|---|---|---|---:|---:|---:|---:|"] + [_shift_row(c) for c in changes]
+
+
+def regressions_markdown(report: RegressionsReport) -> str:
+    """The worst shifts as a table, every shift in a table folded under it, warnings as a list."""
+    result = report.regressions
+    kind = "changes" if result.all_changes else "changes for the worse"
+    out = [f"## neuroncmp regressions: {len(result.changes)} {kind}", "",
+           f"In {result.series_count} series of {result.metric_count} metrics (store {markdown_code(report.store)}).",
+           ""]
+    if result.warnings:
+        out += ["**Warnings**", ""] + [f"- {_escape(w)}" for w in result.warnings] + [""]
+    if not result.changes:
+        return "\n".join(out)
+    out += _shift_table(result.changes[:HEADLINE_CHANGES]) + [""]
+    if len(result.changes) > HEADLINE_CHANGES:
+        out += [f"<details><summary>All {len(result.changes)} changes</summary>", ""]
+        out += _shift_table(result.changes) + ["", "</details>", ""]
+    return "\n".join(out + ["<sub>✘ worse  ✔ better  ~ changed (no better direction); "
+                             "before/after: medians of the levels; p: the shift test's p-value</sub>"]) + "\n"
+
+
 class Markdown(Renderer):
     name, extensions, order = "md", (".md", ".markdown"), 20
     description = "Markdown for a pull-request comment"
@@ -130,6 +171,9 @@ class Markdown(Renderer):
 
     def sweep(self, sweep: Sweep, width: int = 100) -> str:
         return sweep_markdown(sweep)
+
+    def regressions(self, report: RegressionsReport, width: int = 100) -> str:
+        return regressions_markdown(report)
 
 
 RENDERER = Markdown()
