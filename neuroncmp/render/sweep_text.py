@@ -68,16 +68,23 @@ def fitted(header: list[str], rows: list[list[str]], width: int) -> list[Line]:
     return out
 
 
-def roofline_lines(sweep: Sweep, width: int = 10**6) -> list[Line]:
-    """Each point under the roof: intensity, achieved and attainable FLOP/s, the bound."""
-    if not sweep.roofline:
-        return []
-    rows = [[str(r.batch_size), significant(r.intensity), format_value(r.achieved, "FLOP/s"),
+ROOFLINE_HEADING = "roofline (achieved = (hardware - transpose FLOPs) / total_time)"
+ROOFLINE_HEADER = ("batch", "FLOP/B", "achieved", "attainable", "of roof", "bound", "MFU bound")
+
+
+def roofline_rows(sweep: Sweep) -> list[list[str]]:
+    """Each point under the roof, as every format shows it: intensity, achieved and attainable
+    FLOP/s, the share of the roof, the bound, the MFU bound (columns: ``ROOFLINE_HEADER``)."""
+    return [[str(r.batch_size), significant(r.intensity), format_value(r.achieved, "FLOP/s"),
              format_value(r.attainable, "FLOP/s"), f"{r.of_attainable:.0%}", r.bound,
              format_value(r.mfu_bound, "fraction") if r.mfu_bound is not None else "-"] for r in sweep.roofline]
-    header = ["batch", "FLOP/B", "achieved", "attainable", "of roof", "bound", "MFU bound"]
-    heading = "roofline (achieved = (hardware - transpose FLOPs) / total_time)"
-    return wrapped(heading, "bold cyan", width) + fitted(header, rows, width)
+
+
+def roofline_lines(sweep: Sweep, width: int = 10**6) -> list[Line]:
+    """The roofline table for the terminal (none when the sweep has no roofline)."""
+    if not sweep.roofline:
+        return []
+    return wrapped(ROOFLINE_HEADING, "bold cyan", width) + fitted(list(ROOFLINE_HEADER), roofline_rows(sweep), width)
 
 
 def model_lines(sweep: Sweep, width: int) -> list[Line]:

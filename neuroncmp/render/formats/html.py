@@ -17,7 +17,7 @@ from ..base import DiffReport, Renderer
 from ..captions import FINDINGS_TITLE, batch_line, finding_line, footer_lines, gate_lines, group_title, title
 from ..changes import LEGEND, change_with_mark
 from ..headline import headline, notes, tally_text
-from ..rows import Heading, Line, lines
+from ..rows import Heading, Line, identical_text, lines
 
 CSS = """
 .ncmp{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
@@ -32,12 +32,14 @@ CSS = """
 
 
 def _line(shown: Line, name: str | None = None) -> str:
-    name = name or ("\u00a0\u00a0per step" if shown.step_context else shown.title)
+    """A row: its name with the unit once (``total_time/sample [ms]``), then bare numbers, each
+    variant's change under its value (the unit in every cell made the table about 2,200 px wide)."""
+    name = name or ("\u00a0\u00a0per step" if shown.step_context else shown.titled(shown.unit))
     tds = [f'<td class="m" title="{escape(shown.row.spec.meaning)}">{escape(name)}</td>',
-           f"<td>{escape(shown.value(shown.baseline))}</td>"]
+           f"<td>{escape(shown.value(shown.baseline, with_unit=False))}</td>"]
     for cell, delta in zip(shown.row.cells, shown.deltas, strict=False):
         why = f' title="suspect input: {escape(cell.suspect)}"' if delta.verdict == SUSPECT and cell.suspect else ""
-        tds.append(f'<td>{escape(shown.value(delta.variant))}<br>'
+        tds.append(f'<td>{escape(shown.value(delta.variant, with_unit=False))}<br>'
                    f'<span class="{delta.verdict}"{why}>{escape(change_with_mark(delta))}</span></td>')
     opening = '<tr class="unchanged">' if shown.step_context else "<tr>"
     return opening + "".join(tds) + "</tr>"
@@ -65,9 +67,19 @@ def _table(report: DiffReport) -> list[str]:
         if isinstance(entry, Heading):
             parts.append(f'<tr class="g"><td colspan="{len(comparison.sides) + 1}">'
                          f'{escape(group_title(entry.group))}</td></tr>')
+        elif identical_text(entry.row):
+            parts.append(_same_text(entry, len(comparison.sides)))
         else:
             parts.append(_line(entry))
     return parts + ["</tbody></table></details>"]
+
+
+def _same_text(shown: Line, sides: int) -> str:
+    """A version or index that every side shares, written once across the sides' columns: a
+    34-character compiler version repeated in each column set every column's width."""
+    return (f'<tr><td class="m" title="{escape(shown.row.spec.meaning)}">{escape(shown.title)}</td>'
+            f'<td class="m" colspan="{sides}">{escape(shown.value(shown.baseline))} '
+            f'<span class="unchanged">(every side)</span></td></tr>')
 
 
 def fragment(report: DiffReport) -> str:
@@ -96,6 +108,17 @@ def _sweep_table(sweep: Sweep, names: tuple[str, ...], heading: str) -> str:
     body = "".join("<tr>" + "".join(f"<td>{escape(sweep_text.cell(row, n))}</td>" for n in shown) + "</tr>"
                    for row in sweep.table)
     return f"<h4>{escape(heading)}</h4><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _roofline_table(sweep: Sweep) -> list[str]:
+    """The roofline table the terminal prints (it was missing here); none without a roofline."""
+    rows = sweep_text.roofline_rows(sweep)
+    if not rows:
+        return []
+    head = "".join(f"<th>{escape(name)}</th>" for name in sweep_text.ROOFLINE_HEADER)
+    body = "".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    return [f"<h4>{escape(sweep_text.ROOFLINE_HEADING)}</h4><table><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>"]
 
 
 def _charts(sweep: Sweep) -> list[str]:
@@ -140,6 +163,7 @@ def sweep_fragment(sweep: Sweep, with_charts: bool = True) -> str:
     parts += _charts(sweep) if with_charts else []
     parts.append(_sweep_table(sweep, sweep_text.ENGINES, "utilization (% of the step)"))
     parts.append(_sweep_table(sweep, sweep_text.MOVEMENT, "data movement and memory"))
+    parts += _roofline_table(sweep)
     parts.append("<h4>models</h4><ul>" + "".join(f"<li><b>{escape(label)}</b>: {escape(text)}</li>"
                                                  for label, text in sweep_text.models_text(sweep)) + "</ul>")
     parts += [f'<p class="foot">checked, did not fire: {escape(p.rule)}: {escape(p.reason)}</p>' for p in sweep.passed]

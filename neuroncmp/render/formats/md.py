@@ -87,10 +87,11 @@ def sweep_markdown(sweep: Sweep) -> str:
     out += _sweep_table(sweep, sweep_text.THROUGHPUT, "Throughput (per step on one NeuronCore)") + [""]
     out += _sweep_table(sweep, sweep_text.ENGINES, "Utilization (% of the step)") + [""]
     out += _sweep_table(sweep, sweep_text.MOVEMENT, "Data movement and memory") + [""]
-    roof = [[text for text, _ in line] for line in sweep_text.roofline_lines(sweep)[2:]]  # one part: no width
+    roof = sweep_text.roofline_rows(sweep)
     if roof:
-        out += ["#### Roofline", "", "| batch | FLOP/B | achieved | attainable | of roof | bound | MFU bound |",
-                "|" + "---:|" * 7] + ["| " + " | ".join(_escape(cell.strip()) for cell in row) + " |" for row in roof] + [""]
+        out += ["#### Roofline", "", "| " + " | ".join(sweep_text.ROOFLINE_HEADER) + " |",
+                "|" + "---:|" * len(sweep_text.ROOFLINE_HEADER)]
+        out += ["| " + " | ".join(_escape(cell) for cell in row) + " |" for row in roof] + [""]
     out += ["#### Models", ""]
     out += [f"- **{label}**: {_escape(text)}" for label, text in sweep_text.models_text(sweep)] + [""]
     chosen = sweep.recommendation

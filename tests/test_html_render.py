@@ -1,0 +1,62 @@
+"""The HTML pages as a reader sees them: the diff's full table narrow enough to read (the unit once,
+in the metric column; a version every side shares written once), the sweep's roofline table."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import RUN, VARIANT_FILES
+from html_tables import tables_in
+
+import neuroncmp
+from neuroncmp.comparison import compare
+from neuroncmp.render import registry
+from neuroncmp.render.base import DiffReport
+
+
+def raw(name: str) -> dict[str, object]:
+    """A bundled profile's metrics as the file holds them (one graph per file)."""
+    return dict(next(iter(json.loads((RUN / name).read_text()).values())))
+
+
+@pytest.fixture(scope="module")
+def sweep_diff_html() -> str:
+    profiles = [neuroncmp.load(RUN / name)[0] for name in VARIANT_FILES]
+    return registry.by_name("html").diff(DiffReport.of(compare(profiles)))
+
+
+def test_the_full_table_writes_the_unit_once_in_the_metric_column(sweep_diff_html):
+    found = tables_in(sweep_diff_html)
+    full = next(table for table, folded in zip(found.tables, found.folded, strict=True) if folded)
+    rows = {row[0]: row for row in full}
+    # total_time per sample: 0.05378 s / 8 (batch size inferred) = 6.7225 ms; b32: 0.1147 s / 32 = 3.584 ms
+    baseline, *variants = rows["total_time/sample [ms]"][1:]
+    assert baseline == "6.723"
+    b32 = variants[VARIANT_FILES.index("b32.json") - 1].split("\n")
+    assert b32[0] == "3.584" and b32[1].startswith("-46.7%")
+    values = [cell.split("\n")[0] for row in full for cell in row[1:]]
+    assert not any(value.endswith((" ms", " s", " GiB", " MiB", " %")) for value in values)
+
+
+def test_a_version_every_side_shares_is_written_once(sweep_diff_html):
+    found = tables_in(sweep_diff_html)
+    full = next(table for table, folded in zip(found.tables, found.folded, strict=True) if folded)
+    rows = {row[0]: row for row in full}
+    # every bundled file states compiler_version 2.21.18209.0+043b1bf7: one cell across the sides
+    (version,) = {raw(name)["compiler_version"] for name in VARIANT_FILES}
+    assert rows["compiler_version"] == ["compiler_version", f"{version} (every side)"]
+    # no value column is set wide by a long text: numbers and their changes only
+    widest = max(len(line) for row in full if len(row) > 2 for cell in row[1:] for line in cell.split("\n"))
+    assert widest <= 16
+
+
+def test_the_sweep_page_has_the_roofline_table_the_terminal_prints():
+    sweep = neuroncmp.sweep([neuroncmp.load(RUN / name)[0] for name in VARIANT_FILES])
+    found = tables_in(registry.by_name("html").sweep(sweep))
+    roof = next(table for table in found.tables if table[0][:2] == ["batch", "FLOP/B"])
+    rows = {row[0]: row for row in roof[1:]}
+    assert set(rows) == {"2", "4", "8", "16", "32", "48", "64"}
+    # the intensity is the profiler's own matmul arithmetic intensity of each capture
+    assert rows["32"][1] == f"{raw('b32.json')['mm_arithmetic_intensity']:.4g}"
+    assert rows["64"][1] == f"{raw('b64.json')['mm_arithmetic_intensity']:.4g}"
