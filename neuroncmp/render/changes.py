@@ -73,14 +73,33 @@ def change_with_word(delta: Delta) -> str:
     return f"{change_with_mark(delta)} {word(delta)}".strip()
 
 
-def sparkline(points: list[object]) -> str:
-    """A sparkline of the points (empty for text, NaN, infinities or fewer than 3 points)."""
-    numbers = [p for p in points if isinstance(p, (int, float)) and -_LARGEST <= p <= _LARGEST]
+FLAT = "─"  # a trend whose whole range is inside the row's noise band: drawn flat, not as a swing
+
+
+def sparkline(points: list[object], *, flat: bool = False) -> str:
+    """A sparkline of the points (empty for text, NaN, infinities or fewer than 3 points); ``flat``
+    (the caller found the whole range inside the noise band) draws a level line of ``FLAT``, as a
+    min-max scale would stretch a 0.05 % spread into a full swing."""
+    numbers = finite_numbers(points)
     if len(numbers) < 3 or len(numbers) != len(points):
         return ""  # (NaN and infinities have no place on a scale)
+    if flat:
+        return FLAT * len(numbers)
     low, high = min(numbers), max(numbers)
     if not math.isfinite(high - low):  # 1e308 and -1e308: the span itself overflows
         low, high, numbers = low / 2, high / 2, [n / 2 for n in numbers]
-    if high == low:
-        return SPARKS[0] * len(numbers)
-    return "".join(SPARKS[round((n - low) / (high - low) * (len(SPARKS) - 1))] for n in numbers)
+    return "".join(spark(n, low, high) for n in numbers)
+
+
+def finite_numbers(points: list[object]) -> list[float]:
+    """The points that are finite numbers (text, NaN and infinities left out)."""
+    return [p for p in points if isinstance(p, (int, float)) and -_LARGEST <= p <= _LARGEST]
+
+
+def spark(value: float, low: float, high: float) -> str:
+    """One sparkline character: ``value``'s place between ``low`` and ``high`` (clamped), the
+    lowest for an empty scale. The one scale of every sparkline (diff's trend, store history)."""
+    if not high > low:
+        return SPARKS[0]
+    share = (min(max(value, low), high) - low) / (high - low)
+    return SPARKS[round(share * (len(SPARKS) - 1))] if math.isfinite(share) else SPARKS[0]

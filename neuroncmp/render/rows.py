@@ -15,7 +15,7 @@ from ..comparison.result import Comparison, Delta, Row
 from ..comparison.view import View
 from ..records import record
 from ..units import format_value, is_finite, pick_scale
-from .changes import sparkline
+from .changes import finite_numbers, sparkline
 
 
 @record
@@ -65,7 +65,13 @@ class Line(NamedTuple):
     def trend(self, order: list[int]) -> str:
         """A sparkline of the sides' values, in ``order`` (side indexes; see ``trend_order``)."""
         values = [self.baseline] + [delta.variant for delta in self.deltas]
-        return sparkline([values[i] for i in order])
+        shown = [values[i] for i in order]
+        return sparkline(shown, flat=self.within_band(shown))
+
+    def within_band(self, values: list[object]) -> bool:
+        """Whether the values' whole range, lowest to highest, is inside the row's noise band."""
+        numbers = finite_numbers(values)
+        return len(numbers) == len(values) > 0 and self.row.band.inside(min(numbers), max(numbers))
 
 
 Entry = Heading | Line

@@ -28,7 +28,7 @@ from ..captions import (
     title,
 )
 from ..catalog_text import catalog_lines
-from ..changes import LEGEND, change_with_mark
+from ..changes import FLAT, LEGEND, change_with_mark
 from ..headline import headline, notes, tally_text
 from ..layout import Line as Styled
 from ..layout import fold, plain, words, wrapped
@@ -257,7 +257,8 @@ def footer(report: DiffReport, width: int, summary: bool) -> list[Styled]:
         notes_.append(f"{same} identical metadata rows (versions, indices) not shown")
     if len(report.comparison.variants) >= 2:
         notes_.append("trend: sparkline of baseline and variants in batch-size order (given order "
-                      "when a batch size is unknown)")
+                      f"when a batch size is unknown); {FLAT * 3} where the row's whole range is inside its "
+                      "noise band (its ups and downs are noise)")
     for note in notes_ + [LEGEND]:
         out += wrapped(note, "dim", width)
     for gate in gate_lines(report.gates):

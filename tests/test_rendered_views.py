@@ -1,5 +1,6 @@
-"""The HTML pages as a reader sees them: the diff's full table narrow enough to read (the unit once,
-in the metric column; a version every side shares written once), the sweep's roofline table."""
+"""What a reader sees in the rendered outputs: the diff's HTML full table narrow enough to read (the unit once,
+in the metric column; a version every side shares written once), the sweep page's roofline table, and a
+trend sparkline drawn flat when its whole range is noise."""
 
 from __future__ import annotations
 
@@ -60,3 +61,22 @@ def test_the_sweep_page_has_the_roofline_table_the_terminal_prints():
     # the intensity is the profiler's own matmul arithmetic intensity of each capture
     assert rows["32"][1] == f"{raw('b32.json')['mm_arithmetic_intensity']:.4g}"
     assert rows["64"][1] == f"{raw('b64.json')['mm_arithmetic_intensity']:.4g}"
+
+
+def test_a_trend_inside_its_noise_band_is_drawn_flat():
+    """model_flops per sample is 67.03..67.06 GFLOP across the sweep (the files: model_flops / batch),
+    a 0.05 % spread inside the 2 % time-and-count band: a min-max scale drew it as a full swing."""
+    from neuroncmp.render.changes import FLAT, SPARKS
+    from neuroncmp.render.rows import line, trend_order
+
+    profiles = [neuroncmp.load(RUN / name)[0] for name in VARIANT_FILES]
+    comparison = compare(profiles)
+    per_sample = [raw(name)["model_flops"] / side.batch_size
+                  for name, side in zip(VARIANT_FILES, comparison.sides, strict=True)]
+    assert (max(per_sample) - min(per_sample)) / min(per_sample) < 0.001
+    row = next(r for r in comparison.rows if r.name == "model_flops")
+    assert line(row, "sample").trend(trend_order(comparison)) == FLAT * len(VARIANT_FILES)
+    # a row that moves beyond its band keeps its sparkline: total_time per sample, 3.07 to 19.9 ms
+    row = next(r for r in comparison.rows if r.name == "total_time")
+    trend = line(row, "sample").trend(trend_order(comparison))
+    assert set(trend) <= set(SPARKS) and SPARKS[0] in trend and SPARKS[-1] in trend
