@@ -80,3 +80,35 @@ def test_a_trend_inside_its_noise_band_is_drawn_flat():
     row = next(r for r in comparison.rows if r.name == "total_time")
     trend = line(row, "sample").trend(trend_order(comparison))
     assert set(trend) <= set(SPARKS) and SPARKS[0] in trend and SPARKS[-1] in trend
+
+
+@pytest.fixture(scope="module")
+def sweep_text_lines() -> list[str]:
+    from click.testing import CliRunner
+
+    from neuroncmp.cli import cli
+
+    result = CliRunner().invoke(cli, ["sweep", str(RUN), "--width", "200", "--no-color"])
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+def test_a_lower_bound_impact_makes_one_claim(sweep_text_lines):
+    """Transposes at peak rate take at least transpose_flops / peak: "at least", not "up to ... (a lower bound)"."""
+    at = next(i for i, text in enumerate(sweep_text_lines) if "transposes are" in text)
+    impact = sweep_text_lines[at + 1]
+    assert impact.strip().startswith("impact: at least ")
+    assert "up to" not in impact and "lower bound" not in impact
+
+
+def test_fires_at_says_why_a_batch_past_the_threshold_is_left_out(sweep_text_lines):
+    """The baseline is throttled for 3.15 ms of its 53.78 ms step (5.86 %, past the 5 % threshold),
+    but its utilization cap reads 109.7 % (suspect): it is named, with why, not silently dropped."""
+    baseline = raw("baseline.json")
+    assert baseline["throttle_active_nc0_time_ns"] * 1e-9 / baseline["total_time"] >= 0.05
+    at = next(i for i, text in enumerate(sweep_text_lines) if "throttled for" in text)
+    fires = next(text for text in sweep_text_lines[at:] if text.strip().startswith("fires at:"))
+    counted, _, aside = fires.partition(";")
+    assert "baseline" not in counted and "b64" in counted
+    assert "suspect" in aside and "baseline" in aside
+    assert f"throttle_avg_util_limit_nc0_percent is {baseline['throttle_avg_util_limit_nc0_percent'] * 100:.1f} %" in aside

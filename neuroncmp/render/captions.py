@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING
 
 from ..comparison.result import Comparison, Side
 from ..comparison.view import View
+from ..units import format_value
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
-    from ..analysis.findings.base import Finding
+    from ..analysis.findings.base import Finding, Impact
     from ..comparison.gates import GateResult
 
 
@@ -94,5 +95,23 @@ FINDINGS_TITLE = "findings (the sweep analysis of these profiles; 'neuroncmp swe
 
 def finding_line(finding: Finding) -> str:
     """``[performance] spill reload is 86.2 % of HBM reads at b64 ... (up to 36.5 % of device step time)``."""
-    impact = f" (up to {finding.impact.share:.1%} of {finding.impact.of})" if finding.impact else ""
+    impact = f" ({impact_share(finding.impact)})" if finding.impact else ""
     return f"[{finding.category}] {finding.title}{impact}"
+
+
+def impact_share(impact: Impact) -> str:
+    """``up to 36.5% of device step time``, or ``at least 5.0% of ...`` for a lower bound: one claim."""
+    return f"{'at least' if impact.at_least else 'up to'} {impact.share:.1%} of {impact.of}"
+
+
+def impact_text(impact: Impact) -> str:
+    """The impact line of a finding: its share, the amount and the formula."""
+    return f"{impact_share(impact)} ({format_value(impact.amount, impact.unit)}): {impact.formula}"
+
+
+def where_text(finding: Finding) -> str:
+    """``b16, b32, b48, b64``, and the points past the threshold too that a suspect value kept out
+    (a batch size missing from the list without a word reads as a rule that did not look)."""
+    aside = "; ".join(why if why.startswith(f"{label}: ") else f"{label}: {why}" for label, why in finding.set_aside)
+    kept_out = (f"; not counted, past the threshold too but on a suspect value: {aside}" if aside else "")
+    return ", ".join(finding.where) + kept_out

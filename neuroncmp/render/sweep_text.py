@@ -13,6 +13,7 @@ from ..analysis.findings.base import Evidence, Finding
 from ..analysis.sweep import Sweep
 from ..analysis.table import COLUMNS, TableRow
 from ..units import format_value, significant
+from .captions import impact_text, where_text
 from .layout import Line, grid, wrapped
 
 THROUGHPUT = ("batch", "step_time", "time_per_sample", "device_throughput", "e2e_throughput", "speedup",
@@ -213,14 +214,12 @@ def chart_lines(sweep: Sweep, width: int) -> list[Line]:
 def finding_lines(index: int, finding: Finding, width: int) -> list[Line]:
     out = hanging(f"{index}. [{finding.category}] ", finding.title, "bold", width)
     if finding.impact is not None:
-        impact = finding.impact
-        amount = format_value(impact.amount, impact.unit)
-        out += hanging("   impact: ", f"up to {impact.share:.1%} of {impact.of} ({amount}): {impact.formula}", "", width)
+        out += hanging("   impact: ", impact_text(finding.impact), "", width)
     shown = [evidence_text(e) for e in finding.evidence[:EVIDENCE_SHOWN]]
     if len(finding.evidence) > EVIDENCE_SHOWN:
         shown.append(f"... ({len(finding.evidence) - EVIDENCE_SHOWN} more: --format json lists every one)")
     out += hanging("   evidence: ", "; ".join(shown), "dim", width)
-    out += hanging("   fires at: ", ", ".join(finding.where), "dim", width)
+    out += hanging("   fires at: ", where_text(finding), "dim", width)
     return out + hanging("   action: ", finding.action, "", width)
 
 

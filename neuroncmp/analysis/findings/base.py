@@ -38,6 +38,7 @@ class Impact(NamedTuple):
     amount: float       # in ``unit`` (seconds per step, samples/s)
     unit: str
     formula: str
+    at_least: bool = False  # a lower bound ("at least 5.0 %"), not the most at stake ("up to")
 
 
 @record
@@ -50,6 +51,8 @@ class Finding(NamedTuple):
     impact: Impact | None
     action: str
     parent: str | None = None     # the rule whose share this one's impact is part of
+    # points past the threshold too but not counted in ``where``: (label, why: the suspect value)
+    set_aside: tuple[tuple[str, str], ...] = ()
 
     def __repr__(self) -> str:
         share = f", impact {self.impact.share:.0%} of {self.impact.of}" if self.impact else ""

@@ -35,7 +35,28 @@ class PointRule:
         if not firing:
             return Passed(self.id, self.cleared(usable, context))
         focus = context.focus if context.focus in firing else firing[-1]
-        return self.finding(focus, tuple(p.label for p in firing), context)
+        finding = self.finding(focus, tuple(p.label for p in firing), context)
+        aside = [p for p in context.points if p not in usable and self._fires_anyway(p, context)]
+        return finding._replace(set_aside=tuple((p.label, self._suspect(p)) for p in aside))
+
+    def _fires_anyway(self, point: Point, context: Context) -> bool:
+        """Whether a point left out because a value the rule reads is suspect would fire on its
+        values as read (a point left out for a missing value has nothing to say)."""
+        if not self._suspect(point) or any(name not in point.values for name in self.needs):
+            return False
+        try:
+            return bool(self.fires(point, context))
+        except TypeError:  # a value ``fires`` reads beyond ``needs`` is missing (None)
+            return False
+
+    def _suspect(self, point: Point) -> str:
+        """Why the values the rule reads at the point are not trusted (``""``: they are)."""
+        read = set(self.reads(point))
+        return "; ".join(why for name, why in sorted(point.suspects.items()) if name in read)
+
+    def reads(self, point: Point) -> tuple[str, ...]:
+        """The metrics the rule reads at a point (``needs``, and any it finds there)."""
+        return self.needs
 
     def ready(self, point: Point, context: Context) -> bool:
         return True
@@ -259,7 +280,7 @@ class Transposes(PointRule):
             where, (_ev(point, "transpose_share", "fraction", "threshold 10 %"), _ev(point, "transpose_flops", "FLOP")),
             Impact(seconds / total, "device step time", seconds, "s",
                    f"transpose_flops / peak {context.roof.peak_flops / 1e12:.1f} TFLOP/s: tensor-engine time "
-                   "spent transposing at peak (a lower bound)"),
+                   "spent transposing at peak", at_least=True),
             "check the layouts feeding matmuls: a weight or activation in the other orientation costs a "
             "transpose every step; pre-transpose weights or change the layout in the model")
 
@@ -277,6 +298,9 @@ class Throttling(PointRule):
 
     def fires(self, point: Point, context: Context) -> bool:
         return (throttled_share(point) or 0) >= THROTTLED_SHARE
+
+    def reads(self, point: Point) -> tuple[str, ...]:
+        return self.needs + tuple(_limits(point))
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         shares = [throttled_share(p) or 0 for p in usable]

@@ -11,10 +11,19 @@ from ...catalog import group_rank
 from ...choices import SUSPECT
 from ...escape import html as escape
 from ...model import Profile
-from ...units import format_value
 from .. import sweep_text
 from ..base import DiffReport, Renderer
-from ..captions import FINDINGS_TITLE, batch_line, finding_line, footer_lines, gate_lines, group_title, title
+from ..captions import (
+    FINDINGS_TITLE,
+    batch_line,
+    finding_line,
+    footer_lines,
+    gate_lines,
+    group_title,
+    impact_text,
+    title,
+    where_text,
+)
 from ..changes import LEGEND, change_with_mark
 from ..headline import headline, notes, tally_text
 from ..rows import Heading, Line, identical_text, lines
@@ -136,13 +145,11 @@ def _charts(sweep: Sweep) -> list[str]:
 
 def finding_html(finding: Finding) -> str:
     """One finding as an HTML list item: title, impact, evidence, where it fires, action."""
-    impact = finding.impact
     parts = [f"<li><b>{escape(finding.title)}</b> <span class=\"foot\">({finding.category})</span><ul>"]
-    if impact is not None:
-        parts.append(f"<li>impact: up to {impact.share:.1%} of {escape(impact.of)} "
-                     f"({escape(format_value(impact.amount, impact.unit))}): {escape(impact.formula)}</li>")
+    if finding.impact is not None:
+        parts.append(f"<li>impact: {escape(impact_text(finding.impact))}</li>")
     evidence = "; ".join(sweep_text.evidence_text(e) for e in finding.evidence)
-    parts += [f"<li>evidence: {escape(evidence)}</li>", f"<li>fires at: {escape(', '.join(finding.where))}</li>",
+    parts += [f"<li>evidence: {escape(evidence)}</li>", f"<li>fires at: {escape(where_text(finding))}</li>",
               f"<li>action: {escape(finding.action)}</li></ul></li>"]
     return "".join(parts)
 

@@ -3,7 +3,8 @@ table (one table per catalog group) folded in a ``<details>`` block."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
@@ -13,7 +14,17 @@ from ...stats import median
 from ...units import format_value, pick_scale
 from .. import store_text, sweep_text
 from ..base import DiffReport, RegressionsReport, Renderer
-from ..captions import FINDINGS_TITLE, batch_line, finding_line, footer_lines, gate_lines, group_title, title
+from ..captions import (
+    FINDINGS_TITLE,
+    batch_line,
+    finding_line,
+    footer_lines,
+    gate_lines,
+    group_title,
+    impact_text,
+    title,
+    where_text,
+)
 from ..changes import LEGEND, change_with_word
 from ..headline import headline, notes, tally_text
 from ..rows import Heading, Line, lines
@@ -73,11 +84,9 @@ def _sweep_table(sweep: Sweep, names: tuple[str, ...], heading: str) -> list[str
 def _finding(index: int, finding: Finding) -> list[str]:
     out = [f"{index}. **{_escape(finding.title)}** ({finding.category})"]
     if finding.impact is not None:
-        impact = finding.impact
-        out.append(f"   - impact: up to {impact.share:.1%} of {impact.of} "
-                   f"({format_value(impact.amount, impact.unit)}): {_escape(impact.formula)}")
+        out.append(f"   - impact: {_escape(impact_text(finding.impact))}")
     out.append("   - evidence: " + _escape("; ".join(sweep_text.evidence_text(e) for e in finding.evidence)))
-    out.append(f"   - fires at: {_escape(', '.join(finding.where))}")
+    out.append(f"   - fires at: {_escape(where_text(finding))}")
     return out + [f"   - action: {_escape(finding.action)}"]
 
 
@@ -108,6 +117,8 @@ def sweep_markdown(sweep: Sweep) -> str:
 
 
 HEADLINE_CHANGES = 5  # the worst shifts shown above the fold; all of them in the table folded below
+SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); before/after: medians of the levels; "
+                "p: the shift test's p-value")
 _SHIFT_MARK = {"worse": "✘ worse", "better": "✔ better", "changed": "~ changed"}
 
 
@@ -136,13 +147,12 @@ def regressions_markdown(report: RegressionsReport) -> str:
     if result.warnings:
         out += ["**Warnings**", ""] + [f"- {_escape(w)}" for w in result.warnings] + [""]
     if not result.changes:
-        return "\n".join(out)
+        return "\n".join(out) + "\n"
     out += _shift_table(result.changes[:HEADLINE_CHANGES]) + [""]
     if len(result.changes) > HEADLINE_CHANGES:
         out += [f"<details><summary>All {len(result.changes)} changes</summary>", ""]
         out += _shift_table(result.changes) + ["", "</details>", ""]
-    return "\n".join(out + ["<sub>✘ worse  ✔ better  ~ changed (no better direction); "
-                             "before/after: medians of the levels; p: the shift test's p-value</sub>"]) + "\n"
+    return "\n".join(out + [f"<sub>{SHIFT_LEGEND}</sub>"]) + "\n"
 
 
 class Markdown(Renderer):
