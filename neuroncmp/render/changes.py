@@ -38,7 +38,7 @@ def change_text(delta: Delta) -> str:
     if isinstance(delta.delta, (int, float)) and not is_finite(delta.delta):
         return "n/a"  # from or to an infinity or NaN: no size of change exists (the value is flagged)
     if delta.points is not None and abs(delta.points) >= SMALL_POINTS:
-        return f"{delta.points:+.{1 if abs(delta.points) >= 10 else 2}f}pp"
+        return points_text(delta.points)
     if delta.relative is not None:
         if abs(delta.relative) >= 10:
             return f"x{delta.ratio:.3g}"
@@ -46,6 +46,11 @@ def change_text(delta: Delta) -> str:
     if delta.delta is not None:  # baseline 0: no relative change exists
         return "from 0"
     return "" if delta.verdict == UNCHANGED else "changed"
+
+
+def points_text(points: float) -> str:
+    """A change in percentage points: ``+9.52pp``, ``-11.9pp`` (one decimal from 10pp up)."""
+    return f"{points:+.{1 if abs(points) >= 10 else 2}f}pp"
 
 
 def _percent(relative: float) -> str:

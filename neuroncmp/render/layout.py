@@ -77,15 +77,39 @@ def fitted_grid(header: list[str], rows: list[list[Piece]], right: set[int], wid
         out += [[piece] for part in fold(row[0][0], width, "_/ ") for piece in [(part, row[0][1])]] \
             if len(row[0][0]) > width else [[row[0]]]
         rest = [piece for piece in row[1:] if piece[0]]
-        line = ""
-        for text, _ in rest:  # as many cells a line as fit, indented
-            if line and len(line) + 2 + len(text) > width:
-                out.append([(line, rest[0][1])])
-                line = ""
-            line = f"{line}  {text}" if line else f"    {text}"
-        if line:
-            out.append([(line, rest[0][1])])
+        out += [[(line, rest[0][1])] for line in _packed([text for text, _ in rest], width, "    ")]
     return out
+
+
+def text_table(header: list[str], rows: list[list[str]], right: set[int] | None = None) -> str:
+    """``grid`` of plain cells as text: columns as wide as their widest cell, two spaces apart."""
+    return plain(grid(header, [[(cell, "") for cell in row] for row in rows], right or set()))
+
+
+def fitted_text_table(header: list[str], rows: list[list[str]], right: set[int] | None, width: int | None) -> str:
+    """``text_table`` when it fits ``width``; else one block per row: its first two cells, then the
+    others as ``name value`` pairs on indented lines of at most ``width`` (each value named, as a
+    stacked row has no column header above it)."""
+    text = text_table(header, rows, right)
+    if width is None or max(len(line) for line in text.splitlines()) <= width:
+        return text
+    out = []
+    for row in rows:
+        out.append(escape.text("  ".join(c for c in row[:2] if c)) + "\n")
+        pieces = [f"{name or 'mark'} {cell}".strip() for name, cell in zip(header[2:], row[2:]) if cell]
+        out += [escape.text(line) + "\n" for line in _packed(pieces, width, "    ")]
+    return "".join(out)
+
+
+def _packed(pieces: list[str], width: int, indent: str) -> list[str]:
+    """As many pieces a line as fit ``width``, two spaces apart, each line indented."""
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and len(lines[-1]) + 2 + len(piece) <= width:
+            lines[-1] += "  " + piece
+        else:
+            lines.append(indent + piece)
+    return lines
 
 
 def plain(lines: list[Line]) -> str:

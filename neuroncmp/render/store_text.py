@@ -12,43 +12,11 @@ from typing import Any, Sequence
 
 from ..stats import median
 from ..units import FRACTION, format_value, pick_scale, significant
+from .changes import points_text, spark
+from .layout import fitted_text_table as fit_table
+from .layout import text_table as table
 
-SPARKS = "▁▂▃▄▅▆▇█"
 MARK = {"worse": "✘", "better": "✔", "changed": "~"}
-
-
-def table(header: list[str], rows: list[list[str]], right: set[int] | None = None) -> str:
-    """Columns as wide as their widest cell, two spaces apart (``right``: right-aligned ones)."""
-    right = right or set()
-    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i])
-                         for i, c in enumerate(cells)).rstrip()
-    return "\n".join([line(header)] + [line(r) for r in rows]) + "\n"
-
-
-def fit_table(header: list[str], rows: list[list[str]], right: set[int] | None, width: int | None) -> str:
-    """``table`` when it fits ``width``; else one block per row: its first two cells, then the
-    others as ``name value`` pairs on indented lines of at most ``width``."""
-    text = table(header, rows, right)
-    if width is None or max(len(line) for line in text.splitlines()) <= width:
-        return text
-    out = []
-    for row in rows:
-        out.append("  ".join(c for c in row[:2] if c) + "\n")
-        line = ""
-        for name, cell in zip(header[2:], row[2:]):
-            if not cell:
-                continue
-            piece = f"{name or 'mark'} {cell}".strip()
-            if line and len(line) + 2 + len(piece) > width:
-                out.append(line + "\n")
-                line = ""
-            line = f"{line}  {piece}" if line else f"    {piece}"
-        if line:
-            out.append(line + "\n")
-    return "".join(out)
 
 
 def short_time(iso: str) -> str:
@@ -234,15 +202,6 @@ def _finite_median(values: list[float]) -> float | None:
     return median(finite) if finite else None
 
 
-def _spark(value: float | None, low: float, high: float) -> str:
-    if value is None:
-        return NOT_FINITE
-    if not high > low:
-        return SPARKS[0]
-    share = (min(max(value, low), high) - low) / (high - low)  # finite: both ends are finite
-    return SPARKS[round(share * (len(SPARKS) - 1))] if math.isfinite(share) else SPARKS[0]
-
-
 def sparkline(values: list[float], shifts: list[int], width: int) -> tuple[str, str]:
     """A trend of at most ``width`` characters (bucket medians) and a line marking the shifts.
 
@@ -255,11 +214,11 @@ def sparkline(values: list[float], shifts: list[int], width: int) -> tuple[str, 
     ordered = sorted(v for v in values if math.isfinite(v)) or [0.0]
     low = ordered[int(0.02 * (len(ordered) - 1))]
     high = ordered[math.ceil(0.98 * (len(ordered) - 1))]
-    spark = "".join(_spark(b, low, high) for b in buckets)
+    spark_ = "".join(NOT_FINITE if b is None else spark(b, low, high) for b in buckets)
     marks = [" "] * len(buckets)
     for index in shifts:
         marks[index // size] = "^"
-    return spark, "".join(marks).rstrip()
+    return spark_, "".join(marks).rstrip()
 
 
 def _indent(text: str) -> str:
@@ -287,7 +246,7 @@ def change_size(change: Any, unit: str) -> str:
     points = (change.after - change.before) * 100
     if not math.isfinite(points):
         return "n/a"
-    return f"{points:+.{1 if abs(points) >= 10 else 2}f}pp"  # as render.changes writes it
+    return points_text(points)
 
 
 def _percent(change: float) -> str:

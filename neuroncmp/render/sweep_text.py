@@ -47,9 +47,14 @@ def cell(row: TableRow, name: str) -> str:
     return format_value(value, UNITS[name], with_unit=UNITS[name] not in ("fraction", "sample/s"))
 
 
+def shown_columns(sweep: Sweep, names: tuple[str, ...]) -> list[str]:
+    """The columns of ``names`` with a value at some point (and the batch size always), for every format."""
+    return [n for n in names if n == "batch" or any(row.get(n) is not None for row in sweep.table)]
+
+
 def table_lines(sweep: Sweep, names: tuple[str, ...], heading: str, width: int = 10**6) -> list[Line]:
     """A table of ``names`` (columns with no value at any point left out)."""
-    shown = [n for n in names if any(row.get(n) is not None for row in sweep.table) or n == "batch"]
+    shown = shown_columns(sweep, names)
     rows = [[cell(row, n) for n in shown] for row in sweep.table]
     return wrapped(heading, "bold cyan", width) + fitted([title(n) for n in shown], rows, width)
 

@@ -112,7 +112,7 @@ def fragment(report: DiffReport) -> str:
 
 
 def _sweep_table(sweep: Sweep, names: tuple[str, ...], heading: str) -> str:
-    shown = [n for n in names if n == "batch" or any(row.get(n) is not None for row in sweep.table)]
+    shown = sweep_text.shown_columns(sweep, names)
     head = "".join(f"<th>{escape(sweep_text.title(n))}</th>" for n in shown)
     body = "".join("<tr>" + "".join(f"<td>{escape(sweep_text.cell(row, n))}</td>" for n in shown) + "</tr>"
                    for row in sweep.table)

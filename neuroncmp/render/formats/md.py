@@ -75,7 +75,7 @@ def _finding_line(finding: Finding) -> str:
 
 
 def _sweep_table(sweep: Sweep, names: tuple[str, ...], heading: str) -> list[str]:
-    shown = [n for n in names if n == "batch" or any(row.get(n) is not None for row in sweep.table)]
+    shown = sweep_text.shown_columns(sweep, names)
     out = [f"#### {heading}", "", "| " + " | ".join(sweep_text.title(n) for n in shown) + " |",
            "|" + "---:|" * len(shown)]
     return out + ["| " + " | ".join(_escape(sweep_text.cell(row, n)) for n in shown) + " |" for row in sweep.table]
