@@ -31,6 +31,7 @@ def test_the_five_formats_are_registered():
     assert registry.names("profiles") == ["term", "json"]
     assert registry.names("history") == ["term", "json", "png"]
     assert registry.names("regressions") == ["term", "md", "json"]
+    assert registry.names("formats") == ["term", "json"]  # neuroncmp formats, through the registry too
     assert registry.by_name("table", "profiles") is registry.by_name("term")  # show --format table
 
 

@@ -11,11 +11,9 @@ from .options import listing_options
 def formats(fmt: str | None, output: str | None, no_color: bool, width: int | None) -> None:
     """List the input formats neuroncmp reads (and the output formats it writes)."""
     from ..ingest.registry import parsers
-    from ..render.listings import formats_json, formats_text
-    from ..render.registry import renderers
-    from .output import columns, listing_format, put
+    from ..render.base import FormatsReport
+    from ..render.registry import by_name, renderers
+    from .output import emit, listing_format
 
-    chosen = listing_format(fmt, output)  # no colour to turn off: plain text either way
-    text = formats_json(parsers(), renderers()) if chosen == "json" else \
-        formats_text(parsers(), renderers(), width or (100 if output else columns(None)))
-    put(text, output)
+    renderer = by_name(listing_format(fmt, output), "formats")  # -o FILE.json: json, any other file: term
+    emit(renderer, "formats", FormatsReport(tuple(parsers()), renderers()), output, no_color, width)

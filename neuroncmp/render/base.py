@@ -36,6 +36,14 @@ class RegressionsReport(NamedTuple):
     width: int | None = None  # --width when given: the table stacks to fit it (else as wide as it needs)
 
 
+@record
+class FormatsReport(NamedTuple):
+    """``neuroncmp formats``: the input formats (the parsers) and the output formats (the renderers)."""
+
+    parsers: tuple[Any, ...]
+    renderers: tuple[Any, ...]
+
+
 class Renderer:
     """Base class of the output formats (see the module docstring)."""
 
@@ -77,6 +85,10 @@ class Renderer:
     def regressions(self, report: RegressionsReport, width: int = 100) -> str:
         """The store's level shifts (``neuroncmp regressions``) in this format."""
         raise NotImplementedError(f"format '{self.name}' cannot list regressions")
+
+    def formats(self, report: FormatsReport, width: int = 100) -> str:
+        """The input and output formats (``neuroncmp formats``) in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot list formats")
 
     def supports(self, document: str) -> bool:
         """Whether this format overrides the method that renders ``document`` (e.g. ``"diff"``)."""

@@ -12,7 +12,7 @@ from ...comparison.result import Cell, Side
 from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
 from ...model import Profile
-from ..base import DiffReport, HistoryReport, RegressionsReport, Renderer
+from ..base import DiffReport, FormatsReport, HistoryReport, RegressionsReport, Renderer
 from ..catalog_text import spec_record
 from ..changes import change_with_mark
 from ..json_out import dumps
@@ -116,6 +116,11 @@ class Json(Renderer):
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
         return dumps([spec_record(spec) for spec in specs], indent=2) + "\n"
+
+    def formats(self, report: FormatsReport, width: int = 100) -> str:
+        from ..listings import formats_json
+
+        return formats_json(report.parsers, report.renderers)
 
     def profiles(self, profiles: list[Profile], width: int = 100) -> str:
         """One normalized profile (``neuroncmp.profile/1``), or a list when there are several."""

@@ -17,7 +17,7 @@ from ...catalog import MetricSpec
 from ...choices import BETTER, SUSPECT, UNCHANGED, WORSE
 from ...comparison.result import Comparison
 from ...model import Profile
-from ..base import DiffReport, HistoryReport, RegressionsReport, Renderer
+from ..base import DiffReport, FormatsReport, HistoryReport, RegressionsReport, Renderer
 from ..captions import (
     FINDINGS_TITLE,
     batch_line,
@@ -316,6 +316,11 @@ class Term(Renderer):
         from .. import store_text
 
         return store_text.regressions(report.regressions, report.store, report.width)
+
+    def formats(self, report: FormatsReport, width: int = 100) -> str:
+        from ..listings import formats_text
+
+        return formats_text(report.parsers, report.renderers, width)
 
     def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
         if document == "diff":
