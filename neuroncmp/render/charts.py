@@ -1,8 +1,9 @@
 """Charts of a sweep as matplotlib figures (the ``plot`` extra; matplotlib is imported only here).
 
 - ``throughput_figure``: device and end-to-end throughput vs batch size, the step-time fit's curve,
-  MFU on a second axis;
-- ``roofline_figure``: the roof ``min(peak, intensity x bandwidth)`` on log axes and every point;
+  and MFU in a panel of its own below;
+- ``roofline_figure``: the roof ``min(peak, intensity x bandwidth)`` on log axes and every point,
+  labelled where the label hides nothing (``chart_labels``);
 - ``memory_figure``: device memory by usage type per batch size (stacked), the forecast line and
   the HBM a core has.
 Figures are built with matplotlib's object API (no pyplot state), so nothing global changes.
@@ -16,6 +17,7 @@ from typing import Any
 
 from ..analysis.sweep import Sweep
 from ..errors import MissingDependencyError
+from . import chart_labels
 
 GIB = 2**30
 TOP_TYPES = 6  # memory types shown by name; the rest are "other"
@@ -23,15 +25,39 @@ TOP_TYPES = 6  # memory types shown by name; the rest are "other"
 
 def _figure(width: float = 7.0, height: float = 4.2) -> Any:
     try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
         raise MissingDependencyError("charts need matplotlib: pip install 'neuroncmp[plot]'") from None
-    return Figure(figsize=(width, height), dpi=100, layout="constrained")
+    figure = Figure(figsize=(width, height), dpi=100, layout="constrained")
+    FigureCanvasAgg(figure)  # a renderer to measure labels with (Agg: no display needed)
+    return figure
 
 
 def throughput_figure(sweep: Sweep) -> Any:
-    figure = _figure()
-    axes = figure.add_subplot()
+    """Throughput (samples/s) above, MFU (%) below on its own axes: on one axes with a twin scale
+    the MFU line lay exactly on the device-throughput line (both grow as 1/step time) and hid it."""
+    mfu = [(row.batch_size, (row.get("mfu") or 0) * 100) for row in sweep.table if row.get("mfu") is not None]
+    figure = _figure(7.0, 6.0 if mfu else 4.2)
+    if mfu:
+        axes, lower = figure.subplots(2, 1, sharex=True, height_ratios=(2, 1))
+    else:
+        axes, lower = figure.add_subplot(), None
+    _throughput_lines(axes, sweep)
+    axes.set(ylabel="throughput [samples/s]", title="Throughput and MFU vs batch size")
+    axes.legend(loc="best", fontsize=8)
+    if lower is None:
+        axes.set_xlabel("batch size [samples per step]")
+        return figure
+    lower.plot(*zip(*mfu, strict=True), "^-", color="tab:red", label="MFU")
+    if sweep.knee is not None:
+        lower.axvline(sweep.knee.batch_size, color="grey", linestyle=":")
+    lower.set(xlabel="batch size [samples per step]", ylabel="MFU [%]")
+    lower.set_ylim(bottom=0)  # from 0: a share, not a trend to magnify
+    return figure
+
+
+def _throughput_lines(axes: Any, sweep: Sweep) -> None:
     batches = [row.batch_size for row in sweep.table]
     axes.plot(batches, [row.get("device_throughput") for row in sweep.table], "o-", label="device (profile)")
     e2e = [(row.batch_size, row.get("e2e_throughput")) for row in sweep.table if row.get("e2e_throughput")]
@@ -43,17 +69,6 @@ def throughput_figure(sweep: Sweep) -> Any:
                   label=f"fit: b / ({sweep.step_fit.fixed * 1e3:.1f} ms + {sweep.step_fit.per_sample * 1e3:.2f} ms x b)")
     if sweep.knee is not None:
         axes.axvline(sweep.knee.batch_size, color="grey", linestyle=":", label=f"knee b{sweep.knee.batch_size}")
-    axes.set(xlabel="batch size", ylabel="samples/s", title="Throughput and MFU vs batch size")
-    mfu = [(row.batch_size, (row.get("mfu") or 0) * 100) for row in sweep.table if row.get("mfu") is not None]
-    lines = axes.get_legend_handles_labels()
-    if mfu:
-        twin = axes.twinx()
-        twin.plot(*zip(*mfu, strict=True), "^:", color="tab:red", label="MFU (right axis)")
-        twin.set_ylabel("MFU [%]", color="tab:red")
-        # One legend for both axes: a twin's lines are not in the first axes' legend otherwise.
-        lines = tuple(a + b for a, b in zip(lines, twin.get_legend_handles_labels(), strict=True))
-    axes.legend(*lines, loc="lower right", fontsize=8)
-    return figure
 
 
 def roofline_figure(sweep: Sweep) -> Any:
@@ -73,14 +88,36 @@ def roofline_figure(sweep: Sweep) -> Any:
     if left_out:  # log axes have no place for zero, negative or infinite values: say so
         axes.text(0.99, 0.01, f"not drawn (value not positive and finite): {', '.join(left_out)}",
                   transform=axes.transAxes, ha="right", va="bottom", fontsize=7)
-    for point in drawn:
-        axes.scatter(point.intensity, point.achieved / 1e12, zorder=3)
-        axes.annotate(f"b{point.batch_size}", (point.intensity, point.achieved / 1e12), fontsize=8,
-                      xytext=(4, -10), textcoords="offset points")
+    colours = [axes.scatter(p.intensity, p.achieved / 1e12, zorder=3).get_facecolor()[0] for p in drawn]
     axes.set(xlabel="arithmetic intensity [FLOP/B]", ylabel="achieved [TFLOP/s]", title="Roofline")
     if has_roof:
         axes.legend(loc="upper left", fontsize=8)
+    _label_points(figure, axes, [(f"b{p.batch_size}", (p.intensity, p.achieved / 1e12), colour)
+                                 for p, colour in zip(drawn, colours, strict=True)])
     return figure
+
+
+# Where a point's label may go, nearest first: beside, above and below, then further out (a leader
+# line then ties it to its point). Clustered points (b32, b48, b64) take the free ones in turn.
+_NEAR = [chart_labels.Offset(dx, dy, ha, va) for dx, dy, ha, va in (
+    (5, -2, "left", "top"), (5, 2, "left", "bottom"), (-5, -2, "right", "top"), (-5, 2, "right", "bottom"),
+    (0, 6, "center", "bottom"), (0, -6, "center", "top"))]
+_FAR = [chart_labels.Offset(o.dx * 4, o.dy * 5, o.ha, o.va) for o in _NEAR]
+
+
+def _label_points(figure: Any, axes: Any, points: list[tuple[str, tuple[float, float], Any]]) -> None:
+    """Each point's label where it covers no other label, point or legend (placed after the layout),
+    in its point's colour: a label pushed aside by a neighbour still says whose it is."""
+    figure.draw_without_rendering()
+    renderer = figure.canvas.get_renderer()
+    taken = chart_labels.point_boxes(axes, [xy for _, xy, _ in points], radius=4)
+    legend = axes.get_legend()
+    if legend is not None:
+        taken.append(chart_labels.Box.of(legend.get_window_extent(renderer)))
+    taken += [chart_labels.Box.of(note.get_window_extent(renderer)) for note in axes.texts]
+    for text, xy, colour in points:
+        chart_labels.place(axes, text, xy, _NEAR + _FAR, taken, fontsize=8, color=colour,
+                           leader={"arrowstyle": "-", "color": "0.5", "linewidth": 0.6, "shrinkB": 4})
 
 
 def _log_grid(values: list[float]) -> list[float]:
@@ -114,7 +151,7 @@ def memory_figure(sweep: Sweep) -> Any:
         bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
     if sweep.memory is not None:
         axes.axhline(sweep.memory.hbm / GIB, color="red", linestyle="--", label="HBM per core")
-    axes.set(xlabel="batch size", ylabel="GiB", title="Device memory by usage type")
+    axes.set(xlabel="batch size [samples per step]", ylabel="device memory [GiB]", title="Device memory by usage type")
     axes.legend(fontsize=7, ncols=2)
     return figure
 
@@ -123,30 +160,87 @@ def _other(point: Any, named: list[str]) -> float:
     return sum(v for n, v in point.values.items() if n.startswith("memory.") and n not in named)
 
 
+COLUMNS = 4  # metric panels per row of the comparison chart
+VERDICT_COLOURS = {"better": "tab:green", "worse": "tab:red"}  # anything else is grey
+NO_CHANGE = {"added": "new", "removed": "gone"}  # what a cell with no size of change shows
+
+
 def comparison_figure(comparison: Any, metrics: list[str] | None = None) -> Any:
-    """Each variant's change on ``metrics`` (default: the headline's), as horizontal bars coloured by
-    verdict: percentage points for percentages, relative % otherwise (per sample where compared so)."""
+    """Each variant's change on ``metrics`` (default: the headline's): one small panel per metric,
+    a bar per variant coloured by verdict, each panel in one unit (percentage points for
+    percentages, relative % otherwise; per sample where compared so) and on its own scale.
+
+    One axes for every metric and variant made a 7 x 42 inch figure for seven variants, with pp and
+    % on one axis and the small changes flattened by the largest."""
     from ..catalog import HEADLINE
 
     names = metrics or list(dict.fromkeys(h.metric for h in HEADLINE))
     rows = [row for name in names for row in comparison.rows if row.name == name]
-    figure = _figure(7.0, 0.45 * max(len(rows), 2) * max(len(comparison.variants), 1) + 1.2)
-    axes = figure.add_subplot()
-    colours = {"better": "tab:green", "worse": "tab:red"}
-    labels, values, colour = [], [], []
-    for row in rows:
-        for cell in row.cells:
-            delta = cell.shown(row.basis(comparison.basis))
-            size = delta.points if delta.points is not None else (delta.relative or 0) * 100
-            labels.append(f"{row.name} {'(pp)' if delta.points is not None else '(%)'} {cell.variant}")
-            values.append(size)
-            colour.append(colours.get(delta.verdict, "tab:grey"))
-    axes.barh(labels, values, color=colour)
-    axes.axvline(0, color="black", linewidth=0.8)
-    axes.invert_yaxis()
-    axes.set(xlabel="change vs baseline (pp for percentages, % otherwise)",
-             title=f"{comparison.baseline.label} vs {', '.join(s.label for s in comparison.variants)}")
+    panels = [panel for panel in (_panel_of(row, comparison.basis) for row in rows) if panel is not None]
+    variants = [side.label for side in comparison.variants]
+    columns = min(COLUMNS, max(len(panels), 1))
+    lines = -(-max(len(panels), 1) // columns)
+    figure = _figure(min(12.0, 1.6 + 2.6 * columns), min(10.0, 0.9 + lines * (0.7 + 0.18 * len(variants))))
+    grid = figure.subplots(lines, columns, sharey=True, squeeze=False)
+    for axes, panel in zip(grid.flat, panels, strict=False):
+        _change_bars(axes, panel, variants)
+    for axes in list(grid.flat)[len(panels):]:
+        axes.set_axis_off()
+    for axes in grid[:, 0]:
+        axes.set_yticks(range(len(variants)), [_short(v) for v in variants], fontsize=8)
+    empty = [row.name for row in rows if all(_size(cell.shown(row.basis(comparison.basis)), False) is None
+                                             for cell in row.cells)]
+    figure.suptitle(f"change vs the baseline ({_short(comparison.baseline.label)})"
+                    + (f"\nno change to draw (on one side only): {', '.join(empty)}" if empty else ""),
+                    fontsize=10)
+    _verdict_legend(figure)
     return figure
+
+
+def _verdict_legend(figure: Any) -> None:
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=VERDICT_COLOURS["better"], label="better"),
+               Patch(color=VERDICT_COLOURS["worse"], label="worse"),
+               Patch(color="tab:grey", label="no verdict (within the noise band, or no better direction)")]
+    figure.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+
+
+def _panel_of(row: Any, basis: str) -> tuple[str, str, list[tuple[float | None, str]]] | None:
+    """(title, unit, [(size, verdict) per variant]); None when no variant has a size of change."""
+    shown = row.basis(basis)
+    deltas = [cell.shown(shown) for cell in row.cells]
+    points = any(d.points is not None for d in deltas)
+    bars = [(_size(d, points), d.verdict) for d in deltas]
+    if all(size is None for size, _ in bars):
+        return None
+    title = row.name + (" per sample" if shown == "sample" else "")
+    return title, "pp" if points else "%", bars
+
+
+def _size(delta: Any, points: bool) -> float | None:
+    value = delta.points if points else None if delta.relative is None else delta.relative * 100
+    return value if value is not None and math.isfinite(value) else None
+
+
+def _change_bars(axes: Any, panel: tuple[str, str, list[tuple[float | None, str]]], variants: list[str]) -> None:
+    title, unit, bars = panel
+    for place, (size, verdict) in enumerate(bars):
+        if size is None:
+            axes.text(0.02, place, NO_CHANGE.get(verdict, "n/a"), va="center", ha="left", fontsize=7,
+                      color="0.4", transform=axes.get_yaxis_transform())  # at the left edge, any scale
+        else:
+            axes.barh(place, size, color=VERDICT_COLOURS.get(verdict, "tab:grey"), height=0.7)
+    axes.axvline(0, color="black", linewidth=0.8)
+    axes.set_title(title, fontsize=8)
+    axes.set_xlabel(f"change [{unit}]", fontsize=8)
+    axes.tick_params(axis="x", labelsize=7)
+    axes.set_ylim(len(variants) - 0.5, -0.5)
+
+
+def _short(label: str, most: int = 24) -> str:
+    """A label cut in the middle to ``most`` characters: tick labels and titles stay on the figure."""
+    return label if len(label) <= most else f"{label[:most // 2 - 1]}...{label[-(most // 2 - 2):]}"
 
 
 FIGURES = {"throughput": throughput_figure, "roofline": roofline_figure, "memory": memory_figure}
