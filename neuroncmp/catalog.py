@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import units as u
+from .choices import SAMPLE, STEP, ShownBasis
 from .records import record
 
 HIGHER, LOWER, NEUTRAL = "higher", "lower", "neutral"
@@ -330,26 +331,26 @@ class Headline(NamedTuple):
     """One line of the headline every diff opens with: a metric, the basis it is shown in, a name."""
 
     metric: str
-    basis: str    # "step" or "sample" (per sample needs batch sizes)
+    basis: ShownBasis    # per sample needs batch sizes
     label: str
 
 
-# The key numbers per variant, in order (design.md; issue 7). "sample" lines need batch sizes.
+# The key numbers per variant, in order (design.md; issue 7). SAMPLE lines need batch sizes.
 HEADLINE = (
-    Headline("total_time", "step", "step time (device)"),
-    Headline("total_time", "sample", "time per sample (device)"),
-    Headline("device_throughput", "step", "throughput (device)"),
-    Headline("train_samples_per_second", "step", "throughput (end to end, Trainer)"),
-    Headline("mfu_estimated_percent", "step", "MFU"),
-    Headline("tensor_engine_active_time_percent", "step", "tensor engine active"),
-    Headline("vector_engine_active_time_percent", "step", "vector engine active"),
-    Headline("scalar_engine_active_time_percent", "step", "scalar engine active"),
-    Headline("gpsimd_engine_active_time_percent", "step", "GpSimd engine active"),
-    Headline("dma_active_time_percent", "step", "DMA active"),
-    Headline("spill_reload_bytes", "sample", "spill reload per sample"),
-    Headline("hbm_traffic_bytes", "sample", "HBM traffic per sample"),
-    Headline("cc_op_active_time_percent", "step", "collectives share of step"),
-    Headline("device_memory_total", "step", "device memory"),
+    Headline("total_time", STEP, "step time (device)"),
+    Headline("total_time", SAMPLE, "time per sample (device)"),
+    Headline("device_throughput", STEP, "throughput (device)"),
+    Headline("train_samples_per_second", STEP, "throughput (end to end, Trainer)"),
+    Headline("mfu_estimated_percent", STEP, "MFU"),
+    Headline("tensor_engine_active_time_percent", STEP, "tensor engine active"),
+    Headline("vector_engine_active_time_percent", STEP, "vector engine active"),
+    Headline("scalar_engine_active_time_percent", STEP, "scalar engine active"),
+    Headline("gpsimd_engine_active_time_percent", STEP, "GpSimd engine active"),
+    Headline("dma_active_time_percent", STEP, "DMA active"),
+    Headline("spill_reload_bytes", SAMPLE, "spill reload per sample"),
+    Headline("hbm_traffic_bytes", SAMPLE, "HBM traffic per sample"),
+    Headline("cc_op_active_time_percent", STEP, "collectives share of step"),
+    Headline("device_memory_total", STEP, "device memory"),
 )
 
 

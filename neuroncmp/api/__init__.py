@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping, Union
 
 from ..arguments import optional_text, shown, texts
 from ..arguments import path as path_arg
-from ..choices import Basis, Order, Sort
+from ..choices import AUTO, Basis, Order, Sort
 from ..comparison.bands import Bands
 from ..errors import UsageError
 from ..ingest import load as _load
@@ -64,7 +64,7 @@ def profiles_of(*inputs: Input) -> list[Profile]:
     return out
 
 
-def compare(*inputs: Input, baseline: str | None = None, basis: Basis = "auto",
+def compare(*inputs: Input, baseline: str | None = None, basis: Basis = AUTO,
             thresholds: Bands | Iterable[str] = (), order: Order = "batch", groups: Iterable[str] = (),
             metrics: Iterable[str] = (), only_changed: bool = False, sort: Sort = "group") -> Comparison:
     """Compare the baseline (the first label, or ``baseline``: a label or section title) against

@@ -16,6 +16,7 @@ from ..arguments import choice, flag, integer, texts
 from ..analysis.findings import base as _base
 from ..comparison import result as _result
 from ..comparison.view import View, select
+from ..choices import Sort
 from ..model import Profile as _Profile
 from ..report.documents import DiffReport
 
@@ -59,7 +60,7 @@ class Comparison(_result.Comparison):
     view: View | None = None
 
     def select(self, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
-               only_changed: bool = False, sort: str = "group") -> "Comparison":
+               only_changed: bool = False, sort: Sort = "group") -> "Comparison":
         """The same comparison showing other rows (``groups``, ``metrics`` globs, ...)."""
         return replace(self, view=select(self, groups=groups, metrics=metrics,
                                          only_changed=only_changed, sort=sort))

@@ -18,7 +18,6 @@ RAW = "raw"  # DIR/raw/<label>/: the command's log, the runtime's inspect output
 INSPECT = "inspect"
 LOG = "command.log"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-PLACEHOLDERS = ("batch", "out", "steps")
 
 # Documented in AWS's Neuron Explorer "Capture profiles" guide (CLI / environment-variable
 # capture) and formats.md 9: profiling for the whole process lifetime, device traces of the

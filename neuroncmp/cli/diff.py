@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..choices import BASES, ORDERS, SORTS, Basis, Order, Sort
+from ..choices import AUTO, BASES, ORDERS, SORTS, Basis, Order, Sort
 from .app import cli
 from .options import format_in_option, no_color_option, output_options, width_option
 from .store_options import pairs, store_option, where_option
@@ -25,7 +25,7 @@ from .store_options import pairs, store_option, where_option
               help="Variants by batch size (when all are known) or in the order given.")
 @click.option("--summary", "--headline", "summary", is_flag=True,
               help="Only the headline (the key numbers per variant), not the full table.")
-@click.option("--basis", type=click.Choice(BASES), default="auto", show_default=True,
+@click.option("--basis", type=click.Choice(BASES), default=AUTO, show_default=True,
               help="Extensive metrics per step or per sample; auto: per sample when batch sizes differ.")
 @click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|Npp|AMOUNT",
               help="Noise band or absolute floor, per kind or metric glob: '5%', 'time=2%', "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from ..choices import SAMPLE, ShownBasis
 from ..model import Profile
 from . import tool_warnings
 from .result import Side
@@ -19,7 +20,7 @@ def whole_doubts(sides: list[Side]) -> list[str]:
     return _unrelated(sides) + _kind_warnings(sides) + _memory_warnings(sides)
 
 
-def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basis: str) -> list[str]:
+def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basis: ShownBasis) -> list[str]:
     found = whole_doubts(sides)  # the first lines
     found += [w for key in KEYS if (w := _differs(sides, key))] + _not_stated(sides)
     found += _batch_warnings(sides, basis)
@@ -130,13 +131,13 @@ def _memory_warnings(sides: list[Side]) -> list[str]:
              "things there (shown, not scored)")]
 
 
-def _batch_warnings(sides: list[Side], basis: str) -> list[str]:
+def _batch_warnings(sides: list[Side], basis: ShownBasis) -> list[str]:
     out = []
     for side in sides:
         if side.batch_size_inferred:
             how = side.profiles[0].params.get("batch_size_how", side.batch_size_source)
             out.append(f"{side.label}: batch size {side.batch_size} is inferred ({how}), not stated")
-        elif side.batch_size is None and basis == "sample":
+        elif side.batch_size is None and basis == SAMPLE:
             out.append(f"{side.label}: batch size unknown, its per-sample values are not shown")
     return out
 

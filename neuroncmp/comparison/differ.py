@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, NamedTuple
 
-from ..catalog import GROWS_WITH_BATCH, MetricSpec, derived_specs, group_rank, lookup
+from ..catalog import GROWS_WITH_BATCH, HIGHER, MetricSpec, derived_specs, group_rank, lookup
 from ..model import Metric
 from ..records import FrozenDict
 from .. import arguments, stats
 from .bands import Band, Bands
 from .comparability import unlike_eval_sets, unlike_memory, warnings_for
-from ..choices import (ABSENT, ADDED, BASES, BETTER, CONTEXT, NEUTRAL, ORDERS, REMOVED, SUSPECT, UNCHANGED,
-                       WORSE)
+from ..choices import (ABSENT, ADDED, AUTO, BASES, BETTER, CONTEXT, NEUTRAL, ORDERS, REMOVED, SAMPLE, STEP,
+                       SUSPECT, UNCHANGED, WORSE, Basis, Order, ShownBasis, Verdict, check)
 from .result import ALPHA, Cell, Comparison, Delta, Row, Side
 from .sides import ProfileInput, arrange, flatten
 
@@ -28,8 +28,8 @@ SINGLE_AGAINST = 20
 EVAL_PASS_METRICS = frozenset({"eval_samples_per_second", "eval_steps_per_second", "eval_runtime"})
 
 
-def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "auto",
-            thresholds: Bands | Iterable[str] = (), order: str = "batch") -> Comparison:
+def compare(*profiles: ProfileInput, baseline: str | None = None, basis: Basis = AUTO,
+            thresholds: Bands | Iterable[str] = (), order: Order = "batch") -> Comparison:
     """Compare the baseline against each variant.
 
     ``profiles``: profiles, or iterables of them (a ``load()`` result); those sharing a label
@@ -42,7 +42,7 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "
     basis, order, bands = options(baseline, basis, thresholds, order)
     sides = arrange(flatten(profiles), baseline, order)
     chosen, reason = _basis(sides, basis)
-    context = basis == "auto" and chosen == "sample"
+    context = basis == AUTO and chosen == SAMPLE
     values = [side_values(side) for side in sides]  # built once: rows and only_in share it
     only_in = _only_in(sides, values)
     rows = _rows(sides, values, bands, [suspects(side) for side in sides], context, unlike_eval_sets(sides),
@@ -52,12 +52,12 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: str = "
 
 
 
-def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[str, str, Bands]:
+def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[Basis, Order, Bands]:
     """The checked options of ``compare`` (``UsageError`` naming the argument): the API calls it
     before loading anything, ``compare`` again."""
     arguments.optional_text("baseline", baseline)
     bands = thresholds if isinstance(thresholds, Bands) else Bands(arguments.texts("thresholds", thresholds))
-    return arguments.choice("basis", basis, BASES), arguments.choice("order", order, ORDERS), bands
+    return check("basis", basis, BASES), check("order", order, ORDERS), bands
 
 
 def side_values(side: Side) -> dict[str, list[Metric]]:
@@ -85,20 +85,20 @@ def suspects(side: Side) -> dict[str, str]:
     return found
 
 
-def _basis(sides: list[Side], requested: str) -> tuple[str, str]:
+def _basis(sides: list[Side], requested: Basis) -> tuple[ShownBasis, str]:
     sizes = [side.batch_size for side in sides]
     differ = len(set(sizes) - {None}) > 1
     memory = "; memory not scored (it grows with the batch)" if differ else ""
-    if requested == "step":
-        return "step", f"per step (as requested){memory}"
-    if requested == "sample":
-        return "sample", f"per sample for extensive metrics (as requested){memory}"
+    if requested == STEP:
+        return STEP, f"per step (as requested){memory}"
+    if requested == SAMPLE:
+        return SAMPLE, f"per sample for extensive metrics (as requested){memory}"
     if None in sizes:
         unknown = ", ".join(side.label for side in sides if side.batch_size is None)
-        return "step", f"per step (batch size unknown for {unknown}){memory}"
+        return STEP, f"per step (batch size unknown for {unknown}){memory}"
     if differ:
-        return "sample", f"per sample for extensive metrics, per step below them (batch sizes differ){memory}"
-    return "step", "per step (batch sizes equal)"
+        return SAMPLE, f"per sample for extensive metrics, per step below them (batch sizes differ){memory}"
+    return STEP, "per step (batch sizes equal)"
 
 
 class _Context(NamedTuple):
@@ -155,10 +155,10 @@ def _cell(name: str, spec: MetricSpec, band: Band, base: _Baseline, shared: _Con
     side = shared.sides[index]
     values = [m.value for m in shared.values[index].get(name, [])]
     doubt = shared.suspects[0].get(name) or shared.suspects[index].get(name)
-    step = _delta(spec, band, "step", base.step, base.step_central, values)
+    step = _delta(spec, band, STEP, base.step, base.step_central, values)
     sample = None
     if base.sample is not None and side.batch_size:
-        sample = _delta(spec, band, "sample", base.sample, base.sample_central, _per(values, side.batch_size))
+        sample = _delta(spec, band, SAMPLE, base.sample, base.sample_central, _per(values, side.batch_size))
         if shared.step_context:
             step = _context(step)
     if doubt is not None:
@@ -213,10 +213,10 @@ def _central(values: list[Any]) -> Any:
     return texts.pop() if len(texts) == 1 else "mixed: " + ", ".join(sorted(texts))
 
 
-def _delta(spec: MetricSpec, band: Band, basis: str, base: list[Any], b: Any, var: list[Any]) -> Delta:
+def _delta(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], b: Any, var: list[Any]) -> Delta:
     v = _central(var)
     if b is None or v is None:
-        verdict = ABSENT if b is None and v is None else ADDED if b is None else REMOVED
+        verdict: Verdict = ABSENT if b is None and v is None else ADDED if b is None else REMOVED
         return Delta(basis, b, v, None, None, None, None, verdict)
     if not (isinstance(b, (int, float)) and isinstance(v, (int, float))):
         return Delta(basis, b, v, None, None, None, None, UNCHANGED if b == v else NEUTRAL)
@@ -240,12 +240,12 @@ def inside_band(band: Band, b: float, v: float, points: float | None = None) -> 
     return band.inside(b, v)
 
 
-def _verdict(spec: MetricSpec, in_band: bool, b: float, v: float, p_value: float | None) -> str:
+def _verdict(spec: MetricSpec, in_band: bool, b: float, v: float, p_value: float | None) -> Verdict:
     if in_band or (p_value is not None and p_value >= ALPHA):
         return UNCHANGED
-    if spec.direction == "neutral":
+    if not spec.scored:
         return NEUTRAL
-    return BETTER if (v > b) == (spec.direction == "higher") else WORSE
+    return BETTER if (v > b) == (spec.direction == HIGHER) else WORSE
 
 
 def _only_in(sides: list[Side], values: list[dict[str, list[Metric]]]) -> Mapping[str, tuple[str, ...]]:

@@ -15,6 +15,7 @@ from fnmatch import fnmatchcase
 from typing import Callable, Iterable, NamedTuple
 
 from ..catalog import closest
+from ..choices import SAMPLE, SHOWN_BASES, ShownBasis, check
 from ..errors import RuleError
 from ..records import record
 from .result import Cell, Comparison, Delta, Row
@@ -31,7 +32,7 @@ class Rule(NamedTuple):
 
     text: str
     metric: str
-    basis: str | None
+    basis: ShownBasis | None
     op: str
     threshold: float
     unit: str
@@ -53,12 +54,12 @@ class Hit(NamedTuple):
 
     metric: str
     variant: str
-    basis: str
+    basis: ShownBasis
     value: float
     unit: str
 
     def __str__(self) -> str:
-        basis = "/sample" if self.basis == "sample" else ""
+        basis = "/sample" if self.basis == SAMPLE else ""
         return f"{self.metric}{basis} {self.variant}: {self.value:+.4g}{self.unit}"
 
 
@@ -90,8 +91,8 @@ def parse_rule(text: str) -> Rule:
     if match is None:
         raise RuleError(f"--fail-on '{text}': expected METRIC[/sample] OP NUMBER[%|pp|x], "
                         "e.g. 'mfu_estimated_percent<-2pp' or 'total_time/sample>+5%'")
-    return Rule(text.strip(), match["metric"], match["basis"], match["op"], float(match["num"]),
-                match["unit"] or "")
+    basis = check("basis", match["basis"], SHOWN_BASES) if match["basis"] else None  # the pattern's words
+    return Rule(text.strip(), match["metric"], basis, match["op"], float(match["num"]), match["unit"] or "")
 
 
 def evaluate(comparison: Comparison, rules: Iterable[Rule]) -> tuple[GateResult, ...]:
@@ -123,7 +124,7 @@ def _check_units(rule: Rule, row: Row) -> None:
                         f"pp (percentage points, e.g. <-2pp) or % (relative change, e.g. <-5%)")
 
 
-def _hits(rule: Rule, row: Row, default_basis: str) -> list[Hit]:
+def _hits(rule: Rule, row: Row, default_basis: ShownBasis) -> list[Hit]:
     """Where the rule trips (values flagged as suspect are never judged)."""
     hits = []
     for cell in row.cells:
@@ -136,7 +137,7 @@ def _hits(rule: Rule, row: Row, default_basis: str) -> list[Hit]:
     return hits
 
 
-def _pick(cell: Cell, basis: str, rule: Rule) -> Delta | None:
-    if rule.basis == "sample":
+def _pick(cell: Cell, basis: ShownBasis, rule: Rule) -> Delta | None:
+    if rule.basis == SAMPLE:
         return cell.sample  # None when the metric is intensive or batch sizes unknown
     return cell.shown(basis) if rule.basis is None else cell.step

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple
 
 from ..catalog import MetricSpec
-from ..choices import ABSENT, AUTO, SAMPLE, STEP, UNCHANGED
+from ..choices import ABSENT, AUTO, SAMPLE, STEP, UNCHANGED, Basis, ShownBasis, Verdict
 from ..model import Profile
 from ..records import record
 from .bands import Band, Bands
@@ -49,14 +49,14 @@ class Side(NamedTuple):
 class Delta(NamedTuple):
     """One metric, one variant, one basis (``step`` or ``sample``): both values and the change."""
 
-    basis: str
+    basis: ShownBasis
     baseline: Any
     variant: Any
     delta: float | None
     relative: float | None
     points: float | None
     ratio: float | None
-    verdict: str
+    verdict: Verdict
     p_value: float | None = None
     in_band: bool = False  # the change is inside the noise band (or there is none)
 
@@ -86,7 +86,7 @@ class Cell(NamedTuple):
         sample = f", sample {self.sample.verdict} {self.sample.relative}" if self.sample else ""
         return f"<Cell {self.variant}: step {self.step.verdict} {self.step.relative}{sample}>"
 
-    def shown(self, basis: str) -> Delta:
+    def shown(self, basis: ShownBasis) -> Delta:
         """The delta in ``basis``, falling back to per step where no per-sample value exists."""
         return self.sample if basis == SAMPLE and self.sample is not None else self.step
 
@@ -101,12 +101,12 @@ class Row(NamedTuple):
     cells: tuple[Cell, ...]
     band: Band       # the noise band verdicts were judged against
 
-    def basis(self, basis: str) -> str:
+    def basis(self, basis: ShownBasis) -> ShownBasis:
         """The basis this row is shown in: per sample only when every variant has a per-sample value
         (a side without a batch size keeps the whole row per step, never a mix of the two)."""
         return SAMPLE if basis == SAMPLE and all(c.sample is not None for c in self.cells) else STEP
 
-    def changed(self, basis: str) -> bool:
+    def changed(self, basis: ShownBasis) -> bool:
         return any(cell.shown(basis).verdict not in (UNCHANGED, ABSENT) for cell in self.cells)
 
     def __repr__(self) -> str:
@@ -120,9 +120,9 @@ class Comparison:
     baseline: Side
     variants: tuple[Side, ...]
     rows: tuple[Row, ...]           # every metric, in catalog-group order
-    basis: str                      # "step" or "sample": the basis verdicts are shown in
+    basis: ShownBasis               # the basis verdicts are shown in
     basis_reason: str
-    requested_basis: str            # "auto", "step" or "sample"
+    requested_basis: Basis
     bands: Bands
     warnings: tuple[str, ...]
     only_in: Mapping[str, tuple[str, ...]]   # metric -> labels that have it (when not all do)
@@ -137,9 +137,9 @@ class Comparison:
         """Auto basis chose per sample: per-step values accompany the per-sample rows."""
         return self.requested_basis == AUTO and self.basis == SAMPLE
 
-    def tally(self) -> tuple[dict[str, int], ...]:
+    def tally(self) -> tuple[dict[Verdict, int], ...]:
         """Per variant: how many rows got each verdict, each row judged in the compared basis."""
-        counts: list[dict[str, int]] = [{} for _ in self.variants]
+        counts: list[dict[Verdict, int]] = [{} for _ in self.variants]
         for row in self.rows:
             basis = row.basis(self.basis)
             for count, cell in zip(counts, row.cells, strict=False):

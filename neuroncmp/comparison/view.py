@@ -11,9 +11,9 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from typing import Iterable, NamedTuple
 
-from ..arguments import choice, flag, texts
+from ..arguments import flag, texts
 from ..catalog import closest, resolve_name
-from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE
+from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE, ShownBasis, Sort, check
 from ..errors import UsageError
 from ..records import record
 from .bands import Band
@@ -25,7 +25,7 @@ class View(NamedTuple):
     """The rows to show, in order, and what was left out (counted, never silently dropped)."""
 
     rows: tuple[Row, ...]
-    sort: str = "group"
+    sort: Sort = "group"
     hidden_unchanged: int = 0   # rows inside the noise band, hidden by only_changed
     filtered_out: int = 0       # rows not matching the group / metric filters
 
@@ -40,10 +40,10 @@ class View(NamedTuple):
 
 
 def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
-           only_changed: bool = False, sort: str = "group") -> View:
+           only_changed: bool = False, sort: Sort = "group") -> View:
     """The rows of ``comparison`` to show (see the module docstring)."""
     groups = list(texts("groups", groups))
-    sort = choice("sort", sort, SORTS)
+    sort = check("sort", sort, SORTS)
     flag("only_changed", only_changed)
     rows = comparison.rows
     globs = [_resolved(g, rows) for g in texts("metrics", metrics)]
@@ -84,7 +84,7 @@ def _hint(names: list[str]) -> str:
     return f"; did you mean {', '.join(names)}?" if names else ""
 
 
-def _sorted(rows: list[Row], sort: str, basis: str) -> list[Row]:
+def _sorted(rows: list[Row], sort: Sort, basis: ShownBasis) -> list[Row]:
     if sort == "name":
         return sorted(rows, key=lambda r: r.name)
     if sort == "change":
@@ -94,7 +94,7 @@ def _sorted(rows: list[Row], sort: str, basis: str) -> list[Row]:
     return rows
 
 
-def change_in_bands(row: Row, basis: str) -> float:
+def change_in_bands(row: Row, basis: ShownBasis) -> float:
     """The row's largest change across variants in noise bands (``Band.size``): a unit-free size,
     so ``+5.5pp`` (11 bands of 0.5 pp) and ``+149%`` (46 bands of 2 %) rank on one scale. A
     relative change counts |ln(variant / baseline)| / ln(1 + band); points count |pp| / band (a
@@ -110,7 +110,7 @@ def _size(delta: Delta, band: Band) -> float:
     return band.size(delta.baseline, delta.variant)
 
 
-def change_rank(row: Row, basis: str) -> int:
+def change_rank(row: Row, basis: ShownBasis) -> int:
     """better/worse first, then neutral, suspect and unscored changes (memory across batch sizes),
     then rows on one side only, then unchanged."""
     verdicts = {cell.shown(basis).verdict for cell in row.cells}

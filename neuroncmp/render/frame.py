@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
 from ..analysis.table import COLUMNS
+from ..choices import SHOWN_BASES
 from ..errors import MissingDependencyError, UsageError
 from ..model import Profile
 from ..units import TEXT, format_value, pick_scale
@@ -60,7 +61,7 @@ def comparison_frame(report: DiffReport, wide: bool = False) -> Any:
     """Tidy (one row per metric x variant x basis of the report's view), or ``wide`` (one row per
     metric and basis, one column per side)."""
     comparison = report.comparison
-    scales = {(row.name, basis): scale_for(row, basis) for row in report.view.rows for basis in ("step", "sample")}
+    scales = {(row.name, basis): scale_for(row, basis) for row in report.view.rows for basis in SHOWN_BASES}
     out = []
     for record in records(comparison, report.view.rows, report.gates):
         scale = scales.get((record["metric"], record["basis"])) or (1.0, "")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..catalog import HEADLINE
-from ..choices import BETTER, SUSPECT, WORSE
+from ..choices import BETTER, SAMPLE, SUSPECT, WORSE, Verdict
 from ..comparison.result import Comparison
 from ..records import record
 from .rows import Line, line
@@ -27,7 +27,7 @@ def headline(comparison: Comparison) -> list[HeadlineRow]:
     out = []
     for entry in HEADLINE:
         row = names.get(entry.metric)
-        if row is None or (entry.basis == "sample" and row.basis("sample") != "sample"):
+        if row is None or (entry.basis == SAMPLE and row.basis(SAMPLE) != SAMPLE):
             continue
         out.append(HeadlineRow(entry.label, line(row, entry.basis)))
     return out
@@ -40,7 +40,7 @@ def notes(comparison: Comparison) -> list[str]:
     return []
 
 
-def tally_text(counts: dict[str, int]) -> str:
+def tally_text(counts: dict[Verdict, int]) -> str:
     """``12✔ 3✘`` (and ``2!`` for suspect rows) for one variant."""
     text = f"{counts.get(BETTER, 0)}✔ {counts.get(WORSE, 0)}✘"
     return text + (f" {counts[SUSPECT]}!" if counts.get(SUSPECT) else "")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, NamedTuple
 
+from ..choices import SAMPLE, STEP, ShownBasis
 from ..comparison.result import Comparison, Delta, Row
 from ..comparison.view import View
 from ..records import record
@@ -28,7 +29,7 @@ class Line(NamedTuple):
     """One row in one basis, ready to show."""
 
     row: Row
-    basis: str                 # the basis of the values: "step" or "sample"
+    basis: ShownBasis          # the basis of the values
     step_context: bool         # a per-step line under a per-sample row
     scale: tuple[float, str] | None
 
@@ -39,7 +40,7 @@ class Line(NamedTuple):
 
     def titled(self, unit: str) -> str:
         """The title with a unit in brackets: ``total_time/sample [ms]``."""
-        suffix = "/sample" if self.basis == "sample" else ""
+        suffix = "/sample" if self.basis == SAMPLE else ""
         bracket = f" [{unit}]" if unit else ""
         spec = self.row.spec
         note = " (derived)" if spec.derived else "" if spec.catalogued else " (uncatalogued)"
@@ -88,11 +89,11 @@ def lines(comparison: Comparison, view: View, *, hide_identical_text: bool = Fal
             yield Heading(group)
         basis = row.basis(comparison.basis)
         yield line(row, basis)
-        if comparison.step_context and basis == "sample":
-            yield line(row, "step", step_context=True)
+        if comparison.step_context and basis == SAMPLE:
+            yield line(row, STEP, step_context=True)
 
 
-def line(row: Row, basis: str, *, step_context: bool = False) -> Line:
+def line(row: Row, basis: ShownBasis, *, step_context: bool = False) -> Line:
     return Line(row, basis, step_context, scale_for(row, basis))
 
 
@@ -106,10 +107,10 @@ def trend_order(comparison: Comparison) -> list[int]:
 
 def identical_text(row: Row) -> bool:
     """Versions and indices that agree on every side (the terminal leaves them to a count)."""
-    return row.spec.kind in ("text", "index") and not row.changed("step")
+    return row.spec.kind in ("text", "index") and not row.changed(STEP)
 
 
-def scale_for(row: Row, basis: str) -> tuple[float, str] | None:
+def scale_for(row: Row, basis: ShownBasis) -> tuple[float, str] | None:
     """The display scale of a row, chosen from the baseline (else the first variant) with a finite
     number: an infinity or NaN says nothing about the scale the other values read best in."""
     values = [c.shown(basis).baseline for c in row.cells[:1]] + [c.shown(basis).variant for c in row.cells]

@@ -19,10 +19,6 @@ from .layout import text_table as table
 MARK = {"worse": "✘", "better": "✔", "changed": "~"}
 
 
-def short_time(iso: str) -> str:
-    return iso.replace("+00:00", "Z")
-
-
 def tags_text(tags: Any) -> str:
     return " ".join(f"{k}={v}" for k, v in sorted(tags.items())) or "(no tags)"
 

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .. import arguments
-from ..arguments import choice
 from ..catalog import resolve_name
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
-from ..choices import BASES
+from ..choices import AUTO, BASES, Basis, check
 from ..errors import UsageError
 from ..escape import quote
 from ..ingest import load
@@ -126,14 +125,14 @@ class Store:
         return baseline.history_baseline(self._local("--baseline-history"), new, _where(where), runs)
 
     def diff_history(self, path: str | Path, *, runs: int = baseline.HISTORY_RUNS,
-                     where: Mapping[str, str | Iterable[str]] | None = None, basis: str = "auto",
+                     where: Mapping[str, str | Iterable[str]] | None = None, basis: Basis = AUTO,
                      thresholds: Iterable[str] = ()) -> Comparison:
         """Compare the profile in ``path`` with the recent runs of its series: their median as the
         baseline (label ``history``), noise bands measured from them. ``thresholds`` given as
         metric globs override the measured bands; kind and global ones apply where none was
         measured."""
         runs = arguments.integer("runs", runs, 1, MAX_RUNS)
-        choice("basis", basis, BASES)
+        basis = check("basis", basis, BASES)
         thresholds = arguments.texts("thresholds", thresholds)
         (new, *more) = load(arguments.path("path", path))
         if more:
