@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from ..analysis.sweep import Sweep
+from ..choices import BETTER, WORSE
 from ..errors import MissingDependencyError
 from . import chart_labels
 
@@ -161,7 +162,7 @@ def _other(point: Any, named: list[str]) -> float:
 
 
 COLUMNS = 4  # metric panels per row of the comparison chart
-VERDICT_COLOURS = {"better": "tab:green", "worse": "tab:red"}  # anything else is grey
+VERDICT_COLOURS = {BETTER: "tab:green", WORSE: "tab:red"}  # anything else is grey
 NO_CHANGE = {"added": "new", "removed": "gone"}  # what a cell with no size of change shows
 
 
@@ -200,8 +201,8 @@ def comparison_figure(comparison: Any, metrics: list[str] | None = None) -> Any:
 def _verdict_legend(figure: Any) -> None:
     from matplotlib.patches import Patch
 
-    handles = [Patch(color=VERDICT_COLOURS["better"], label="better"),
-               Patch(color=VERDICT_COLOURS["worse"], label="worse"),
+    handles = [Patch(color=VERDICT_COLOURS[BETTER], label="better"),
+               Patch(color=VERDICT_COLOURS[WORSE], label="worse"),
                Patch(color="tab:grey", label="no verdict (within the noise band, or no better direction)")]
     figure.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8, frameon=False)
 

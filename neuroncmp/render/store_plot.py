@@ -11,6 +11,7 @@ import math
 from itertools import pairwise
 from typing import Any
 
+from ..choices import BETTER, WORSE
 from ..errors import MissingDependencyError
 from ..stats import median
 from ..units import pick_scale
@@ -65,7 +66,7 @@ def _panel(axes: Any, series: Any, factor: float) -> None:
 
 
 def _colour(change: Any) -> str:
-    return {"worse": "tab:red", "better": "tab:green"}.get(change.direction, "tab:orange")
+    return {WORSE: "tab:red", BETTER: "tab:green"}.get(change.direction, "tab:orange")
 
 
 def _label_shifts(figure: Any, panels: list[tuple[Any, Any]], factor: float, unit: str) -> None:

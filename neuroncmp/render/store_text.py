@@ -10,13 +10,14 @@ import json
 import math
 from typing import Any, Sequence
 
+from ..choices import BETTER, CHANGED, WORSE
 from ..stats import median
 from ..units import FRACTION, format_value, pick_scale, significant
 from .changes import points_text, spark
 from .layout import fitted_text_table as fit_table
 from .layout import text_table as table
 
-MARK = {"worse": "✘", "better": "✔", "changed": "~"}
+MARK = {WORSE: "✘", BETTER: "✔", CHANGED: "~"}
 
 
 def tags_text(tags: Any) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
+from ...choices import BETTER, CHANGED, WORSE
 from ...escape import markdown as _escape
 from ...escape import markdown_code
 from ...stats import median
@@ -119,7 +120,7 @@ def sweep_markdown(sweep: Sweep) -> str:
 HEADLINE_CHANGES = 5  # the worst shifts shown above the fold; all of them in the table folded below
 SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); before/after: medians of the levels; "
                 "p: the shift test's p-value")
-_SHIFT_MARK = {"worse": "✘ worse", "better": "✔ better", "changed": "~ changed"}
+_SHIFT_MARK = {WORSE: "✘ worse", BETTER: "✔ better", CHANGED: "~ changed"}
 
 
 def _shift_row(change: Any) -> str:
