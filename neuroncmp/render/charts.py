@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from ..analysis.sweep import Sweep
-from ..choices import BETTER, WORSE
+from ..choices import BETTER, SAMPLE, WORSE
 from ..errors import MissingDependencyError
 from . import chart_labels
 
@@ -215,7 +215,7 @@ def _panel_of(row: Any, basis: str) -> tuple[str, str, list[tuple[float | None, 
     bars = [(_size(d, points), d.verdict) for d in deltas]
     if all(size is None for size, _ in bars):
         return None
-    title = row.name + (" per sample" if shown == "sample" else "")
+    title = row.name + (" per sample" if shown == SAMPLE else "")
     return title, "pp" if points else "%", bars
 
 
