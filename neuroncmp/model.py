@@ -7,7 +7,7 @@ Quantity on demand, so loading and rendering never import pint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from . import catalog
 from .catalog import MetricSpec
@@ -92,6 +92,11 @@ class Skipped(NamedTuple):
     reason: str
 
 
+# Where a batch size worked out rather than read comes from (``ingest.batch_sizes``): FLOPs per sample
+# across the set, or the Trainer's samples/s over steps/s. Both are estimates, marked with "*".
+INFERRED_SOURCES = ("inferred", "trainer")
+
+
 @dataclass
 class Profile:
     """One captured profile (one variant) after normalization."""
@@ -113,7 +118,8 @@ class Profile:
 
     @property
     def batch_size_inferred(self) -> bool:
-        return self.params.get("batch_size_source") == "inferred"
+        """The batch size was worked out, not stated (the one definition: ``Side`` reads it too)."""
+        return self.batch_size is not None and self.params.get("batch_size_source") in INFERRED_SOURCES
 
     def value(self, name: str) -> Value | None:
         """A metric's or Trainer value's magnitude by canonical name (aliases accepted)."""
@@ -146,41 +152,34 @@ class Profile:
             summed[row.usage_type] = summed.get(row.usage_type, 0) + row.bytes
         return summed
 
-    def memory_metrics(self) -> dict[str, Metric]:
+    @property
+    def values(self) -> "ValueSet":
+        """Every value of this profile (catalogued, memory, Trainer, derived), built once.
+
+        ``load()`` builds it as its last step; a consumer reads it instead of assembling its own.
+        It is rebuilt only when what it is computed from changed since (a profile built or
+        amended by hand, a batch size inferred later across a set): the key is cheap to compare."""
+        key = self._value_key()
+        cached: tuple[tuple[Any, ...], ValueSet] | None = self.__dict__.get("_cached_values")
+        if cached is None or cached[0] != key:  # not a dataclass field: equality, fields() and replace() ignore it
+            cached = self.__dict__["_cached_values"] = (key, value_set(self))
+        return cached[1]
+
+    def _value_key(self) -> tuple[Any, ...]:
+        return (self.params.get("batch_size"), id(self.metrics), len(self.metrics), id(self.training),
+                len(self.training), id(self.memory), len(self.memory))
+
+    def memory_metrics(self) -> Mapping[str, Metric]:
         """Memory by type as ``memory.<type>`` metrics (bytes), plus the total, for comparing."""
-        out: dict[str, Metric] = {}
-        for usage, amount in self.memory_by_type().items():
-            out[f"memory.{usage}"] = Metric(f"memory.{usage}", amount, BYTE, str(amount), "memory")
-        total = self.memory_total()
-        if total is not None:
-            out["device_memory_total"] = Metric("device_memory_total", total, BYTE, str(total), "memory")
-        return out
+        return self.values.memory
 
-    def derived_metrics(self) -> dict[str, Metric]:
+    def derived_metrics(self) -> Mapping[str, Metric]:
         """The catalog's derived metrics whose inputs this profile has (``raw`` holds the formula)."""
-        values = self._numbers()
-        out: dict[str, Metric] = {}
-        for spec in catalog.derived_specs():
-            if all(name in values for name in spec.inputs):
-                try:
-                    value = spec.compute(values)  # type: ignore[misc]
-                except ZeroDivisionError:
-                    continue  # an input of 0: the ratio does not exist
-                out[spec.name] = Metric(spec.name, value, spec.unit, f"= {spec.formula}", spec.group)
-        return out
+        return self.values.derived
 
-    def numeric_values(self) -> dict[str, float]:
+    def numeric_values(self) -> Mapping[str, float]:
         """The finite numbers derived metrics are computed from (``batch_size`` included)."""
-        return self._numbers()
-
-    def _numbers(self) -> dict[str, float]:
-        """Finite numeric values by name, with ``batch_size`` (inputs of derived metrics)."""
-        merged = {**self.metrics, **self.memory_metrics(), **self.training}
-        values = {name: m.value for name, m in merged.items()
-                  if isinstance(m.value, (int, float)) and is_finite(m.value)}  # a huge int sum too
-        if self.batch_size:
-            values["batch_size"] = self.batch_size
-        return values  # type: ignore[return-value]
+        return self.values.numbers
 
     def uncatalogued(self) -> list[str]:
         return [name for name, metric in self.metrics.items() if not metric.catalogued]
@@ -189,3 +188,50 @@ class Profile:
         bs = self.batch_size
         return (f"<Profile {self.label!r} batch_size={bs} metrics={len(self.metrics)} "
                 f"memory_rows={len(self.memory)} training={len(self.training)} from {self.source}>")
+
+
+@record
+class ValueSet(NamedTuple):
+    """A profile's values, assembled once: what the differ, the findings, the renderers and the
+    store read. ``all`` is in comparison order: summary metrics, memory, Trainer, derived."""
+
+    memory: Mapping[str, Metric]     # memory.<type> and device_memory_total (bytes)
+    measured: Mapping[str, Metric]   # summary metrics, memory and Trainer values: all but the derived
+    derived: Mapping[str, Metric]    # the catalog's derived metrics whose inputs are present
+    numbers: Mapping[str, float]     # finite measured numbers (with batch_size): the derived inputs
+    all: Mapping[str, Metric]        # every value by name (a later kind wins a name clash)
+
+
+def value_set(profile: Profile) -> ValueSet:
+    memory = _memory_metrics(profile)
+    measured = {**profile.metrics, **memory, **profile.training}
+    numbers: dict[str, float] = {}
+    for name, metric in measured.items():
+        if isinstance(metric.value, (int, float)) and is_finite(metric.value):  # a huge int sum is not
+            numbers[name] = metric.value
+    if profile.batch_size:
+        numbers["batch_size"] = profile.batch_size
+    derived = _derived_metrics(numbers)
+    return ValueSet(memory, measured, derived, numbers, {**measured, **derived})
+
+
+def _memory_metrics(profile: Profile) -> dict[str, Metric]:
+    out: dict[str, Metric] = {}
+    for usage, amount in profile.memory_by_type().items():
+        out[f"memory.{usage}"] = Metric(f"memory.{usage}", amount, BYTE, str(amount), "memory")
+    total = profile.memory_total()
+    if total is not None:
+        out["device_memory_total"] = Metric("device_memory_total", total, BYTE, str(total), "memory")
+    return out
+
+
+def _derived_metrics(numbers: Mapping[str, float]) -> dict[str, Metric]:
+    out: dict[str, Metric] = {}
+    for spec in catalog.derived_specs():
+        if all(name in numbers for name in spec.inputs):
+            try:
+                value = spec.compute(numbers)  # type: ignore[misc]
+            except ZeroDivisionError:
+                continue  # an input of 0: the ratio does not exist
+            out[spec.name] = Metric(spec.name, value, spec.unit, f"= {spec.formula}", spec.group)
+    return out

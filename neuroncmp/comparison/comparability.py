@@ -95,8 +95,7 @@ def _kind_warnings(sides: list[Side]) -> list[str]:
 
 def _numbers(side: Side) -> set[str]:
     profile = side.profiles[0]
-    merged = {**profile.metrics, **profile.memory_metrics(), **profile.training}
-    return {name for name, m in merged.items() if not isinstance(m.value, str)}
+    return {name for name, m in profile.values.measured.items() if not isinstance(m.value, str)}
 
 
 def _unrelated(sides: list[Side]) -> list[str]:

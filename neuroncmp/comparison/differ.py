@@ -63,10 +63,10 @@ def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[Bas
 def side_values(side: Side) -> dict[str, list[Metric]]:
     """Every comparable value by name: summary metrics, memory by type, Trainer and derived metrics."""
     out: dict[str, list[Metric]] = {}
+    if len(side.profiles) == 1:  # the common case: one capture, one value per name
+        return {name: [metric] for name, metric in side.profiles[0].values.all.items()}
     for profile in side.profiles:
-        merged = {**profile.metrics, **profile.memory_metrics(), **profile.training,
-                  **profile.derived_metrics()}
-        for name, metric in merged.items():
+        for name, metric in profile.values.all.items():
             out.setdefault(name, []).append(metric)
     return out
 

@@ -42,7 +42,9 @@ class Side(NamedTuple):
 
     @property
     def batch_size_inferred(self) -> bool:
-        return self.batch_size is not None and self.batch_size_source in ("inferred", "trainer")
+        """Inferred when every capture's is (``Profile.batch_size_inferred``, the one definition):
+        a capture that states the size the others agree on makes it stated."""
+        return self.batch_size is not None and all(p.batch_size_inferred for p in self.profiles)
 
 
 @record

@@ -11,7 +11,7 @@ simply does not exist.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Mapping
 
 from ..catalog import MetricSpec, derived_specs, lookup
 from ..model import Anomaly, Profile
@@ -43,7 +43,7 @@ def _once_per_input(found: list[Anomaly]) -> list[Anomaly]:
     return out
 
 
-def _doubts_of(spec: MetricSpec, values: dict[str, Any]) -> list[Anomaly]:
+def _doubts_of(spec: MetricSpec, values: Mapping[str, Any]) -> list[Anomaly]:
     inputs = {name: values[name] for name in spec.inputs}
     if spec.compute is None or all(value == 0 for value in inputs.values()):
         return []

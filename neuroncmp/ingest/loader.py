@@ -33,12 +33,18 @@ def load(path: str | Path, format: str | None = None) -> list[Profile]:
     limits (``limits``) are refused.
     """
     profiles = _read(Path(path), format)
+    _check(profiles)
+    return profiles
+
+
+def _check(profiles: list[Profile]) -> None:
+    """Stated batch sizes checked, the missing ones inferred once across the whole set, then every
+    profile checked for anomalies (its value set is built here, with its final batch size)."""
     for profile in profiles:
         validate.batch_size(profile)
     infer_batch_sizes(profiles)
     for profile in profiles:
         anomalies.check(profile)
-    return profiles
 
 
 def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Profile]:
@@ -57,13 +63,8 @@ def load_set(paths: Iterable[str | Path], format: str | None = None) -> tuple[li
         if len(loaded) == 1:
             for sidecar in chosen.sidecars.get(path, []):
                 _merge_sidecar(loaded[0], sidecar)
-        for profile in loaded:
-            validate.batch_size(profile)
-        infer_batch_sizes(loaded)
-        for profile in loaded:
-            anomalies.check(profile)
         profiles += loaded
-    infer_batch_sizes(profiles)
+    _check(profiles)
     return profiles, chosen.notes
 
 

@@ -38,7 +38,7 @@ def _text(value: Any) -> str | None:
 
 def profile_frame(profile: Profile) -> Any:
     """One row per metric, Trainer value and derived metric of ``profile``."""
-    metrics = [*profile.metrics.values(), *profile.training.values(), *profile.derived_metrics().values()]
+    metrics = [*profile.metrics.values(), *profile.training.values(), *profile.values.derived.values()]
     rows = []
     for metric in metrics:
         factor, label = pick_scale(metric.value, metric.unit) if metric.unit != TEXT and not isinstance(

@@ -26,7 +26,7 @@ def _heading(profile: Profile, width: int) -> list[Line]:
 def metrics_lines(profile: Profile, width: int = 100) -> list[Line]:
     rows = []
     group = None
-    shown = [*profile.metrics.values(), *profile.derived_metrics().values()]
+    shown = [*profile.metrics.values(), *profile.values.derived.values()]
     for metric in sorted(shown, key=lambda m: (group_rank(m.group), m.group)):
         if metric.group != group:
             group = metric.group

@@ -101,7 +101,7 @@ def _add_metrics(metrics: dict[str, list[Any]], profile: Profile, run: str) -> N
     # memory totals, then the catalog's derived metrics (throughput, ...): kept so that
     # `history device_throughput` works; flagged derived, so a history baseline rebuilds
     # profiles from measured values only
-    for name, metric in {**profile.memory_metrics(), **profile.derived_metrics()}.items():
+    for name, metric in {**profile.values.memory, **profile.values.derived}.items():
         if name not in rows:
             rows[name] = metric
             derived.add(name)
