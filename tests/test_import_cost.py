@@ -47,3 +47,42 @@ def test_importing_the_library_imports_nothing_heavy():
             f"print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert json.loads(result.stdout) == []
+
+
+# Which of the package's own modules a command loads (issue 23: "commands import only what they
+# use"). Measured with the probe below; the README's speed section lists the counts per command.
+OURS = PROBE.replace("{heavy!r} + (\"rich\",)", "tuple(sys.modules)").replace(
+    "if m in sys.modules", "if m.startswith('neuroncmp')")
+
+
+def package_modules(*args: str) -> set[str]:
+    result = subprocess.run([sys.executable, "-c", OURS, json.dumps(list(args))],
+                            capture_output=True, text=True, cwd=ROOT, check=True)
+    return set(json.loads(result.stderr.strip().splitlines()[-1]))
+
+
+def test_help_imports_no_stage_of_the_pipeline():
+    # --help lists the commands: their modules, click and the option checks, nothing they compute with
+    loaded = package_modules("--help")
+    stages = ("ingest", "comparison", "analysis", "render", "store", "model", "catalog", "units", "capture")
+    assert {m for m in loaded if m.split(".")[1:2] and m.split(".")[1] in stages} == set()
+    assert "neuroncmp.cli.diff" in loaded  # the probe does see the commands it registers
+
+
+def test_reading_a_comparison_result_does_not_load_the_parsers():
+    # comparison.result's records and ingest.tool_notes are small; the package inits used to import
+    # the differ and the loader (every parser) with them
+    code = ("import sys, json; import neuroncmp.comparison.result, neuroncmp.ingest.tool_notes; "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('neuroncmp.ingest.', "
+            "'neuroncmp.comparison.')))))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    loaded = set(json.loads(result.stdout))
+    assert "neuroncmp.comparison.result" in loaded and "neuroncmp.ingest.tool_notes" in loaded
+    assert not {"neuroncmp.ingest.loader", "neuroncmp.ingest.registry", "neuroncmp.comparison.differ"} & loaded
+    assert not any(m.startswith("neuroncmp.ingest.formats") for m in loaded)
+
+
+def test_the_metrics_listing_loads_no_parser():
+    loaded = package_modules("metrics", "--no-color")
+    assert "neuroncmp.catalog" in loaded
+    assert not any(m.startswith("neuroncmp.ingest.formats") or m == "neuroncmp.ingest.loader" for m in loaded)

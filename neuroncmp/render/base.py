@@ -10,13 +10,15 @@ module in ``render/formats/`` defining ``RENDERER``; nothing else changes.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from ..analysis.sweep import Sweep
-from ..catalog import MetricSpec
-from ..model import Profile
 from ..records import record
 from ..report.documents import DiffReport as DiffReport  # the document moved to report/; renderers import it here
+
+if TYPE_CHECKING:  # types only: the registry (metrics, formats, the store's commands) loads no analysis
+    from ..analysis.sweep import Sweep
+    from ..catalog import MetricSpec
+    from ..model import Profile
 
 
 @record
