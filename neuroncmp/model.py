@@ -7,7 +7,8 @@ Quantity on demand, so loading and rendering never import pint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from . import catalog
 from .catalog import MetricSpec
@@ -153,7 +154,7 @@ class Profile:
         return summed
 
     @property
-    def values(self) -> "ValueSet":
+    def values(self) -> ValueSet:
         """Every value of this profile (catalogued, memory, Trainer, derived), built once.
 
         ``load()`` builds it as its last step; a consumer reads it instead of assembling its own.

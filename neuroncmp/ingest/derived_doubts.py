@@ -11,7 +11,8 @@ simply does not exist.
 from __future__ import annotations
 
 import sys
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..catalog import MetricSpec, derived_specs, lookup
 from ..model import Anomaly, Profile
