@@ -6,9 +6,9 @@ Quantity on demand, so loading and rendering never import pint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from . import catalog
 from .catalog import MetricSpec
@@ -16,6 +16,7 @@ from .records import record
 from .units import BYTE, format_value, is_finite, quantity
 
 Value = int | float | str
+P = TypeVar("P", bound="Profile")
 
 
 @record
@@ -165,6 +166,13 @@ class Profile:
         if cached is None or cached[0] != key:  # not a dataclass field: equality, fields() and replace() ignore it
             cached = self.__dict__["_cached_values"] = (key, value_set(self))
         return cached[1]
+
+    def recast(self, kind: type[P]) -> P:
+        """This profile as a subclass ``kind`` (the API's), its fields and value set shared, not copied."""
+        made = kind(**{f.name: getattr(self, f.name) for f in fields(self)})
+        if "_cached_values" in self.__dict__:
+            made.__dict__["_cached_values"] = self.__dict__["_cached_values"]
+        return made
 
     def _value_key(self) -> tuple[Any, ...]:
         return (self.params.get("batch_size"), id(self.metrics), len(self.metrics), id(self.training),

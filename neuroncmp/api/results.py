@@ -27,7 +27,7 @@ class Profile(_Profile):
     @classmethod
     def of(cls, profile: _Profile) -> "Profile":
         """The same profile (its fields shared, not copied) as this class."""
-        return profile if isinstance(profile, cls) else cls(**{f.name: getattr(profile, f.name) for f in fields(profile)})
+        return profile if isinstance(profile, cls) else profile.recast(cls)
 
     def to_frame(self) -> Any:
         """One row per metric (derived ones included): value in its base unit, unit, display text."""

@@ -177,18 +177,27 @@ def _batches_differ(baseline: Side, side: Side) -> bool:
 
 def _unscored(delta: Delta) -> Delta:
     """A change shown without its better/worse verdict; within the noise band it stays unchanged."""
-    return delta._replace(verdict=CONTEXT) if delta.verdict in (BETTER, WORSE) else delta
+    return _judged(delta, CONTEXT) if delta.verdict in (BETTER, WORSE) else delta
 
 
 def _context(delta: Delta) -> Delta:
-    return delta if delta.verdict in (ADDED, REMOVED, ABSENT) else delta._replace(verdict=CONTEXT)
+    return delta if delta.verdict in (ADDED, REMOVED, ABSENT) else _judged(delta, CONTEXT)
 
 
 def _suspect(delta: Delta) -> Delta:
     """A delta built on a flagged value: its change is kept, its verdict is "suspect"."""
     if delta.verdict in (ADDED, REMOVED, ABSENT):
         return delta
-    return delta._replace(verdict=SUSPECT)
+    return _judged(delta, SUSPECT)
+
+
+_VERDICT = Delta._fields.index("verdict")
+
+
+def _judged(delta: Delta, verdict: str) -> Delta:
+    """``delta._replace(verdict=verdict)`` without its keyword machinery (a 500-variant diff
+    replaces 30,000 verdicts: ``_replace`` was a tenth of the comparison's time)."""
+    return Delta._make((*delta[:_VERDICT], verdict, *delta[_VERDICT + 1:]))
 
 
 def _per(values: list[Any], batch: int | None) -> list[Any]:
