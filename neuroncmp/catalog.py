@@ -8,7 +8,6 @@ else is still kept: ``lookup`` returns an uncatalogued spec with a unit guessed 
 
 from __future__ import annotations
 
-import difflib
 import re
 from functools import lru_cache
 from typing import Callable, Iterable, Mapping, NamedTuple
@@ -537,6 +536,8 @@ def derived_specs() -> list[MetricSpec]:
 
 def closest(query: str, names: Iterable[str], n: int = 3) -> list[str]:
     """The names most like ``query`` (a typo or a prefix: ``mfu`` -> ``mfu_estimated_percent``)."""
+    import difflib  # a typo's suggestions only
+
     names = list(dict.fromkeys(names))
     stem = query.strip("*?")
     prefixed = [name for name in names if stem and name.startswith(stem)]

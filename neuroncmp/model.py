@@ -6,8 +6,8 @@ Quantity on demand, so loading and rendering never import pint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple, TypeVar
 
 from . import catalog

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 # Canonical units used by the catalog. Each is a pint expression valid in ``registry()``.
 SECOND, BYTE, FLOP, CYCLE, COUNT, FRACTION = "s", "B", "FLOP", "cycle", "count", "fraction"
@@ -63,6 +65,9 @@ def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> 
     if entry is None:
         return None
     unit, factor, _ = entry
+    # imported here: display strings only, so a summary-json load never pays for it
+    from decimal import Decimal, InvalidOperation
+
     try:
         value = Decimal(number)
     except InvalidOperation:
@@ -226,8 +231,9 @@ def registry() -> Any:
     pint ships ``bit = []`` (dimensionless), so bytes could be added to a percent. We load
     pint's own definitions with ``bit`` given an ``[information]`` dimension instead.
     """
-    import pint
     from importlib import resources
+
+    import pint
 
     package = resources.files("pint")
     text = package.joinpath("default_en.txt").read_text(encoding="utf-8")
