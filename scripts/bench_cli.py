@@ -92,9 +92,9 @@ def in_process(paths: list[str], repeat: int) -> tuple[float, float]:
 
 
 def modules(cmd: list[str]) -> int:
-    """How many of the package's modules ``cmd`` (a neuroncmp command) imports."""
-    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "neuroncmp", *cmd[len(_cli()):]],
-                            capture_output=True, text=True, check=False, env=dict(os.environ, COLUMNS="100"))
+    """How many of the package's modules ``cmd`` (a neuroncmp command, as installed) imports."""
+    result = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                            env=dict(os.environ, COLUMNS="100", PYTHONPROFILEIMPORTTIME="1"))
     return sum(1 for line in result.stderr.splitlines()
                if line.startswith("import time:") and line.split("|")[-1].strip().startswith("neuroncmp"))
 
