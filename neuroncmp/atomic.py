@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import stat
+import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from .errors import OutputError
@@ -77,3 +80,56 @@ def _temporary(target: Path) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temporary name beside {target}")
+
+
+def write_folder(path: Path, files: Mapping[str, str | bytes], marker: str) -> None:
+    """Replace the folder ``path`` with one holding ``files`` (relative name -> content), all at
+    once: the files are written into a hidden folder beside it, which is renamed into place, so
+    a reader sees the old folder or the whole new one, never a half-written mix. ``marker`` is a
+    file every such folder holds: an existing folder without it is refused, never replaced (it
+    may hold anything); an empty folder is taken."""
+    path = Path(os.path.abspath(path))
+    _check_replaceable(path, marker)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    except OSError as exc:
+        raise OutputError(f"cannot write {quote(path)}: {exc.strerror or exc}") from None
+    old = path.parent / f".{path.name}.{secrets.token_hex(4)}.old"
+    try:
+        for name, content in {**files, marker: ""}.items():
+            target = fresh / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content if isinstance(content, bytes)
+                               else content.encode("utf-8", errors="backslashreplace"))
+        os.chmod(fresh, 0o777 & ~_umask_of(path.parent))  # mkdtemp makes it 0700
+        if path.exists():
+            os.replace(path, old)
+        os.replace(fresh, path)
+    except BaseException as exc:
+        shutil.rmtree(fresh, ignore_errors=True)
+        if old.exists() and not path.exists():
+            os.replace(old, path)
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {quote(path)}: {exc.strerror or exc}") from None
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _check_replaceable(path: Path, marker: str) -> None:
+    if path.is_symlink() or (path.exists() and not path.is_dir()):
+        raise OutputError(f"cannot write {quote(path)}: it exists and is not a folder")
+    if path.is_dir() and any(path.iterdir()) and not (path / marker).is_file():
+        raise OutputError(f"cannot write {quote(path)}: a folder with other files in it (no "
+                          f"{marker}); give a new or empty folder, or one this command wrote")
+
+
+def _umask_of(folder: Path) -> int:
+    """The process's umask, read without changing it: from a new file's mode (``os.umask``
+    would set it process-wide for an instant)."""
+    handle, probe = _temporary(folder / "umask")
+    os.close(handle)
+    try:
+        return 0o666 & ~stat.S_IMODE(os.stat(probe).st_mode)
+    finally:
+        os.unlink(probe)

@@ -1,0 +1,60 @@
+"""``neuroncmp report -o DIR``: the store's history as a static site (index and a page per series)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .app import cli
+from .store_options import (
+    engine_options,
+    pairs,
+    series_by_option,
+    store_option,
+    where_option,
+)
+
+
+@cli.command()
+@where_option
+@series_by_option
+@click.option("--since", metavar="ISO-TIME", default=None,
+              help="List only regressions whose first new run is later than this (charts show all).")
+@click.option("--commit-url", metavar="TEMPLATE", default=None,
+              help="Link commits to the code: a URL holding {commit} "
+                   "(https://github.com/owner/repo/commit/{commit}).")
+@click.option("-o", "--output", "output", metavar="DIR", required=True,
+              help="The folder to write (replaced at once; a folder this command did not write is refused).")
+@store_option
+@engine_options
+def report(where: tuple[str, ...], series_by: str | None, since: str | None, commit_url: str | None,
+           output: str, store_path: str, engine: Any) -> None:
+    """Write a static site of the store's history to DIR: the regressions worst first, every
+    series by its tags with a trend chart per headline metric, a page per series. Self-contained
+    (inline CSS, JS and SVG): it works from file://, a bucket or GitHub Pages."""
+    from ..render.site import SiteOptions, check_commit_url
+    from ..render.site import report as write_site
+    from ..store import Store
+
+    check_commit_url(commit_url)  # before the store is read
+    check_apart(output, store_path)
+    options = SiteOptions(pairs(where, "--where"), since, series_by, commit_url)
+    files = write_site(Store(store_path, engine=engine), options, output)
+    click.echo(f"wrote {len(files)} pages to {output}/ (open {output}/index.html)")
+
+
+def check_apart(output: str, store: str) -> None:
+    """The site folder is replaced whole: it may neither lie inside the store nor hold it."""
+    import os
+
+    from ..errors import UsageError
+    from ..escape import quote
+
+    if output == "":
+        raise UsageError("-o '': an empty path; name the folder to write the site to")
+    site, kept = os.path.realpath(output), os.path.realpath(store)
+    if os.path.commonpath([site, kept]) in (site, kept):
+        where = "holds the store" if os.path.commonpath([site, kept]) == site else "is inside the store"
+        raise UsageError(f"-o {quote(output)}: that {where} {quote(store)}; the site folder is "
+                         "replaced whole, write it elsewhere")

@@ -1,0 +1,87 @@
+"""What the site shows, read once through the Store API: the runs, the regressions, and the
+history of every metric a page draws."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+from ...catalog import HEADLINE
+from ...errors import UsageError
+
+Tags = tuple[tuple[str, str], ...]  # a series' tags, sorted: hashable, the same in every result
+
+
+def tags_of(value: Iterable[Any] | Mapping[str, str]) -> Tags:
+    """A series' tags from a result: a mapping or (key, value) pairs (the store's SeriesKey)."""
+    return tuple(sorted(dict(value).items()))
+
+
+def page_name(tags: Tags) -> str:
+    """The series page's file name: a digest of its tags, so any tag text makes a safe name."""
+    digest = hashlib.sha1(repr(tags).encode("utf-8", "backslashreplace")).hexdigest()[:12]
+    return f"series-{digest}.html"
+
+
+@dataclass(frozen=True)
+class SiteData:
+    runs: tuple[Any, ...]              # store.reading.Run, in time order
+    regressions: Any                   # store.trends.Regressions: worse only, --since applied
+    changes: tuple[Any, ...]           # every change of every series (any direction, any time)
+    histories: Mapping[str, Any]       # metric -> store.trends.History
+    headline: tuple[str, ...]          # headline metrics the store has, in the headline's order
+
+    @cached_property
+    def by_series(self) -> dict[Tags, dict[str, Any]]:
+        """Series tags -> metric -> the store's Series (its points and changes), series in the
+        order of their tags."""
+        found: dict[Tags, dict[str, Any]] = defaultdict(dict)
+        for metric, history in self.histories.items():
+            for series in history.series:
+                found[tags_of(series.tags)][metric] = series
+        return dict(sorted(found.items()))
+
+    @cached_property
+    def worse_by_series(self) -> Counter[Tags]:
+        """How many regressions each series has."""
+        return Counter(tags_of(change.series) for change in self.regressions.changes)
+
+    def metrics_of(self, tags: Tags) -> tuple[str, ...]:
+        """What a series page draws: the headline metrics, then every metric shifting in it."""
+        drawn = self.by_series.get(tags, {})
+        shifting = sorted(m for m, series in drawn.items() if series.changes)
+        return tuple(m for m in dict.fromkeys((*self.headline, *shifting)) if m in drawn)
+
+
+def gather(store: Any, where: Mapping[str, list[str]], since: datetime | str | None,
+           series_by: str | None) -> SiteData:
+    """Read the store: one history per metric drawn (headline ones and every one that shifts)."""
+    runs = store.runs(series_by=series_by, **where)
+    worse = store.regressions(where=where, since=since, series_by=series_by)
+    every = store.regressions(where=where, all_changes=True, series_by=series_by)
+    shifting = sorted({c.metric for c in every.changes})
+    histories = {}
+    for metric in dict.fromkeys([h.metric for h in HEADLINE] + shifting):
+        found = _history(store, metric, where, series_by, optional=metric not in shifting)
+        if found is not None and found.series:
+            histories[metric] = found
+    headline = tuple(m for m in dict.fromkeys(h.metric for h in HEADLINE) if m in histories)
+    return SiteData(tuple(runs), worse, every.changes, histories, headline)
+
+
+def _history(store: Any, metric: str, where: Mapping[str, list[str]], series_by: str | None, *,
+             optional: bool) -> Any:
+    """The metric's history; None for an ``optional`` one (a headline metric) the store has no
+    value of: the profiles need not write every headline metric. The runs read before proved
+    ``where`` and ``series_by`` good, so the error here is the missing metric."""
+    try:
+        return store.history_where(metric, where, series_by=series_by)
+    except UsageError:
+        if optional:
+            return None
+        raise

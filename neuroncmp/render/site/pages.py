@@ -1,0 +1,230 @@
+"""The site's pages as HTML text: the index (regressions, then every series by its tags) and one
+page per series. Every text that came from an input (tags, labels, commits, run ids, metric names)
+goes through ``escape.html``; links to commits are built from the user's template."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote as url_quote
+
+from ...catalog import HEADLINE, lookup
+from ...escape import html as escape
+from ...units import format_value
+from . import svg
+from .assets import CSS, JS
+from .gather import SiteData, Tags, page_name, tags_of
+
+
+def page(title: str, body: Iterable[str], script: bool = False) -> str:
+    """A whole page: its style inline, the filter script only where there is a filter."""
+    tail = f"<script>{JS}</script>" if script else ""
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f'<meta name="generator" content="neuroncmp report"><title>{escape(title)}</title>'
+            f"<style>{CSS}</style></head><body>{''.join(body)}{tail}</body></html>")
+
+
+def shown_tags(tags: Tags) -> str:
+    return " ".join(f"{k}={v}" for k, v in tags) or "(no tags)"
+
+
+def anchor(metric: str) -> str:
+    """A metric's section id on a series page (a metric name may hold any text)."""
+    return "m-" + hashlib.sha1(metric.encode("utf-8", "backslashreplace")).hexdigest()[:10]
+
+
+def when(moment: datetime) -> str:
+    return f"{moment:%Y-%m-%d %H:%M}"
+
+
+def commit_cell(commit: str | None, template: str | None) -> str:
+    """A commit as code, linked through ``template`` (``{commit}`` replaced, URL-quoted)."""
+    if not commit:
+        return '<span class="muted">-</span>'
+    code = f"<code>{escape(commit)}</code>"
+    if template is None:
+        return code
+    return f'<a href="{escape(template.replace("{commit}", url_quote(commit, safe="")))}">{code}</a>'
+
+
+def value_text(value: float, unit: str) -> str:
+    return format_value(value, unit) if math.isfinite(value) else "n/a"
+
+
+def change_text(change: float) -> str:
+    return f"{change:+.1%}" if math.isfinite(change) else "new"
+
+
+# ---- the index
+
+# A headline metric's column title: its first label in the headline ("step time (device)")
+HEADLINE_LABELS = {h.metric: h.label for h in reversed(HEADLINE)}
+
+
+def index(data: SiteData, commit_url: str | None, built: str) -> str:
+    series = tuple(data.by_series)
+    times = [run.time for run in data.runs]
+    span = f", {when(min(times))} to {when(max(times))} UTC" if times else ""
+    body = ["<h1>Profile history</h1>",
+            (f'<p class="muted">{len(data.runs):,} runs in {len(series):,} series{span}; '
+            f"built {escape(built)} by neuroncmp report.</p>"),
+            ('<input id="filter" type="search" placeholder="filter: tags, metric, commit" '
+            'aria-label="filter rows" autocomplete="off"><span id="shown" class="muted"></span>')]
+    body += _regressions(data, commit_url)
+    body += _series_groups(data, series)
+    return page("neuroncmp report", body, script=True)
+
+
+def _regressions(data: SiteData, commit_url: str | None) -> list[str]:
+    changes = data.regressions.changes
+    since = data.regressions.since
+    after = f" since {when(since)} UTC" if since else ""
+    if not changes:
+        return [f"<h2>Regressions{after}</h2><p>None: no series changed for the worse.</p>"]
+    out = [f"<h2>Regressions{after} ({len(changes):,}, worst first)</h2>",
+           ('<div class="group"><table id="regressions"><thead><tr><th>metric</th><th>series</th>'
+           "<th>new level from run</th><th>commit</th><th>time (UTC)</th><th>before</th>"
+           "<th>after</th><th>change</th><th>p</th></tr></thead><tbody>")]
+    for change in changes:
+        tags = tags_of(change.series)
+        search = " ".join([change.metric, shown_tags(tags), change.at.run, change.at.commit or ""])
+        out.append(
+            f'<tr class="f" data-search="{escape(search.lower())}">'
+            f'<td><a href="{page_name(tags)}#{anchor(change.metric)}">{escape(change.metric)}</a></td>'
+            f"<td>{escape(shown_tags(tags))}</td><td><code>{escape(change.at.run)}</code></td>"
+            f"<td>{commit_cell(change.at.commit, commit_url)}</td><td class=\"t\">{when(change.at.time)}</td>"
+            f'<td class="n">{escape(value_text(change.before, change.unit))}</td>'
+            f'<td class="n">{escape(value_text(change.after, change.unit))}</td>'
+            f'<td class="n {escape(change.direction)}">{change_text(change.change)}</td>'
+            f'<td class="n">{change.p_value:.2g}</td></tr>')
+    return out + ["</tbody></table></div>"]
+
+
+def group_key(series: Sequence[Tags]) -> str | None:
+    """The tag the index groups series by: the one with the fewest distinct values above one
+    (``model`` over ``batch`` when there are 3 models and 8 batch sizes); None for one series."""
+    values: dict[str, set[str]] = defaultdict(set)
+    for tags in series:
+        for key, value in tags:
+            values[key].add(value)
+    keys = [k for k, v in values.items() if 1 < len(v) < len(series)]
+    return min(keys, key=lambda k: (len(values[k]), k)) if keys else None
+
+
+def natural(text: str) -> list[Any]:
+    """A sort key putting ``batch=8`` before ``batch=16``."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text)]
+
+
+def _series_groups(data: SiteData, series: Sequence[Tags]) -> list[str]:
+    key = group_key(series)
+    groups: dict[str, list[Tags]] = defaultdict(list)
+    for tags in series:
+        groups[f"{key}={dict(tags).get(key, '(none)')}" if key else "all series"].append(tags)
+    head = "".join(f'<th title="{escape(metric)}">{escape(HEADLINE_LABELS[metric])}</th>'
+                   for metric in data.headline)
+    out = [f"<h2>Series ({len(series):,})</h2>"]
+    for name, members in sorted(groups.items(), key=lambda item: natural(item[0])):
+        out.append(f'<section class="group"><h3>{escape(name)}</h3><table class="series"><thead><tr>'
+                   f"<th>series</th><th>runs</th><th>last run (UTC)</th><th>worse</th>{head}"
+                   "</tr></thead><tbody>")
+        out += [_series_row(data, tags) for tags in members]
+        out.append("</tbody></table></section>")
+    return out
+
+
+def _series_row(data: SiteData, tags: Tags) -> str:
+    drawn = data.by_series[tags]
+    runs = max(len(s.points) for s in drawn.values())
+    last = max((s.points[-1].time for s in drawn.values() if s.points), default=None)
+    worse = data.worse_by_series[tags]
+    cells = [f"<td>{_spark(metric, drawn[metric])}</td>" if metric in drawn else '<td class="muted">-</td>'
+             for metric in data.headline]
+    return (f'<tr class="f" data-search="{escape(shown_tags(tags).lower())}"><td><a href="{page_name(tags)}">'
+            f"{escape(shown_tags(tags))}</a></td><td class=\"n\">{runs:,}</td>"
+            f"<td class=\"t\">{when(last) if last else '-'}</td>"
+            f'<td class="n{" worse" if worse else ""}">{worse}</td>{"".join(cells)}</tr>')
+
+
+def _spark(metric: str, series: Any) -> str:
+    """The sparkline with the last value under it (the unit at a glance)."""
+    values = [p.value for p in series.points]
+    last = value_text(values[-1], lookup(metric).unit) if values else "-"
+    label = f"{metric}: {len(values)} runs, last {last}"
+    return (f'<div class="chart">{svg.sparkline(values, shifts_of(series, metric), label)}'
+            f"last {escape(last)}</div>")
+
+
+def shifts_of(series: Any, metric: str) -> list[svg.Shift]:
+    """The series' changes as chart marks, at the index of their first new run."""
+    position = {p.run: i for i, p in enumerate(series.points)}
+    unit = lookup(metric).unit
+    return [svg.Shift(position[c.at.run], c.before, c.after, c.change, c.direction,
+                      f"{metric} {change_text(c.change)} ({c.direction}) from run {c.at.run} "
+                      f"{c.at.commit or ''} {when(c.at.time)}: {value_text(c.before, c.unit or unit)} -> "
+                      f"{value_text(c.after, c.unit or unit)}, p {c.p_value:.2g}")
+            for c in series.changes if c.at.run in position]
+
+
+# ---- a series page
+
+
+def series_page(data: SiteData, tags: Tags, commit_url: str | None) -> str:
+    found = data.by_series[tags]
+    metrics = data.metrics_of(tags)
+    body = ['<p><a href="index.html">&larr; all series</a></p>',
+            f"<h1>{escape(shown_tags(tags))}</h1>",
+            (f'<p class="muted">{len(metrics)} metrics drawn: the headline ones, then each that '
+            "shifts in this series. Dashed: the level between shifts; a coloured line: a shift "
+            "(red worse, green better, amber no better direction).</p>")]
+    for metric in metrics:
+        body += _metric_section(metric, data.histories[metric].unit, found[metric], commit_url)
+    body += _runs_table(found, commit_url)
+    return page(f"{shown_tags(tags)}: neuroncmp report", body)
+
+
+def _metric_section(metric: str, unit: str, series: Any, commit_url: str | None) -> list[str]:
+    values = [p.value for p in series.points]
+    dates = (when(series.points[0].time), when(series.points[-1].time)) if series.points else ("", "")
+    meaning = lookup(metric).meaning
+    out = [(f'<section id="{anchor(metric)}"><h2>{escape(metric)} <span class="muted">'
+           f"[{escape(unit)}]</span></h2>"),
+           f'<p class="muted">{escape(meaning)}</p>' if meaning else "",
+           svg.trend(values, shifts_of(series, metric), f"{metric} over {len(values)} runs",
+                     lambda value: value_text(value, unit), dates)]
+    if series.changes:
+        out.append("<table><thead><tr><th>new level from run</th><th>commit</th><th>time (UTC)</th>"
+                   "<th>before</th><th>after</th><th>change</th><th>p</th></tr></thead><tbody>")
+        out += [f"<tr><td><code>{escape(c.at.run)}</code></td><td>{commit_cell(c.at.commit, commit_url)}</td>"
+                f"<td class=\"t\">{when(c.at.time)}</td><td class=\"n\">{escape(value_text(c.before, unit))}</td>"
+                f'<td class="n">{escape(value_text(c.after, unit))}</td>'
+                f'<td class="n {escape(c.direction)}">{change_text(c.change)}</td>'
+                f'<td class="n">{c.p_value:.2g}</td></tr>' for c in series.changes]
+        out.append("</tbody></table>")
+    return out + ["</section>"]
+
+
+def _runs_table(found: Mapping[str, Any], commit_url: str | None) -> list[str]:
+    """Every run of the series, newest first; a run where a level starts is marked with the
+    metrics that shift there."""
+    runs: dict[str, Any] = {}
+    starts: dict[str, list[str]] = defaultdict(list)
+    for metric, series in found.items():
+        runs.update({p.run: p for p in series.points})
+        for change in series.changes:
+            starts[change.at.run].append(f"{metric} {change_text(change.change)}")
+    out = [(f"<h2>Runs ({len(runs):,}, newest first)</h2><table><thead><tr><th>time (UTC)</th>"
+           "<th>run</th><th>commit</th><th>new levels</th></tr></thead><tbody>")]
+    for point in sorted(runs.values(), key=lambda p: (p.time, p.run), reverse=True):
+        marks = starts.get(point.run)
+        opening = '<tr class="start">' if marks else "<tr>"
+        out.append(f"{opening}<td class=\"t\">{when(point.time)}</td>"
+                   f"<td><code>{escape(point.run)}</code></td><td>{commit_cell(point.commit, commit_url)}</td>"
+                   f"<td>{escape(', '.join(marks)) if marks else ''}</td></tr>")
+    return out + ["</tbody></table>"]
