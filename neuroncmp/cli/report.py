@@ -20,7 +20,8 @@ from .store_options import (
 @where_option
 @series_by_option
 @click.option("--since", metavar="ISO-TIME", default=None,
-              help="List only regressions whose first new run is later than this (charts show all).")
+              help="Only changes whose first new run is later than this: the regressions listed, and "
+                   "which metrics besides the headline ones are drawn (each chart shows every run).")
 @click.option("--commit-url", metavar="TEMPLATE", default=None,
               help="Link commits to the code: a URL holding {commit} "
                    "(https://github.com/owner/repo/commit/{commit}).")

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...catalog import HEADLINE
 from ...errors import UsageError
+from ...store.trends import WORSE
 
 Tags = tuple[tuple[str, str], ...]  # a series' tags, sorted: hashable, the same in every result
 
@@ -31,8 +32,8 @@ def page_name(tags: Tags) -> str:
 @dataclass(frozen=True)
 class SiteData:
     runs: tuple[Any, ...]              # store.reading.Run, in time order
-    regressions: Any                   # store.trends.Regressions: worse only, --since applied
-    changes: tuple[Any, ...]           # every change of every series (any direction, any time)
+    worse: tuple[Any, ...]             # store.trends.Change: the regressions, worst first
+    since: datetime | None             # what they are later than
     histories: Mapping[str, Any]       # metric -> store.trends.History
     headline: tuple[str, ...]          # headline metrics the store has, in the headline's order
 
@@ -49,7 +50,7 @@ class SiteData:
     @cached_property
     def worse_by_series(self) -> Counter[Tags]:
         """How many regressions each series has."""
-        return Counter(tags_of(change.series) for change in self.regressions.changes)
+        return Counter(tags_of(change.series) for change in self.worse)
 
     def metrics_of(self, tags: Tags) -> tuple[str, ...]:
         """What a series page draws: the headline metrics, then every metric shifting in it."""
@@ -60,10 +61,12 @@ class SiteData:
 
 def gather(store: Any, where: Mapping[str, list[str]], since: datetime | str | None,
            series_by: str | None) -> SiteData:
-    """Read the store: one history per metric drawn (headline ones and every one that shifts)."""
+    """Read the store: the changes since ``since`` (one query: the regressions are its changes
+    for the worse, in its order, worst first), then one history per metric drawn (the headline
+    ones and every one that changed)."""
     runs = store.runs(series_by=series_by, **where)
-    worse = store.regressions(where=where, since=since, series_by=series_by)
-    every = store.regressions(where=where, all_changes=True, series_by=series_by)
+    every = store.regressions(where=where, since=since, all_changes=True, series_by=series_by)
+    worse = tuple(change for change in every.changes if change.direction == WORSE)
     shifting = sorted({c.metric for c in every.changes})
     histories = {}
     for metric in dict.fromkeys([h.metric for h in HEADLINE] + shifting):
@@ -71,7 +74,7 @@ def gather(store: Any, where: Mapping[str, list[str]], since: datetime | str | N
         if found is not None and found.series:
             histories[metric] = found
     headline = tuple(m for m in dict.fromkeys(h.metric for h in HEADLINE) if m in histories)
-    return SiteData(tuple(runs), worse, every.changes, histories, headline)
+    return SiteData(tuple(runs), worse, every.since, histories, headline)
 
 
 def _history(store: Any, metric: str, where: Mapping[str, list[str]], series_by: str | None, *,

@@ -82,8 +82,7 @@ def index(data: SiteData, commit_url: str | None, built: str) -> str:
 
 
 def _regressions(data: SiteData, commit_url: str | None) -> list[str]:
-    changes = data.regressions.changes
-    since = data.regressions.since
+    changes, since = data.worse, data.since
     after = f" since {when(since)} UTC" if since else ""
     if not changes:
         return [f"<h2>Regressions{after}</h2><p>None: no series changed for the worse.</p>"]
@@ -97,7 +96,7 @@ def _regressions(data: SiteData, commit_url: str | None) -> list[str]:
         out.append(
             f'<tr class="f" data-search="{escape(search.lower())}">'
             f'<td><a href="{page_name(tags)}#{anchor(change.metric)}">{escape(change.metric)}</a></td>'
-            f"<td>{escape(shown_tags(tags))}</td><td><code>{escape(change.at.run)}</code></td>"
+            f"<td class=\"t\">{escape(shown_tags(tags))}</td><td><code>{escape(change.at.run)}</code></td>"
             f"<td>{commit_cell(change.at.commit, commit_url)}</td><td class=\"t\">{when(change.at.time)}</td>"
             f'<td class="n">{escape(value_text(change.before, change.unit))}</td>'
             f'<td class="n">{escape(value_text(change.after, change.unit))}</td>'

@@ -1,0 +1,237 @@
+"""``neuroncmp report -o DIR``: the static site of a store's history (issue 25, items 1 and 4).
+
+A generated history of 640 runs (8 configurations, 80 nights) with planted shifts; what the index
+lists is checked against the generator's truth and the catalog's directions, not against the
+code's own output. The browser tests open the site in headless Chromium (the system's; skipped
+with the reason where there is none) and check what a person sees."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+
+from neuroncmp.atomic import write_folder
+from neuroncmp.catalog import HIGHER, LOWER, lookup
+from neuroncmp.cli import cli
+from neuroncmp.errors import OutputError
+from neuroncmp.render.site import MARKER, SiteOptions, build
+from neuroncmp.store import Store
+
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import make_history
+from cdp import Browser, find_browser
+
+CONFIGS = [("bert", 8), ("bert", 16), ("bert", 32), ("llama", 8), ("llama", 16), ("llama", 32),
+           ("gpt", 8), ("gpt", 16)]
+NIGHTS = 80
+START = datetime(2025, 1, 1, 2, 0, tzinfo=timezone.utc)  # make_history: one run a night from here
+CHECKED = ("total_time", "mfu_estimated_percent")  # headline metrics the generator shifts
+LIMIT = 5_000_000
+BROWSER = find_browser()
+needs_browser = pytest.mark.skipif(BROWSER is None, reason="no chromium on PATH (Debian: apt-get "
+                                   "install chromium; .ci/run installs it)")
+
+
+def run_cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> tuple[Path, dict]:
+    """The generated history in a store and its site (built by the command), with the truth."""
+    out = tmp_path_factory.mktemp("history")
+    truth = make_history.generate_fleet(out, NIGHTS, 13, CONFIGS)
+    Store(out / "store").add_listing(out / "runs.csv")
+    code, said = run_cli("report", "--store", str(out / "store"), "-o", str(out / "site"))
+    assert code == 0, said
+    return out / "site", truth
+
+
+def planted_regressions(truth: dict) -> set[tuple[str, str, str, int]]:
+    """(metric, model, batch, night) of every planted change for the worse: worse is up for a
+    lower-is-better metric, down for a higher-is-better one (metrics with no better direction
+    have no regressions)."""
+    found = set()
+    for (model, batch), history in truth.items():
+        for metric, (night, change) in history.shifts.items():
+            better = lookup(metric).direction
+            if better in (HIGHER, LOWER) and (change < 0) == (better == HIGHER):
+                found.add((metric, model, str(batch), night))
+    return found
+
+
+def listed(rows: list[list[str]]) -> set[tuple[str, str, str, int]]:
+    """The index's regression rows as (metric, model, batch, night of the new level)."""
+    out = set()
+    for metric, series, _run, _commit, when, *_ in rows:
+        tags = dict(part.split("=", 1) for part in series.split())
+        night = (datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=timezone.utc) - START).days
+        out.add((metric, tags["model"], tags["batch"], night))
+    return out
+
+
+def near(planted: tuple[str, str, str, int], found: set[tuple[str, str, str, int]]) -> bool:
+    """Listed within 2 nights of where it was planted (the detector's resolution on noise)."""
+    metric, model, batch, night = planted
+    return any((metric, model, batch, night + d) in found for d in range(-2, 3))
+
+
+def regression_rows(page: str) -> list[list[str]]:
+    table = page.split('id="regressions"', 1)[1].split("</table>", 1)[0]
+    return [[html.unescape(re.sub("<[^>]+>", " ", cell)).strip()
+             for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for row in re.findall(r'<tr class="f".*?</tr>', table)]
+
+
+# ---- the files
+
+
+def test_the_index_lists_every_planted_regression(site):
+    folder, truth = site
+    planted = planted_regressions(truth)
+    found = listed(regression_rows((folder / "index.html").read_text()))
+    assert len(planted) >= 20  # the seed plants enough to mean something
+    assert [p for p in planted if not near(p, found)] == []
+
+
+def test_a_page_per_series_and_nothing_fetched(site):
+    folder, truth = site
+    files = sorted(p.name for p in folder.iterdir())
+    assert MARKER in files and "index.html" in files
+    assert len([f for f in files if f.startswith("series-")]) == len(CONFIGS)
+    total = 0
+    for page in folder.glob("*.html"):
+        text = page.read_text()
+        total += len(text.encode())
+        # offline: no resource from anywhere (and with no --commit-url no link out either)
+        assert "http://" not in text and "https://" not in text, page.name
+        assert not re.search(r"<(script|link|img|iframe)[^>]*\b(src|href)=", text), page.name
+    assert total < LIMIT
+
+
+def test_every_series_page_draws_each_metric_with_its_shifts(site):
+    folder, truth = site
+    index = (folder / "index.html").read_text()
+    for (model, batch), history in truth.items():
+        name = f"batch={batch} batch_size={batch} model={model}"
+        page = re.search(rf'<a href="(series-[0-9a-f]+\.html)">{re.escape(name)}</a>', index)
+        assert page, name
+        text = (folder / page.group(1)).read_text()
+        charts = re.findall(r'<svg class="trend".*?</svg>', text)
+        assert len(charts) >= len(CHECKED)
+        for metric, (night, change) in history.shifts.items():
+            if metric in CHECKED:  # its chart marks the shift with its change's sign
+                section = text.split(f"<h2>{metric} ")[1].split("</section>")[0]
+                assert f">{'+' if change > 0 else '-'}" in section.split("<svg")[1]
+        assert text.count("<tr") - text.count("<tr><th") >= NIGHTS  # the runs table
+
+
+def test_input_text_is_escaped_and_commits_linked(tmp_path):
+    """Tags, labels and commits from the input are text on the page, never markup; a commit
+    link is the template with the commit URL-quoted."""
+    hostile = '<script>alert(1)</script>"x'
+    store = Store(tmp_path / "store")
+    profile = ROOT / "profiles" / "trn1-2xlarge-bs-sweep" / "b32.json"
+    for night in range(6):
+        store.add(profile, tags={"model": hostile, "note": "a&b"}, commit=f"<b>{night}",
+                  at=START + timedelta(days=night))
+    files = build(store, SiteOptions(commit_url="https://example.com/c/{commit}"))
+    every = "".join(files.values())
+    assert "<script>alert" not in every and "<b>0" not in every
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&quot;x" in every
+    assert 'href="https://example.com/c/%3Cb%3E0"' in every
+    assert every.count("<script>") == 1  # the filter's, on the index only
+
+
+def test_the_site_replaces_only_a_folder_it_wrote(tmp_path):
+    kept = tmp_path / "mine"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("keep me")
+    with pytest.raises(OutputError, match="no .neuroncmp-report"):
+        write_folder(kept, {"index.html": "x"}, MARKER)
+    assert (kept / "notes.txt").read_text() == "keep me"
+    site = tmp_path / "site"
+    write_folder(site, {"index.html": "one", "old.html": "old"}, MARKER)
+    write_folder(site, {"index.html": "two"}, MARKER)
+    assert sorted(p.name for p in site.iterdir()) == [MARKER, "index.html"]
+    assert (site / "index.html").read_text() == "two"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "site"]  # no temporary left
+
+
+def test_bad_options_are_usage_errors(tmp_path):
+    code, said = run_cli("report", "--store", str(tmp_path / "s"), "-o", str(tmp_path / "o"),
+                         "--commit-url", "https://example.com/")
+    assert code == 2 and "expected a URL holding {commit}" in said
+    code, said = run_cli("report", "--store", str(tmp_path / "s"), "-o", str(tmp_path))
+    assert code == 2 and "holds the store" in said
+
+
+# ---- in a browser
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    opened = Browser(str(BROWSER), tmp_path_factory.mktemp("chromium-profile"))
+    yield opened
+    opened.close()
+
+
+@needs_browser
+def test_in_chromium_the_index_shows_regressions_charts_and_filters(site, browser, tmp_path):
+    folder, truth = site
+    browser.open((folder / "index.html").as_uri())
+    rows = browser.evaluate("[...document.querySelectorAll('#regressions tbody tr')]"
+                            ".map(r => [...r.cells].map(c => c.innerText.trim()))")
+    found = listed(rows)
+    assert [p for p in planted_regressions(truth) if not near(p, found)] == []
+    # a chart drawn for every series: each row's sparklines are laid out, with a line of a
+    # point per night
+    drawn = browser.evaluate("""[...document.querySelectorAll('table.series tbody tr')].map(r =>
+        [...r.querySelectorAll('svg.spark')].map(s => [s.getBoundingClientRect().width,
+         (s.querySelector('path').getAttribute('d').match(/L/g) || []).length]))""")
+    assert len(drawn) == len(CONFIGS)
+    for charts in drawn:
+        assert charts and all(width > 50 and lines == NIGHTS - 1 for width, lines in charts)
+    browser.screenshot(tmp_path / "index.png")
+    # the filter: typing keeps the rows naming every word, and hides emptied groups
+    browser.evaluate("document.getElementById('filter').focus()")
+    browser.type_text("model=llama batch=16")
+    visible = browser.evaluate("""[...document.querySelectorAll('table.series tbody tr')]
+        .filter(r => r.offsetParent !== null).map(r => r.cells[0].innerText)""")
+    assert visible == ["batch=16 batch_size=16 model=llama"]
+    shown = browser.evaluate("[...document.querySelectorAll('#regressions tbody tr')]"
+                             ".filter(r => r.offsetParent !== null).length")
+    expected = sum(1 for row in rows if "model=llama" in row[1].split() and "batch=16" in row[1].split())
+    assert shown == expected
+    assert browser.evaluate("[...document.querySelectorAll('section.group')]"
+                            ".filter(g => g.offsetParent !== null).length") == 1
+    browser.screenshot(tmp_path / "index-filtered.png", whole_page=False)
+    assert browser.errors() == []
+    assert [u for u in browser.requests() if not u.startswith("file://")] == []
+    print(f"screenshots: {tmp_path}")
+
+
+@needs_browser
+def test_in_chromium_a_series_page_draws_every_metric(site, browser, tmp_path):
+    folder, _ = site
+    page = sorted(folder.glob("series-*.html"))[0]
+    browser.open(page.as_uri())
+    charts = browser.evaluate("""[...document.querySelectorAll('section')].map(s => {
+        const svg = s.querySelector('svg.trend'), box = svg && svg.getBoundingClientRect();
+        return [!!svg, box ? box.width : 0, svg ? svg.querySelectorAll('path').length : 0]; })""")
+    assert len(charts) >= len(CHECKED)
+    assert all(has and width > 300 and paths >= 1 for has, width, paths in charts)
+    assert browser.evaluate("document.querySelectorAll('tbody tr').length") >= NIGHTS
+    browser.screenshot(tmp_path / "series.png", whole_page=False)
+    assert browser.errors() == []
+    assert [u for u in browser.requests() if not u.startswith("file://")] == []
