@@ -1,0 +1,36 @@
+"""The nightly gate's memory (examples/ci/nightly.sh, step 3): of the regressions in
+``neuroncmp regressions --format json``, the ones not reported on an earlier night.
+
+    python new_regressions.py regressions.json reported
+
+Prints them as Markdown lines for the job summary, adds them to ``reported`` (one JSON key a
+line: metric, series, first run of the new level) and exits 3 when there is any, else 0."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def key(change: dict) -> str:
+    return json.dumps([change["metric"], change["series"], change["at"]["run"]], sort_keys=True)
+
+
+def main(found_json: str, reported_file: str) -> int:
+    changes = json.loads(Path(found_json).read_text())["changes"]
+    reported = Path(reported_file)
+    known = set(reported.read_text().splitlines()) if reported.exists() else set()
+    new = [c for c in changes if c["direction"] == "worse" and key(c) not in known]
+    series = lambda c: " ".join(f"{k}={v}" for k, v in sorted(c["series"].items()))  # noqa: E731
+    print(f"\n**{len(new)} new regression(s)**" + (":" if new else " (all reported before)"))
+    for change in new:
+        print(f"- `{change['metric']}` {change['change']:+.1%} in {series(change)} from commit "
+              f"`{change['at']['commit']}` ({change['at']['time']})")
+    with reported.open("a") as out:
+        out.writelines(key(c) + "\n" for c in new)
+    return 3 if new else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:3]))

@@ -1,0 +1,93 @@
+"""The example nightly workflow (examples/ci/, issue 25 item 3): its YAML parses and calls the
+script, and the script's steps run here, night by night, on generated profiles: the store grows
+by each night with its commit and time, the gate fails on the one night a planted shift becomes
+visible (and on no other), the summary names it, and the site is written."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from neuroncmp.analysis.shifts import MIN_SIZE
+from neuroncmp.store import Store
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import make_history
+
+CI = ROOT / "examples" / "ci"
+SHIFT_AT = 20          # the night total_time steps up 6 %
+FIRST_NIGHT = SHIFT_AT + MIN_SIZE - 2   # the script runs from here; earlier nights are seeded
+LAST_NIGHT = SHIFT_AT + MIN_SIZE + 3
+START = datetime(2025, 1, 1, 2, 0, tzinfo=timezone.utc)  # make_history: one run a night from here
+
+
+def test_the_workflow_parses_and_runs_the_script():
+    yaml = pytest.importorskip("yaml", reason="PyYAML (the test extra) checks the workflow parses")
+    workflow = yaml.safe_load((CI / "nightly.yml").read_text())
+    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert set(triggers) == {"schedule", "workflow_dispatch"}
+    steps = workflow["jobs"]["nightly"]["steps"]
+    uses = [step.get("uses", "").split("@")[0] for step in steps]
+    assert {"actions/cache/restore", "actions/cache/save", "actions/upload-pages-artifact",
+            "actions/deploy-pages"} <= set(uses)
+    assert [s["run"] for s in steps if "nightly.sh" in s.get("run", "")] == ["bash examples/ci/nightly.sh"]
+    assert workflow["permissions"]["pages"] == "write"
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the script is bash")
+def test_the_nightly_steps_run_end_to_end(tmp_path):
+    made = tmp_path / "generated"
+    make_history.generate(made, LAST_NIGHT + 1, 21, {"total_time": (SHIFT_AT, 0.06)}, noisy_nodes=0.0)
+    listing = (made / "runs.csv").read_text().splitlines()
+    rows = [line.split(",") for line in listing[1:]]  # path, time, commit, model, instance
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    (seed / "runs.csv").write_text("\n".join(listing[: FIRST_NIGHT + 1]) + "\n")
+    for name, *_ in rows[:FIRST_NIGHT]:
+        shutil.copy(made / name, seed / name)
+    store = tmp_path / "store"
+    Store(store).add_listing(seed / "runs.csv")  # the nights before this test's first
+    summary = tmp_path / "summary.md"
+    failed = []
+    for night in range(FIRST_NIGHT, LAST_NIGHT + 1):
+        name, when, commit, model, instance = rows[night]
+        tonight = tmp_path / f"night-{night}"
+        tonight.mkdir()
+        shutil.copy(made / name, tonight / name)
+        env = {**os.environ, "NIGHT_PROFILES": str(tonight), "STORE": str(store),
+               "SITE": str(tmp_path / "site"), "COMMIT": commit, "RUN_TIME": when,
+               "TAGS": f"model={model} instance={instance}", "SUMMARY": str(summary),
+               "COMMIT_URL": "https://example.com/repo/commit/{commit}",
+               "NEURONCMP": f"{sys.executable} -m neuroncmp", "PYTHON": sys.executable,
+               "GITHUB_REPOSITORY": "",
+               "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(["bash", str(CI / "nightly.sh")], env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode in (0, 3), done.stderr
+        if done.returncode == 3:
+            failed.append(night)
+    # the shift is visible once enough nights hold the new level (at least MIN_SIZE): that night
+    # fails, no other (the same regression is not reported twice)
+    assert len(failed) == 1 and failed[0] >= SHIFT_AT + MIN_SIZE - 1, (failed, summary.read_text())
+    runs = Store(store).runs()
+    assert len(runs) == LAST_NIGHT + 1
+    last = runs[-1]
+    assert (last.commit, last.time) == (rows[LAST_NIGHT][2], START + timedelta(days=LAST_NIGHT))
+    assert last.tags == {"model": "bert-large", "instance": "trn1.2xlarge"}
+    text = summary.read_text()
+    assert text.count("## neuroncmp: regressions since") == LAST_NIGHT - FIRST_NIGHT + 1
+    # reported once, on that night: total_time and the metrics computed from it
+    assert len(re.findall(r"\*\*[1-9]\d* new regression\(s\)\*\*:", text)) == 1
+    assert "- `total_time` +" in text
+    index = (tmp_path / "site" / "index.html").read_text()
+    shift_commit = rows[SHIFT_AT][2]
+    assert f'href="https://example.com/repo/commit/{shift_commit}"' in index
+    assert ">total_time</a>" in index  # listed among the regressions
