@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -70,7 +69,7 @@ def test_the_nightly_steps_run_end_to_end(tmp_path):
                "GITHUB_REPOSITORY": "",
                "PYTHONPATH": str(ROOT)}
         done = subprocess.run(["bash", str(CI / "nightly.sh")], env=env, capture_output=True,
-                              text=True, timeout=300)
+                              text=True, timeout=300, check=False)
         assert done.returncode in (0, 3), done.stderr
         if done.returncode == 3:
             failed.append(night)

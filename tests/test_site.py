@@ -8,7 +8,6 @@ with the reason where there is none) and check what a person sees."""
 from __future__ import annotations
 
 import html
-import json
 import re
 import sys
 from datetime import datetime, timedelta, timezone
@@ -105,7 +104,7 @@ def test_the_index_lists_every_planted_regression(site):
 
 
 def test_a_page_per_series_and_nothing_fetched(site):
-    folder, truth = site
+    folder, _truth = site
     files = sorted(p.name for p in folder.iterdir())
     assert MARKER in files and "index.html" in files
     assert len([f for f in files if f.startswith("series-")]) == len(CONFIGS)
@@ -224,7 +223,7 @@ def test_in_chromium_the_index_shows_regressions_charts_and_filters(site, browse
 @needs_browser
 def test_in_chromium_a_series_page_draws_every_metric(site, browser, tmp_path):
     folder, _ = site
-    page = sorted(folder.glob("series-*.html"))[0]
+    page = min(folder.glob("series-*.html"))
     browser.open(page.as_uri())
     charts = browser.evaluate("""[...document.querySelectorAll('section')].map(s => {
         const svg = s.querySelector('svg.trend'), box = svg && svg.getBoundingClientRect();

@@ -17,15 +17,18 @@ def key(change: dict) -> str:
     return json.dumps([change["metric"], change["series"], change["at"]["run"]], sort_keys=True)
 
 
+def tags(change: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(change["series"].items()))
+
+
 def main(found_json: str, reported_file: str) -> int:
     changes = json.loads(Path(found_json).read_text())["changes"]
     reported = Path(reported_file)
     known = set(reported.read_text().splitlines()) if reported.exists() else set()
     new = [c for c in changes if c["direction"] == "worse" and key(c) not in known]
-    series = lambda c: " ".join(f"{k}={v}" for k, v in sorted(c["series"].items()))  # noqa: E731
     print(f"\n**{len(new)} new regression(s)**" + (":" if new else " (all reported before)"))
     for change in new:
-        print(f"- `{change['metric']}` {change['change']:+.1%} in {series(change)} from commit "
+        print(f"- `{change['metric']}` {change['change']:+.1%} in {tags(change)} from commit "
               f"`{change['at']['commit']}` ({change['at']['time']})")
     with reported.open("a") as out:
         out.writelines(key(c) + "\n" for c in new)
