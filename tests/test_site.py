@@ -21,7 +21,8 @@ from neuroncmp.atomic import write_folder
 from neuroncmp.catalog import HIGHER, LOWER, lookup
 from neuroncmp.cli import cli
 from neuroncmp.errors import OutputError
-from neuroncmp.render.site import MARKER, SiteOptions, build
+from neuroncmp.render.site import MARKER, build
+from neuroncmp.report.site import SiteOptions, site_report
 from neuroncmp.store import Store
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -144,7 +145,8 @@ def test_input_text_is_escaped_and_commits_linked(tmp_path):
     for night in range(6):
         store.add(profile, tags={"model": hostile, "note": "a&b"}, commit=f"<b>{night}",
                   at=START + timedelta(days=night))
-    files = build(store, SiteOptions(commit_url="https://example.com/c/{commit}"))
+    options = SiteOptions(commit_url="https://example.com/c/{commit}")
+    files = build(site_report(store, options), options.commit_url)
     every = "".join(files.values())
     assert "<script>alert" not in every and "<b>0" not in every
     assert "&lt;script&gt;alert(1)&lt;/script&gt;&quot;x" in every

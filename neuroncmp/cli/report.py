@@ -34,14 +34,14 @@ def report(where: tuple[str, ...], series_by: str | None, since: str | None, com
     """Write a static site of the store's history to DIR: the regressions worst first, every
     series by its tags with a trend chart per headline metric, a page per series. Self-contained
     (inline CSS, JS and SVG): it works from file://, a bucket or GitHub Pages."""
-    from ..render.site import SiteOptions, check_commit_url
-    from ..render.site import report as write_site
+    from ..render.site import write_site
+    from ..report.site import SiteOptions, site_report
     from ..store import Store
 
-    check_commit_url(commit_url)  # before the store is read
+    options = SiteOptions(pairs(where, "--where"), since, series_by, commit_url)  # checked here
     check_apart(output, store_path)
-    options = SiteOptions(pairs(where, "--where"), since, series_by, commit_url)
-    files = write_site(Store(store_path, engine=engine), options, output)
+    data = site_report(Store(store_path, engine=engine), options)
+    files = write_site(data, output, options.commit_url)
     click.echo(f"wrote {len(files)} pages to {output}/ (open {output}/index.html)")
 
 

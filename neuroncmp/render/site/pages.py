@@ -15,10 +15,10 @@ from urllib.parse import quote as url_quote
 
 from ...catalog import HEADLINE, lookup
 from ...escape import html as escape
+from ...report.site import SiteData, Tags, page_name, tags_of
 from ...units import format_value
 from . import svg
 from .assets import CSS, JS
-from .gather import SiteData, Tags, page_name, tags_of
 
 
 def page(title: str, body: Iterable[str], script: bool = False) -> str:

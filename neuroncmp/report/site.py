@@ -1,19 +1,20 @@
-"""What the site shows, read once through the Store API: the runs, the regressions, and the
-history of every metric a page draws."""
+"""``report`` (the site) as one library call: ``site_report(store, SiteOptions(...))`` reads what
+the site shows once, through the Store API: the runs, the regressions, and the history of every
+metric a page draws (``render.site`` writes the pages)."""
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from ...catalog import HEADLINE
-from ...errors import UsageError
-from ...store.trends import WORSE
+from ..catalog import HEADLINE
+from ..choices import WORSE
+from ..errors import UsageError
 
 Tags = tuple[tuple[str, str], ...]  # a series' tags, sorted: hashable, the same in every result
 
@@ -27,6 +28,24 @@ def page_name(tags: Tags) -> str:
     """The series page's file name: a digest of its tags, so any tag text makes a safe name."""
     digest = hashlib.sha1(repr(tags).encode("utf-8", "backslashreplace")).hexdigest()[:12]
     return f"series-{digest}.html"
+
+
+@dataclass(frozen=True, slots=True)
+class SiteOptions:
+    """What the site shows: ``where`` tags (key -> accepted values), changes ``since`` a time,
+    series keyed by ``series_by`` (default: the store's setting), commits linked through
+    ``commit_url`` (a URL holding ``{commit}``)."""
+
+    where: Mapping[str, list[str]] = field(default_factory=dict)
+    since: str | datetime | None = None
+    series_by: str | None = None
+    commit_url: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.commit_url is not None and (not isinstance(self.commit_url, str)
+                                            or "{commit}" not in self.commit_url):
+            raise UsageError(f"--commit-url {self.commit_url!r}: expected a URL holding {{commit}} "
+                             "(https://github.com/owner/repo/commit/{commit})")
 
 
 @dataclass(frozen=True)
@@ -57,6 +76,11 @@ class SiteData:
         drawn = self.by_series.get(tags, {})
         shifting = sorted(m for m, series in drawn.items() if series.changes)
         return tuple(m for m in dict.fromkeys((*self.headline, *shifting)) if m in drawn)
+
+
+def site_report(store: Any, options: SiteOptions) -> SiteData:
+    """What the site of ``store`` (a ``Store``) shows."""
+    return gather(store, options.where, options.since, options.series_by)
 
 
 def gather(store: Any, where: Mapping[str, list[str]], since: datetime | str | None,
