@@ -236,3 +236,15 @@ def test_in_chromium_a_series_page_draws_every_metric(site, browser, tmp_path):
     browser.screenshot(tmp_path / "series.png", whole_page=False)
     assert browser.errors() == []
     assert [u for u in browser.requests() if not u.startswith("file://")] == []
+
+
+@pytest.mark.slow
+def test_five_thousand_runs_stay_under_five_megabytes(tmp_path):
+    """The issue's page weight: 5,000 runs (8 series of 625 nights), the whole site under 5 MB."""
+    truth = make_history.generate_fleet(tmp_path, 625, 11, CONFIGS)
+    Store(tmp_path / "store").add_listing(tmp_path / "runs.csv")
+    options = SiteOptions()
+    files = build(site_report(Store(tmp_path / "store"), options))
+    assert len(Store(tmp_path / "store").runs()) == 5_000
+    assert len(files) == len(truth) + 1
+    assert sum(len(text.encode()) for text in files.values()) < LIMIT

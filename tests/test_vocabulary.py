@@ -20,6 +20,7 @@ from neuroncmp.store import Store
 NOT_REPORTS = {
     "capture": "writes a run folder (--out DIR)",
     "convert": "writes a run folder (-o DIR)",
+    "report": "writes a site folder (-o DIR)",
     "store add": "prints what it added; the store is its output",
     "store compact": "one status line",
     "store series-by": "one status line",
