@@ -18,6 +18,19 @@ writes three profile folders into OUT_DIR (the tests call ``write`` into a tempo
   seconds) and one field 7.4.0 does not have (``kernel_launch_time``, seconds). Which fields 12.0.1
   really has is not known to us: this folder tests the reading rule, not AWS's schema.
 
+- ``ops-base@7.4.0/`` and ``ops-slow@7.4.0/``: operation tables with known truth, for ``neuroncmp
+  ops`` (``OPS_BASE``, ``OPS_SLOW``): ``Instruction`` (schema 7.4.0's fields), ``OpcodeSummary``,
+  ``HloInstruction`` (``time_intervals``), ``FrameworkNode``, ``FrameworkInstruction``, ``CcOp``,
+  ``TensorInfo`` and ``NeffHeader``. Each HLO op's instructions run back to back on one engine,
+  each starting after 80 % of the one before (pipelined: they overlap, so the op's time is
+  ``0.8 * duration * (count - 1) + duration``, not ``count * duration``); the ops run one after
+  another after a 10 us idle start, and a sync-engine ``EVENT_SEMAPHORE`` waits through the whole
+  step. The slow side makes ``dot.1`` 30 % slower, drops ``reduce.4`` and adds ``gelu.5``, under
+  another NEFF hash. Made up to test the reading and the arithmetic, not taken from a capture.
+
+``instruction_table(rows, path)`` writes a generated ``Instruction`` table of any size
+(``scripts/bench_ops.py`` times ``ops`` on 10 million rows).
+
 Needs pyarrow. The values are copied from ``profiles/trn1-2xlarge-bs-sweep/b32.json`` and
 ``b32.memory.md``; nothing is made up except what is said above.
 """
@@ -114,6 +127,108 @@ def profile_folder(directory: Path, version: str, summary: list[dict[str, Any]],
     return directory
 
 
+# HLO op -> (engine, opcode, instructions, ns each, layer, NKI source line)
+OPS_BASE = {"dot.1": ("tensor", "MATMUL", 40, 1000, "decoder[0]/attn", "attn.py:12"),
+            "add.2": ("vector", "TENSOR_TENSOR", 20, 500, "decoder[0]/mlp", "mlp.py:7"),
+            "softmax.3": ("scalar", "ACTIVATE", 20, 800, "decoder[0]/attn", "attn.py:20"),
+            "reduce.4": ("vector", "TENSOR_REDUCE", 10, 300, "decoder[0]/norm", "norm.py:3")}
+OPS_SLOW = {**{k: v for k, v in OPS_BASE.items() if k != "reduce.4"},
+            "dot.1": ("tensor", "MATMUL", 40, 1300, "decoder[0]/attn", "attn.py:12"),
+            "gelu.5": ("scalar", "ACTIVATE", 10, 400, "decoder[0]/mlp", "mlp.py:9")}
+IDLE_START_NS = 10_000
+PIPELINE = 0.8  # each instruction starts after this share of the one before
+
+
+def op_instructions(ops: dict[str, tuple[str, str, int, int, str, str]]) -> tuple[list[dict[str, Any]], int]:
+    """The ``Instruction`` rows of ``ops`` laid out as the module docstring says, and the step's end."""
+    rows, at = [], IDLE_START_NS
+    for hlo, (engine, opcode, count, ns, layer, line) in ops.items():
+        for i in range(count):
+            start = at + round(PIPELINE * ns * i)
+            rows.append({"start_ts": start, "end_ts": start + ns, "duration_ns": ns, "engine": engine,
+                         "opcode": opcode, "hlo_name": hlo, "layer": layer, "nki_source_location": line,
+                         "pcore_idx": 0, "hbm_read_bytes": 4096, "hbm_write_bytes": 1024,
+                         "raw_flops": 2 * 128 * 128 * 512 if opcode == "MATMUL" else 0, "evt_wait_time_ns": 0})
+        at += round(PIPELINE * ns * (count - 1)) + ns
+    rows.append({"start_ts": 0, "end_ts": at, "duration_ns": at, "engine": "sync", "opcode": "EVENT_SEMAPHORE",
+                 "hlo_name": "", "layer": "", "nki_source_location": "", "pcore_idx": 0, "hbm_read_bytes": 0,
+                 "hbm_write_bytes": 0, "raw_flops": 0, "evt_wait_time_ns": at})
+    return rows, at
+
+
+def _op_tables(directory: Path, ops: dict[str, tuple[str, str, int, int, str, str]], neff_hash: str) -> None:
+    rows, _ = op_instructions(ops)
+    _table(directory, "Instruction", rows)
+    by_opcode: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        by_opcode.setdefault((row["engine"], row["opcode"]), []).append(row)
+    _table(directory, "OpcodeSummary", [
+        {"engine": e, "opcode": o, "instruction_count": len(rs), "instruction_time_ns": sum(r["duration_ns"] for r in rs),
+         "active_time_ns": max(r["end_ts"] for r in rs) - min(r["start_ts"] for r in rs), "active_time_percent": None}
+        for (e, o), rs in by_opcode.items()])  # one op per opcode, back to back: its span is its union
+    hlo = []
+    for number, name in enumerate(ops, 1):
+        mine = [r for r in rows if r["hlo_name"] == name]
+        lo, hi = min(r["start_ts"] for r in mine), max(r["end_ts"] for r in mine)
+        hlo.append({"id": number, "raw_bir_id": number, "raw_penguin_id": number, "raw_hlo_id": number,
+                    "raw_framework_id": number, "hlo_name": name, "start_ts": lo, "end_ts": hi,
+                    "time_intervals": json.dumps([[lo, hi]]), "element_count_per_interval": [len(mine)],
+                    "transpose_element_count_per_interval": [0],
+                    "hbm_transfer_size_per_interval": [5120 * len(mine)],
+                    "hbm_read_bytes": 4096 * len(mine), "hbm_write_bytes": 1024 * len(mine)})
+    _table(directory, "HloInstruction", hlo)
+    _table(directory, "FrameworkInstruction", [dict(h, framework_name=ops[h["hlo_name"]][4]) for h in hlo])
+    layers = sorted({v[4] for v in ops.values()})
+    _table(directory, "FrameworkNode", [{"node_name": layer.split("/")[-1], "parent_name": "decoder[0]",
+                                         "children_names": "[]", "children_ids": "[]",
+                                         "time_intervals": json.dumps([[h["start_ts"], h["end_ts"]] for h in hlo
+                                                                       if ops[h["hlo_name"]][4] == layer]),
+                                         "start_ts": 0, "end_ts": 0, "mfu": None, "hfu": None}
+                                        for layer in layers])
+    _table(directory, "CcOp", [{"start_ts": 0, "end_ts": 0, "duration_ns": 0, "operation": "all_reduce",
+                                "algorithm": "ring", "num_elements": 0, "dtype": "bf16", "op_id": 0}])
+    _table(directory, "TensorInfo", [{"variable_name": "input0", "type": "input", "format": "bf16", "shape": "[128,512]",
+                                      "size": 131072, "node": 0, "pcore_idx": 0, "load_to_sbuf_repeat_factor": 1.0}])
+    _table(directory, "NeffHeader", [{"network_name": "graph.neff", "uuid": neff_hash[::-1], "hash": neff_hash}])
+
+
+def write_ops(out: Path) -> dict[str, Path]:
+    """The two op-table folders described in the module docstring, under ``out``."""
+    folders = {}
+    for name, ops, neff in (("ops-base", OPS_BASE, "1f0e" * 8), ("ops-slow", OPS_SLOW, "7a7b" * 8)):
+        _, end = op_instructions(ops)
+        directory = profile_folder(out / f"{name}@7.4.0", "7.4.0", [dict(b32_summary(), neuroncore_idx=0,
+                                                                       total_time=end * 1e-9)], schema_fields())
+        _op_tables(directory, ops, neff)
+        folders[name] = directory
+    return folders
+
+
+def instruction_table(rows: int, path: Path, seed: int = 0) -> Path:
+    """A generated ``Instruction`` table of ``rows`` rows (vectorised; 10 M rows in seconds):
+    5 engines, 40 opcodes, 5,000 HLO ops, 500 layers, pipelined instructions of 50-2,000 ns."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    random = np.random.default_rng(seed)
+    durations = random.integers(50, 2000, rows)
+    starts = np.cumsum(random.integers(10, 400, rows))
+    engines = np.array(["tensor", "vector", "scalar", "sync", "gpsimd"])
+    opcodes = np.array([f"OP_{i}" for i in range(39)] + ["EVENT_SEMAPHORE"])
+    table = pa.table({
+        "start_ts": starts, "end_ts": starts + durations, "duration_ns": durations,
+        "engine": pa.array(engines[random.integers(0, 5, rows)]).dictionary_encode(),
+        "opcode": pa.array(opcodes[random.integers(0, 40, rows)]).dictionary_encode(),
+        "hlo_name": pa.array(np.char.add("op.", random.integers(0, 5000, rows).astype(str))).dictionary_encode(),
+        "layer": pa.array(np.char.add("layer/", random.integers(0, 500, rows).astype(str))).dictionary_encode(),
+        "hbm_read_bytes": random.integers(0, 65536, rows), "hbm_write_bytes": random.integers(0, 65536, rows),
+        "raw_flops": random.integers(0, 1 << 24, rows),
+    })
+    pq.write_table(table, path, row_group_size=1 << 20)
+    return path
+
+
 def write(out: Path) -> dict[str, Path]:
     """The three folders described above, under ``out``."""
     summary = b32_summary()
@@ -131,5 +246,5 @@ def write(out: Path) -> dict[str, Path]:
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__.split("\n\n")[1])
-    for name, path in write(Path(sys.argv[1])).items():
+    for name, path in {**write(Path(sys.argv[1])), **write_ops(Path(sys.argv[1]))}.items():
         print(f"{name}: {path}")

@@ -7,8 +7,8 @@ command. Heavy modules (rich, pint, pandas) are imported inside the commands tha
 
 from __future__ import annotations
 
-from . import (capture, convert, diff, formats, history, metrics, regressions, report,  # noqa: F401
-               show, store, sweep)  # each registers its command
+from . import (capture, convert, diff, formats, history, metrics, ops, regressions,  # noqa: F401
+               report, show, store, sweep)  # each registers its command
 from .app import cli
 
 

@@ -17,7 +17,20 @@ KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version"
 def whole_doubts(sides: list[Side]) -> list[str]:
     """The warnings that question the whole comparison (no metric in common, inputs of different
     kinds, unlike memory tables): the first of ``warnings_for``, and shown under the title."""
-    return _unrelated(sides) + _kind_warnings(sides) + _memory_warnings(sides)
+    return _graph_warnings(sides) + _unrelated(sides) + _kind_warnings(sides) + _memory_warnings(sides)
+
+
+def _graph_warnings(sides: list[Side]) -> list[str]:
+    """The compiler changed the graph (the NEFF hash differs): said first, before any delta is
+    read as a regression; ``neuroncmp ops`` says which operators."""
+    base = sides[0].profiles[0].metadata.get("neff_hash")
+    out = []
+    for side in sides[1:]:
+        other = side.profiles[0].metadata.get("neff_hash")
+        if base and other and other != base:
+            out.append(f"the compiler changed the graph: {side.label} ran NEFF {str(other)[:8]}, "
+                       f"{sides[0].label} NEFF {str(base)[:8]} (neuroncmp ops says which operators)")
+    return out
 
 
 def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basis: ShownBasis) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from ...escape import csv_cell
 from ..base import DiffReport, Renderer
@@ -21,6 +22,12 @@ class Csv(Renderer):
         for record in records(report.comparison, report.view.rows, report.gates):
             writer.writerow({k: csv_cell(v) for k, v in record.items()})
         return out.getvalue()
+
+    def ops(self, report: Any, width: int = 100) -> str:
+        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
+        from ..ops_out import csv_text
+
+        return csv_text(report)
 
 
 RENDERER = Csv()

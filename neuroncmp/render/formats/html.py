@@ -3,6 +3,8 @@ warnings and gates, then the full table in a collapsible ``<details>`` block."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import base64
 
 from ...analysis.findings.base import Finding
@@ -213,6 +215,12 @@ class Html(Renderer):
 
     def sweep(self, sweep: Sweep, width: int = 100) -> str:
         return page(sweep_fragment(sweep), "neuroncmp sweep")
+
+    def ops(self, report: Any, width: int = 100) -> str:
+        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
+        from ..ops_out import html_text
+
+        return html_text(report)
 
 
 RENDERER = Html()

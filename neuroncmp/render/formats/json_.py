@@ -127,5 +127,11 @@ class Json(Renderer):
         data = [profile_dict(p) for p in profiles]
         return dumps(data[0] if len(data) == 1 else data, indent=2) + "\n"
 
+    def ops(self, report: Any, width: int = 100) -> str:
+        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
+        from ..ops_out import json_text
+
+        return json_text(report)
+
 
 RENDERER = Json()

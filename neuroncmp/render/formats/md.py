@@ -187,5 +187,11 @@ class Markdown(Renderer):
     def regressions(self, report: RegressionsReport, width: int = 100) -> str:
         return regressions_markdown(report)
 
+    def ops(self, report: Any, width: int = 100) -> str:
+        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
+        from ..ops_out import markdown_text
+
+        return markdown_text(report)
+
 
 RENDERER = Markdown()

@@ -331,5 +331,11 @@ class Term(Renderer):
             return profiles_lines(value, width)
         return catalog_lines(value, width) if document == "metrics" else None  # the store's: plain text
 
+    def ops(self, report: Any, width: int = 100) -> str:
+        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
+        from ..ops_out import terminal
+
+        return terminal(report, width)
+
 
 RENDERER = Term()

@@ -1,0 +1,46 @@
+"""``neuroncmp ops``: which operators changed between a baseline and its variants."""
+
+from __future__ import annotations
+
+import click
+
+from .app import cli
+from .options import format_in_option, no_color_option, output_options, width_option
+
+LEVELS = ("opcode", "hlo", "layer", "kernel")  # ingest.ops.LEVELS, repeated so --help imports nothing
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--level", type=click.Choice(LEVELS), default="opcode", show_default=True,
+              help="engine x opcode, HLO op, framework layer, or NKI kernel source line.")
+@click.option("--top", type=click.IntRange(1), default=20, show_default=True, metavar="N",
+              help="Operators shown per variant (the rest are summed on one line).")
+@click.option("--baseline", "baseline", metavar="LABEL", help="Label of the baseline (default: the first profile).")
+@click.option("--basis", type=click.Choice(["auto", "step", "sample"]), default="auto", show_default=True,
+              help="Times per step or per sample; auto: per sample when batch sizes differ.")
+@click.option("--order", type=click.Choice(["batch", "given"]), default="batch", show_default=True,
+              help="Variants by batch size (when all are known) or in the order given.")
+@click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|AMOUNT",
+              help="Noise band for times, as for diff: '5%', 'time=2%', 'time=1us'.")
+@output_options("ops")
+@format_in_option
+@no_color_option
+@width_option
+def ops(files: tuple[str, ...], level: str, top: int, baseline: str | None, basis: str, order: str,
+        bands: tuple[str, ...], fmt: str | None, output: str | None, format_in: str | None, no_color: bool,
+        width: int | None) -> None:
+    """Compare operators: FILES are view JSONs (--output-format json), Explorer Parquet folders or
+    capture run folders' profiles; the first is the baseline unless --baseline names another."""
+    from ..comparison.operations import OpsOptions
+    from ..comparison.operations import ops as run_ops
+    from ..render.ops_out import OpsReport
+    from .output import check_output, choose, emit, notes, warn
+
+    renderer = choose("ops", fmt, output)
+    check_output(output, files)
+    comparison, said = run_ops(files, OpsOptions(level, baseline, basis, tuple(bands), order, format_in))
+    notes(said)
+    if renderer.kind == "table":  # rows only: the graph changes go to standard error
+        warn(v.graph_change for v in comparison.variants if v.graph_change)
+    emit(renderer, "ops", OpsReport(comparison, top), output, no_color, width)

@@ -1,0 +1,178 @@
+"""Operator-level comparison: which operators changed, by how much, and how much of the
+step-time change each one explains.
+
+Per variant and operator: its time in the baseline and the variant (per step, or per sample when
+the basis is per sample), the change, and a verdict from the same time noise band as ``diff``
+(``bands.py``). The **contribution** of an operator is its change in time; the step-time change
+minus the sum of the counted contributions is the **unexplained rest** (operators overlap across
+engines, and the step also holds idle time), so contributions and rest add up to the step-time
+change exactly. At the layer level only layers with no listed sub-layer are counted (a parent's
+time already includes its children's). Semaphore waits are compared apart and never counted.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..ingest.ops import LEVEL_NAMES, NONE, Op, OpTable
+from ..records import record
+from .bands import Band
+from .result import ADDED, BETTER, REMOVED, SUSPECT, UNCHANGED, WORSE
+
+
+@record
+class OpsSide(NamedTuple):
+    """One side: its label, batch size, step time (seconds) and operator table."""
+
+    label: str
+    batch_size: int | None
+    step_time: float | None
+    table: OpTable
+
+    def per(self, basis: str) -> float:
+        """What a time is divided by in ``basis``: the batch size per sample, else 1."""
+        return float(self.batch_size) if basis == "sample" and self.batch_size else 1.0
+
+
+@record
+class OpChange(NamedTuple):
+    """One operator across baseline and variant (times in the comparison's basis, seconds)."""
+
+    key: str
+    baseline: float | None
+    variant: float | None
+    verdict: str
+    counted: bool            # part of the contributions (False: a parent layer, or a wait)
+    baseline_op: Op | None
+    variant_op: Op | None
+
+    @property
+    def change(self) -> float:
+        """The contribution: variant minus baseline (an op on one side only: its whole time)."""
+        return (self.variant or 0.0) - (self.baseline or 0.0)
+
+    @property
+    def relative(self) -> float | None:
+        if not self.baseline or self.variant is None:
+            return None
+        return self.variant / self.baseline - 1
+
+
+@record
+class OpsVariant(NamedTuple):
+    """A variant against the baseline: operators ranked by contribution, waits apart."""
+
+    side: OpsSide
+    changes: tuple[OpChange, ...]
+    waits: tuple[OpChange, ...]
+    step_baseline: float | None
+    step_variant: float | None
+    graph_change: str | None
+
+    @property
+    def step_change(self) -> float | None:
+        if self.step_baseline is None or self.step_variant is None:
+            return None
+        return self.step_variant - self.step_baseline
+
+    @property
+    def explained(self) -> float:
+        return sum(c.change for c in self.changes if c.counted)
+
+    @property
+    def unexplained(self) -> float | None:
+        """The step-time change no counted operator explains (overlap, idle time)."""
+        step = self.step_change
+        return None if step is None else round(step - self.explained, 12)  # to the picosecond: float dust
+
+
+@record
+class OpsComparison(NamedTuple):
+    """``neuroncmp ops``: the baseline against each variant at one level."""
+
+    level: str
+    basis: str
+    baseline: OpsSide
+    variants: tuple[OpsVariant, ...]
+    band: Band
+    notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return (f"<OpsComparison {self.level} per {self.basis}: {self.baseline.label} vs "
+                f"{', '.join(v.side.label for v in self.variants)}>")
+
+
+def compare_ops(baseline: OpsSide, variants: list[OpsSide], level: str, basis: str, band: Band) -> OpsComparison:
+    notes = tuple(dict.fromkeys(n for side in (baseline, *variants) for n in side.table.notes))
+    return OpsComparison(level, basis, baseline, tuple(_variant(baseline, v, basis, band) for v in variants),
+                         band, notes)
+
+
+def _variant(base: OpsSide, side: OpsSide, basis: str, band: Band) -> OpsVariant:
+    work = _changes(base, side, basis, band, waits=False)
+    step_b = None if base.step_time is None else base.step_time / base.per(basis)
+    step_v = None if side.step_time is None else side.step_time / side.per(basis)
+    direction = -1.0 if step_b is not None and step_v is not None and step_v < step_b else 1.0
+    ranked = sorted(work, key=lambda c: (not c.counted, -direction * c.change, c.key))
+    waits = sorted(_changes(base, side, basis, band, waits=True), key=lambda c: (-abs(c.change), c.key))
+    return OpsVariant(side, tuple(ranked), tuple(waits), step_b, step_v, graph_change(base, side))
+
+
+def _changes(base: OpsSide, side: OpsSide, basis: str, band: Band, waits: bool) -> list[OpChange]:
+    before = {op.key: op for op in base.table.ops if op.wait == waits}
+    after = {op.key: op for op in side.table.ops if op.wait == waits}
+    parents = {op.parent for op in (*base.table.ops, *side.table.ops) if op.parent}
+    out = []
+    for key in dict.fromkeys([*before, *after]):
+        b, v = before.get(key), after.get(key)
+        tb = None if b is None else b.time / base.per(basis)
+        tv = None if v is None else v.time / side.per(basis)
+        verdict = _verdict(b, v, tb, tv, base, side, band)
+        out.append(OpChange(key, tb, tv, verdict, not waits and key not in parents, b, v))
+    return out
+
+
+def _verdict(b: Op | None, v: Op | None, tb: float | None, tv: float | None, base: OpsSide,
+             side: OpsSide, band: Band) -> str:
+    if b is None:
+        return ADDED
+    if v is None or tv is None or tb is None:
+        return REMOVED
+    if _impossible(b, base) or _impossible(v, side):
+        return SUSPECT  # an op busier than the whole step: shown, never scored (as diff does)
+    if band.inside(tb, tv):
+        return UNCHANGED
+    return WORSE if tv > tb else BETTER
+
+
+def _impossible(op: Op, side: OpsSide) -> bool:
+    return op.time < 0 or (side.step_time is not None and op.time > side.step_time * 1.0001)
+
+
+def graph_change(base: OpsSide, side: OpsSide) -> str | None:
+    """"the compiler changed the graph: 14 HLO ops only in b32, 3 only in the baseline (...)" when the
+    two sides did not run the same graph (NEFF hash, instructions per engine, the set of ops)."""
+    a, b = base.table, side.table
+    level = LEVEL_NAMES[a.level]
+    keys_a = {op.key for op in a.work() if op.key != NONE}
+    keys_b = {op.key for op in b.work() if op.key != NONE}
+    sizes = []
+    if keys_b - keys_a or keys_a - keys_b:
+        sizes.append(f"{_count(len(keys_b - keys_a), level)} only in {side.label}, "
+                     f"{len(keys_a - keys_b) or 'none'} only in the baseline")
+    why = []
+    if a.graph.neff_hash and b.graph.neff_hash and a.graph.neff_hash != b.graph.neff_hash:
+        why.append(f"NEFF hash {a.graph.neff_hash[:8]} -> {b.graph.neff_hash[:8]}")
+    counts_a, counts_b = dict(a.graph.instructions), dict(b.graph.instructions)
+    if counts_a and counts_b and counts_a != counts_b:
+        why.append("instructions per engine " + ", ".join(
+            f"{e} {counts_a.get(e, 0):,} -> {counts_b.get(e, 0):,}" for e in sorted({*counts_a, *counts_b})
+            if counts_a.get(e, 0) != counts_b.get(e, 0)))
+    if not sizes and not why:
+        return None
+    head = "; ".join(sizes) if sizes else f"the same {level}s"
+    return f"the compiler changed the graph: {head}" + (f" ({'; '.join(why)})" if why else "")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"no {noun}s" if number == 0 else f"{number} {noun}{'' if number == 1 else 's'}"

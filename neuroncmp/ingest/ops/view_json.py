@@ -1,0 +1,120 @@
+"""Operation tables from the full ``neuron-profile view --output-format json`` document.
+
+Reads the ``instruction`` section (one object per instruction: ``subgroup`` engine, ``opcode``,
+``timestamp`` and ``duration`` in ns, ``hlo_name``, ``fully_qualified_subgraph`` + ``layer``,
+HBM bytes), ``layer_summary`` (FLOP counts per layer) and ``neff_header`` (the graph's hash). Plain
+Python: the view JSON holds one kernel's instructions (hundreds to thousands), not a training step's
+millions (those come as Explorer Parquet, ``explorer.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from ...errors import ParseError
+from .. import shapes
+from ..decode import read_text, sections
+from .intervals import union_length
+from .table import NONE, WAIT_OPCODES, Graph, Op, OpTable, nested_parent
+
+_SECTIONS = frozenset({"instruction", "layer_summary", "neff_header"})
+_NS = 1e-9
+Row = dict[str, Any]
+
+
+def read(path: Path, level: str) -> OpTable:
+    kept, _, _ = sections(read_text(path), str(path), _SECTIONS)
+    rows = [shapes.obj(row, str(path), f"instruction[{at}]", "an instruction object")
+            for at, row in enumerate(shapes.items(kept.get("instruction"), str(path), "section 'instruction'"))]
+    if not rows:
+        raise ParseError(str(path), "section 'instruction'", "the per-instruction rows `neuroncmp ops` needs",
+                         "none (a view JSON written without them, or another document)")
+    _check(rows, str(path))
+    graph = Graph(_neff_hash(kept.get("neff_header")),
+                  tuple(sorted(Counter(str(row.get("subgroup", "")) for row in rows).items())))
+    ops, notes = _LEVELS[level](rows, kept)
+    return OpTable(level, str(path), tuple(ops), graph, tuple(notes))
+
+
+def _check(rows: list[Row], path: str) -> None:
+    for at, row in enumerate(rows):
+        for field in ("timestamp", "duration"):
+            value = row.get(field)
+            if type(value) not in (int, float) or value < 0:
+                raise ParseError(path, f"instruction[{at}], {field}", "a number of nanoseconds >= 0",
+                                 f"{value!r:.40}")
+
+
+def _neff_hash(header: Any) -> str | None:
+    rows = header if isinstance(header, list) else []
+    value = rows[0].get("hash") if rows and isinstance(rows[0], dict) else None
+    return str(value) if value else None
+
+
+def _span(row: Row) -> tuple[float, float]:
+    return float(row["timestamp"]), float(row["timestamp"] + row["duration"])
+
+
+def _bytes(row: Row) -> float:
+    return float((row.get("hbm_read_bytes") or 0) + (row.get("hbm_write_bytes") or 0))
+
+
+def _grouped(rows: Iterable[Row], key: Callable[[Row], Iterable[str]], wait: bool = False,
+             flops: dict[str, float] | None = None) -> list[Op]:
+    groups: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        for name in key(row):
+            groups[name].append(row)
+    return [Op(name, len(members), union_length(map(_span, members)) * _NS,
+               sum(r["duration"] for r in members) * _NS, (flops or {}).get(name),
+               sum(map(_bytes, members)), wait)
+            for name, members in groups.items()]
+
+
+def _is_wait(row: Row) -> bool:
+    return str(row.get("opcode")) in WAIT_OPCODES
+
+
+def _work(rows: list[Row]) -> list[Row]:
+    return [row for row in rows if not _is_wait(row)]
+
+
+def _opcodes(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]:
+    def name(row: Row) -> list[str]:
+        return [f"{row.get('subgroup', '')} {row.get('opcode', '')}"]
+    return (_grouped(_work(rows), name) + _grouped([r for r in rows if _is_wait(r)], name, wait=True),
+            [])
+
+
+def _hlo(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]:
+    return _grouped(_work(rows), lambda row: [str(row.get("hlo_name") or NONE)]), [_WAITS_APART]
+
+
+def _layer_path(row: Row) -> str:
+    graph, layer = str(row.get("fully_qualified_subgraph") or ""), str(row.get("layer") or "")
+    return f"{graph}/{layer}" if graph and layer else graph or layer or NONE
+
+
+def _with_ancestors(path: str) -> list[str]:
+    parts = path.split("/")
+    return ["/".join(parts[:end]) for end in range(2 if path.startswith("/") else 1, len(parts) + 1)]
+
+
+def _layers(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]:
+    flops = {str(r.get("name")): float(r["tensor_engine_flop_count"]) for r in kept.get("layer_summary") or []
+             if isinstance(r, dict) and type(r.get("tensor_engine_flop_count")) in (int, float)}
+    ops = _grouped(_work(rows), lambda row: _with_ancestors(_layer_path(row)), flops=flops)
+    keys = {op.key for op in ops}
+    return [op._replace(parent=nested_parent(op.key, keys)) for op in ops], [_WAITS_APART, _NESTED]
+
+
+def _kernel(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]:
+    return [], ["the view JSON ties no instruction to an NKI source line (Explorer's Instruction table "
+                "does, in nki_source_location)"]
+
+
+_WAITS_APART = "semaphore waits (EVENT_SEMAPHORE) are left out: they span the wait, not work"
+_NESTED = "layers nest: a layer's time includes its sub-layers' and is never added to them"
+_LEVELS = {"opcode": _opcodes, "hlo": _hlo, "layer": _layers, "kernel": _kernel}

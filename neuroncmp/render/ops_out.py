@@ -1,0 +1,207 @@
+"""``neuroncmp ops`` in every format: one walk over the comparison (``rows``), written as text,
+Markdown, HTML, JSON and CSV by the formats' ``ops`` methods. The graph change comes first."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any, NamedTuple
+
+from ..comparison.ops import OpChange, OpsComparison, OpsVariant
+from ..escape import csv_cell, html, markdown, text
+from ..ingest.ops import LEVEL_NAMES
+from ..records import record
+from ..units import SECOND, format_value
+from .json_out import dumps
+
+UNEXPLAINED = "(unexplained: overlap, idle time)"
+OTHERS = "(other ops)"
+
+
+@record
+class OpsReport(NamedTuple):
+    """What an ``ops`` renderer shows: the comparison and how many operators per variant."""
+
+    comparison: OpsComparison
+    top: int | None = 20
+
+
+def _time(value: float | None) -> str:
+    return "-" if value is None else format_value(value, SECOND)
+
+
+def _signed(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return ("+" if value > 0 else "-" if value < 0 else "±") + format_value(abs(value), SECOND)
+
+
+def _share(part: float, whole: float | None) -> str:
+    return "-" if not whole else f"{part / whole * 100:+.0f}%"
+
+
+def records(report: OpsReport) -> list[dict[str, Any]]:
+    """Tidy rows (base units): one per variant x operator, then its unexplained rest and waits."""
+    comparison, out = report.comparison, []
+    for variant in comparison.variants:
+        shown, rest = _split(variant, report.top)
+        for change in shown:
+            out.append(_record(comparison, variant, change, "op"))
+        if rest:
+            out.append(_base(comparison, variant, OTHERS, "others", None, None, sum(c.change for c in rest), None))
+        out.append(_base(comparison, variant, UNEXPLAINED, "unexplained", None, None, variant.unexplained, None))
+        for change in variant.waits:
+            out.append(_record(comparison, variant, change, "wait"))
+    return out
+
+
+def _base(comparison: OpsComparison, variant: OpsVariant, key: str, kind: str, b: float | None, v: float | None,
+          change: float | None, verdict: str | None) -> dict[str, Any]:
+    step = variant.step_change
+    return {"variant": variant.side.label, "baseline": comparison.baseline.label, "level": comparison.level,
+            "basis": comparison.basis, "kind": kind, "op": key, "baseline_s": b, "variant_s": v,
+            "change_s": change, "share_of_change": None if change is None or not step else change / step,
+            "verdict": verdict}
+
+
+def _record(comparison: OpsComparison, variant: OpsVariant, change: OpChange, kind: str) -> dict[str, Any]:
+    row = _base(comparison, variant, change.key, kind, change.baseline, change.variant, change.change, change.verdict)
+    op = change.variant_op or change.baseline_op
+    step = variant.step_variant if change.variant_op else variant.step_baseline
+    time = change.variant if change.variant_op else change.baseline
+    row.update(counted=change.counted, count=op.count if op else None, flops=op.flops if op else None,
+               hbm_bytes=op.bytes if op else None, share_of_step=None if not step or time is None else time / step,
+               parent=op.parent if op else None)
+    return row
+
+
+def _split(variant: OpsVariant, top: int | None) -> tuple[list[OpChange], list[OpChange]]:
+    changes = list(variant.changes)
+    if top is None or len(changes) <= top:
+        return changes, []
+    shown = changes[:top]
+    return shown, [c for c in changes[top:] if c.counted]
+
+
+def _heading(comparison: OpsComparison, variant: OpsVariant) -> str:
+    per = "per sample" if comparison.basis == "sample" else "per step"
+    return (f"{variant.side.label} vs {comparison.baseline.label}: {LEVEL_NAMES[comparison.level]}s, {per}; "
+            f"step {_time(variant.step_baseline)} -> {_time(variant.step_variant)} ({_signed(variant.step_change)})")
+
+
+_COLUMNS = ("op", "baseline", "variant", "change", "of change", "verdict")
+
+
+def _cells(variant: OpsVariant, change: OpChange) -> list[str]:
+    op = change.baseline_op or change.variant_op
+    wait = op is not None and op.wait
+    name = change.key if change.counted or wait else f"{change.key} (holds others)"
+    return [name, _time(change.baseline), _time(change.variant), _signed(change.change),
+            _share(change.change, variant.step_change) if change.counted else "", change.verdict]
+
+
+def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[list[str]]]:
+    shown, rest = _split(variant, top)
+    body = [_cells(variant, c) for c in shown]
+    if rest:
+        total = sum(c.change for c in rest)
+        body.append([f"{OTHERS}: {len(rest)}", "", "", _signed(total), _share(total, variant.step_change), ""])
+    if variant.unexplained is not None:
+        body.append([UNEXPLAINED, "", "", _signed(variant.unexplained), _share(variant.unexplained, variant.step_change), ""])
+    waits = [_cells(variant, c)[:4] + ["", c.verdict] for c in variant.waits]
+    return body, waits
+
+
+def _opening(comparison: OpsComparison) -> list[str]:
+    """The graph changes, said before any delta."""
+    return [f"{v.side.label}: {v.graph_change}" for v in comparison.variants if v.graph_change]
+
+
+def _footer(comparison: OpsComparison) -> list[str]:
+    return [f"noise band: {comparison.band}; contribution = the op's change in time, the unexplained rest = "
+            "step change - sum of contributions", *comparison.notes]
+
+
+def terminal(report: OpsReport, width: int = 100) -> str:
+    comparison, out = report.comparison, []
+    out += _opening(comparison)
+    for variant in comparison.variants:
+        body, waits = _table(variant, report.top)
+        out += ["", _heading(comparison, variant), *_aligned([list(_COLUMNS), *body], width)]
+        if waits:
+            out += ["", "semaphore waits (not work, not counted):", *_aligned(waits, width)]
+    out += ["", *_footer(comparison)]
+    return "\n".join(text(line) if line else "" for line in out).strip("\n") + "\n"
+
+
+def _aligned(rows: list[list[str]], width: int) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    first = max(12, min(widths[0], width - sum(widths[1:]) - 2 * len(widths)))
+    out = []
+    for row in rows:
+        name = row[0] if len(row[0]) <= first else row[0][:first - 1] + "…"
+        cells = [name.ljust(first)] + [c.rjust(w) for c, w in zip(row[1:-1], widths[1:-1])] + [row[-1]]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def markdown_text(report: OpsReport) -> str:
+    comparison, out = report.comparison, ["# Operators"]
+    out += [f"> **{markdown(line)}**" for line in _opening(comparison)]
+    for variant in comparison.variants:
+        body, waits = _table(variant, report.top)
+        out += ["", f"## {markdown(_heading(comparison, variant))}", "", "| " + " | ".join(_COLUMNS) + " |",
+                "|" + "---|" + "---:|" * 4 + "---|"]
+        out += ["| " + " | ".join(markdown(c) for c in row) + " |" for row in body]
+        if waits:
+            out += ["", "Semaphore waits (not work, not counted):", "", "| wait | baseline | variant | change | | verdict |",
+                    "|---|---:|---:|---:|---|---|", *("| " + " | ".join(markdown(c) for c in row) + " |" for row in waits)]
+    out += ["", *(f"- {markdown(line)}" for line in _footer(comparison))]
+    return "\n".join(out) + "\n"
+
+
+def html_text(report: OpsReport) -> str:
+    comparison = report.comparison
+    parts = ['<!doctype html><html><head><meta charset="utf-8"><title>neuroncmp ops</title></head><body>',
+             "<h1>Operators</h1>"]
+    parts += [f'<p class="graph-change"><strong>{html(line)}</strong></p>' for line in _opening(comparison)]
+    for variant in comparison.variants:
+        body, waits = _table(variant, report.top)
+        parts.append(f"<h2>{html(_heading(comparison, variant))}</h2>")
+        parts.append(_html_table(list(_COLUMNS), body))
+        if waits:
+            parts += ["<p>Semaphore waits (not work, not counted):</p>",
+                      _html_table(["wait", "baseline", "variant", "change", "", "verdict"], waits)]
+    parts += ["<ul>", *(f"<li>{html(line)}</li>" for line in _footer(comparison)), "</ul></body></html>"]
+    return "\n".join(parts) + "\n"
+
+
+def _html_table(head: list[str], rows: list[list[str]]) -> str:
+    cells = "".join(f"<th>{html(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{html(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def json_text(report: OpsReport) -> str:
+    comparison = report.comparison
+    return dumps({"level": comparison.level, "basis": comparison.basis, "baseline": comparison.baseline.label,
+                  "noise_band": str(comparison.band), "graph_changes": _opening(comparison),
+                  "variants": [{"label": v.side.label, "batch_size": v.side.batch_size,
+                                "step_baseline_s": v.step_baseline, "step_variant_s": v.step_variant,
+                                "step_change_s": v.step_change, "explained_s": v.explained,
+                                "unexplained_s": v.unexplained, "graph_change": v.graph_change}
+                               for v in comparison.variants],
+                  "rows": records(report), "notes": list(comparison.notes)}, indent=2) + "\n"
+
+
+CSV_FIELDS = ("variant", "baseline", "level", "basis", "kind", "op", "baseline_s", "variant_s", "change_s",
+              "share_of_change", "verdict", "counted", "count", "flops", "hbm_bytes", "share_of_step", "parent")
+
+
+def csv_text(report: OpsReport) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n", restval="")
+    writer.writeheader()
+    for row in records(report):
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
+    return out.getvalue()
