@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "load": "api", "load_many": "api", "compare": "api", "sweep": "api", "Comparison": "api",
+    "load": "api", "load_many": "api", "compare": "api", "sweep": "api", "ops": "api", "Ops": "api",
+    "Comparison": "api",
     "Sweep": "api", "Profile": "api", "use_pint_pandas": "api", "Finding": "api",
     "examples": "", "Metric": "model", "MemoryRow": "model", "Anomaly": "model",
     "Skipped": "model", "Source": "model", "MetricSpec": "catalog", "lookup": "catalog",
@@ -31,7 +32,7 @@ _EXPORTS = {
     "RuleError": "errors", "Store": "store",
 }
 __all__ = [
-    "__version__", "load", "load_many", "compare", "sweep", "Comparison", "Sweep", "Finding", "examples",
+    "__version__", "load", "load_many", "compare", "sweep", "ops", "Ops", "Comparison", "Sweep", "Finding", "examples",
     "ureg", "use_pint_pandas", "Profile", "Metric", "MemoryRow",
     "Anomaly", "Skipped", "Source", "MetricSpec", "lookup", "NeuroncmpError", "ParseError",
     "InputError", "UsageError", "UnknownFormatError", "MissingDependencyError", "RuleError", "Store",
@@ -42,11 +43,13 @@ if TYPE_CHECKING:
     from .api import (
         Comparison,
         Finding,
+        Ops,
         Profile,
         Sweep,
         compare,
         load,
         load_many,
+        ops,
         sweep,
         use_pint_pandas,
     )

@@ -25,11 +25,12 @@ from ..ingest.batch_sizes import infer_batch_sizes
 from ..model import Profile as _Profile
 from ..report.diff import DiffOptions, diff_report
 from ..report.sweep import SweepOptions, sweep_report
+from .ops import Ops, ops
 from .results import Comparison, Finding, Profile, Sweep, as_subclass, showing_findings
 
 Input = Union[_Profile, str, Path, Iterable["Input"]]
 
-__all__ = ["load", "load_many", "compare", "sweep", "Profile", "Comparison", "Sweep", "Finding", "use_pint_pandas"]
+__all__ = ["load", "load_many", "compare", "sweep", "ops", "Ops", "Profile", "Comparison", "Sweep", "Finding", "use_pint_pandas"]
 
 
 def load(path: str | Path, format: str | None = None) -> list[Profile]:

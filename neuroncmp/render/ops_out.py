@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import textwrap
 from typing import Any, NamedTuple
 
 from ..comparison.ops import OpChange, OpsComparison, OpsVariant
@@ -124,14 +125,18 @@ def _footer(comparison: OpsComparison) -> list[str]:
 
 def terminal(report: OpsReport, width: int = 100) -> str:
     comparison, out = report.comparison, []
-    out += _opening(comparison)
+    out += _wrapped(_opening(comparison), width)
     for variant in comparison.variants:
         body, waits = _table(variant, report.top)
-        out += ["", _heading(comparison, variant), *_aligned([list(_COLUMNS), *body], width)]
+        out += ["", *_wrapped([_heading(comparison, variant)], width), *_aligned([list(_COLUMNS), *body], width)]
         if waits:
             out += ["", "semaphore waits (not work, not counted):", *_aligned(waits, width)]
-    out += ["", *_footer(comparison)]
-    return "\n".join(text(line) if line else "" for line in out).strip("\n") + "\n"
+    out += ["", *_wrapped(_footer(comparison), width)]
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def _wrapped(lines: list[str], width: int) -> list[str]:
+    return [part for line in lines for part in textwrap.wrap(text(line), width, subsequent_indent="  ")]
 
 
 def _aligned(rows: list[list[str]], width: int) -> list[str]:
@@ -141,7 +146,7 @@ def _aligned(rows: list[list[str]], width: int) -> list[str]:
     for row in rows:
         name = row[0] if len(row[0]) <= first else row[0][:first - 1] + "…"
         cells = [name.ljust(first)] + [c.rjust(w) for c, w in zip(row[1:-1], widths[1:-1])] + [row[-1]]
-        out.append("  ".join(cells).rstrip())
+        out.append(text("  ".join(cells).rstrip()))
     return out
 
 
