@@ -21,9 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import make_explorer_fixtures as fixtures  # noqa: E402
+import make_explorer_fixtures as fixtures
 
-from neuroncmp.ingest.ops import read_ops  # noqa: E402
+from neuroncmp.ingest.ops import read_ops
 
 
 def main(rows: int) -> None:

@@ -73,7 +73,7 @@ def test_opcode_counts_and_durations_match_the_instruction_rows(path):
         cell[0] += 1
         cell[1] += row["duration"]
     table = read_ops(path, "opcode")
-    got = {op.key: [op.count, round(op.instruction_time * 1e9)] for op in table.ops}
+    got = {op.key: [op.instructions, round(op.instruction_time * 1e9)] for op in table.ops}
     assert got == {k: v for k, v in expected.items()}
     assert all(op.wait == op.key.endswith(" EVENT_SEMAPHORE") for op in table.ops)
 
@@ -114,7 +114,7 @@ def test_matmul_by_hand_on_the_136_kernel():
     """Read by hand from the file: two MATMULs on the tensor engine, durations summed."""
     rows = [r for r in _doc(INF2_136)["instruction"] if r["opcode"] == "MATMUL"]
     matmul = read_ops(INF2_136, "opcode").by_key()["Tensor MATMUL"]
-    assert matmul.count == len(rows) == 2
+    assert matmul.instructions == len(rows) == 2
     spans = sorted((r["timestamp"], r["timestamp"] + r["duration"]) for r in rows)
     covered = spans[1][1] - spans[0][0] if spans[1][0] <= spans[0][1] else sum(b - a for a, b in spans)
     assert round(matmul.time * 1e9) == covered
@@ -126,8 +126,8 @@ def test_layers_nest_and_a_parent_is_never_added_to_its_children():
     child_rows = [r for r in doc["instruction"] if r["layer"] == "Unknown" and r["opcode"] != "EVENT_SEMAPHORE"
                   and r.get("fully_qualified_subgraph") == "/sg00"]
     assert table["/sg00/Unknown"].parent == "/sg00"
-    assert table["/sg00/Unknown"].count == len(child_rows)
-    assert table["/sg00"].count > table["/sg00/Unknown"].count     # the parent holds the child's rows
+    assert table["/sg00/Unknown"].instructions == len(child_rows)
+    assert table["/sg00"].instructions > table["/sg00/Unknown"].instructions     # the parent holds the child's rows
     assert table["/sg00"].time >= table["/sg00/Unknown"].time
     flops = {r["name"]: r["tensor_engine_flop_count"] for r in doc["layer_summary"]}
     assert table["/sg00"].flops == flops["/sg00"]
@@ -277,7 +277,7 @@ def test_cli_csv(explorer):
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert rows[0]["op"] == "dot.1" and rows[0]["verdict"] == "worse"
     assert round(float(rows[0]["change_s"]) * 1e9) == 9660
-    assert [r for r in rows if r["kind"] == "unexplained"][0]["change_s"] == "0.0"
+    assert next(r for r in rows if r["kind"] == "unexplained")["change_s"] == "0.0"
 
 
 def test_cli_markdown_and_html(explorer, tmp_path):

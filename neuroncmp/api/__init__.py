@@ -25,7 +25,7 @@ from ..ingest.batch_sizes import infer_batch_sizes
 from ..model import Profile as _Profile
 from ..report.diff import DiffOptions, diff_report
 from ..report.sweep import SweepOptions, sweep_report
-from .ops import Ops, ops
+from .operators import Ops, ops
 from .results import Comparison, Finding, Profile, Sweep, as_subclass, showing_findings
 
 Input = Union[_Profile, str, Path, Iterable["Input"]]

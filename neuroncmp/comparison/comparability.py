@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..choices import SAMPLE, ShownBasis
 from ..model import Profile

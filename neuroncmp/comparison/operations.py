@@ -4,8 +4,9 @@ asked for, and compares them (``ops.compare_ops``). The CLI and ``nc.ops`` both 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from ..errors import UsageError
 from ..ingest import load_set
@@ -30,7 +31,7 @@ class OpsOptions(NamedTuple):
     order: str = "batch"
     format_in: str | None = None
 
-    def checked(self) -> "OpsOptions":
+    def checked(self) -> OpsOptions:
         for name, value, known in (("level", self.level, LEVELS), ("basis", self.basis, BASES),
                                    ("order", self.order, ORDERS)):
             if value not in known:
@@ -38,7 +39,10 @@ class OpsOptions(NamedTuple):
         return self
 
 
-def ops(paths: Iterable[str | Path], options: OpsOptions = OpsOptions()) -> tuple[OpsComparison, list[str]]:
+DEFAULT = OpsOptions()
+
+
+def ops(paths: Iterable[str | Path], options: OpsOptions = DEFAULT) -> tuple[OpsComparison, list[str]]:
     """The comparison and what the set of inputs was read as (notes for standard error)."""
     options = options.checked()
     profiles, said = load_set(paths, options.format_in)

@@ -70,7 +70,7 @@ def _record(comparison: OpsComparison, variant: OpsVariant, change: OpChange, ki
     op = change.variant_op or change.baseline_op
     step = variant.step_variant if change.variant_op else variant.step_baseline
     time = change.variant if change.variant_op else change.baseline
-    row.update(counted=change.counted, count=op.count if op else None, flops=op.flops if op else None,
+    row.update(counted=change.counted, instructions=op.instructions if op else None, flops=op.flops if op else None,
                hbm_bytes=op.bytes if op else None, share_of_step=None if not step or time is None else time / step,
                parent=op.parent if op else None)
     return row
@@ -119,8 +119,9 @@ def _opening(comparison: OpsComparison) -> list[str]:
 
 
 def _footer(comparison: OpsComparison) -> list[str]:
-    return [f"noise band: {comparison.band}; contribution = the op's change in time, the unexplained rest = "
-            "step change - sum of contributions", *comparison.notes]
+    rule = (f"noise band: {comparison.band}; contribution = the op's change in time, the unexplained rest = "
+            "step change - sum of contributions")
+    return [rule, *comparison.notes]
 
 
 def terminal(report: OpsReport, width: int = 100) -> str:
@@ -200,7 +201,7 @@ def json_text(report: OpsReport) -> str:
 
 
 CSV_FIELDS = ("variant", "baseline", "level", "basis", "kind", "op", "baseline_s", "variant_s", "change_s",
-              "share_of_change", "verdict", "counted", "count", "flops", "hbm_bytes", "share_of_step", "parent")
+              "share_of_change", "verdict", "counted", "instructions", "flops", "hbm_bytes", "share_of_step", "parent")
 
 
 def csv_text(report: OpsReport) -> str:

@@ -26,7 +26,7 @@ class Op(NamedTuple):
     """One operator of one profile at one level."""
 
     key: str                        # "Tensor MATMUL", an HLO op, a layer path, "file.py:12"
-    count: int                      # instructions
+    instructions: int               # how many
     time: float                     # seconds: union of its instruction intervals
     instruction_time: float | None  # seconds: plain sum of its instruction durations
     flops: float | None = None

@@ -11,7 +11,8 @@ order (Explorer writes them so) the sort is a stable radix sort on the group num
 
 from __future__ import annotations
 
-from typing import Any, Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -33,7 +34,7 @@ class Columns(NamedTuple):
     engines: list[str]
 
     @classmethod
-    def of(cls, table: Any, level: str, key: str | None, waits: frozenset[str], none: str) -> "Columns":
+    def of(cls, table: Any, level: str, key: str | None, waits: frozenset[str], none: str) -> Columns:
         engine, engines = _codes(table.column("engine"), none)
         opcode, opcodes = _codes(table.column("opcode"), none)
         waiting = np.isin(opcode, [i for i, name in enumerate(opcodes) if name in waits])

@@ -10,8 +10,9 @@ millions (those come as Explorer Parquet, ``explorer.py``).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ...errors import ParseError
 from .. import shapes
@@ -42,7 +43,7 @@ def _check(rows: list[Row], path: str) -> None:
     for at, row in enumerate(rows):
         for field in ("timestamp", "duration"):
             value = row.get(field)
-            if type(value) not in (int, float) or value < 0:
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
                 raise ParseError(path, f"instruction[{at}], {field}", "a number of nanoseconds >= 0",
                                  f"{value!r:.40}")
 
@@ -111,10 +112,11 @@ def _layers(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]
 
 
 def _kernel(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]:
-    return [], ["the view JSON ties no instruction to an NKI source line (Explorer's Instruction table "
-                "does, in nki_source_location)"]
+    return [], [_NO_SOURCE_LINES]
 
 
+_NO_SOURCE_LINES = ("the view JSON ties no instruction to an NKI source line (Explorer's Instruction table "
+                    "does, in nki_source_location)")
 _WAITS_APART = "semaphore waits (EVENT_SEMAPHORE) are left out: they span the wait, not work"
 _NESTED = "layers nest: a layer's time includes its sub-layers' and is never added to them"
 _LEVELS = {"opcode": _opcodes, "hlo": _hlo, "layer": _layers, "kernel": _kernel}

@@ -3,9 +3,8 @@ warnings and gates, then the full table in a collapsible ``<details>`` block."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import base64
+from typing import Any
 
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
