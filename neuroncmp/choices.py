@@ -63,6 +63,11 @@ ENGINE_NAMES: tuple[EngineName, ...] = get_args(EngineName)
 Tool = Literal["auto", "neuron-explorer", "neuron-profile"]
 TOOLS: tuple[Tool, ...] = get_args(Tool)
 
+# The level of an operator table (``neuroncmp ops``): engine x opcode, HLO op, framework layer, NKI
+# kernel source line.
+OpsLevel = Literal["opcode", "hlo", "layer", "kernel"]
+OPS_LEVELS: tuple[OpsLevel, ...] = get_args(OpsLevel)
+
 # The formats of a listing (formats, store ls, store check): reports have the renderer registry's.
 ListingFormat = Literal["term", "json"]
 LISTING_FORMATS: tuple[ListingFormat, ...] = get_args(ListingFormat)

@@ -23,10 +23,12 @@ DOCUMENTED = {
     "ENGINE_NAMES": ("duckdb", "spark"),
     "TOOLS": ("auto", "neuron-explorer", "neuron-profile"),
     "LISTING_FORMATS": ("term", "json"),
+    "OPS_LEVELS": ("opcode", "hlo", "layer", "kernel"),
 }
 ALIASES = {"BASES": choices.Basis, "SHOWN_BASES": choices.ShownBasis, "SORTS": choices.Sort,
            "ORDERS": choices.Order, "VERDICTS": choices.Verdict, "DIRECTIONS": choices.Direction,
-           "ENGINE_NAMES": choices.EngineName, "TOOLS": choices.Tool, "LISTING_FORMATS": choices.ListingFormat}
+           "ENGINE_NAMES": choices.EngineName, "TOOLS": choices.Tool, "LISTING_FORMATS": choices.ListingFormat,
+           "OPS_LEVELS": choices.OpsLevel}
 
 
 @pytest.mark.parametrize("name", sorted(DOCUMENTED))

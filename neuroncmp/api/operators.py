@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..choices import BASES, OPS_LEVELS, ORDERS, check
 from ..comparison.operations import OpsOptions
 from ..comparison.operations import ops as _ops
 from ..comparison.ops import OpsComparison
@@ -41,5 +42,7 @@ def ops(*paths: str | Path, level: str = "opcode", baseline: str | None = None, 
         thresholds: Iterable[str] = (), order: str = "batch", top: int | None = 20) -> Ops:
     """Compare the operators of the baseline (the first path, or ``baseline``: a label) with the
     others at ``level`` (``opcode``, ``hlo``, ``layer``, ``kernel``)."""
-    comparison, _ = _ops(paths, OpsOptions(level, baseline, basis, tuple(thresholds), order))
+    options = OpsOptions(check("level", level, OPS_LEVELS), baseline, check("basis", basis, BASES),
+                         tuple(thresholds), check("order", order, ORDERS))
+    comparison, _ = _ops(paths, options)
     return Ops(comparison, top)

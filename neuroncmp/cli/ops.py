@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import click
 
+from ..choices import BASES, OPS_LEVELS, ORDERS, check
 from .app import cli
 from .options import format_in_option, no_color_option, output_options, width_option
-
-LEVELS = ("opcode", "hlo", "layer", "kernel")  # ingest.ops.LEVELS, repeated so --help imports nothing
 
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("--level", type=click.Choice(LEVELS), default="opcode", show_default=True,
+@click.option("--level", type=click.Choice(OPS_LEVELS), default="opcode", show_default=True,
               help="engine x opcode, HLO op, framework layer, or NKI kernel source line.")
 @click.option("--top", type=click.IntRange(1), default=20, show_default=True, metavar="N",
               help="Operators shown per variant (the rest are summed on one line).")
 @click.option("--baseline", "baseline", metavar="LABEL", help="Label of the baseline (default: the first profile).")
-@click.option("--basis", type=click.Choice(["auto", "step", "sample"]), default="auto", show_default=True,
+@click.option("--basis", type=click.Choice(BASES), default="auto", show_default=True,
               help="Times per step or per sample; auto: per sample when batch sizes differ.")
-@click.option("--order", type=click.Choice(["batch", "given"]), default="batch", show_default=True,
+@click.option("--order", type=click.Choice(ORDERS), default="batch", show_default=True,
               help="Variants by batch size (when all are known) or in the order given.")
 @click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|AMOUNT",
               help="Noise band for times, as for diff: '5%', 'time=2%', 'time=1us'.")
@@ -39,7 +38,9 @@ def ops(files: tuple[str, ...], level: str, top: int, baseline: str | None, basi
 
     renderer = choose("ops", fmt, output)
     check_output(output, files)
-    comparison, said = run_ops(files, OpsOptions(level, baseline, basis, tuple(bands), order, format_in))
+    options = OpsOptions(check("--level", level, OPS_LEVELS), baseline, check("--basis", basis, BASES),
+                         tuple(bands), check("--order", order, ORDERS), format_in)
+    comparison, said = run_ops(files, options)
     notes(said)
     if renderer.kind == "table":  # rows only: the graph changes go to standard error
         warn(v.graph_change for v in comparison.variants if v.graph_change)

@@ -8,35 +8,42 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from ..choices import (
+    AUTO,
+    BASES,
+    OPS_LEVELS,
+    ORDERS,
+    SAMPLE,
+    STEP,
+    Basis,
+    OpsLevel,
+    Order,
+    check,
+)
 from ..errors import UsageError
 from ..ingest import load_set
-from ..ingest.ops import LEVELS, read_ops
+from ..ingest.ops import read_ops
 from ..model import Profile
 from ..records import record
 from .bands import Bands
 from .ops import OpsComparison, OpsSide, compare_ops
-
-BASES = ("auto", "step", "sample")
-ORDERS = ("batch", "given")
 
 
 @record
 class OpsOptions(NamedTuple):
     """What ``ops`` compares and how (the values ``neuroncmp ops`` takes)."""
 
-    level: str = "opcode"
+    level: OpsLevel = "opcode"
     baseline: str | None = None
-    basis: str = "auto"
+    basis: Basis = "auto"
     thresholds: tuple[str, ...] = ()
-    order: str = "batch"
+    order: Order = "batch"
     format_in: str | None = None
 
     def checked(self) -> OpsOptions:
-        for name, value, known in (("level", self.level, LEVELS), ("basis", self.basis, BASES),
-                                   ("order", self.order, ORDERS)):
-            if value not in known:
-                raise UsageError(f"{name} '{value}': expected one of {', '.join(known)}")
-        return self
+        """The options, each checked against its vocabulary (``UsageError`` naming every choice)."""
+        return self._replace(level=check("level", self.level, OPS_LEVELS), basis=check("basis", self.basis, BASES),
+                             order=check("order", self.order, ORDERS))
 
 
 DEFAULT = OpsOptions()
@@ -53,11 +60,11 @@ def ops(paths: Iterable[str | Path], options: OpsOptions = DEFAULT) -> tuple[Ops
     variants = [side for side in sides if side is not baseline]
     if options.order == "batch" and all(s.batch_size for s in variants):
         variants.sort(key=lambda s: s.batch_size or 0)
-    basis = options.basis
-    if basis == "auto":
+    basis: str = options.basis
+    if basis == AUTO:
         sizes = {s.batch_size for s in sides}
-        basis = "sample" if len(sizes) > 1 and None not in sizes else "step"
-    elif basis == "sample" and any(not s.batch_size for s in sides):
+        basis = SAMPLE if len(sizes) > 1 and None not in sizes else STEP
+    elif basis == SAMPLE and any(not s.batch_size for s in sides):
         raise UsageError("--basis sample needs every side's batch size (name files b8, b16, ...)")
     band = Bands(options.thresholds).for_kind("time")
     return compare_ops(baseline, variants, options.level, basis, band), said

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..choices import ADDED, BETTER, REMOVED, SAMPLE, SUSPECT, UNCHANGED, WORSE
 from ..ingest.ops import LEVEL_NAMES, NONE, Op, OpTable
 from ..records import record
 from .bands import Band
-from .result import ADDED, BETTER, REMOVED, SUSPECT, UNCHANGED, WORSE
 
 
 @record
@@ -31,7 +31,7 @@ class OpsSide(NamedTuple):
 
     def per(self, basis: str) -> float:
         """What a time is divided by in ``basis``: the batch size per sample, else 1."""
-        return float(self.batch_size) if basis == "sample" and self.batch_size else 1.0
+        return float(self.batch_size) if basis == SAMPLE and self.batch_size else 1.0
 
 
 @record
