@@ -333,3 +333,23 @@ def test_column_wise_union_agrees_with_the_plain_one(ordered):
     for g in range(9):
         mine = group == g
         assert got[g] == union_length(zip(start[mine].tolist(), end[mine].tolist()))
+
+
+def test_ops_reads_what_capture_kept(tmp_path):
+    """A capture with the Explorer stand-in keeps its Parquet output, op tables included, in
+    raw/<label>/explorer/; ``ops`` of the run folder's summaries finds them there. The stand-in
+    writes one 1,000 ns MATMUL per sample, back to back: the same time per sample at b8 and b32."""
+    from conftest import TRAIN, use_standins
+
+    out = tmp_path / "run"
+    with pytest.MonkeyPatch.context() as mp:
+        use_standins(mp, tmp_path / "no-neuron-bin")
+        result = CliRunner().invoke(cli, ["capture", "--batch", "8,32", "--out", str(out), "--", *TRAIN])
+    assert result.exit_code == 0, result.output
+    assert (out / "raw" / "b8" / "explorer" / "Instruction.parquet").is_file()
+    comparison, _ = ops([out / "b8.json", out / "b32.json"], OpsOptions(level="hlo"))
+    (variant,) = comparison.variants
+    dot = variant.changes[0]
+    assert comparison.basis == "sample" and dot.key == "dot.1"
+    assert (dot.baseline_op.instructions, dot.variant_op.instructions) == (8, 32)
+    assert round(dot.baseline * 1e9) == round(dot.variant * 1e9) == 1000 and dot.verdict == "unchanged"

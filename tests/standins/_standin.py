@@ -8,7 +8,8 @@ reference):
   tables in DIR as schema 12.0.1 lays them out so far as AWS documents it (``Summary``; ``Metadata``
   as one row with a column per field, ``profile_schema_version`` 12.0.1; ``HbmUsageSummaryByType``;
   ``SchemaFields`` with each written field's unit, taken from schema 7.4.0's reference by the
-  field's suffix, since 12.0.1's lists are not known to us); errors on stderr, exit 1; unknown
+  field's suffix, since 12.0.1's lists are not known to us; ``Instruction``, the op table ``neuroncmp
+  ops`` reads: one 1,000 ns ``MATMUL`` of HLO op ``dot.1`` per sample, back to back); errors on stderr, exit 1; unknown
   flags or formats: usage on stderr, exit 2.
 - ``view --show-profile-schema`` (Explorer, SDK 2.33; the top-level flag of 2.31-2.32 is gone):
   a YAML document; the real one's layout beyond "the OpenAPI schema as YAML" is not documented, so
@@ -122,6 +123,9 @@ def write_parquet(out: Path, batch: int, summary: dict) -> None:
         ("HbmUsageSummaryByType", k) for k in ("neuron_device_idx", "neuroncore_idx", "usage_type", "usage_bytes")]
     pq.write_table(pa.Table.from_pylist([{"table_name": t, "field_name": f, "field_unit": unit_of(f)}
                                          for t, f in declared]), out / "SchemaFields.parquet")
+    pq.write_table(pa.Table.from_pylist([{"start_ts": 1000 * i, "end_ts": 1000 * (i + 1), "duration_ns": 1000,
+                                          "engine": "tensor", "opcode": "MATMUL", "hlo_name": "dot.1",
+                                          "layer": "model/linear"} for i in range(batch)]), out / "Instruction.parquet")
 
 
 def unit_of(field: str) -> str | None:
