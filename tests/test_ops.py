@@ -315,24 +315,41 @@ def test_api_returns_a_frame(explorer):
     assert "the compiler changed the graph" in str(result)
 
 
-@pytest.mark.parametrize("ordered", [True, False])
-def test_column_wise_union_agrees_with_the_plain_one(ordered):
-    """union.py (numpy, all groups at once, both sort paths) against intervals.union_length (a
-    plain loop, one group at a time) on random overlapping intervals."""
+@pytest.mark.parametrize("ordered,batches,far", [(True, 1, False), (True, 7, False), (False, 1, False),
+                                                 (True, 3, True)])
+def test_column_wise_union_agrees_with_the_plain_one(ordered, batches, far):
+    """union.py (numpy, every operator at once, in row groups carrying each operator's reach, or
+    the whole table sorted; ``far``: times so spread the shift would overflow) against
+    intervals.union_length (a plain loop, one operator at a time) on random overlapping intervals."""
     import numpy as np
 
-    from neuroncmp.ingest.ops.union import _covered
+    from neuroncmp.ingest.ops import union
 
     random = np.random.default_rng(7)
-    start = random.integers(0, 10_000, 2_000)
+    start = random.integers(0, 2**59 if far else 10_000, 2_000)
     if ordered:
         start = np.sort(start)
     end = start + random.integers(1, 300, start.size)
-    group = random.integers(0, 9, start.size)
-    got = _covered(group, start, end, 9)
-    for g in range(9):
-        mine = group == g
-        assert got[g] == union_length(zip(start[mine].tolist(), end[mine].tolist()))
+    group_names = [f"op{g}" for g in random.integers(0, 9, start.size)]
+    totals = union.Totals("(none)")
+    for part in np.array_split(np.arange(start.size), batches):
+        ids = totals.ids([group_names[i] for i in part], [False] * part.size)
+        union.add(totals, ids, start[part], end[part], np.zeros(part.size), np.zeros(part.size), ordered)
+    got = {name: covered for name, _, covered, _, _, _, _ in totals.rows()}
+    for name in set(group_names):
+        mine = [i for i, n in enumerate(group_names) if n == name]
+        assert got[name] == union_length((int(start[i]), int(end[i])) for i in mine), name
+
+
+def test_rows_out_of_time_order_are_read_whole(explorer, tmp_path):
+    """The fixture's EVENT_SEMAPHORE row (start 0) comes last: the streaming pass stops, the whole
+    table is read sorted, and the times are the same as the docstring's arithmetic."""
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(explorer["ops-base"] / "Instruction.parquet").column("start_ts").to_pylist()
+    assert rows[-1] < rows[-2]
+    table = read_ops(explorer["ops-base"], "hlo").by_key()
+    assert round(table["dot.1"].time * 1e9) == _op_time_ns(generator.OPS_BASE["dot.1"])
 
 
 def test_ops_reads_what_capture_kept(tmp_path):

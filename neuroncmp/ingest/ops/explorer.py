@@ -11,18 +11,22 @@ the HLO level (the union of its ``time_intervals``). Needs pyarrow (the ``parque
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ...errors import ParseError
 from ..formats.explorer_parquet import _pyarrow_parquet, table_files
+from . import union
 from .intervals import union_length
 from .table import NONE, WAIT_OPCODES, Graph, Op, OpTable, nested_parent
-from .union import Columns, aggregate
 
 _NS = 1e-9
 _KEY = {"hlo": "hlo_name", "layer": "layer", "kernel": "nki_source_location"}
 _OPTIONAL = ("hbm_read_bytes", "hbm_write_bytes", "raw_flops")
+_BATCH = 1 << 20  # rows per batch read: bounds memory to about 100 MB of columns
 _WAITS_APART = "semaphore waits (EVENT_SEMAPHORE) are left out: they span the wait, not work"
 
 
@@ -51,20 +55,85 @@ def _read(files: list[Path], table: str, columns: list[str], text: list[str]) ->
 
 
 def _from_instructions(files: list[Path], directory: Path, level: str) -> OpTable:
-    need = ["engine", "opcode", "start_ts", "end_ts"] + ([_KEY[level]] if level in _KEY else [])
-    table = _read(files, "Instruction", need + list(_OPTIONAL), ["engine", "opcode"] + need[4:])
-    if missing := [c for c in need if c not in table.column_names]:
+    key = _KEY.get(level)
+    need = ["engine", "opcode", "start_ts", "end_ts"] + ([key] if key else [])
+    present = set(_schema(files[0]))
+    if missing := [c for c in need if c not in present]:
         raise ParseError(str(files[0]), "table Instruction", f"columns {', '.join(need)}", f"no {', '.join(missing)}")
-    columns = Columns.of(table, level, _KEY.get(level), WAIT_OPCODES, NONE)
-    found = aggregate(columns)
-    has_flops = "raw_flops" in table.column_names
+    columns = need + [c for c in _OPTIONAL if c in present]
+    try:
+        totals = _stream(files, level, key, columns, in_time_order=True)
+    except union.OutOfOrder:  # not in time order: the whole table at once, sorted by (operator, start)
+        totals = _stream(files, level, key, columns, in_time_order=False)
+    has_flops = "raw_flops" in present
     ops = [Op(name, count, covered * _NS, summed * _NS, flops if has_flops else None, moved, wait)
-           for name, count, covered, summed, flops, moved, wait in found]
+           for name, count, covered, summed, flops, moved, wait in totals.rows()]
     notes: tuple[str, ...] = () if level == "opcode" else (_WAITS_APART,)
     if level == "layer":
         keys = {op.key for op in ops}
         ops = [op._replace(parent=nested_parent(op.key, keys)) for op in ops]
-    return OpTable(level, str(directory), tuple(ops), Graph(_neff_hash(directory), columns.per_engine()), notes)
+    engines = tuple(sorted(totals.per_engine.items()))
+    return OpTable(level, str(directory), tuple(ops), Graph(_neff_hash(directory), engines), notes)
+
+
+def _schema(file: Path) -> list[str]:
+    pq = _pyarrow_parquet()
+    try:
+        return list(pq.ParquetFile(file).schema_arrow.names)
+    except Exception as exc:  # pyarrow raises many types for a corrupt file: said in one line
+        raise _unreadable(file, "Instruction", exc) from None
+
+
+def _unreadable(file: Path, table: str, exc: Exception) -> ParseError:
+    first = str(exc).strip().splitlines()[0][:120] if str(exc).strip() else ""
+    return ParseError(str(file), f"table {table}", "a readable Parquet table", f"{type(exc).__name__}: {first}")
+
+
+def _batches(files: list[Path], columns: list[str], text: list[str], in_time_order: bool) -> Iterator[Any]:
+    """Row groups one by one (in time order), else the whole table as one batch."""
+    pq = _pyarrow_parquet()
+    if not in_time_order:
+        yield pq.read_table([str(f) for f in files] if len(files) > 1 else files[0], columns=columns,
+                            read_dictionary=text)
+        return
+    for file in files:
+        yield from pq.ParquetFile(file, read_dictionary=text).iter_batches(batch_size=_BATCH, columns=columns)
+
+
+def _stream(files: list[Path], level: str, key: str | None, columns: list[str], in_time_order: bool) -> union.Totals:
+    totals = union.Totals(NONE)
+    text = ["engine", "opcode"] + ([key] if key else [])
+    batches = _batches(files, columns, text, in_time_order)
+    while True:
+        try:
+            batch = next(batches, None)
+        except Exception as exc:  # a damaged row group: one line naming the file
+            raise _unreadable(files[0], "Instruction", exc) from None
+        if batch is None:
+            return totals
+        _add_batch(totals, batch, level, key, in_time_order)
+
+
+def _add_batch(totals: union.Totals, batch: Any, level: str, key: str | None, in_time_order: bool) -> None:
+    engine, engines = union.codes(batch.column("engine"), NONE)
+    opcode, opcodes = union.codes(batch.column("opcode"), NONE)
+    for name, count in zip(engines, np.bincount(engine, minlength=len(engines)).tolist()):
+        if count:
+            totals.per_engine[name] = totals.per_engine.get(name, 0) + count
+    waiting = np.array([name in WAIT_OPCODES for name in opcodes])
+    if level == "opcode":
+        names = [f"{e} {o}" for e in engines for o in opcodes]
+        ids = totals.ids(names, [o in WAIT_OPCODES for _ in engines for o in opcodes])
+        group = ids[engine * len(opcodes) + opcode]
+    else:  # waits are left out: they go to the unnamed operator, never reported
+        found, names = union.codes(batch.column(key), NONE)
+        ids = totals.ids(names, [False] * len(names))
+        left_out = totals.ids([""], [False])[0]
+        group = np.where(waiting[opcode], left_out, ids[found])
+    moved = union.numbers(batch, "hbm_read_bytes") + union.numbers(batch, "hbm_write_bytes")
+    union.add(totals, group, np.asarray(union.numbers(batch, "start_ts"), dtype=np.int64),
+              np.asarray(union.numbers(batch, "end_ts"), dtype=np.int64), union.numbers(batch, "raw_flops"),
+              moved, in_time_order)
 
 
 def _neff_hash(directory: Path) -> str | None:

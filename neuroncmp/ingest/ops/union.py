@@ -1,133 +1,154 @@
-"""Per-group interval unions over millions of instructions, in numpy: one sort, one running
-maximum, a few ``bincount`` sums; no Python loop over rows.
+"""Per-operator counts, sums and interval unions over millions of instructions, column-wise in
+numpy, one Parquet row group at a time; no Python loop over rows.
 
-The intervals are sorted by (group, start). Each group's starts are shifted by ``group * span``
-(``span`` longer than the whole trace), so one running maximum of the ends runs across all groups
-without ever carrying a group's reach into the next. An interval opens a new island when it starts
-after the running maximum of every earlier end; an island covers (its last running maximum - its
-first start); a group's time is the sum of its islands. When the starts are already in time
-order (Explorer writes them so) the sort is a stable radix sort on the group number alone.
+The union: with one operator's intervals sorted by start, each one adds what it reaches past every
+earlier one, ``max(0, end - max(start, reach))`` where ``reach`` is the largest earlier end; the
+sum is the covered time. All operators at once: the rows are sorted by operator (a stable radix
+sort on the operator number keeps each operator's rows in time order when the table is), and each
+operator's times are shifted by ``operator * span`` (``span`` longer than the batch's time range),
+so one running maximum over the batch never carries an operator's reach into the next. Between
+row groups each operator's reach is carried over, which is exact while the table is in time order
+(the generated tables are; Explorer's ``Instruction`` is not documented to be): a row group that
+breaks the order makes ``OutOfOrder``, and the caller reads the whole table as one batch, sorted
+by (operator, start). Memory: a row group's columns at a time in time order, the whole table's
+needed columns otherwise.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from ...records import record
+_FLOOR = np.iinfo(np.int64).min // 4  # "no reach yet": below any shifted time, far from overflow
 
 
-@record
-class Columns(NamedTuple):
-    """The columns ``aggregate`` needs, as numpy arrays, and the names of the groups."""
-
-    group: Any          # int64 group number per row
-    names: list[str]
-    start: Any          # int64 ns
-    end: Any            # int64 ns
-    moved: Any          # float64 HBM bytes
-    flops: Any          # float64
-    wait: Any           # bool per group
-    engine: Any         # int32 engine number per row (the graph's instruction counts)
-    engines: list[str]
-
-    @classmethod
-    def of(cls, table: Any, level: str, key: str | None, waits: frozenset[str], none: str) -> Columns:
-        engine, engines = _codes(table.column("engine"), none)
-        opcode, opcodes = _codes(table.column("opcode"), none)
-        waiting = np.isin(opcode, [i for i, name in enumerate(opcodes) if name in waits])
-        if level == "opcode":
-            group = engine.astype(np.int64) * len(opcodes) + opcode
-            names = [f"{e} {o}" for e in engines for o in opcodes]
-            wait = np.array([o in waits for _ in engines for o in opcodes], dtype=bool)
-        else:  # waits are left out: they go to one more group, never reported (no copy of the columns)
-            codes, names = _codes(table.column(key), none)
-            group = np.where(waiting, len(names), codes).astype(np.int64)
-            wait = np.zeros(len(names) + 1, dtype=bool)
-            names = [*names, ""]
-        moved = _numbers(table, "hbm_read_bytes") + _numbers(table, "hbm_write_bytes")
-        return cls(group, names, _ints(table, "start_ts"), _ints(table, "end_ts"), moved,
-                   _numbers(table, "raw_flops"), wait, engine, engines)
-
-    def per_engine(self) -> tuple[tuple[str, int], ...]:
-        counts = np.bincount(self.engine, minlength=len(self.engines))
-        return tuple((name, int(n)) for name, n in zip(self.engines, counts) if n)
+class OutOfOrder(Exception):
+    """A row group starts before the previous one ended its rows: the streaming union would be wrong."""
 
 
-def _codes(column: Any, none: str) -> tuple[Any, list[str]]:
-    """A text column as (int32 codes, names): nulls and empty text become ``none``."""
+class Totals:
+    """The running totals per operator, grown as row groups bring new names."""
+
+    def __init__(self, none: str) -> None:
+        self.none = none
+        self.index: dict[str, int] = {}
+        self.names: list[str] = []
+        self.wait: list[bool] = []
+        self.stats = np.zeros((5, 0))          # instructions, covered ns, summed ns, FLOPs, bytes
+        self.reach = np.zeros(0, dtype=np.int64)
+        self.last_start: int | None = None
+        self.per_engine: dict[str, int] = {}
+
+    def ids(self, names: list[str], waits: list[bool]) -> Any:
+        """Global numbers for ``names`` (new ones added): an int64 array."""
+        out = np.empty(len(names), dtype=np.int64)
+        for at, (name, wait) in enumerate(zip(names, waits)):
+            number = self.index.get(name)
+            if number is None:
+                number = self.index[name] = len(self.names)
+                self.names.append(name)
+                self.wait.append(wait)
+            out[at] = number
+        grow = len(self.names) - self.reach.size
+        if grow > 0:
+            self.stats = np.concatenate([self.stats, np.zeros((5, grow))], axis=1)
+            self.reach = np.concatenate([self.reach, np.full(grow, _FLOOR, dtype=np.int64)])
+        return out
+
+    def rows(self) -> Iterator[tuple[str, int, float, float, float, float, bool]]:
+        """Per operator seen: (name, instructions, covered ns, summed ns, FLOPs, bytes, wait)."""
+        for number, name in enumerate(self.names):
+            count, covered, summed, flops, moved = self.stats[:, number]
+            if count and name:  # "": the left-out waits
+                yield name, int(count), float(covered), float(summed), float(flops), float(moved), self.wait[number]
+
+
+def codes(column: Any, none: str) -> tuple[Any, list[str]]:
+    """A text column of one batch as (int64 codes, names): nulls and empty text become ``none``."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if not pa.types.is_dictionary(column.type):
         column = pc.dictionary_encode(column)
-    chunk = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    names = [str(v) if v else none for v in chunk.dictionary.to_pylist()]
-    codes = chunk.indices.fill_null(len(names)).to_numpy(zero_copy_only=False).astype(np.int32)
-    names.append(none)
-    unique = list(dict.fromkeys(names))  # "" and null both mean none: one group
-    if len(unique) != len(names):
-        remap = np.array([unique.index(n) for n in names], dtype=np.int32)
-        codes, names = remap[codes], unique
-    return codes, names
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    names = [str(v) if v else none for v in column.dictionary.to_pylist()] + [none]
+    indices = column.indices
+    filled = indices.fill_null(len(names) - 1) if indices.null_count else indices
+    return np.asarray(filled.to_numpy(zero_copy_only=False), dtype=np.int64), names
 
 
-def _ints(table: Any, name: str) -> Any:
-    return np.asarray(table.column(name).to_numpy(), dtype=np.int64)  # no copy when already int64
+def numbers(batch: Any, name: str) -> Any:
+    """A numeric column as a numpy array (zeros when absent, nulls as 0; no copy when it can)."""
+    if name not in batch.schema.names:
+        return np.zeros(batch.num_rows)
+    column = batch.column(name)
+    return (column.fill_null(0) if column.null_count else column).to_numpy(zero_copy_only=False)
 
 
-def _numbers(table: Any, name: str) -> Any:
-    if name not in table.column_names:
-        return np.zeros(table.num_rows)
-    column = table.column(name)
-    return np.asarray((column.fill_null(0) if column.null_count else column).to_numpy(), dtype=np.float64)
-
-
-def aggregate(columns: Columns) -> Iterator[tuple[str, int, float, float, float, float, bool]]:
-    """Per group: (name, instructions, covered ns, summed ns, FLOPs, bytes, wait)."""
-    groups = len(columns.names)
-    if columns.start.size == 0:
-        return iter(())
-    count = np.bincount(columns.group, minlength=groups)
-    summed = np.bincount(columns.group, weights=(columns.end - columns.start).astype(np.float64), minlength=groups)
-    flops = np.bincount(columns.group, weights=columns.flops, minlength=groups)
-    moved = np.bincount(columns.group, weights=columns.moved, minlength=groups)
-    covered = _covered(columns.group, columns.start, columns.end, groups)
-    return ((columns.names[g], int(count[g]), float(covered[g]), float(summed[g]), float(flops[g]), float(moved[g]),
-             bool(columns.wait[g])) for g in np.flatnonzero(count) if columns.names[g])
-
-
-def _covered(group: Any, start: Any, end: Any, groups: int) -> Any:
-    origin = int(start.min())
-    start, end = start - origin, end - origin
-    span = int(end.max()) + 1
-    if span * groups >= 2**62:  # the shift would overflow: one group at a time
-        return np.array([_one(start[group == g], end[group == g]) for g in range(groups)])
-    if start.size < 2 or bool(np.all(start[1:] >= start[:-1])):
-        order = np.argsort(group.astype(np.int16 if groups < 2**15 else np.int32), kind="stable")
-    else:
-        order = np.argsort(group * span + start, kind="stable")
-    shift = group[order] * span
-    lo, hi = start[order] + shift, end[order] + shift
-    reach = np.maximum.accumulate(hi)
-    opens = np.empty(lo.size, dtype=bool)
-    opens[0] = True
-    opens[1:] = lo[1:] > reach[:-1]
-    first = np.flatnonzero(opens)
-    last = np.append(first[1:] - 1, lo.size - 1)
-    island = (reach[last] - lo[first]).astype(np.float64)
-    return np.bincount(group[order][first], weights=island, minlength=groups)
-
-
-def _one(start: Any, end: Any) -> float:
+def add(totals: Totals, group: Any, start: Any, end: Any, flops: Any, moved: Any, in_time_order: bool) -> None:
+    """One batch's rows (``group``: global operator numbers) into the totals."""
     if start.size == 0:
-        return 0.0
+        return
+    if in_time_order:
+        ordered = bool(np.all(start[1:] >= start[:-1]))
+        if not ordered or (totals.last_start is not None and int(start[0]) < totals.last_start):
+            raise OutOfOrder
+        totals.last_start = int(start[-1])
+    size = len(totals.names)
+    stats = totals.stats
+    stats[0] += np.bincount(group, minlength=size)
+    stats[2] += np.bincount(group, weights=end - start, minlength=size)
+    stats[3] += np.bincount(group, weights=flops, minlength=size)
+    stats[4] += np.bincount(group, weights=moved, minlength=size)
+    stats[1] += _covered(totals, group, start, end, in_time_order)
+
+
+def _covered(totals: Totals, group: Any, start: Any, end: Any, in_time_order: bool) -> Any:
+    size = len(totals.names)
+    origin = int(start.min())
+    span = int(end.max()) - origin + 1
+    if span * size >= 2**62:  # the shift would overflow: one operator at a time (slow, never seen)
+        covered = np.zeros(size)
+        for number in np.unique(group):
+            mine = group == number
+            covered += _covered_one(totals, int(number), start[mine], end[mine], size)
+        return covered
+    if in_time_order:  # each operator's rows keep their time order: a radix sort on the operator
+        order = np.argsort(group.astype(np.int16) if size < 2**15 else group, kind="stable")
+    else:
+        order = np.argsort(group * span + (start - origin), kind="stable")
+    sorted_group = group[order]
+    shift = sorted_group * span  # in place from here on: a row group's arrays are allocated once
+    shift -= origin
+    low, high = start[order], end[order]
+    low += shift
+    high += shift
+    reach = np.maximum.accumulate(high)
+    gained = np.empty_like(reach)
+    gained[0] = _FLOOR
+    gained[1:] = reach[:-1]
+    if bool(np.any(totals.reach != _FLOOR)):  # reaches carried from earlier row groups
+        carried = np.where(totals.reach == _FLOOR, _FLOOR, totals.reach + (np.arange(size) * span - origin))
+        np.maximum(gained, carried[sorted_group], out=gained)
+    np.maximum(gained, low, out=gained)
+    np.subtract(high, gained, out=gained)
+    np.maximum(gained, 0, out=gained)
+    last = np.flatnonzero(np.append(sorted_group[1:] != sorted_group[:-1], True))  # each operator's last row
+    ends = reach[last] - shift[last]
+    totals.reach[sorted_group[last]] = np.maximum(totals.reach[sorted_group[last]], ends)
+    return np.bincount(sorted_group, weights=gained, minlength=size)
+
+
+def _covered_one(totals: Totals, number: int, start: Any, end: Any, size: int) -> Any:
     order = np.argsort(start, kind="stable")
-    lo, hi = start[order], end[order]
-    reach = np.maximum.accumulate(hi)
-    opens = np.concatenate(([True], lo[1:] > reach[:-1]))
-    first = np.flatnonzero(opens)
-    last = np.append(first[1:] - 1, lo.size - 1)
-    return float((reach[last] - lo[first]).sum())
+    low, high = start[order], end[order]
+    reach = np.maximum.accumulate(high)
+    before = np.concatenate(([totals.reach[number]], reach[:-1]))
+    before = np.maximum(before, totals.reach[number])
+    out = np.zeros(size)
+    out[number] = float(np.maximum(high - np.maximum(low, before), 0).sum())
+    totals.reach[number] = max(int(totals.reach[number]), int(reach[-1]))
+    return out
