@@ -23,10 +23,10 @@ from conftest import ROOT, RUN
 
 import neuroncmp
 from neuroncmp.cli import cli
-from neuroncmp.comparison.operations import OpsOptions, ops
 from neuroncmp.errors import ParseError, UsageError
 from neuroncmp.ingest.ops import read_ops
 from neuroncmp.ingest.ops.intervals import union_length
+from neuroncmp.report.ops import OpsOptions, ops_report
 
 THIRD = ROOT / "tests" / "data" / "third_party" / "view-json"
 SHARED = Path("/work/shared/samples/neuron-profile/view-json")
@@ -42,6 +42,10 @@ _SPEC = importlib.util.spec_from_file_location("make_explorer_fixtures", ROOT / 
 assert _SPEC is not None and _SPEC.loader is not None
 generator = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(generator)
+
+
+def _ops(paths, options):
+    return ops_report(paths, options).comparison
 
 
 def _doc(path: Path) -> dict:
@@ -131,7 +135,7 @@ def test_layers_nest_and_a_parent_is_never_added_to_its_children():
     assert table["/sg00"].time >= table["/sg00/Unknown"].time
     flops = {r["name"]: r["tensor_engine_flop_count"] for r in doc["layer_summary"]}
     assert table["/sg00"].flops == flops["/sg00"]
-    comparison, _ = ops([TRN2, THIRD / "trn2.3xlarge_profiler-2.28_attention_fused_bf16_s512.json"],
+    comparison = _ops([TRN2, THIRD / "trn2.3xlarge_profiler-2.28_attention_fused_bf16_s512.json"],
                         OpsOptions(level="layer"))
     counted = {c.key for c in comparison.variants[0].changes if c.counted}
     assert "/sg00" not in counted and "/sg00/Unknown" in counted
@@ -189,7 +193,7 @@ def test_the_truth_is_what_the_docstring_says():
 
 
 def test_explorer_ranks_the_slowed_op_first_with_its_contribution(explorer):
-    comparison, _ = ops([explorer["ops-base"], explorer["ops-slow"]], OpsOptions(level="hlo"))
+    comparison = _ops([explorer["ops-base"], explorer["ops-slow"]], OpsOptions(level="hlo"))
     (variant,) = comparison.variants
     truth = _truth()
     first = variant.changes[0]
@@ -209,7 +213,7 @@ def test_explorer_ranks_the_slowed_op_first_with_its_contribution(explorer):
 
 
 def test_explorer_waits_are_apart_and_never_counted(explorer):
-    comparison, _ = ops([explorer["ops-base"], explorer["ops-slow"]], OpsOptions(level="opcode"))
+    comparison = _ops([explorer["ops-base"], explorer["ops-slow"]], OpsOptions(level="opcode"))
     (variant,) = comparison.variants
     assert [w.key for w in variant.waits] == ["sync EVENT_SEMAPHORE"]
     assert all(not c.baseline_op or not c.baseline_op.wait for c in variant.changes)
@@ -242,7 +246,7 @@ def test_a_capture_folder_is_read_as_it_is(explorer, tmp_path):
     for label, name in (("b8", "ops-base"), ("b32", "ops-slow")):
         shutil.copy(RUN / "b32.json", tmp_path / f"{label}.json")
         shutil.copytree(explorer[name], tmp_path / "raw" / label / "explorer")
-    comparison, _ = ops([tmp_path / "b8.json", tmp_path / "b32.json"], OpsOptions(level="hlo", basis="step"))
+    comparison = _ops([tmp_path / "b8.json", tmp_path / "b32.json"], OpsOptions(level="hlo", basis="step"))
     assert comparison.variants[0].changes[0].key == "dot.1"
 
 
@@ -304,7 +308,9 @@ def test_cli_bad_input_is_one_clear_line(tmp_path):
 
 def test_options_are_checked():
     with pytest.raises(UsageError, match="level.*opcode, hlo, layer, kernel"):
-        OpsOptions(level="ops").checked()
+        OpsOptions(level="ops")
+    with pytest.raises(UsageError, match="top"):
+        OpsOptions(top=0)
 
 
 def test_api_returns_a_frame(explorer):
@@ -364,7 +370,7 @@ def test_ops_reads_what_capture_kept(tmp_path):
         result = CliRunner().invoke(cli, ["capture", "--batch", "8,32", "--out", str(out), "--", *TRAIN])
     assert result.exit_code == 0, result.output
     assert (out / "raw" / "b8" / "explorer" / "Instruction.parquet").is_file()
-    comparison, _ = ops([out / "b8.json", out / "b32.json"], OpsOptions(level="hlo"))
+    comparison = _ops([out / "b8.json", out / "b32.json"], OpsOptions(level="hlo"))
     (variant,) = comparison.variants
     dot = variant.changes[0]
     assert comparison.basis == "sample" and dot.key == "dot.1"

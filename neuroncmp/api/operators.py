@@ -6,22 +6,27 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..choices import BASES, OPS_LEVELS, ORDERS, check
-from ..comparison.operations import OpsOptions
-from ..comparison.operations import ops as _ops
-from ..comparison.ops import OpsComparison
-from ..render.ops_out import OpsReport, markdown_text, records, terminal
+from ..arguments import texts
+from ..choices import Basis, OpsLevel, Order
+from ..report.ops import TOP, OpsOptions, OpsReport, ops_report
 
 
 class Ops:
-    """What ``nc.ops`` returns: ``.comparison`` (the immutable result), ``.to_frame()``, and text."""
+    """What ``nc.ops`` returns: ``.report`` (the document: ``.report.comparison`` is the immutable
+    result), ``.to_frame()``, ``.records()``, and text (``str``, Markdown in notebooks)."""
 
-    def __init__(self, comparison: OpsComparison, top: int | None = 20) -> None:
-        self.comparison, self.top = comparison, top
+    def __init__(self, report: OpsReport) -> None:
+        self.report = report
+
+    @property
+    def comparison(self) -> Any:
+        return self.report.comparison
 
     def records(self) -> list[dict[str, Any]]:
-        """Tidy rows: one per variant x operator (seconds), then each variant's unexplained rest."""
-        return records(OpsReport(self.comparison, self.top))
+        """Tidy rows: one per variant x operator (seconds), then each variant's unexplained rest and waits."""
+        from ..render.ops_out import records
+
+        return records(self.report)
 
     def to_frame(self) -> Any:
         import pandas as pd
@@ -29,20 +34,23 @@ class Ops:
         return pd.DataFrame(self.records())
 
     def __str__(self) -> str:
-        return terminal(OpsReport(self.comparison, self.top))
+        from ..render.ops_out import terminal
+
+        return terminal(self.report)
 
     def _repr_markdown_(self) -> str:
-        return markdown_text(OpsReport(self.comparison, self.top))
+        from ..render.ops_out import markdown_text
+
+        return markdown_text(self.report)
 
     def __repr__(self) -> str:
-        return repr(self.comparison)
+        return repr(self.report.comparison)
 
 
-def ops(*paths: str | Path, level: str = "opcode", baseline: str | None = None, basis: str = "auto",
-        thresholds: Iterable[str] = (), order: str = "batch", top: int | None = 20) -> Ops:
+def ops(*paths: str | Path, level: OpsLevel = "opcode", baseline: str | None = None, basis: Basis = "auto",
+        thresholds: Iterable[str] = (), order: Order = "batch", top: int | None = TOP) -> Ops:
     """Compare the operators of the baseline (the first path, or ``baseline``: a label) with the
-    others at ``level`` (``opcode``, ``hlo``, ``layer``, ``kernel``)."""
-    options = OpsOptions(check("level", level, OPS_LEVELS), baseline, check("basis", basis, BASES),
-                         tuple(thresholds), check("order", order, ORDERS))
-    comparison, _ = _ops(paths, options)
-    return Ops(comparison, top)
+    others at ``level`` (``opcode``, ``hlo``, ``layer``, ``kernel``); every option is checked as
+    ``neuroncmp ops`` checks it."""
+    options = OpsOptions(level, top, baseline, basis, texts("thresholds", thresholds), order)  # checked before any read
+    return Ops(ops_report(paths, options))

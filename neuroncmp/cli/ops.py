@@ -31,17 +31,15 @@ def ops(files: tuple[str, ...], level: str, top: int, baseline: str | None, basi
         width: int | None) -> None:
     """Compare operators: FILES are view JSONs (--output-format json), Explorer Parquet folders or
     capture run folders' profiles; the first is the baseline unless --baseline names another."""
-    from ..comparison.operations import OpsOptions
-    from ..comparison.operations import ops as run_ops
-    from ..render.ops_out import OpsReport
+    from ..report.ops import OpsOptions, ops_report
     from .output import check_output, choose, emit, notes, warn
 
     renderer = choose("ops", fmt, output)
     check_output(output, files)
-    options = OpsOptions(check("--level", level, OPS_LEVELS), baseline, check("--basis", basis, BASES),
+    options = OpsOptions(check("--level", level, OPS_LEVELS), top, baseline, check("--basis", basis, BASES),
                          tuple(bands), check("--order", order, ORDERS), format_in)
-    comparison, said = run_ops(files, options)
-    notes(said)
+    report = ops_report(files, options)
+    notes(report.notes)
     if renderer.kind == "table":  # rows only: the graph changes go to standard error
-        warn(v.graph_change for v in comparison.variants if v.graph_change)
-    emit(renderer, "ops", OpsReport(comparison, top), output, no_color, width)
+        warn(v.graph_change for v in report.comparison.variants if v.graph_change)
+    emit(renderer, "ops", report, output, no_color, width)

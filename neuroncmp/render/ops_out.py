@@ -6,25 +6,17 @@ from __future__ import annotations
 import csv
 import io
 import textwrap
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..comparison.ops import OpChange, OpsComparison, OpsVariant
 from ..escape import csv_cell, html, markdown, text
 from ..ingest.ops import LEVEL_NAMES
-from ..records import record
+from ..report.ops import OpsReport
 from ..units import SECOND, format_value
 from .json_out import dumps
 
 UNEXPLAINED = "(unexplained: overlap, idle time)"
 OTHERS = "(other ops)"
-
-
-@record
-class OpsReport(NamedTuple):
-    """What an ``ops`` renderer shows: the comparison and how many operators per variant."""
-
-    comparison: OpsComparison
-    top: int | None = 20
 
 
 def _time(value: float | None) -> str:

@@ -11,6 +11,7 @@ the same result:
 - ``metrics``: ``MetricsOptions`` -> ``metrics_report(options)`` -> catalog entries
 - ``convert``: ``ConvertOptions`` -> ``convert_report(path, options)`` -> ``Loaded`` (the run folder's profiles)
 - ``report`` (the site): ``SiteOptions`` -> ``site_report(store, options)`` -> ``SiteData`` (``render.site`` writes it)
+- ``ops``: ``OpsOptions`` -> ``ops_report(paths, options)`` -> ``OpsReport`` (all three in ``ops``)
 
 This package sits between the computing layers (comparison, analysis, store) and ``render``: it
 holds the documents renderers show (``documents``), never how they look. Its modules import their
