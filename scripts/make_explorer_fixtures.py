@@ -204,9 +204,12 @@ def write_ops(out: Path) -> dict[str, Path]:
     return folders
 
 
-def instruction_table(rows: int, path: Path, seed: int = 0) -> Path:
+def instruction_table(rows: int, path: Path, seed: int = 0, wide: bool = False) -> Path:
     """A generated ``Instruction`` table of ``rows`` rows (vectorised; 10 M rows in seconds):
-    5 engines, 40 opcodes, 5,000 HLO ops, 500 layers, pipelined instructions of 50-2,000 ns."""
+    5 engines, 40 opcodes, 5,000 HLO ops, 500 layers, pipelined instructions of 50-2,000 ns.
+    ``wide``: also every other field schema 7.4.0 documents for ``Instruction`` (ids, counters,
+    operand text, ...: made-up values, mostly zero where a real trace's are), so the file is as wide
+    as a real one and what reading only the needed columns saves shows."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -225,8 +228,39 @@ def instruction_table(rows: int, path: Path, seed: int = 0) -> Path:
         "hbm_read_bytes": random.integers(0, 65536, rows), "hbm_write_bytes": random.integers(0, 65536, rows),
         "raw_flops": random.integers(0, 1 << 24, rows),
     })
+    if wide:
+        table = _widen(table, random, rows)
     pq.write_table(table, path, row_group_size=1 << 20)
     return path
+
+
+_WIDE_IDS = ("pc", "compiler_pc", "raw_penguin_id", "raw_bir_id", "raw_hlo_id", "raw_framework_id", "crc_in", "crc_out",
+             "tensor_elements", "adjusted_flops", "sbuf_read_bytes", "sbuf_write_bytes", "evt_wait_time_ns")
+_WIDE_SPARSE = ("dma_trigger_start_ts", "dma_trigger_end_ts", "dma_wait_time_ns", "spill_save_bytes",
+                "spill_reload_bytes", "psum_read_bytes", "psum_write_bytes", "psum_read_sbuf_write_bytes",
+                "input_queue_bytes", "output_queue_bytes", "weight_queue_bytes", "tensor_elements_transpose",
+                "flops_transpose", "adjusted_flops_transpose", "pcore_idx")
+_WIDE_TEXT = {"timeline_track": 10, "operands": 5000, "compiler_opcode": 40, "compiler_operands": 5000,
+              "penguin_id": 20000, "bir_id": 20000, "bir_instruction_name": 20000, "kernel_instruction_name": 200,
+              "hlo_attrs": 500, "stack_frame_ids": 2000, "nki_source_location": 300,
+              "bir_debug_info_source_location": 300, "instruction_chain": 1000, "performance_mode": 3,
+              "tensor_instruction_type": 4, "scalar_activation_fn": 12}
+
+
+def _widen(table: Any, random: Any, rows: int) -> Any:
+    import numpy as np
+    import pyarrow as pa
+
+    table = table.append_column("id", pa.array(np.arange(rows, dtype=np.int64)))
+    for name in _WIDE_IDS:
+        table = table.append_column(name, pa.array(random.integers(0, 1 << 20, rows)))
+    for name in _WIDE_SPARSE:  # zero but for one instruction in fifty
+        values = random.integers(0, 1 << 16, rows) * (random.integers(0, 50, rows) == 0)
+        table = table.append_column(name, pa.array(values))
+    for name, distinct in _WIDE_TEXT.items():
+        words = np.array([f"{name}_{i}_" + "x" * (i % 40) for i in range(distinct)])
+        table = table.append_column(name, pa.array(words[random.integers(0, distinct, rows)]).dictionary_encode())
+    return table
 
 
 def write(out: Path) -> dict[str, Path]:
