@@ -51,7 +51,7 @@ def runs_json(runs: Sequence[Any], series_by: Sequence[str]) -> str:
         "series_count": len({r.series for r in runs}),
         "runs": [{"run": r.run, "time": r.time.isoformat().replace("+00:00", "Z"),
                   "time_source": r.time_source, "commit": r.commit, "label": r.label,
-                  "series": json.loads(r.series), "tags": dict(r.tags), "source": r.source,
+                  "series": dict(r.series), "tags": dict(r.tags), "source": r.source,
                   "format": r.format, "batch_size": r.batch_size} for r in runs],
     }
     return dumps(document, indent=1, ensure_ascii=False) + "\n"

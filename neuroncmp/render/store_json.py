@@ -4,17 +4,21 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from ..stats import median
 from ..units import pick_scale
 from .json_out import dumps
 
+if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
+    from ..store.trends import Change, History, Point, Regressions
+
 HISTORY_SCHEMA = "neuroncmp.history/1"
 REGRESSIONS_SCHEMA = "neuroncmp.regressions/1"
 
 
-def history(result: Any) -> str:
+def history(result: History) -> str:
     values = [p.value for s in result.series for p in s.points if math.isfinite(p.value)]
     display = pick_scale(median(values), result.unit)[1] if values else ""
     document = {
@@ -27,7 +31,7 @@ def history(result: Any) -> str:
     return dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-def regressions(result: Any) -> str:
+def regressions(result: Regressions) -> str:
     document = {
         "schema": REGRESSIONS_SCHEMA,
         "filters": {"all_changes": result.all_changes, "min_change": result.min_change,
@@ -40,12 +44,12 @@ def regressions(result: Any) -> str:
     return dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-def _point(point: Any) -> dict[str, Any]:
+def _point(point: Point) -> dict[str, Any]:
     return {"run": point.run, "commit": point.commit, "time": _time(point.time),
             "value": _number(point.value)}
 
 
-def _change(change: Any, with_series: bool) -> dict[str, Any]:
+def _change(change: Change, with_series: bool) -> dict[str, Any]:
     head = {"metric": change.metric, "series": dict(change.series)} if with_series else {}
     return {**head, "at": _ref(change.at), "before_run": _ref(change.before_run),
             "before": _number(change.before), "after": _number(change.after), "unit": change.unit,
@@ -56,11 +60,11 @@ def _change(change: Any, with_series: bool) -> dict[str, Any]:
             "p_value": _number(change.p_value)}
 
 
-def _ref(point: Any) -> dict[str, Any]:
+def _ref(point: Point) -> dict[str, Any]:
     return {"run": point.run, "commit": point.commit, "time": _time(point.time)}
 
 
-def _time(moment: Any) -> str:
+def _time(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 

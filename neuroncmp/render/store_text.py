@@ -6,9 +6,8 @@ times in UTC, run ids as stored, p-values to two significant figures.
 
 from __future__ import annotations
 
-import json
 import math
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ..choices import BETTER, CHANGED, WORSE
 from ..stats import median
@@ -17,11 +16,15 @@ from .changes import points_text, spark
 from .layout import fitted_text_table as fit_table
 from .layout import text_table as table
 
+if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
+    from ..store.identity import SeriesKey
+    from ..store.trends import Change, History, Regressions, Series
+
 MARK = {WORSE: "✘", BETTER: "✔", CHANGED: "~"}
 
 
-def tags_text(tags: Any) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted(tags.items())) or "(no tags)"
+def tags_text(tags: Mapping[str, str] | SeriesKey | Iterable[tuple[str, str]]) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(dict(tags).items())) or "(no tags)"
 
 
 def add_report(report: Any, store: str, shown: int = 20) -> str:
@@ -76,7 +79,7 @@ def runs_table(runs: Sequence[Any], width: int | None = None) -> str:
         return "no runs\n"
     rows = []
     for r in runs:
-        keyed = json.loads(r.series)
+        keyed = dict(r.series)
         other = {k: v for k, v in r.tags.items() if k not in keyed}
         rows.append([r.run, r.time.isoformat().replace("+00:00", "Z"), r.commit or "", r.label,
                      tags_text(keyed), tags_text(other) if other else ""])
@@ -130,7 +133,7 @@ def compact_report(report: Any, store: str) -> str:
             f"removed {len(report.removed)} leftover files of interrupted adds\n")
 
 
-def history(result: Any, width: int, last: int | None = None) -> str:
+def history(result: History, width: int, last: int | None = None) -> str:
     """Each series: its trend, its shifts, and its points in time order (the last ``last``)."""
     values = [p.value for s in result.series for p in s.points]
     if not values:
@@ -145,7 +148,7 @@ def history(result: Any, width: int, last: int | None = None) -> str:
     return "".join(out)
 
 
-def _series(series: Any, unit: str, scale: tuple[float, str], width: int, last: int | None) -> str:
+def _series(series: Series, unit: str, scale: tuple[float, str], width: int, last: int | None) -> str:
     points = series.points
     out = ["\n" + _fill(f"{tags_text(series.tags)}: {len(points)} runs, {_iso(points[0].time)} .. "
                         f"{_iso(points[-1].time)}", width)]
@@ -167,14 +170,14 @@ def _series(series: Any, unit: str, scale: tuple[float, str], width: int, last: 
     return "".join(out)
 
 
-def change_text(change: Any, unit: str, scale: tuple[float, str] | None = None) -> str:
+def change_text(change: Change, unit: str, scale: tuple[float, str] | None = None) -> str:
     before = format_value(change.before, unit, scale)
     after = format_value(change.after, unit, scale)
     return (f"{before} -> {after} ({change_size(change, unit)}) {change.direction} "
             f"{MARK[change.direction]}, p {p_text(change.p_value)}")
 
 
-def regressions(result: Any, store: str, width: int | None = None) -> str:
+def regressions(result: Regressions, store: str, width: int | None = None) -> str:
     kind = "changes" if result.all_changes else "changes for the worse"
     head = [(f"{len(result.changes)} {kind} in {result.series_count} series of {result.metric_count} "
              f"metrics (store {store})"), *(f"warning: {w}" for w in result.warnings)]
@@ -235,7 +238,7 @@ def _fill(text: str, width: int) -> str:
                          break_on_hyphens=False) + "\n"
 
 
-def change_size(change: Any, unit: str) -> str:
+def change_size(change: Change, unit: str) -> str:
     """A shift's size as ``diff`` shows it: percentage points for a fraction (MFU 20.28 % ->
     19.54 % is -0.74pp, not -3.66 %), else the relative change."""
     if unit != FRACTION:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Mapping
 
 from ..catalog import lookup
 from ..errors import InputError, UsageError
 from ..model import MemoryRow, Metric, Profile, Source
 from ..stats import median
-from . import folder, objects, reading, table_rows, trends
+from . import objects, trends
+from .engines.base import Engine, StoredRows
+from .identity import file_of, run_tags
+from .reading import Run
 
 HISTORY_RUNS = 20
 MIN_RUNS = 5
@@ -38,31 +41,26 @@ class HistoryBaseline:
     runs: tuple[str, ...]
 
 
-def history_baseline(root: Path, new: Profile, where: Mapping[str, list[str]],
+def history_baseline(engine: Engine, root: Path | str, new: Profile, where: Mapping[str, list[str]],
                      runs: int = HISTORY_RUNS) -> HistoryBaseline:
     """The last ``runs`` runs of ``new``'s series in the store (before ``new`` itself, if stored)."""
-    return reading.retrying(root, lambda con: _history_baseline(con, root, new, where, runs))
-
-
-def _history_baseline(con: Any, root: Path, new: Profile, where: Mapping[str, list[str]],
-                      runs: int) -> HistoryBaseline:
-    chosen = _series_runs(reading.runs(con), new, where, folder.series_by(root))
-    chosen = _before(chosen, objects.digest(Path(new.source.path)), con)[-runs:]
+    chosen = _series_runs(engine.runs(root), new, where, engine.series_by(root))
+    chosen = _before(chosen, objects.digest(Path(new.source.path)))[-runs:]
     if len(chosen) < MIN_RUNS:
         raise InputError(f"{root}: only {len(chosen)} earlier runs in the series "
                          f"{trends_text(chosen[0].tags if chosen else {})}; a history baseline needs "
                          f"at least {MIN_RUNS}")
-    profiles = tuple(_rebuild(con, chosen))
+    profiles = tuple(_rebuild(engine.rows(root, [r.run for r in chosen]), chosen))
     return HistoryBaseline(profiles, tuple(_bands(profiles)), chosen[0].tags, tuple(r.run for r in chosen))
 
 
-def _series_runs(runs: list[reading.Run], new: Profile, where: Mapping[str, list[str]],
-                 series_by: tuple[str, ...] = ()) -> list[reading.Run]:
+def _series_runs(runs: list[Run], new: Profile, where: Mapping[str, list[str]],
+                 series_by: tuple[str, ...] = ()) -> list[Run]:
     """Runs of one series: those matching ``where`` (none is a usage error naming the closest
     values); if several series, those that also carry ``new``'s own tags (batch_size,
     variant); still several is a usage error."""
     found = trends.chosen_runs(runs, where, series_by)
-    own = {k: [v] for k, v in table_rows.run_tags(new, {}).items() if k not in where}
+    own = {k: [v] for k, v in run_tags(new, {}).items() if k not in where}
     series = {r.series for r in found}
     if len(series) > 1 and own:
         narrowed = trends.matching(found, own)
@@ -71,39 +69,32 @@ def _series_runs(runs: list[reading.Run], new: Profile, where: Mapping[str, list
     if not found:
         raise InputError(f"no runs in the store match {trends_text({k: ','.join(v) for k, v in where.items()})}")
     if len(series) > 1:
-        listed = "; ".join(sorted(series)[:5])
+        listed = "; ".join(sorted(key.text for key in series)[:5])
         raise UsageError(f"--baseline-history: {len(series)} series match ({listed}); choose one with --where")
     return found
 
 
-def _before(runs: list[reading.Run], content_hash: str, con: Any) -> list[reading.Run]:
+def _before(runs: list[Run], content_hash: str) -> list[Run]:
     """Runs earlier than the new capture when the store holds it already, else all of them."""
-    rows = con.execute("SELECT run FROM runs WHERE content_hash = $h", {"h": content_hash}).fetchall()
-    own = {row[0] for row in rows}
-    mine = [r for r in runs if r.run in own]
+    mine = [r for r in runs if file_of(r.run, content_hash)]
     if not mine:
         return runs
-    return [r for r in runs if r.time < mine[0].time and r.run not in own]
+    return [r for r in runs if r.time < mine[0].time and not file_of(r.run, content_hash)]
 
 
-def _rebuild(con: Any, runs: list[reading.Run]) -> list[Profile]:
+def _rebuild(rows: StoredRows, runs: list[Run]) -> list[Profile]:
     """Profiles from the store's rows (derived memory totals left out: memory rows give them)."""
-    ids = [r.run for r in runs]
-    metrics = con.execute('SELECT run, metric, value, text, unit, "group", flags FROM metrics '
-                          "WHERE run IN (SELECT unnest($ids))", {"ids": ids}).fetchall()
-    memory = con.execute("SELECT run, device, core, usage_type, label, bytes FROM memory "
-                         "WHERE run IN (SELECT unnest($ids))", {"ids": ids}).fetchall()
     built = {r.run: Profile(Source(r.source, r.format), LABEL,
                             {"batch_size": r.batch_size, "tags": []} if r.batch_size else {"tags": []})
              for r in runs}
-    for run, name, value, text, unit, group, flags in metrics:
+    for run, name, value, text, unit, group, flags in rows.metrics:
         if "derived" in (flags or []):
             continue
         number = text if value is None else _restore(name, value)
         built[run].metrics[name] = Metric(name, number, unit, str(number), group)
-    for run, device, core, usage, label, amount in memory:
+    for run, device, core, usage, label, amount in rows.memory:
         built[run].memory.append(MemoryRow(device, core, usage, label, amount))
-    return [built[i] for i in ids]
+    return [built[r.run] for r in runs]
 
 
 def _restore(name: str, value: float) -> int | float:

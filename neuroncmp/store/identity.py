@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from ..model import Profile
 
@@ -82,8 +83,61 @@ def commit_from_name(profile: Profile) -> str | None:
 
 
 def series_key(tags: Mapping[str, str]) -> str:
-    """A series' identity: its tags as canonical JSON (sorted keys, no spaces)."""
+    """A series' identity as stored (the ``series`` column): its tags as canonical JSON (sorted
+    keys, no spaces)."""
     return json.dumps(dict(sorted(tags.items())), separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesKey:
+    """A series' identity as a value: its tags as sorted (key, value) pairs, hashable, so engines
+    group by it; ``dict(key)`` gives the tags, ``key["model"]`` one. Series are listed in the order
+    of ``text``."""
+
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, tags: Mapping[str, str]) -> SeriesKey:
+        return cls(tuple(sorted((str(k), str(v)) for k, v in tags.items())))
+
+    @classmethod
+    def parse(cls, text: str) -> SeriesKey:
+        """The key a stored ``series`` column holds (``series_key``'s JSON)."""
+        return cls.of(json.loads(text)) if text else cls()
+
+    @property
+    def text(self) -> str:
+        """As stored: ``series_key``'s canonical JSON."""
+        return series_key(dict(self.tags))
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self.tags)
+
+    def __len__(self) -> int:
+        return len(self.tags)
+
+    # Read like the tag mapping it was (``change.series["model"]``) by the Python API's users.
+    def __getitem__(self, key: str) -> str:
+        for name, value in self.tags:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return dict(self.tags).get(key, default)
+
+    def items(self) -> tuple[tuple[str, str], ...]:
+        return self.tags
+
+    def shown(self) -> str:
+        """``k=v k=v`` (sorted), or ``(no tags)``."""
+        return " ".join(f"{k}={v}" for k, v in self.tags) or "(no tags)"
+
+
+def file_of(run: str, content_hash: str) -> bool:
+    """Whether ``run`` is a profile of the file whose sha256 is ``content_hash``: a run id is
+    the hash's first 12 digits, then ``.N`` for the N-th profile of a multi-profile file."""
+    return run.partition(".")[0] == content_hash[:12]
 
 
 def series_of(tags: Mapping[str, str], by: Sequence[str] | None) -> dict[str, str]:

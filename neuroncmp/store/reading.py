@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 from ..errors import MissingDependencyError
 from . import damage, folder, parts, schema
+from .identity import SeriesKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +21,7 @@ class Run:
     time_source: str
     commit: str | None
     tags: dict[str, str]
-    series: str
+    series: SeriesKey
     label: str
     source: str
     format: str
@@ -68,27 +69,45 @@ def retrying(root: Path, work: Callable[[Any], T]) -> T:
 def runs(con: Any) -> list[Run]:
     """Every run, in time order (then by id)."""
     rows = con.execute(f"SELECT {RUN_COLUMNS} FROM runs ORDER BY time, run").fetchall()
-    return [Run(r[0], _utc(r[1]), r[2], r[3], dict(r[4] or {}), r[5], r[6], r[7], r[8], r[9])
-            for r in rows]
+    return [Run(r[0], utc(r[1]), r[2], r[3], dict(r[4] or {}), SeriesKey.parse(r[5]), r[6], r[7],
+                r[8], r[9]) for r in rows]
 
 
-def series(con: Any, keys: dict[str, str],
-           metric: str | None = None) -> Iterator[tuple[str, str, list[str], list[float]]]:
-    """(metric, series, run ids, values) for every series of ``metric`` (all metrics when None)
-    over the runs ``keys`` maps to their series key, points in time order; text values left out.
-    The key comes from the caller, not the stored ``series`` column, so a store re-keyed with
-    ``series_by`` regroups the runs it already holds."""
+def tag_sets(con: Any) -> list[dict[str, str]]:
+    """The distinct tag sets of the runs."""
+    return [dict(r[0] or {}) for r in con.execute("SELECT DISTINCT tags FROM runs").fetchall()]
+
+
+SeriesRow = tuple[str, str, str, list[str], list[str | None], list[int], list[float]]
+
+
+def series(con: Any, keys: Mapping[str, str], metric: str | None = None) -> Iterator[SeriesRow]:
+    """(metric, series, unit, run ids, commits, times in us, values) for every series of
+    ``metric`` (all metrics when None) over the runs ``keys`` maps to their series key, points
+    in time order (then by run id); text values left out. The key comes from the caller, not the
+    stored ``series`` column, so a store re-keyed with ``series_by`` regroups the runs it holds."""
     where = "m.value IS NOT NULL"
     params: dict[str, Any] = {"runs": list(keys), "keys": list(keys.values())}
     if metric is not None:
         where += " AND m.metric = $metric"
         params["metric"] = metric
+    order = "ORDER BY r.time, m.run"
     query = (f"WITH k AS (SELECT unnest($runs) AS run, unnest($keys) AS series) "
-             f"SELECT m.metric, k.series, list(m.run ORDER BY r.time, m.run), "
-             f"list(m.value ORDER BY r.time, m.run) FROM metrics m JOIN k ON m.run = k.run "
-             f"JOIN runs r ON m.run = r.run "
-             f"WHERE {where} GROUP BY m.metric, k.series ORDER BY m.metric, k.series")
+             f"SELECT m.metric, k.series, min(m.unit), list(m.run {order}), list(r.commit {order}), "
+             f"list(epoch_us(r.time) {order}), list(m.value {order}) "
+             f"FROM metrics m JOIN k ON m.run = k.run JOIN runs r ON m.run = r.run "
+             f"WHERE {where} GROUP BY m.metric, k.series")
     yield from con.execute(query, params).fetchall()
+
+
+def rows(con: Any, runs: Sequence[str]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The ``metrics`` and ``memory`` rows of ``runs``."""
+    ids = {"ids": list(runs)}
+    metrics = con.execute('SELECT run, metric, value, text, unit, "group", flags FROM metrics '
+                          "WHERE run IN (SELECT unnest($ids))", ids).fetchall()
+    memory = con.execute("SELECT run, device, core, usage_type, label, bytes FROM memory "
+                         "WHERE run IN (SELECT unnest($ids))", ids).fetchall()
+    return metrics, memory
 
 
 def units(con: Any, metric: str | None = None) -> dict[str, str]:
@@ -99,7 +118,7 @@ def units(con: Any, metric: str | None = None) -> dict[str, str]:
     return dict(rows)
 
 
-def _utc(micros: int) -> datetime:
+def utc(micros: int) -> datetime:
     return EPOCH + timedelta(microseconds=micros)
 
 

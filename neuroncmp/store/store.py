@@ -22,7 +22,7 @@ from ..escape import quote
 from ..ingest import load
 from ..ingest.inputs import assemble
 from ..model import Profile
-from . import adding, baseline, engines, folder, listing, maintenance, reading, trends
+from . import adding, baseline, engines, folder, listing, maintenance, queries, reading, trends
 from .identity import parse_keys
 from .times import as_utc, parse_time
 
@@ -73,7 +73,7 @@ class Store:
              **where: str | Iterable[str]) -> tuple[reading.Run, ...]:
         """Every run (matching ``where`` tags), in time order, its ``series`` as keyed by
         ``series_by`` (default: the store's setting, else every tag)."""
-        return tuple(self.engine.runs(self.path, _where(where), self._keys(series_by)))
+        return tuple(queries.runs(self.engine, self.path, _where(where), self._keys(series_by)))
 
     def history(self, metric: str, *, series_by: str | Iterable[str] | None = None,
                 **where: str | Iterable[str]) -> trends.History:
@@ -85,8 +85,8 @@ class Store:
         """``history`` with the tags as a mapping (what ``--where`` gives)."""
         if not isinstance(metric, str):
             raise UsageError(f"{arguments.shown('metric', metric)}: expected a metric name (a string)")
-        return self.engine.history(self.path, resolve_metric(metric), _where(where),
-                                   self._keys(series_by))
+        return queries.history(self.engine, self.path, resolve_metric(metric), _where(where),
+                               self._keys(series_by))
 
     def regressions(self, *, where: Mapping[str, str | Iterable[str]] | None = None,
                     since: str | datetime | None = None, all_changes: bool = False,
@@ -99,8 +99,8 @@ class Store:
         arguments.flag("all_changes", all_changes)
         if min_change is not None:
             min_change = arguments.fraction_floor("min_change", min_change, 1e4)
-        return self.engine.regressions(self.path, _where(where or {}), when, all_changes, min_change,
-                                       self._keys(series_by))
+        return queries.regressions(self.engine, self.path, _where(where or {}), when, all_changes,
+                                   min_change, self._keys(series_by))
 
     def series_by(self) -> tuple[str, ...]:
         """The store's series keys (empty: every tag keys a series)."""
@@ -111,7 +111,7 @@ class Store:
         ``""`` or ``()``: by every tag again). A key no run carries is a UsageError."""
         chosen = _keys(keys)
         if chosen:
-            trends.chosen_runs(list(self.engine.runs(self.path, {})), {}, chosen)
+            trends.choose_keys(self.engine.tag_sets(self.path), {}, chosen)
         folder.set_series_by(self._local("store series-by"), chosen)
         return chosen
 
@@ -122,7 +122,7 @@ class Store:
                      **where: str | Iterable[str]) -> baseline.HistoryBaseline:
         """The last ``runs`` runs of ``new``'s series (``where`` picks it when several match)."""
         runs = arguments.integer("runs", runs, 1, MAX_RUNS)
-        return baseline.history_baseline(self._local("--baseline-history"), new, _where(where), runs)
+        return baseline.history_baseline(self.engine, self.path, new, _where(where), runs)
 
     def diff_history(self, path: str | Path, *, runs: int = baseline.HISTORY_RUNS,
                      where: Mapping[str, str | Iterable[str]] | None = None, basis: Basis = AUTO,
@@ -137,8 +137,7 @@ class Store:
         (new, *more) = load(arguments.path("path", path))
         if more:
             raise UsageError(f"{path}: {len(more) + 1} profiles; --baseline-history compares one")
-        found = baseline.history_baseline(self._local("--baseline-history"), new, _where(where or {}),
-                                          runs)
+        found = baseline.history_baseline(self.engine, self.path, new, _where(where or {}), runs)
         bands = Bands([*thresholds, *found.bands])
         return compare(found.profiles, new, baseline=baseline.LABEL, basis=basis, thresholds=bands)
 

@@ -1,7 +1,9 @@
 """History and regressions: each series' points in time order and the level shifts in it.
 
-Pure over what the reader returns: ``history`` and ``regressions`` take runs and series values and
-return immutable results; the detector is ``analysis.shifts.detect_shifts``, run per series.
+Pure over what an engine returns: the records (``SeriesValues`` in, ``Series``, ``Shifts``,
+``History``, ``Regressions`` out), which runs a query takes and how they are keyed
+(``choose_keys``), and the per-series step every engine runs (``build_series``,
+``series_shifts``: the detector ``analysis.shifts.detect_shifts``); ``queries`` puts them together.
 """
 
 from __future__ import annotations
@@ -9,14 +11,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..analysis.shifts import MIN_SIZE, detect_shifts
 from ..catalog import HIGHER, LOWER, closest, lookup
 from ..choices import BETTER, CHANGED, WORSE
 from ..errors import UsageError
 from . import where as where_check
-from .identity import series_key, series_of, unknown_keys
+from .identity import SeriesKey, series_of, unknown_keys
 from .reading import Run
 
 SHIFT_TEST_RUNS = 2 * MIN_SIZE  # the fewest runs in which the detector can find a shift
@@ -37,7 +39,7 @@ class Change:
     last run before it; ``before``/``after`` are medians (base unit), ``change`` after/before - 1."""
 
     metric: str
-    series: Mapping[str, str]
+    series: SeriesKey
     at: Point
     before_run: Point
     before: float
@@ -50,8 +52,39 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class Series:
-    tags: Mapping[str, str]
+    key: SeriesKey
     points: tuple[Point, ...]
+    changes: tuple[Change, ...]
+
+    @property
+    def tags(self) -> dict[str, str]:
+        return dict(self.key)
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesValues:
+    """What an engine reads for one series of one metric: its values (base unit, text ones left
+    out) with each run's id, commit and time, in time order (then by run id)."""
+
+    metric: str
+    key: SeriesKey
+    unit: str
+    runs: tuple[str, ...]
+    commits: tuple[str | None, ...]
+    times: tuple[datetime, ...]
+    values: tuple[float, ...]
+
+    def point(self, index: int) -> Point:
+        return Point(self.runs[index], self.commits[index], self.times[index], self.values[index])
+
+
+@dataclass(frozen=True, slots=True)
+class Shifts:
+    """What ``regressions`` keeps of one series: its changes and how many runs it has."""
+
+    metric: str
+    key: SeriesKey
+    size: int
     changes: tuple[Change, ...]
 
 
@@ -128,45 +161,63 @@ def direction(metric: str, before: float, after: float) -> str:
     return BETTER if (after > before) == (better == HIGHER) else WORSE
 
 
-def chosen_runs(runs: list[Run], where: Mapping[str, Sequence[str]],
-                series_by: Sequence[str] = ()) -> list[Run]:
-    """The runs ``where`` picks, each keyed by ``series_by`` (the store's setting or the
-    option; all tags when empty). A ``where`` that picks none is a usage error naming the
-    closest known values; so is a ``series_by`` key no run carries."""
-    if series_by and runs and (missing := unknown_keys(series_by, (r.tags for r in runs))):
-        known = sorted({k for r in runs for k in r.tags})
+def choose_keys(tag_sets: Iterable[Mapping[str, str]], where: Mapping[str, Sequence[str]],
+                series_by: Sequence[str] = ()) -> dict[SeriesKey, SeriesKey]:
+    """Which runs a query takes and their series, decided on their tags alone: each distinct tag
+    set ``where`` picks (as ``SeriesKey.of(tags)``) -> its series key (by ``series_by``, all tags
+    when empty). A ``where`` that picks none is a usage error naming the closest known values; so
+    is a ``series_by`` key no run carries."""
+    sets = list(tag_sets)
+    if series_by and sets and (missing := unknown_keys(series_by, sets)):
+        known = sorted({k for tags in sets for k in tags})
         near = closest(missing[0], known)
         hint = f"; did you mean {', '.join(near)}?" if near else ""
         raise UsageError(f"--series-by {','.join(series_by)}: no run has a tag "
                          f"{', '.join(repr(k) for k in missing)}{hint} (tags: {', '.join(known)})")
-    keyed = [replace(r, series=series_key(series_of(r.tags, series_by))) for r in runs] \
-        if series_by else runs
-    found = matching(keyed, where)
-    where_check.check((r.tags for r in keyed), where, len(found))
+    found = {SeriesKey.of(tags): SeriesKey.of(series_of(tags, series_by))
+             for tags in sets if matches(tags, where)}
+    where_check.check(sets, where, len(found))
     return found
+
+
+def chosen_runs(runs: list[Run], where: Mapping[str, Sequence[str]],
+                series_by: Sequence[str] = ()) -> list[Run]:
+    """The runs ``where`` picks, each keyed by ``series_by`` (``choose_keys``)."""
+    own = [SeriesKey.of(run.tags) for run in runs]
+    keys = choose_keys({key: run.tags for key, run in zip(own, runs)}.values(), where, series_by)
+    return [replace(run, series=keys[key]) for key, run in zip(own, runs) if key in keys]
+
+
+def matches(tags: Mapping[str, str], where: Mapping[str, Iterable[str]]) -> bool:
+    """Whether ``tags`` match every ``where`` key (any of its values)."""
+    return all(tags.get(key) in set(values) for key, values in where.items())
 
 
 def matching(runs: Iterable[Run], where: Mapping[str, Iterable[str]]) -> list[Run]:
     """Runs whose tags match every ``where`` key (any of its values)."""
-    wanted = {key: set(values) for key, values in where.items()}
-    return [run for run in runs if all(run.tags.get(k) in v for k, v in wanted.items())]
+    return [run for run in runs if matches(run.tags, where)]
 
 
-def build_series(metric: str, unit: str, tags: Mapping[str, str], values: list[float],
-                 point: Callable[[int], Point], *, points: bool = True) -> Series:
-    """One series: its points (``point(i)`` makes the i-th; left out when ``points`` is False:
-    regressions need only the runs either side of each shift) and the shifts the detector finds
-    in its values."""
-    changes = tuple(make_change(metric, tags, unit, point(s.index), point(s.index - 1), s.before,
-                                s.after, s.change, s.p_value)
-                    for s in detect_shifts(values))
-    return Series(tags, tuple(point(i) for i in range(len(values))) if points else (), changes)
+def build_series(values: SeriesValues, *, points: bool = True) -> Series:
+    """One series: its points (left out when ``points`` is False) and the shifts the detector
+    finds in its values."""
+    changes = tuple(make_change(values.metric, values.key, values.unit, values.point(s.index),
+                                values.point(s.index - 1), s.before, s.after, s.change, s.p_value)
+                    for s in detect_shifts(list(values.values)))
+    kept = tuple(values.point(i) for i in range(len(values.values))) if points else ()
+    return Series(values.key, kept, changes)
 
 
-def make_change(metric: str, tags: Mapping[str, str], unit: str, at: Point, before_run: Point,
+def series_shifts(values: SeriesValues) -> Shifts:
+    """``regressions``' step per series: its changes and length (the points stay where they are)."""
+    built = build_series(values, points=False)
+    return Shifts(values.metric, values.key, len(values.values), built.changes)
+
+
+def make_change(metric: str, key: SeriesKey, unit: str, at: Point, before_run: Point,
                 before: float, after: float, change: float, p_value: float) -> Change:
     """A ``Change`` from a detected shift, its direction from the catalog."""
-    return Change(metric, tags, at, before_run, before, after, unit, change,
+    return Change(metric, key, at, before_run, before, after, unit, change,
                   direction(metric, before, after), p_value)
 
 

@@ -1,26 +1,40 @@
-"""What an engine does for the store: add, list runs, history and regressions.
+"""What an engine does for the store: add, and the few reads every query is built from.
+
+An engine provides primitives only: ``add``, the store's ``series_by``, its ``runs``, the distinct
+``tag_sets`` of its runs, the metrics' ``units``, each ``series``' values (with a function applied
+to each, where the values are: in-process on DuckDB, on the executors on Spark) and the ``rows``
+of some runs. ``history``, ``regressions`` and the history baseline are assembled once above them
+(``queries``, ``baseline``), so every engine gives the same answers by construction.
 
 A store's location is a local folder (``Path``) or a URI (``str``: ``hdfs://``, ``s3a://``,
-``file://``; only an engine that reads such paths accepts one). ``where`` maps a tag to the
-values it may take; results are the immutable values of ``adding``, ``reading`` and ``trends``.
+``file://``; only an engine that reads such paths accepts one).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
-from typing import Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Protocol, Sequence, TypeVar
 
 from ..adding import AddReport
+from ..identity import SeriesKey
 from ..listing import Entry, Problem
 from ..reading import Run
-from ..trends import History, Regressions
+from ..trends import SeriesValues
 
 Where = Mapping[str, Sequence[str]]
+T = TypeVar("T")
+
+
+class StoredRows(NamedTuple):
+    """Some runs' rows as stored: ``metrics`` as (run, metric, value, text, unit, group, flags),
+    ``memory`` as (run, device, core, usage_type, label, bytes)."""
+
+    metrics: list[tuple[Any, ...]]
+    memory: list[tuple[Any, ...]]
 
 
 class Engine(Protocol):
-    """One engine; ``Store`` calls these and nothing else."""
+    """One engine; ``Store``, ``queries`` and ``baseline`` call these and nothing else."""
 
     name: str
 
@@ -33,18 +47,26 @@ class Engine(Protocol):
         """The store's own series keys (``store series-by``; empty: every tag)."""
         ...
 
-    def runs(self, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
-        """Every run matching ``where``, in time order (then by id), its ``series`` keyed by
-        ``series_by`` (all tags when empty). ``where`` matching nothing is a UsageError."""
+    def runs(self, root: Path | str) -> list[Run]:
+        """Every run, in time order (then by id), ``series`` its stored key (all its tags)."""
         ...
 
-    def history(self, root: Path | str, metric: str, where: Where,
-                series_by: Sequence[str] = ()) -> History:
-        """Every series of ``metric`` (canonical name) among the matching runs, with its shifts."""
+    def tag_sets(self, root: Path | str) -> list[dict[str, str]]:
+        """The distinct tag sets of the runs (a few hundred, however many runs)."""
         ...
 
-    def regressions(self, root: Path | str, where: Where, since: datetime | None,
-                    all_changes: bool, min_change: float | None,
-                    series_by: Sequence[str] = ()) -> Regressions:
-        """Shifts in every series of every metric, filtered and ordered by ``trends.select``."""
+    def units(self, root: Path | str, metric: str | None = None) -> dict[str, str]:
+        """The base unit of each metric in the store (of ``metric`` only, when given)."""
+        ...
+
+    def series(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey], metric: str | None,
+               each: Callable[[SeriesValues], T]) -> list[T]:
+        """``each`` over every series of ``metric`` (every metric when None) among the runs whose
+        tag set (``SeriesKey.of(tags)``) ``keys`` maps to a series key; the runs of one series
+        are those of one key. In no particular order. ``each`` must be a module-level function
+        (or a ``functools.partial`` of one): Spark ships it to the executors."""
+        ...
+
+    def rows(self, root: Path | str, runs: Sequence[str]) -> StoredRows:
+        """The ``metrics`` and ``memory`` rows of these runs."""
         ...

@@ -8,16 +8,17 @@ error a task raised; nothing of a failed add is visible (``spark_add``).
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from ...errors import InputError, NeuroncmpError
-from .. import folder, trends
+from .. import folder
 from ..adding import AddReport
+from ..identity import SeriesKey
 from ..listing import Entry, Problem
 from ..reading import Run
-from .base import Where
+from ..trends import SeriesValues
+from .base import StoredRows
 
 T = TypeVar("T")
 
@@ -57,25 +58,31 @@ class SparkEngine:
 
         return folder.snapshot_series_by(self._run(lambda: snapshot(self.session, root), ""))
 
-    def runs(self, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
-        from . import spark_trends
+    def runs(self, root: Path | str) -> list[Run]:
+        from . import spark_reads
 
-        return self._read(root, lambda tables: spark_trends.runs(tables, where, series_by))
+        return self._read(root, spark_reads.runs)
 
-    def history(self, root: Path | str, metric: str, where: Where,
-                series_by: Sequence[str] = ()) -> trends.History:
-        from . import spark_trends
+    def tag_sets(self, root: Path | str) -> list[dict[str, str]]:
+        from . import spark_reads
 
-        return self._read(root, lambda tables: spark_trends.history(tables, root, metric, where,
-                                                                    series_by))
+        return self._read(root, spark_reads.tag_sets)
 
-    def regressions(self, root: Path | str, where: Where, since: datetime | None,
-                    all_changes: bool, min_change: float | None,
-                    series_by: Sequence[str] = ()) -> trends.Regressions:
-        from . import spark_trends
+    def units(self, root: Path | str, metric: str | None = None) -> dict[str, str]:
+        from . import spark_reads
 
-        return self._read(root, lambda tables: spark_trends.regressions(
-            tables, where, since, all_changes, min_change, series_by))
+        return self._read(root, lambda tables: spark_reads.units(tables, metric))
+
+    def series(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey], metric: str | None,
+               each: Callable[[SeriesValues], T]) -> list[T]:
+        from . import spark_reads
+
+        return self._read(root, lambda tables: spark_reads.series(tables, keys, metric, each))
+
+    def rows(self, root: Path | str, runs: Sequence[str]) -> StoredRows:
+        from . import spark_reads
+
+        return self._read(root, lambda tables: spark_reads.rows(tables, runs))
 
     def _read(self, root: Path | str, work: Callable[[Any], T]) -> T:
         """``work(tables)``, once more on a fresh snapshot if a part file vanished under it

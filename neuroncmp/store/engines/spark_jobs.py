@@ -11,20 +11,23 @@ of the driver: it gets rows, returns rows.
   place each run in the add (entry, loaded file, profile), so the driver can decide, in add
   order, which files are new.
 - ``copy_objects``: ``objects.keep`` for each copy the new files need.
-- ``detect_series``: ``analysis.shifts.detect_shifts`` over one series (a pandas group).
+- ``apply_each``: a query's per-series function (``trends.build_series``, ``series_shifts``)
+  over one series (a pandas group), the same function the DuckDB engine calls in-process.
 """
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from ...analysis.shifts import detect_shifts
 from ...errors import NeuroncmpError
 from .. import adding, objects, table_rows, schema
+from ..identity import SeriesKey
 from ..listing import Entry, Problem
+from ..trends import SeriesValues
 from .spark_tables import ddl, struct
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -36,11 +39,7 @@ PARSED = ", ".join([HEAD, ddl("runs", "runs__", "bigint")] +
                    [f"`{table}` array<{struct(table)}>" for table in NESTED])
 UNITS = ("`unit` int, `path` string, `tags` map<string,string>, `at` bigint, `at_source` string, "
          "`commit` string, `where` string, `commit_from_name` boolean")
-DETECTED = ("`metric` string, `series` string, `index` int, `unit` string, "
-            "`at_run` string, `at_commit` string, `at_time` bigint, `at_value` double, "
-            "`before_run` string, `before_commit` string, `before_time` bigint, "
-            "`before_value` double, `before` double, `after` double, `change` double, "
-            "`p_value` double, `points` int")
+APPLIED = "`result` binary"
 
 
 def micros(moment: datetime) -> int:
@@ -177,32 +176,17 @@ def copy_objects(batches: Iterator[Any], root: str) -> Iterator[Any]:
                                          schema=pa.schema([("copied", pa.int64())]))
 
 
-def detect_series(key: tuple[Any, ...], frame: Any) -> Any:
-    """``applyInPandas`` over one series (``metric``, ``series``; rows ``run``, ``time`` in us,
-    ``commit``, ``value``, ``unit``): one row for the series (``index`` -1, ``points`` its
-    length, for the short-series count) and one per shift, with the runs either side, as
-    ``trends.build_series`` makes them on DuckDB."""
+def apply_each(each: Callable[[SeriesValues], Any], key: tuple[Any, ...], frame: Any) -> Any:
+    """``applyInPandas`` over one series (``metric``, ``series``: its key's text; rows ``run``,
+    ``time`` in us, ``commit``, ``value``, ``unit``): ``each`` (the query's own per-series
+    function, the one DuckDB runs in-process) over its ``SeriesValues``, pickled."""
     import pandas as pd
 
     metric, series = key
     ordered = frame.sort_values(["time", "run"], kind="stable")
-    runs, times = ordered["run"].tolist(), ordered["time"].tolist()
     commits = [c if isinstance(c, str) else None for c in ordered["commit"].tolist()]  # NaN or None
-    values = ordered["value"].tolist()
-    unit = str(ordered["unit"].iloc[0])
-    out = [_row(metric, series, unit, -1, ("", None, 0, 0.0), ("", None, 0, 0.0), 0.0, 0.0, 0.0, 1.0,
-                len(values))]
-    for shift in detect_shifts(values):
-        i = shift.index
-
-        def point(j: int) -> tuple[str, Any, int, float]:
-            return runs[j], commits[j], int(times[j]), float(values[j])
-        out.append(_row(metric, series, unit, i, point(i), point(i - 1), shift.before, shift.after,
-                        shift.change, shift.p_value, len(values)))
-    return pd.DataFrame(out, columns=[c.split("`")[1] for c in DETECTED.split(", ")])
-
-
-def _row(metric: str, series: str, unit: str, index: int, at: tuple[str, Any, int, float],
-         before_run: tuple[str, Any, int, float], before: float, after: float, change: float,
-         p_value: float, points: int) -> tuple[Any, ...]:
-    return (metric, series, index, unit, *at, *before_run, before, after, change, p_value, points)
+    values = SeriesValues(metric, SeriesKey.parse(series), str(ordered["unit"].iloc[0]),
+                          tuple(ordered["run"].tolist()), tuple(commits),
+                          tuple(moment(int(t)) for t in ordered["time"].tolist()),
+                          tuple(float(v) for v in ordered["value"].tolist()))
+    return pd.DataFrame({"result": [pickle.dumps(each(values))]})

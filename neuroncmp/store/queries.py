@@ -1,0 +1,50 @@
+"""The store's queries, written once over any engine's primitives (``engines.base.Engine``).
+
+Which runs a query takes and how they form series is decided here from the runs' tag sets
+(``trends.choose_keys``: ``--where``, ``--series-by``, a store's setting, and their usage errors);
+the engine reads each series and applies the per-series step (``trends.build_series`` or
+``trends.series_shifts``) where the values are; the results are put in one order here (metric,
+then series key), so DuckDB and Spark give the same answers by construction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import Sequence
+
+from . import trends
+from .engines.base import Engine, Where
+from .reading import Run
+
+
+def runs(engine: Engine, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
+    """Every run ``where`` picks, in time order (then by id), keyed by ``series_by``."""
+    return trends.chosen_runs(engine.runs(root), where, series_by)
+
+
+def history(engine: Engine, root: Path | str, metric: str, where: Where,
+            series_by: Sequence[str] = ()) -> trends.History:
+    """Every series of ``metric`` (canonical name) among the matching runs, with its shifts. A
+    metric the store has no value of is a usage error, named before a ``--where`` typo."""
+    units = engine.units(root, metric)
+    if metric not in units:
+        raise trends.unknown_metric(metric, root, sorted(engine.units(root)))
+    keys = trends.choose_keys(engine.tag_sets(root), where, series_by)
+    found = engine.series(root, keys, metric, partial(trends.build_series, points=True))
+    return trends.History(metric, units[metric], tuple(sorted(found, key=lambda s: s.key.text)))
+
+
+def regressions(engine: Engine, root: Path | str, where: Where, since: datetime | None,
+                all_changes: bool, min_change: float | None,
+                series_by: Sequence[str] = ()) -> trends.Regressions:
+    """Shifts in every series of every metric, filtered and ordered by ``trends.select``."""
+    keys = trends.choose_keys(engine.tag_sets(root), where, series_by)
+    found = sorted(engine.series(root, keys, None, trends.series_shifts),
+                   key=lambda s: (s.metric, s.key.text))
+    chosen = trends.select((c for s in found for c in s.changes), all_changes=all_changes,
+                           min_change=min_change, since=since)
+    short = sum(s.size < trends.SHIFT_TEST_RUNS for s in found)
+    return trends.Regressions(chosen, len(found), len({s.metric for s in found}), all_changes,
+                              min_change, since, where, short)
