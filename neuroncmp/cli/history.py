@@ -35,13 +35,14 @@ def history(metric: str, where: tuple[str, ...], series_by: str | None, fmt: str
     png chart with the plot extra and -o FILE.png)."""
     from ..errors import UsageError
     from ..render.base import HistoryReport
-    from ..store import Store
+    from ..store import folder, queries
+    from ..store.options import HistoryOptions
     from .output import check_output, choose, emit
 
     renderer = choose("history", fmt, output)
     check_output(output, (), store=store_path)  # -o into the store would replace its own files
     if renderer.kind == "image" and output is None:  # before the store is read
         raise UsageError(f"--format {renderer.name} writes a file: add -o FILE{renderer.extensions[0]}")
-    result = Store(store_path, engine=engine).history_where(metric, pairs(where, "--where"),
-                                                            series_by=series_by)
+    options = HistoryOptions.of(metric, pairs(where, "--where"), series_by)
+    result = queries.history(engine, folder.root_of(store_path), options)
     emit(renderer, "history", HistoryReport(result, last), output, no_color, width)

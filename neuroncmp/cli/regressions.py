@@ -39,14 +39,15 @@ def regressions(where: tuple[str, ...], series_by: str | None, since: str | None
     """List level shifts in every series: changes for the worse first (by the catalog's direction)."""
     from ..errors import GateTripped
     from ..render.base import RegressionsReport
-    from ..store import Store
+    from ..store import folder, queries
+    from ..store.options import RegressionsOptions
     from .output import check_output, choose, emit
 
     renderer = choose("regressions", fmt, output)
     check_output(output, (), store=store_path)  # -o into the store would replace its own files
-    result = Store(store_path, engine=engine).regressions(
-        where=pairs(where, "--where"), since=since, all_changes=all_changes,
-        min_change=None if min_change is None else min_change / 100, series_by=series_by)
+    options = RegressionsOptions.of(pairs(where, "--where"), since, all_changes,
+                                    None if min_change is None else min_change / 100, series_by)
+    result = queries.regressions(engine, folder.root_of(store_path), options)
     emit(renderer, "regressions", RegressionsReport(result, store_path, width), output, no_color, width)
     if fail_on_regression and any(change.direction == WORSE for change in result.changes):
         raise GateTripped("a change for the worse was found")

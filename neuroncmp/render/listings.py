@@ -3,7 +3,6 @@ and output formats) and ``store ls`` (the runs), as terminal text within a width
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from ..catalog import lookup
 from ..errors import InputError, UsageError
@@ -41,7 +41,7 @@ class HistoryBaseline:
     runs: tuple[str, ...]
 
 
-def history_baseline(engine: Engine, root: Path | str, new: Profile, where: Mapping[str, list[str]],
+def history_baseline(engine: Engine, root: Path | str, new: Profile, where: Mapping[str, Sequence[str]],
                      runs: int = HISTORY_RUNS) -> HistoryBaseline:
     """The last ``runs`` runs of ``new``'s series in the store (before ``new`` itself, if stored)."""
     chosen = _series_runs(engine.runs(root), new, where, engine.series_by(root))
@@ -54,7 +54,7 @@ def history_baseline(engine: Engine, root: Path | str, new: Profile, where: Mapp
     return HistoryBaseline(profiles, tuple(_bands(profiles)), chosen[0].tags, tuple(r.run for r in chosen))
 
 
-def _series_runs(runs: list[Run], new: Profile, where: Mapping[str, list[str]],
+def _series_runs(runs: list[Run], new: Profile, where: Mapping[str, Sequence[str]],
                  series_by: tuple[str, ...] = ()) -> list[Run]:
     """Runs of one series: those matching ``where`` (none is a usage error naming the closest
     values); if several series, those that also carry ``new``'s own tags (batch_size,

@@ -15,8 +15,10 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..model import Profile
+if TYPE_CHECKING:
+    from ..model import Profile
 
 FROM_NAME = "file name"
 # words whose following numbers count runs or name a machine: run-0042, build-7, ip-10-0-3-17

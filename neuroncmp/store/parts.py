@@ -11,11 +11,13 @@ import os
 import secrets
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MissingDependencyError
 from . import damage, folder, schema
-from .table_rows import Columns
+
+if TYPE_CHECKING:
+    from .table_rows import Columns
 
 
 def new_part_id() -> str:
@@ -68,6 +70,8 @@ def files(root: Path, snapshot: dict[str, Any], table: str) -> list[Path]:
 
 def read_all(root: Path, snapshot: dict[str, Any]) -> Columns:
     """Every committed row, as columns (for compaction)."""
+    from .table_rows import Columns  # the writer's; a read does not need it
+
     merged = Columns()
     for table in schema.TABLES:
         paths = files(root, snapshot, table)

@@ -9,13 +9,13 @@ then series key), so DuckDB and Spark give the same answers by construction.
 
 from __future__ import annotations
 
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Sequence
 
 from . import trends
 from .engines.base import Engine, Where
+from .options import HistoryOptions, RegressionsOptions
 from .reading import Run
 
 
@@ -24,27 +24,33 @@ def runs(engine: Engine, root: Path | str, where: Where, series_by: Sequence[str
     return trends.chosen_runs(engine.runs(root), where, series_by)
 
 
-def history(engine: Engine, root: Path | str, metric: str, where: Where,
-            series_by: Sequence[str] = ()) -> trends.History:
-    """Every series of ``metric`` (canonical name) among the matching runs, with its shifts. A
-    metric the store has no value of is a usage error, named before a ``--where`` typo."""
+def history(engine: Engine, root: Path | str, options: HistoryOptions) -> trends.History:
+    """Every series of the metric among the matching runs, with its shifts. A metric the store
+    has no value of is a usage error, named before a ``--where`` typo."""
+    metric = options.metric
     units = engine.units(root, metric)
     if metric not in units:
         raise trends.unknown_metric(metric, root, sorted(engine.units(root)))
-    keys = trends.choose_keys(engine.tag_sets(root), where, series_by)
+    keys = trends.choose_keys(engine.tag_sets(root), options.where,
+                              series_by(engine, root, options.series_by))
     found = engine.series(root, keys, metric, partial(trends.build_series, points=True))
     return trends.History(metric, units[metric], tuple(sorted(found, key=lambda s: s.key.text)))
 
 
-def regressions(engine: Engine, root: Path | str, where: Where, since: datetime | None,
-                all_changes: bool, min_change: float | None,
-                series_by: Sequence[str] = ()) -> trends.Regressions:
+def regressions(engine: Engine, root: Path | str, options: RegressionsOptions) -> trends.Regressions:
     """Shifts in every series of every metric, filtered and ordered by ``trends.select``."""
-    keys = trends.choose_keys(engine.tag_sets(root), where, series_by)
+    keys = trends.choose_keys(engine.tag_sets(root), options.where,
+                              series_by(engine, root, options.series_by))
     found = sorted(engine.series(root, keys, None, trends.series_shifts),
                    key=lambda s: (s.metric, s.key.text))
-    chosen = trends.select((c for s in found for c in s.changes), all_changes=all_changes,
-                           min_change=min_change, since=since)
+    chosen = trends.select((c for s in found for c in s.changes), all_changes=options.all_changes,
+                           min_change=options.min_change, since=options.since)
     short = sum(s.size < trends.SHIFT_TEST_RUNS for s in found)
-    return trends.Regressions(chosen, len(found), len({s.metric for s in found}), all_changes,
-                              min_change, since, where, short)
+    return trends.Regressions(chosen, len(found), len({s.metric for s in found}),
+                              options.all_changes, options.min_change, options.since,
+                              options.where, short)
+
+
+def series_by(engine: Engine, root: Path | str, chosen: Sequence[str] | None) -> tuple[str, ...]:
+    """The keys asked for, else the store's own setting (empty: every tag)."""
+    return engine.series_by(root) if chosen is None else tuple(chosen)

@@ -18,13 +18,21 @@ from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
 from ..choices import AUTO, BASES, Basis, check
 from ..errors import UsageError
-from ..escape import quote
 from ..ingest import load
 from ..ingest.inputs import assemble
 from ..model import Profile
-from . import adding, baseline, engines, folder, listing, maintenance, queries, reading, trends
-from .identity import parse_keys
-from .times import as_utc, parse_time
+from . import (
+    adding,
+    baseline,
+    engines,
+    folder,
+    listing,
+    maintenance,
+    queries,
+    reading,
+    trends,
+)
+from .options import HistoryOptions, RegressionsOptions, keys, moment, tags
 
 
 class Store:
@@ -53,7 +61,7 @@ class Store:
         ``commit_from_name``: a run with no ``commit`` takes the commit-like part of its file
         name (``model-b8-3f2a9c1.json`` -> ``3f2a9c1``); never without asking."""
         given = arguments.string_map("tags", tags)
-        when = _time(arguments.moment("at", at), "--at")
+        when = moment(arguments.moment("at", at), "--at")
         arguments.optional_text("commit", commit), arguments.flag("skip_bad", skip_bad)
         arguments.flag("commit_from_name", commit_from_name)
         paths = tuple(arguments.path("paths", p) for p in paths)
@@ -73,20 +81,18 @@ class Store:
              **where: str | Iterable[str]) -> tuple[reading.Run, ...]:
         """Every run (matching ``where`` tags), in time order, its ``series`` as keyed by
         ``series_by`` (default: the store's setting, else every tag)."""
-        return tuple(queries.runs(self.engine, self.path, _where(where), self._keys(series_by)))
+        return tuple(queries.runs(self.engine, self.path, tags(where),
+                                  queries.series_by(self.engine, self.path, keys(series_by))))
 
     def history(self, metric: str, *, series_by: str | Iterable[str] | None = None,
                 **where: str | Iterable[str]) -> trends.History:
         """Every series of ``metric`` (one per distinct tag set) with its shifts."""
-        return self.history_where(metric, _where(where), series_by=series_by)
+        return self.history_where(metric, where, series_by=series_by)
 
     def history_where(self, metric: str, where: Mapping[str, Iterable[str]], *,
                       series_by: str | Iterable[str] | None = None) -> trends.History:
         """``history`` with the tags as a mapping (what ``--where`` gives)."""
-        if not isinstance(metric, str):
-            raise UsageError(f"{arguments.shown('metric', metric)}: expected a metric name (a string)")
-        return queries.history(self.engine, self.path, resolve_metric(metric), _where(where),
-                               self._keys(series_by))
+        return queries.history(self.engine, self.path, HistoryOptions.of(metric, where, series_by))
 
     def regressions(self, *, where: Mapping[str, str | Iterable[str]] | None = None,
                     since: str | datetime | None = None, all_changes: bool = False,
@@ -95,34 +101,27 @@ class Store:
         """Level shifts in every series of every metric, worst first. By default only changes for
         the worse; ``min_change`` is a fraction (0.02: at least 2 %); ``since`` keeps changes
         whose first new run is later."""
-        when = _time(arguments.moment("since", since), "--since")
-        arguments.flag("all_changes", all_changes)
-        if min_change is not None:
-            min_change = arguments.fraction_floor("min_change", min_change, 1e4)
-        return queries.regressions(self.engine, self.path, _where(where or {}), when, all_changes,
-                                   min_change, self._keys(series_by))
+        return queries.regressions(self.engine, self.path, RegressionsOptions.of(
+            where, since, all_changes, min_change, series_by))
 
     def series_by(self) -> tuple[str, ...]:
         """The store's series keys (empty: every tag keys a series)."""
         return self.engine.series_by(self.path)
 
-    def set_series_by(self, keys: str | Iterable[str]) -> tuple[str, ...]:
+    def set_series_by(self, series_by: str | Iterable[str]) -> tuple[str, ...]:
         """Re-key the store without re-adding: series formed by ``keys`` (``"model,batch"``;
         ``""`` or ``()``: by every tag again). A key no run carries is a UsageError."""
-        chosen = _keys(keys)
+        chosen = keys(series_by) or ()
         if chosen:
             trends.choose_keys(self.engine.tag_sets(self.path), {}, chosen)
         folder.set_series_by(self._local("store series-by"), chosen)
         return chosen
 
-    def _keys(self, series_by: str | Iterable[str] | None) -> tuple[str, ...]:
-        return self.series_by() if series_by is None else _keys(series_by)
-
     def baseline_for(self, new: Profile, *, runs: int = baseline.HISTORY_RUNS,
                      **where: str | Iterable[str]) -> baseline.HistoryBaseline:
         """The last ``runs`` runs of ``new``'s series (``where`` picks it when several match)."""
         runs = arguments.integer("runs", runs, 1, MAX_RUNS)
-        return baseline.history_baseline(self.engine, self.path, new, _where(where), runs)
+        return baseline.history_baseline(self.engine, self.path, new, tags(where), runs)
 
     def diff_history(self, path: str | Path, *, runs: int = baseline.HISTORY_RUNS,
                      where: Mapping[str, str | Iterable[str]] | None = None, basis: Basis = AUTO,
@@ -137,7 +136,7 @@ class Store:
         (new, *more) = load(arguments.path("path", path))
         if more:
             raise UsageError(f"{path}: {len(more) + 1} profiles; --baseline-history compares one")
-        found = baseline.history_baseline(self.engine, self.path, new, _where(where or {}), runs)
+        found = baseline.history_baseline(self.engine, self.path, new, tags(where or {}), runs)
         bands = Bands([*thresholds, *found.bands])
         return compare(found.profiles, new, baseline=baseline.LABEL, basis=basis, thresholds=bands)
 
@@ -161,35 +160,7 @@ class Store:
 MAX_RUNS = 1_000_000
 
 
-def _keys(keys: str | Iterable[str]) -> tuple[str, ...]:
-    return parse_keys(keys if isinstance(keys, str) else ",".join(keys))
-
-
 def resolve_metric(metric: str) -> str:
     """The catalog's name for ``metric``: aliases, and a prefix such as ``mfu``
     (``catalog.resolve_name``)."""
     return resolve_name(metric)
-
-
-def _where(where: Mapping[str, str | Iterable[str]]) -> dict[str, list[str]]:
-    """Tag -> accepted values; checked: string keys, each value a string or a list of them."""
-    if not isinstance(where, Mapping):
-        raise UsageError(f"{arguments.shown('where', where)}: expected a mapping of tags to values")
-    for key in where:
-        if not isinstance(key, str):
-            raise UsageError(f"{arguments.shown('where', key)}: expected each key to be a string")
-    return {k: list(arguments.texts(f"where[{k!r}]", v)) for k, v in where.items()}
-
-
-def _time(value: str | datetime | None, option: str) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return as_utc(value) if isinstance(value, datetime) else parse_time(value)
-    except ValueError as exc:
-        raise UsageError(f"{option} {quote(str(value))}: expected an ISO 8601 time "
-                         f"(2024-05-01T02:00:00Z){_why(exc)}") from None
-
-
-def _why(exc: ValueError) -> str:
-    return f": {exc}" if str(exc).startswith("outside") else ""

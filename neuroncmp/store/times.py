@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..model import Profile
+if TYPE_CHECKING:
+    from ..model import Profile
 
 STATED_KEYS = ("captured_at", "capture_time", "timestamp", "start_time")
 

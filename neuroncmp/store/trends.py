@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..analysis.shifts import MIN_SIZE, detect_shifts
 from ..catalog import HIGHER, LOWER, closest, lookup
-from ..choices import BETTER, CHANGED, WORSE
+from ..choices import BETTER, CHANGED, WORSE, Direction
 from ..errors import UsageError
 from . import where as where_check
 from .identity import SeriesKey, series_of, unknown_keys
@@ -46,7 +46,7 @@ class Change:
     after: float
     unit: str
     change: float
-    direction: str
+    direction: Direction
     p_value: float
 
 
@@ -153,7 +153,7 @@ class Regressions:
                               "p_value": c.p_value} for c in self.changes])
 
 
-def direction(metric: str, before: float, after: float) -> str:
+def direction(metric: str, before: float, after: float) -> Direction:
     """``worse``/``better`` by the catalog's direction for ``metric``, else ``changed``."""
     better = lookup(metric).direction
     if better not in (HIGHER, LOWER) or after == before:

@@ -13,13 +13,14 @@ A store's location is a local folder (``Path``) or a URI (``str``: ``hdfs://``, 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Mapping, NamedTuple, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Protocol, Sequence, TypeVar
 
-from ..adding import AddReport
-from ..identity import SeriesKey
-from ..listing import Entry, Problem
-from ..reading import Run
-from ..trends import SeriesValues
+if TYPE_CHECKING:  # a query imports no parser: adding and listing load with an add only
+    from ..adding import AddReport
+    from ..identity import SeriesKey
+    from ..listing import Entry, Problem
+    from ..reading import Run
+    from ..trends import SeriesValues
 
 Where = Mapping[str, Sequence[str]]
 T = TypeVar("T")

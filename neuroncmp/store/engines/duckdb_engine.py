@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
-from .. import adding, folder, reading
-from ..adding import AddReport
+from .. import folder, reading
 from ..identity import SeriesKey
-from ..listing import Entry, Problem
 from ..reading import Run
 from ..trends import SeriesValues
 from .base import StoredRows
+
+if TYPE_CHECKING:
+    from ..adding import AddReport
+    from ..listing import Entry, Problem
 
 T = TypeVar("T")
 
@@ -23,6 +25,8 @@ class DuckDBEngine:
 
     def add(self, root: Path | str, entries: list[Entry], *, skip_bad: bool,
             problems: list[Problem]) -> AddReport:
+        from .. import adding  # the parsers: an add's only
+
         return adding.add(folder.local(root, "store add"), entries, skip_bad=skip_bad,
                           problems=problems)
 

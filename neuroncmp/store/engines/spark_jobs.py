@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ...errors import NeuroncmpError
-from .. import adding, objects, table_rows, schema
+from .. import adding, objects, schema, table_rows
 from ..identity import SeriesKey
 from ..listing import Entry, Problem
 from ..trends import SeriesValues

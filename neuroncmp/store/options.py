@@ -1,0 +1,92 @@
+"""The options of the store's queries as frozen records, checked once whoever gives them.
+
+``HistoryOptions.of`` and ``RegressionsOptions.of`` take what the Python API or the CLI was given
+(strings, lists, ``None``), refuse a bad value with a ``UsageError`` naming the argument, and
+return the record ``queries.history`` / ``queries.regressions`` run: ``Store`` and the commands
+call the same two functions with the same records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Iterable, Mapping
+
+from .. import arguments
+from ..catalog import resolve_name
+from ..errors import UsageError
+from ..escape import quote
+from .identity import parse_keys
+from .times import as_utc, parse_time
+
+Tags = Mapping[str, tuple[str, ...]]
+SeriesBy = str | Iterable[str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryOptions:
+    """``history``: one metric (its catalog name), the runs ``where`` picks, series by
+    ``series_by`` (``None``: the store's setting, else every tag)."""
+
+    metric: str
+    where: Tags = field(default_factory=dict)
+    series_by: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, metric: str, where: Mapping[str, str | Iterable[str]] | None = None,
+           series_by: SeriesBy = None) -> HistoryOptions:
+        if not isinstance(metric, str):
+            raise UsageError(f"{arguments.shown('metric', metric)}: expected a metric name (a string)")
+        return cls(resolve_name(metric), tags(where or {}), keys(series_by))
+
+
+@dataclass(frozen=True, slots=True)
+class RegressionsOptions:
+    """``regressions``: the runs ``where`` picks, series by ``series_by``; changes for the worse
+    only unless ``all_changes``, of at least ``min_change`` (a fraction), first seen after
+    ``since``."""
+
+    where: Tags = field(default_factory=dict)
+    since: datetime | None = None
+    all_changes: bool = False
+    min_change: float | None = None
+    series_by: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, where: Mapping[str, str | Iterable[str]] | None = None,
+           since: str | datetime | None = None, all_changes: bool = False,
+           min_change: float | None = None, series_by: SeriesBy = None) -> RegressionsOptions:
+        when = moment(arguments.moment("since", since), "--since")
+        arguments.flag("all_changes", all_changes)
+        if min_change is not None:
+            min_change = arguments.fraction_floor("min_change", min_change, 1e4)
+        return cls(tags(where or {}), when, all_changes, min_change, keys(series_by))
+
+
+def keys(series_by: SeriesBy) -> tuple[str, ...] | None:
+    """``"model,batch"`` or ``["model", "batch"]`` as tag names; ``None`` stays (the store's)."""
+    if series_by is None:
+        return None
+    return parse_keys(series_by if isinstance(series_by, str) else ",".join(series_by))
+
+
+def tags(where: Mapping[str, str | Iterable[str]]) -> dict[str, tuple[str, ...]]:
+    """Tag -> accepted values; checked: string keys, each value a string or a list of them."""
+    if not isinstance(where, Mapping):
+        raise UsageError(f"{arguments.shown('where', where)}: expected a mapping of tags to values")
+    for key in where:
+        if not isinstance(key, str):
+            raise UsageError(f"{arguments.shown('where', key)}: expected each key to be a string")
+    return {k: arguments.texts(f"where[{k!r}]", v) for k, v in where.items()}
+
+
+def moment(value: str | datetime | None, option: str) -> datetime | None:
+    """An ISO 8601 time (or a datetime) in UTC; a bad one is a usage error naming ``option``."""
+    if value is None:
+        return None
+    try:
+        return as_utc(value) if isinstance(value, datetime) else parse_time(value)
+    except ValueError as exc:
+        why = f": {exc}" if str(exc).startswith("outside") else ""
+        raise UsageError(f"{option} {quote(str(value))}: expected an ISO 8601 time "
+                         f"(2024-05-01T02:00:00Z){why}") from None
