@@ -239,7 +239,7 @@ def test_series_by_and_a_stores_setting_give_the_same_answers_on_both_engines(sp
     assert spk.series_by() == ("model", "batch")
     through_uri = Store(paths[1].resolve().as_uri(), engine=spark)  # the setting read through Spark
     assert through_uri.series_by() == ("model", "batch") and through_uri.runs() == duck.runs()
-    assert spk.runs() == duck.runs() and {r.series for r in spk.runs()} == {'{"batch":"8","model":"llama-1b"}'}
+    assert spk.runs() == duck.runs() and {r.series.text for r in spk.runs()} == {'{"batch":"8","model":"llama-1b"}'}
     assert spk.regressions(all_changes=True) == duck.regressions(all_changes=True)
     for args in (["regressions", "--all-changes", "--format", "json"], ["store", "ls"],
                  ["store", "ls", "--series-by", "host", "--format", "json"],

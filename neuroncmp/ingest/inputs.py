@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..errors import InputError, UnknownFormatError
 from ..escape import quote
-from .manifest import MANIFEST, entry_for, read_manifest, remembered
+from .manifest import MANIFEST, entry_for, names_in, read_manifest, remembered
 from .registry import for_directory
 
 # sidecar name endings, as ``convert`` and ``capture`` write them beside ``<stem>.json``
@@ -158,9 +158,8 @@ def _sidecars(paths: list[Path], out: InputSet) -> None:
         if entry_for(owner) is None:  # a manifest entry's sidecars are joined by load()
             out.sidecars.setdefault(owner, []).append(path)
             out.notes.append(f"{path}: joined to {owner.name} as its sidecar")
-    listed: dict[str, set[str]] = {}  # each folder's names, read once (not 3 stats a profile)
     for profile in profiles:
-        if _has_sidecars(profile, listed) and profile.is_file() and entry_for(profile) is None:
+        if _has_sidecars(profile) and profile.is_file() and entry_for(profile) is None:
             _beside(profile, out)
     out.paths = profiles
 
@@ -188,16 +187,11 @@ def _folder(path: Path) -> str:
     return os.path.normpath(os.path.abspath(path.parent))
 
 
-def _has_sidecars(profile: Path, listed: dict[str, set[str]]) -> bool:
-    """Whether a sidecar named after ``profile`` may be beside it (one listing per folder)."""
-    folder = _folder(profile)
-    if folder not in listed:
-        try:
-            listed[folder] = set(os.listdir(folder))
-        except OSError:
-            listed[folder] = set()
-    stem = _stem(profile)
-    return any(stem + ending in listed[folder] for ending in SIDECAR_ENDINGS)
+def _has_sidecars(profile: Path) -> bool:
+    """Whether a sidecar named after ``profile`` may be beside it (one listing per folder, for the
+    whole ``remembered()`` block: a set, or a bulk add of its files one by one)."""
+    names, stem = names_in(_folder(profile)), _stem(profile)
+    return any(stem + ending in names for ending in SIDECAR_ENDINGS)
 
 
 def _stem(path: Path) -> str:

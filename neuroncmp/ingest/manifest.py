@@ -15,6 +15,8 @@ sub-folder holding Neuron Explorer output, never the run folder itself or anothe
 
 from __future__ import annotations
 
+import os
+
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -33,6 +35,8 @@ _OBJECT_KEYS = ("params", "metadata")
 # The manifests read so far by folder, inside ``remembered()`` (None: outside, read each time);
 # each as a 1-tuple, so that a folder without one is remembered too.
 _READ: ContextVar[dict[Path, tuple[list[Any] | None]] | None] = ContextVar("manifests_read", default=None)
+# Each folder's file names listed so far, inside ``remembered()`` (sidecars are looked for there).
+_LISTED: ContextVar[dict[str, set[str]] | None] = ContextVar("folders_listed", default=None)
 
 
 class Entry(NamedTuple):
@@ -71,12 +75,32 @@ def manifest_document(directory: Path) -> dict[str, Any] | None:
 def remembered() -> Iterator[None]:
     """Within the block, each folder's manifest is read once (per thread): a bulk add looks for
     the manifest beside each of thousands of files twice, mostly in one folder. A manifest
-    that cannot be read is not remembered: each look raises its error again."""
-    token = _READ.set({})
+    that cannot be read is not remembered: each look raises its error again. Each folder's names
+    (``names_in``) are listed once too. A block inside another keeps the outer one's memory (an
+    add's one ``inputs.assemble`` per file would otherwise list a folder of N files N times)."""
+    if _READ.get() is not None:
+        yield
+        return
+    token, listed = _READ.set({}), _LISTED.set({})
     try:
         yield
     finally:
         _READ.reset(token)
+        _LISTED.reset(listed)
+
+
+def names_in(folder: str) -> set[str]:
+    """The file names in ``folder`` (none if it cannot be listed), listed once in ``remembered()``."""
+    listed = _LISTED.get()
+    if listed is not None and folder in listed:
+        return listed[folder]
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        names = set()
+    if listed is not None:
+        listed[folder] = names
+    return names
 
 
 def _profiles(directory: Path) -> list[Any] | None:
