@@ -82,6 +82,13 @@ def write_file(path: str, text: str | bytes) -> None:
     write_atomic(Path(path), text)
 
 
+def term(document: str, value: Any) -> None:
+    """``document`` in the terminal format, to standard output (a command with no --format)."""
+    from ..render.registry import by_name
+
+    echo(by_name("term", document).render(document, value))
+
+
 def choose(document: str, fmt: str | None, output: str | None) -> Any:
     """The renderer ``--format`` names, else the one ``-o``'s extension implies, else ``term``."""
     from ..render.registry import by_name, for_output

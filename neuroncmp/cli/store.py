@@ -46,8 +46,9 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
         engine: Any) -> None:
     """Add profiles (files, run folders, folders of files) to the store."""
     from ..errors import UsageError
-    from ..render.store_text import add_report
+    from ..render.base import StoreAddReport
     from ..store import Store
+    from .output import term
 
     if bool(paths) == bool(listing):
         raise UsageError("give either PATH... or --runs LISTING")
@@ -65,7 +66,7 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
     except KeyboardInterrupt:
         click.echo(INTERRUPTED, err=True)
         raise
-    click.echo(add_report(report, store_path), nl=False)
+    term("store_add", StoreAddReport(report, store_path))
 
 
 @store.command("ls")
@@ -77,17 +78,18 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
 def ls(where: tuple[str, ...], series_by: str | None, fmt: str | None, output: str | None,
        no_color: bool, width: int | None, store_path: str, engine: Any) -> None:
     """List the runs in the store, in time order, with the series each belongs to."""
-    from ..render.listings import runs_json
-    from ..render.store_text import runs_table
-    from ..store import Store
-    from .output import check_output, listing_format, put
+    from ..render.base import StoreRunsReport
+    from ..render.registry import by_name
+    from ..store import folder, queries
+    from ..store.options import keys, tags
+    from .output import check_output, emit, listing_format
 
-    chosen = listing_format(fmt, output)
+    renderer = by_name(listing_format(fmt, output), "store_runs")
     check_output(output, (), store=store_path)  # -o into the store would replace its own files
-    target = Store(store_path, engine=engine)
-    runs = target.runs(series_by=series_by, **pairs(where, "--where"))
-    keys = target.series_by() if series_by is None else tuple(k for k in series_by.split(",") if k)
-    put(runs_json(runs, keys) if chosen == "json" else runs_table(runs, width), output)
+    root = folder.root_of(store_path)
+    chosen = queries.series_by(engine, root, keys(series_by))
+    runs = queries.runs(engine, root, tags(pairs(where, "--where")), chosen)
+    emit(renderer, "store_runs", StoreRunsReport(tuple(runs), chosen, width), output, no_color, width)
 
 
 @store.command("series-by")
@@ -119,14 +121,15 @@ def check(fmt: str | None, output: str | None, no_color: bool, width: int | None
           store_path: str) -> None:
     """Verify the store: hashes, every run complete, no leftovers (exit 1 on a problem)."""
     from ..errors import InputError
-    from ..render.store_text import check_json, check_report
+    from ..render.base import StoreCheckReport
+    from ..render.registry import by_name
     from ..store import Store
-    from .output import check_output, listing_format, put
+    from .output import check_output, emit, listing_format
 
-    chosen = listing_format(fmt, output)
+    renderer = by_name(listing_format(fmt, output), "store_check")
     check_output(output, (), store=store_path)
     report = Store(store_path).check()
-    put(check_json(report) if chosen == "json" else check_report(report, store_path), output)
+    emit(renderer, "store_check", StoreCheckReport(report, store_path), output, no_color, width)
     if not report.ok:
         raise InputError(f"{store_path}: store check found {len(report.problems)} problems")
 
@@ -135,7 +138,8 @@ def check(fmt: str | None, output: str | None, no_color: bool, width: int | None
 @store_option
 def compact(store_path: str) -> None:
     """Merge the store's part files into one and remove leftovers (no answer changes)."""
-    from ..render.store_text import compact_report
+    from ..render.base import StoreCompactReport
     from ..store import Store
+    from .output import term
 
-    click.echo(compact_report(Store(store_path).compact(), store_path), nl=False)
+    term("store_compact", StoreCompactReport(Store(store_path).compact(), store_path))

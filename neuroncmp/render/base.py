@@ -19,13 +19,17 @@ if TYPE_CHECKING:  # types only: the registry (metrics, formats, the store's com
     from ..analysis.sweep import Sweep
     from ..catalog import MetricSpec
     from ..model import Profile
+    from ..store.adding import AddReport
+    from ..store.maintenance import CheckReport, CompactReport
+    from ..store.reading import Run
+    from ..store.trends import History, Regressions
 
 
 @record
 class HistoryReport(NamedTuple):
     """``neuroncmp history``: a store's ``History`` of one metric, the last ``last`` points shown."""
 
-    history: Any
+    history: History
     last: int | None = None
 
 
@@ -33,7 +37,7 @@ class HistoryReport(NamedTuple):
 class RegressionsReport(NamedTuple):
     """``neuroncmp regressions``: a store's ``Regressions`` and where the store is."""
 
-    regressions: Any
+    regressions: Regressions
     store: str
     width: int | None = None  # --width when given: the table stacks to fit it (else as wide as it needs)
 
@@ -44,6 +48,39 @@ class FormatsReport(NamedTuple):
 
     parsers: tuple[Any, ...]
     renderers: tuple[Any, ...]
+
+
+@record
+class StoreRunsReport(NamedTuple):
+    """``neuroncmp store ls``: the runs, the keys that form their series, ``--width`` if given."""
+
+    runs: tuple[Run, ...]
+    series_by: tuple[str, ...]
+    width: int | None = None
+
+
+@record
+class StoreAddReport(NamedTuple):
+    """``neuroncmp store add``: what the add did, and the store."""
+
+    report: AddReport
+    store: str
+
+
+@record
+class StoreCheckReport(NamedTuple):
+    """``neuroncmp store check``: what the check found, and the store."""
+
+    report: CheckReport
+    store: str
+
+
+@record
+class StoreCompactReport(NamedTuple):
+    """``neuroncmp store compact``: what the compaction did, and the store."""
+
+    report: CompactReport
+    store: str
 
 
 class Renderer:
@@ -91,6 +128,22 @@ class Renderer:
     def formats(self, report: FormatsReport, width: int = 100) -> str:
         """The input and output formats (``neuroncmp formats``) in this format."""
         raise NotImplementedError(f"format '{self.name}' cannot list formats")
+
+    def store_runs(self, report: StoreRunsReport, width: int = 100) -> str:
+        """The store's runs (``neuroncmp store ls``) in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot list runs")
+
+    def store_add(self, report: StoreAddReport, width: int = 100) -> str:
+        """What ``neuroncmp store add`` did, in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot show an add")
+
+    def store_check(self, report: StoreCheckReport, width: int = 100) -> str:
+        """What ``neuroncmp store check`` found, in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot show a store check")
+
+    def store_compact(self, report: StoreCompactReport, width: int = 100) -> str:
+        """What ``neuroncmp store compact`` did, in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot show a compaction")
 
     def supports(self, document: str) -> bool:
         """Whether this format overrides the method that renders ``document`` (e.g. ``"diff"``)."""

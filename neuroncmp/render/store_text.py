@@ -17,7 +17,10 @@ from .layout import fitted_text_table as fit_table
 from .layout import text_table as table
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
+    from ..store.adding import AddedRun, AddReport
     from ..store.identity import SeriesKey
+    from ..store.maintenance import CheckReport, CompactReport
+    from ..store.reading import Run
     from ..store.trends import Change, History, Regressions, Series
 
 MARK = {WORSE: "✘", BETTER: "✔", CHANGED: "~"}
@@ -27,7 +30,7 @@ def tags_text(tags: Mapping[str, str] | SeriesKey | Iterable[tuple[str, str]]) -
     return " ".join(f"{k}={v}" for k, v in sorted(dict(tags).items())) or "(no tags)"
 
 
-def add_report(report: Any, store: str, shown: int = 20) -> str:
+def add_report(report: AddReport, store: str, shown: int = 20) -> str:
     """What an add did: added and already-present runs, where each run's time came from, skips."""
     out = [f"added {len(report.added)} runs, {len(report.present)} already present (store {store})\n"]
     rows = [[r.run, r.label, r.time, r.time_source, "present" if r.present else "added", r.source]
@@ -47,7 +50,7 @@ def add_report(report: Any, store: str, shown: int = 20) -> str:
     if kept:
         first = kept[0]
         out.append(f"{len(kept)} runs already present keep the tags of their first add "
-                   f"({tags_text(dict(first.kept_tags))}, not {tags_text(dict(first.tags))}); adding "
+                   f"({tags_text(first.kept_tags or ())}, not {tags_text(first.tags)}); adding "
                    "again changes no tag ('neuroncmp store series-by' regroups series without "
                    "re-adding)\n")
     return "".join(out)
@@ -56,7 +59,7 @@ def add_report(report: Any, store: str, shown: int = 20) -> str:
 SPLIT_AT = 10  # an add of this many runs, most of them alone in their series, is worth a word
 
 
-def _split_warning(added: Sequence[Any]) -> list[str]:
+def _split_warning(added: Sequence[AddedRun]) -> list[str]:
     """A warning when most runs of a bulk add are alone in their series (nightly file names that
     split them); said at add time, before a gate trusts an all-clear."""
     if len(added) < SPLIT_AT or not any(r.tags for r in added):
@@ -72,7 +75,7 @@ def _split_warning(added: Sequence[Any]) -> list[str]:
              "('neuroncmp store ls' shows each run's series; see --series-by)\n")]
 
 
-def runs_table(runs: Sequence[Any], width: int | None = None) -> str:
+def runs_table(runs: Sequence[Run], width: int | None = None) -> str:
     """Each run with the series it belongs to (the tags that key it) and any other tags, so a
     name that split a series shows in the listing."""
     if not runs:
@@ -93,7 +96,7 @@ def runs_table(runs: Sequence[Any], width: int | None = None) -> str:
 LEFTOVERS_SHOWN = 5
 
 
-def check_report(report: Any, store: str) -> str:
+def check_report(report: CheckReport, store: str) -> str:
     """Facts, each problem, and leftovers summed up: files of an interrupted add (or compaction)
     that no committed state names, so nothing of them was added; a few by name (``--format json``
     lists every one)."""
@@ -118,7 +121,7 @@ def check_report(report: Any, store: str) -> str:
     return "".join(out)
 
 
-def check_json(report: Any) -> str:
+def check_json(report: CheckReport) -> str:
     from .json_out import dumps
 
     return dumps({"schema": "neuroncmp.store-check/1", "ok": report.ok, "runs": report.runs,
@@ -128,7 +131,7 @@ def check_json(report: Any) -> str:
                  indent=1, ensure_ascii=False) + "\n"
 
 
-def compact_report(report: Any, store: str) -> str:
+def compact_report(report: CompactReport, store: str) -> str:
     return (f"store {store}: {report.parts_before} parts -> {report.parts_after}, {report.runs} runs; "
             f"removed {len(report.removed)} leftover files of interrupted adds\n")
 

@@ -12,7 +12,15 @@ from ...comparison.result import Cell, Side
 from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
 from ...model import Profile
-from ..base import DiffReport, FormatsReport, HistoryReport, RegressionsReport, Renderer
+from ..base import (
+    DiffReport,
+    FormatsReport,
+    HistoryReport,
+    RegressionsReport,
+    Renderer,
+    StoreCheckReport,
+    StoreRunsReport,
+)
 from ..catalog_text import spec_record
 from ..changes import change_with_mark
 from ..json_out import dumps
@@ -113,6 +121,16 @@ class Json(Renderer):
         from .. import store_json
 
         return store_json.regressions(report.regressions)
+
+    def store_runs(self, report: StoreRunsReport, width: int = 100) -> str:
+        from ..listings import runs_json
+
+        return runs_json(report.runs, report.series_by)
+
+    def store_check(self, report: StoreCheckReport, width: int = 100) -> str:
+        from ..store_text import check_json
+
+        return check_json(report.report)
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
         return dumps([spec_record(spec) for spec in specs], indent=2) + "\n"

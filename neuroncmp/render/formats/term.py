@@ -17,7 +17,17 @@ from ...catalog import MetricSpec
 from ...choices import BETTER, SUSPECT, UNCHANGED, WORSE
 from ...comparison.result import Comparison
 from ...model import Profile
-from ..base import DiffReport, FormatsReport, HistoryReport, RegressionsReport, Renderer
+from ..base import (
+    DiffReport,
+    FormatsReport,
+    HistoryReport,
+    RegressionsReport,
+    Renderer,
+    StoreAddReport,
+    StoreCheckReport,
+    StoreCompactReport,
+    StoreRunsReport,
+)
 from ..captions import (
     FINDINGS_TITLE,
     batch_line,
@@ -321,6 +331,26 @@ class Term(Renderer):
         from ..listings import formats_text
 
         return formats_text(report.parsers, report.renderers, width)
+
+    def store_runs(self, report: StoreRunsReport, width: int = 100) -> str:
+        from .. import store_text
+
+        return store_text.runs_table(report.runs, report.width)
+
+    def store_add(self, report: StoreAddReport, width: int = 100) -> str:
+        from .. import store_text
+
+        return store_text.add_report(report.report, report.store)
+
+    def store_check(self, report: StoreCheckReport, width: int = 100) -> str:
+        from .. import store_text
+
+        return store_text.check_report(report.report, report.store)
+
+    def store_compact(self, report: StoreCompactReport, width: int = 100) -> str:
+        from .. import store_text
+
+        return store_text.compact_report(report.report, report.store)
 
     def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
         if document == "diff":
