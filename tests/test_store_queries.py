@@ -1,0 +1,153 @@
+"""The store's queries are written once above the engines: an engine gives primitives only, so
+an engine made of plain Python lists answers history and regressions exactly as DuckDB does on
+the same runs; series keys are typed records; the query path imports no parser."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from neuroncmp.store import Store, queries
+from neuroncmp.store.engines.base import StoredRows
+from neuroncmp.store.identity import SeriesKey
+from neuroncmp.store.options import HistoryOptions, RegressionsOptions
+from neuroncmp.store.reading import Run
+from neuroncmp.store.trends import SeriesValues
+
+START = datetime(2025, 1, 1, tzinfo=timezone.utc)
+
+
+class ListEngine:
+    """An engine over Python lists: runs and their ``metric -> value``; no query logic in it."""
+
+    name = "lists"
+
+    def __init__(self, runs: list[tuple[str, dict[str, str], dict[str, float]]]) -> None:
+        self._runs = [(Run(rid, START + timedelta(days=i), "--at", f"c{i}", tags, SeriesKey.of(tags),
+                           "x", "x.json", "summary-json", None), values)
+                      for i, (rid, tags, values) in enumerate(runs)]
+
+    def series_by(self, root):
+        return ()
+
+    def runs(self, root):
+        return [run for run, _ in self._runs]
+
+    def tag_sets(self, root):
+        return [dict(t) for t in {SeriesKey.of(run.tags) for run, _ in self._runs}]
+
+    def units(self, root, metric=None):
+        names = {m for _, values in self._runs for m in values}
+        return {m: "s" for m in names if metric in (None, m)}
+
+    def series(self, root, keys, metric, each):
+        grouped: dict[tuple[str, SeriesKey], list[tuple[Run, float]]] = {}
+        for run, values in self._runs:
+            if (own := SeriesKey.of(run.tags)) in keys:
+                for name, value in values.items():
+                    if metric in (None, name):
+                        grouped.setdefault((name, keys[own]), []).append((run, value))
+        return [each(SeriesValues(name, key, "s", tuple(r.run for r, _ in points),
+                                  tuple(r.commit for r, _ in points), tuple(r.time for r, _ in points),
+                                  tuple(v for _, v in points)))
+                for (name, key), points in grouped.items()]
+
+    def rows(self, root, runs):
+        return StoredRows([], [])
+
+
+def _fleet() -> list[tuple[str, dict[str, str], dict[str, float]]]:
+    """Two series: model a's total_time steps from 1.0 s to 2.0 s at its 11th run; model b's
+    stays at 3.0 s (tiny alternating noise keeps the detector's spread finite; the nano-second
+    drift makes every file's content, so its run, distinct)."""
+    out = []
+    for i in range(20):
+        wobble = 0.001 * (i % 2) + 1e-9 * i
+        out.append((f"a{i:02d}", {"model": "a"}, {"total_time": (1.0 if i < 10 else 2.0) + wobble}))
+        out.append((f"b{i:02d}", {"model": "b"}, {"total_time": 3.0 + wobble + 1e-10}))
+    return out
+
+
+def test_history_and_regressions_are_assembled_above_the_engine():
+    engine = ListEngine(_fleet())
+    history = queries.history(engine, Path("x"), HistoryOptions.of("total_time"))
+    assert [dict(s.key) for s in history.series] == [{"model": "a"}, {"model": "b"}]
+    assert [p.run for p in history.series[0].points] == [f"a{i:02d}" for i in range(20)]
+    (shift,) = history.series[0].changes
+    assert shift.at.run == "a10" and shift.before_run.run == "a09" and shift.direction == "worse"
+    assert shift.before == pytest.approx(1.0005) and shift.after == pytest.approx(2.0005)
+    assert history.series[1].changes == ()
+    found = queries.regressions(engine, Path("x"), RegressionsOptions.of(where={"model": "a"}))
+    assert found.series_count == 1 and found.metric_count == 1 and found.short_series == 0
+    assert [(c.metric, c.series["model"], c.at.run) for c in found.changes] == [("total_time", "a", "a10")]
+
+
+def test_the_list_engine_and_duckdb_give_the_same_answers(tmp_path):
+    """The same runs in a DuckDB store (summary JSON files added with their time) and in lists:
+    the same history and regressions, by construction."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    rows = ["path,time,commit,model"]
+    fleet = _fleet()
+    for i, (rid, tags, values) in enumerate(fleet):
+        (folder / f"{rid}.json").write_text(json.dumps(values))
+        rows.append(f"{rid}.json,{(START + timedelta(days=i)).isoformat()},c{i},{tags['model']}")
+    (folder / "runs.csv").write_text("\n".join(rows) + "\n")
+    store = Store(tmp_path / "store")
+    store.add_listing(folder / "runs.csv")
+    by_file = {run.source.rsplit("/", 1)[-1][:-5]: run.run for run in store.runs()}
+    duck = store.history("total_time", series_by="model")  # the store adds a batch_size tag
+    lists = queries.history(ListEngine(fleet), Path("x"), HistoryOptions.of("total_time", series_by="model"))
+    assert [s.key for s in duck.series] == [s.key for s in lists.series]
+    assert [[(p.value, p.time) for p in s.points] for s in duck.series] == \
+        [[(p.value, p.time) for p in s.points] for s in lists.series]
+    duck_changes = [c for c in store.regressions(all_changes=True, series_by="model").changes
+                    if c.metric == "total_time"]  # the store derives more metrics from the files
+    options = RegressionsOptions.of(all_changes=True, series_by="model")
+    list_changes = queries.regressions(ListEngine(fleet), Path("x"), options).changes
+    assert len(list_changes) == 1
+    assert [replace(c, at=c.at.run, before_run=c.before_run.run) for c in duck_changes] == \
+        [replace(c, at=by_file[c.at.run], before_run=by_file[c.before_run.run]) for c in list_changes]
+
+
+def test_a_series_key_is_its_sorted_tags():
+    key = SeriesKey.of({"model": "llama", "batch": "8"})
+    assert key.tags == (("batch", "8"), ("model", "llama")) and dict(key) == {"batch": "8", "model": "llama"}
+    assert key.text == '{"batch":"8","model":"llama"}' and SeriesKey.parse(key.text) == key
+    assert key["model"] == "llama" and key.get("seq") is None and key.shown() == "batch=8 model=llama"
+    assert SeriesKey.parse("") == SeriesKey() and SeriesKey().shown() == "(no tags)"
+    with pytest.raises(KeyError):
+        key["seq"]
+
+
+def test_the_query_path_imports_no_parser_and_no_comparison():
+    code = ("import sys; import neuroncmp.store.queries, neuroncmp.store.options, "
+            "neuroncmp.store.engines.duckdb_engine; "
+            "print([m for m in sys.modules if m.startswith(('neuroncmp.ingest', 'neuroncmp.comparison', "
+            "'neuroncmp.store.adding', 'neuroncmp.store.store'))])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout
+    assert out.strip() == "[]"
+
+
+def test_a_bulk_add_lists_a_folder_once(tmp_path, monkeypatch):
+    """Each file of an add is assembled on its own; the folder's names are listed once for all."""
+    for i in range(30):
+        (tmp_path / f"r{i}.json").write_text(json.dumps({"total_time": 1.0 + i}))
+    listed: list[str] = []
+    real = os.listdir
+
+    def counting(path="."):
+        listed.append(os.path.normpath(str(path)))
+        return real(path)
+    monkeypatch.setattr(os, "listdir", counting)
+    Store(tmp_path / "store").add(tmp_path)
+    assert listed.count(os.path.normpath(str(tmp_path))) == 1
