@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .. import arguments
-from ..catalog import resolve_name
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
 from ..choices import AUTO, BASES, Basis, check
@@ -158,9 +157,3 @@ class Store:
 
 
 MAX_RUNS = 1_000_000
-
-
-def resolve_metric(metric: str) -> str:
-    """The catalog's name for ``metric``: aliases, and a prefix such as ``mfu``
-    (``catalog.resolve_name``)."""
-    return resolve_name(metric)
