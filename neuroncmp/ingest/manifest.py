@@ -16,7 +16,6 @@ sub-folder holding Neuron Explorer output, never the run folder itself or anothe
 from __future__ import annotations
 
 import os
-
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
