@@ -9,6 +9,7 @@ caller's per-series function on the executors, one pandas group per series
 from __future__ import annotations
 
 import pickle
+import warnings
 from collections.abc import Sequence
 from functools import partial
 from typing import Any, Callable, Mapping, TypeVar
@@ -85,8 +86,10 @@ def series(tables: Tables, keys: Mapping[SeriesKey, SeriesKey], metric: str | No
     # MB of values (small, but seconds of detection per series) would be coalesced into one task.
     points = values.select("run", "metric", "value", "unit").join(runs, "run").repartition(
         SERIES_TASKS_PER_CORE * parallelism(spark), "metric", "series")
-    found = points.groupBy("metric", "series").applyInPandas(partial(spark_jobs.apply_each, each),
-                                                            spark_jobs.APPLIED)
+    with warnings.catch_warnings():  # pyspark reads a function's type hints, and warns of a partial's
+        warnings.filterwarnings("ignore", "Cannot infer the eval type", UserWarning)
+        found = points.groupBy("metric", "series").applyInPandas(
+            partial(spark_jobs.apply_each, each), spark_jobs.APPLIED)
     return [pickle.loads(row["result"]) for row in found.toArrow().to_pylist()]
 
 
