@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .. import arguments
+from ..choices import AUTO, BASES, Basis, check
 from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
-from ..choices import AUTO, BASES, Basis, check
 from ..errors import UsageError
 from ..ingest import load
 from ..ingest.inputs import assemble
