@@ -7,6 +7,7 @@ from typing import NamedTuple
 from ..comparison.result import Side
 from ..records import record
 from . import fits
+from .bounds import Bounds
 from .roofline import Roof, RooflinePoint
 from .series import Point
 from .table import TableRow
@@ -27,6 +28,7 @@ class Context(NamedTuple):
     roof: Roof
     roofline: tuple[RooflinePoint, ...]
     table: tuple[TableRow, ...]
+    bounds: tuple[Bounds, ...] = ()    # per point, in the points' order
 
     def point_of(self, batch: int) -> Point:
         return next(p for p in self.points if p.batch_size == batch)

@@ -16,12 +16,18 @@ numerator, ``(hardware_flops - transpose_flops) / total_time``.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, Sequence
 
 from ..hardware import Hardware
 from ..records import record
 from ..stats import median
 from .series import Point
+
+
+class Values(Protocol):
+    """What the roof reads a step from: a metric's value per step by name (a sweep ``Point``, a dict)."""
+
+    def get(self, name: str, /) -> float | None: ...
 
 
 @record
@@ -48,7 +54,7 @@ class RooflinePoint(NamedTuple):
         return self.achieved / self.attainable if self.attainable else 0.0
 
 
-def _implied_peak(points: tuple[Point, ...]) -> float | None:
+def _implied_peak(points: Sequence[Values]) -> float | None:
     peaks = []
     for p in points:
         flops, used = p.get("model_flops"), (p.get("mfu_estimated_percent") or 0) * (p.get("total_time") or 0)
@@ -57,7 +63,7 @@ def _implied_peak(points: tuple[Point, ...]) -> float | None:
     return median(peaks) if peaks else None
 
 
-def _mbu_bandwidth(points: tuple[Point, ...]) -> float | None:
+def _mbu_bandwidth(points: Sequence[Values]) -> float | None:
     """The bandwidth MBU was computed with, ``(hbm_read_bytes + hbm_write_bytes) / (total_time x
     mbu_estimated_percent)``, the median over the points: it equals the profile's own
     ``hbm_ddr_bandwidth`` on every real summary checked (tests/data/third_party/RELATIONS.md)."""
@@ -82,7 +88,7 @@ def _usable(value: float | None) -> bool:
     return value is not None and 0 < value < math.inf
 
 
-def roof(points: tuple[Point, ...], table: Hardware, peak: float | None = None,
+def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
          bandwidth: float | None = None, hbm: float | None = None, stated_hbm: float | None = None) -> Roof:
     """The roof, from the user's values, else the profile's, else the table's (``sources`` says)."""
     ridges = [p.get("peak_flops_bandwidth_ratio") for p in points if _usable(p.get("peak_flops_bandwidth_ratio"))]

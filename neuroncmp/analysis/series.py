@@ -82,6 +82,13 @@ def axis(sides: list[Side]) -> Axis:
 
 
 def _point(batch: int, sides: list[Side]) -> Point:
+    inferred = any(side.batch_size_inferred for side in sides)
+    doubts = {name: why for side in sides for name, why in suspects(side).items()}
+    return Point(batch, tuple(side.label for side in sides), tuple(sides), medians(sides), inferred, doubts)
+
+
+def medians(sides: list[Side]) -> dict[str, float]:
+    """Every numeric value of ``sides`` by name, the median of their captures."""
     collected: dict[str, list[float]] = {}
     for side in sides:
         for name, metrics in side_values(side).items():
@@ -90,7 +97,4 @@ def _point(batch: int, sides: list[Side]) -> Point:
             numbers = [m.value for m in metrics if isinstance(m.value, (int, float))
                        and not isinstance(m.value, bool) and is_finite(m.value)]
             collected.setdefault(name, []).extend(numbers)  # type: ignore[arg-type]
-    values = {name: median(numbers) for name, numbers in collected.items() if numbers}
-    inferred = any(side.batch_size_inferred for side in sides)
-    doubts = {name: why for side in sides for name, why in suspects(side).items()}
-    return Point(batch, tuple(side.label for side in sides), tuple(sides), values, inferred, doubts)
+    return {name: median(numbers) for name, numbers in collected.items() if numbers}

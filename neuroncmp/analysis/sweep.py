@@ -9,7 +9,7 @@ computed says why in ``notes``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from .. import arguments, hardware
 from ..comparison.result import Side
@@ -17,11 +17,12 @@ from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
 from ..records import record
 from . import fits
+from .bounds import Bounds, Shift, bounds_of, shifts_along
 from .context import Context
 from .findings import run_rules
 from .findings.base import Finding, NotRun, Passed
-from .roofline import Roof, RooflinePoint, place, roof
-from .series import Axis, Point, axis
+from .roofline import Roof, RooflinePoint, Values, place, roof
+from .series import Axis, Point, axis, medians
 from .table import TableRow, rows
 
 CLOSE = 0.02  # a smaller batch within 2 % of the best throughput is recommended instead
@@ -55,6 +56,8 @@ class Sweep:
     price_per_hour: float | None
     instance_type: str | None
     notes: tuple[str, ...]
+    bounds: tuple[Bounds, ...] = ()    # per point: what bounds its step (``analysis/bounds.py``)
+    shifts: tuple[Shift, ...] = ()     # where the bottleneck changes from one batch size to the next
 
     @property
     def points(self) -> tuple[Point, ...]:
@@ -86,6 +89,25 @@ def findings_for(sides: Iterable[Side]) -> tuple[Finding, ...]:
     sides = tuple(sides)
     found = axis(list(sides))
     return _analyse(found, sides, None, Overrides()).findings if found.points else ()
+
+
+def bounds_for(sides: Iterable[Side]) -> tuple[Bounds, ...]:
+    """What bounds each side's step (a diff's sides), under the roof all of them imply together."""
+    sides = tuple(sides)
+    values = tuple(medians([side]) for side in sides)
+    top = _roof(values, sides, Overrides())
+    return tuple(bounds_of(v, top) for v in values)
+
+
+def _roof(values: Sequence[Values], sides: tuple[Side, ...], given: Overrides) -> Roof:
+    """The roof of these steps: the user's numbers, else the profiles', else the instance table's."""
+    facts = _facts(sides)
+    return roof(values, facts, given.peak_flops, given.hbm_bandwidth, given.hbm_bytes, _stated_hbm(sides))
+
+
+def _facts(sides: tuple[Side, ...]) -> hardware.Hardware:
+    return hardware.for_instance(_first_info(sides, "instance_type") or _first_info(sides, "neuron_device_type"),
+                                 _first_info(sides, "lnc_config"))
 
 
 @record
@@ -138,10 +160,10 @@ def _profiled(sides: tuple[Side, ...]) -> bool:
 def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides) -> Sweep:
     points = found.points
     instance = _first_info(sides, "instance_type")
-    facts = hardware.for_instance(instance or _first_info(sides, "neuron_device_type"),
-                                  _first_info(sides, "lnc_config"))
-    top = roof(points, facts, given.peak_flops, given.hbm_bandwidth, given.hbm_bytes, _stated_hbm(sides))
-    table = rows(points, price)
+    facts = _facts(sides)
+    top = _roof(points, sides, given)
+    bounds = tuple(bounds_of(p, top) for p in points)
+    table = rows(points, price, bounds)
     reserve = (facts.profiler_reserve, facts.reserve_source) if _profiled(sides) else None
     fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1], reserve)
     chosen = recommend(points)
@@ -149,11 +171,12 @@ def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: O
     placed = tuple(r for r in (place(p, top) for p in points) if r is not None)
     context = Context(points, sides, focus, fit, fits.knee(points), memory,
                       fits.intensity_model(points, top.ridge), fits.spill_onset(points), top,
-                      placed, table)
+                      placed, table, bounds)
     findings, passed, not_run = run_rules(context)
     notes = found.notes + tuple(_notes(context, price))
     return Sweep(found, table, fit, context.knee, top, placed, context.intensity, memory, context.spill,
-                 chosen, findings, passed, not_run, price, str(instance) if instance else None, notes)
+                 chosen, findings, passed, not_run, price, str(instance) if instance else None, notes,
+                 bounds, shifts_along(tuple((p.label, b) for p, b in zip(points, bounds, strict=True))))
 
 
 def recommend(points: tuple[Point, ...]) -> Recommendation | None:

@@ -12,6 +12,7 @@ from typing import Mapping, NamedTuple
 
 from .. import units as u
 from ..records import record
+from .bounds import Bounds
 from .series import Point
 
 
@@ -41,6 +42,9 @@ COLUMNS = (
     Column("scalar", "scalar", u.FRACTION, "scalar_engine_active_time_percent"),
     Column("gpsimd", "gpsimd", u.FRACTION, "gpsimd_engine_active_time_percent"),
     Column("dma", "DMA", u.FRACTION, "dma_active_time_percent"),
+    Column("bound", "bound by", u.DIMENSIONLESS,
+           "the largest of: hardware_flops / peak, HBM bytes / bandwidth, each engine's and DMA's active time "
+           "(the bottleneck, named); the value is total_time / that time (analysis/bounds.py)"),
     Column("spill_per_sample", "spill/sample", u.BYTE, "spill_reload_bytes / batch"),
     Column("hbm_per_sample", "HBM/sample", u.BYTE, "(hbm_read_bytes + hbm_write_bytes) / batch"),
     Column("device_memory", "memory", u.BYTE, "device_memory_total (the memory table's Total, else the sum "
@@ -67,6 +71,7 @@ class TableRow(NamedTuple):
     batch_size: int
     inferred: bool
     values: Mapping[str, float | None]   # column name -> value (base units)
+    bottleneck: str | None = None        # the "bound" column's name: what bounds the step ("DMA")
 
     def get(self, column: str) -> float | None:
         """The value of ``column`` (see ``COLUMNS``), None when it could not be computed."""
@@ -94,19 +99,22 @@ def throttled_share(point: Point) -> float | None:
     return _ratio(max(times), _trusted(point, "total_time")) if times else None
 
 
-def rows(points: tuple[Point, ...], price_per_hour: float | None) -> tuple[TableRow, ...]:
-    """The table (see ``COLUMNS`` for every formula)."""
+def rows(points: tuple[Point, ...], price_per_hour: float | None,
+         bounds: tuple[Bounds, ...] = ()) -> tuple[TableRow, ...]:
+    """The table (see ``COLUMNS`` for every formula); ``bounds`` per point, when known."""
     out = []
     for index, point in enumerate(points):
+        found = bounds[index] if bounds else None
         first, previous = points[0], points[index - 1] if index else None
         values: dict[str, float | None] = {name: point.get(metric) for name, metric in COPIED.items()}
         values.update(_relative(point, first, previous))
         values.update(batch=float(point.batch_size), time_per_sample=point.per_sample("total_time"),
                       spill_per_sample=point.per_sample("spill_reload_bytes"),
                       hbm_per_sample=point.per_sample("hbm_traffic_bytes"),
-                      throttled=throttled_share(point))
+                      throttled=throttled_share(point), bound=found.gap if found else None)
         values.update(_costs(values, price_per_hour))
-        out.append(TableRow(point.label, point.batch_size, point.inferred, values))
+        top = found.bottleneck if found else None
+        out.append(TableRow(point.label, point.batch_size, point.inferred, values, top.label if top else None))
     return tuple(out)
 
 

@@ -18,7 +18,7 @@ from .layout import Line, grid, wrapped
 
 THROUGHPUT = ("batch", "step_time", "time_per_sample", "device_throughput", "e2e_throughput", "speedup",
               "efficiency", "marginal", "cost_device", "cost_e2e")
-ENGINES = ("batch", "mfu", "mbu", "tensor", "vector", "scalar", "gpsimd", "dma", "collectives", "throttled")
+ENGINES = ("batch", "mfu", "mbu", "tensor", "vector", "scalar", "gpsimd", "dma", "collectives", "throttled", "bound")
 MOVEMENT = ("batch", "spill_per_sample", "hbm_per_sample", "device_memory", "marginal_memory")
 UNITS = {column.name: column.unit for column in COLUMNS}
 TITLES = {column.name: column.title for column in COLUMNS}
@@ -36,6 +36,8 @@ def cell(row: TableRow, name: str) -> str:
         return f"{row.batch_size}{'*' if row.inferred else ''}"
     if value is None:
         return "-"
+    if name == "bound":  # the bottleneck and how many times its time the step takes: "DMA 1.17x"
+        return f"{row.bottleneck} {value:.2f}x"
     if name == "speedup":
         return f"{value:.2f}x"
     if name == "marginal":

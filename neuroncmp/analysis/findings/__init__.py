@@ -3,17 +3,17 @@
 ``pointwise`` judges every batch size (outside-graph time, memory-bound, MFU gap, spill,
 transposes, throttling, small DMA); ``scaling`` the sweep as a whole (collectives that do not
 shrink, diminishing returns past the knee, memory headroom); ``quality`` the inputs (anomalies,
-mixed versions, inferred batch sizes). A rule is one class with ``id`` and ``apply(context)``;
+mixed versions, inferred batch sizes); ``bottleneck`` what bounds the step as the batch grows. A rule is one class with ``id`` and ``apply(context)``;
 adding one is adding it to its module's ``RULES``.
 """
 
 from __future__ import annotations
 
 from ..context import Context
-from . import pointwise, quality, scaling
+from . import bottleneck, pointwise, quality, scaling
 from .base import BATCH, PERFORMANCE, Finding, NotRun, Passed, Rule
 
-RULES: tuple[Rule, ...] = (*pointwise.RULES, *scaling.RULES, *quality.RULES)
+RULES: tuple[Rule, ...] = (*pointwise.RULES, *scaling.RULES, *bottleneck.RULES, *quality.RULES)
 ORDER = {PERFORMANCE: 0, BATCH: 1}  # data quality last
 
 

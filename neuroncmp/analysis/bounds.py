@@ -1,0 +1,162 @@
+"""What bounds a step: each candidate lower bound on its time, the largest of them, and the gap.
+
+A "speed of light" reading of the summary metrics every profile has (Nsight Compute's SOL section;
+Williams et al.'s roofline): a step cannot take less than the time
+
+- the FLOPs need at the peak: ``compute = hardware_flops / peak`` (every FLOP the tensor engine ran,
+  transposes included: they occupy it too; ``model_flops`` when the profile has no hardware count),
+- the HBM bytes need at the bandwidth: ``memory = (hbm_read_bytes + hbm_write_bytes) / bandwidth``,
+- each engine and the DMA are busy: ``<engine>_engine_active_time`` and ``dma_active_time`` (else
+  the ``..._active_time_percent x total_time`` the profile also writes),
+
+with the peak and bandwidth of the sweep's roof (``roofline.roof``: the profile's own, else the
+instance table's). The **bottleneck** is the largest of them and the **gap** is ``total_time /
+bottleneck``: 1.0 is a step that runs at its bound; 2.0 one that takes twice the time its busiest
+resource needs (overlap lost, latency, idle gaps). Across variants the bottleneck **shifts** when
+its name changes. A bound that cannot be computed says which input it lacks.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, NamedTuple
+
+from ..records import record
+from .roofline import Roof, Values
+
+ENGINES = (("tensor", "tensor engine"), ("vector", "vector engine"), ("scalar", "scalar engine"),
+           ("sync", "sync engine"), ("gpsimd", "GpSimd engine"))
+
+
+@record
+class Bound(NamedTuple):
+    """One candidate lower bound on the step time."""
+
+    name: str          # "compute", "memory", "tensor", ..., "dma"
+    label: str         # "ideal compute", "tensor engine", "DMA"
+    seconds: float
+    formula: str       # "hardware_flops / peak FLOP/s"
+    inputs: tuple[tuple[str, float], ...]   # the values it used, base units
+    source: str = ""   # where an assumed number (peak, bandwidth) came from
+
+
+@record
+class Missing(NamedTuple):
+    """A bound that could not be computed, and why."""
+
+    name: str
+    label: str
+    reason: str
+
+
+@record
+class Bounds(NamedTuple):
+    """A step's candidate bounds (largest first), those missing, and its bottleneck."""
+
+    step: float | None                  # total_time
+    bounds: tuple[Bound, ...]
+    missing: tuple[Missing, ...]
+
+    @property
+    def bottleneck(self) -> Bound | None:
+        return self.bounds[0] if self.bounds else None
+
+    @property
+    def gap(self) -> float | None:
+        """``total_time / bottleneck``: how many times its bound the step takes."""
+        top = self.bottleneck
+        return self.step / top.seconds if top is not None and self.step and top.seconds > 0 else None
+
+    def text(self) -> str:
+        """``DMA, step is 1.17x its bound`` (or why there is none)."""
+        top = self.bottleneck
+        if top is None:
+            return "unknown (no bound computable)"
+        return f"{top.label}, step is {self.gap:.2f}x its bound" if self.gap is not None else top.label
+
+
+@record
+class Shift(NamedTuple):
+    """The bottleneck changed between two steps: ``b32 moves the bottleneck from DMA to the tensor engine``."""
+
+    label: str      # the step that moved it ("b32")
+    before: str     # the bottleneck's label before ("DMA")
+    after: str      # and after ("tensor engine")
+    against: str    # the step it is compared with ("baseline", "b16")
+
+    @property
+    def sentence(self) -> str:
+        return f"{self.label} moves the bottleneck from {_the(self.before)} to {_the(self.after)}"
+
+
+def _the(label: str) -> str:
+    return f"the {label}" if label.endswith("engine") else label
+
+
+def _positive(value: float | None) -> bool:
+    return value is not None and value > 0
+
+
+def _engine_bound(values: Values, key: str, label: str, prefix: str) -> Bound | Missing:
+    """An engine's (or the DMA's) active time: the profile's own, else its share x total_time."""
+    time, share, step = values.get(f"{prefix}_active_time"), values.get(f"{prefix}_active_time_percent"), \
+        values.get("total_time")
+    if time is not None:
+        return Bound(key, label, time, f"{prefix}_active_time", ((f"{prefix}_active_time", time),))
+    if share is not None and step is not None:
+        return Bound(key, label, share * step, f"{prefix}_active_time_percent x total_time",
+                     ((f"{prefix}_active_time_percent", share), ("total_time", step)))
+    return Missing(key, label, f"no {prefix}_active_time (nor its percent with total_time)")
+
+
+def _compute_bound(values: Values, roof: Roof) -> Bound | Missing:
+    name = "hardware_flops" if _positive(values.get("hardware_flops")) else "model_flops"
+    flops = values.get(name)
+    if not _positive(flops):
+        return Missing("compute", "ideal compute", "no hardware_flops or model_flops in the profile")
+    assert flops is not None
+    return Bound("compute", "ideal compute", flops / roof.peak_flops, f"{name} / peak FLOP/s",
+                 ((name, flops), ("peak FLOP/s", roof.peak_flops)), roof.sources[0])
+
+
+def _memory_bound(values: Values, roof: Roof) -> Bound | Missing:
+    read, write = values.get("hbm_read_bytes"), values.get("hbm_write_bytes")
+    if read is None or write is None or read + write <= 0:
+        return Missing("memory", "ideal memory", "no hbm_read_bytes and hbm_write_bytes in the profile")
+    return Bound("memory", "ideal memory", (read + write) / roof.bandwidth,
+                 "(hbm_read_bytes + hbm_write_bytes) / HBM bandwidth",
+                 (("hbm_read_bytes", read), ("hbm_write_bytes", write), ("HBM bandwidth B/s", roof.bandwidth)),
+                 roof.sources[1])
+
+
+def bounds_of(values: Values, roof: Roof) -> Bounds:
+    """The candidate bounds of one step (see the module docstring), largest first."""
+    found = [_compute_bound(values, roof), _memory_bound(values, roof)]
+    found += [_engine_bound(values, key, label, f"{key}_engine") for key, label in ENGINES]
+    found.append(_engine_bound(values, "dma", "DMA", "dma"))
+    bounds = sorted((b for b in found if isinstance(b, Bound)), key=lambda b: -b.seconds)
+    return Bounds(values.get("total_time"), tuple(bounds), tuple(b for b in found if isinstance(b, Missing)))
+
+
+def shift(label: str, before: Bounds, after: Bounds, against: str) -> Shift | None:
+    """The shift from ``before`` (``against``) to ``after`` (``label``), None when the bottleneck is the same
+    or either is unknown."""
+    old, new = before.bottleneck, after.bottleneck
+    if old is None or new is None or old.name == new.name:
+        return None
+    return Shift(label, old.label, new.label, against)
+
+
+def shifts_along(labelled: tuple[tuple[str, Bounds], ...]) -> tuple[Shift, ...]:
+    """Each shift between neighbours of an ordered series (a sweep's batch sizes)."""
+    return tuple(found for (before_label, before), (label, after) in zip(labelled, labelled[1:])
+                 if (found := shift(label, before, after, before_label)) is not None)
+
+
+def plain_bounds(found: Bounds) -> Mapping[str, object]:
+    """The bounds as plain data for JSON: every bound with its formula and inputs, the bottleneck, the gap."""
+    top = found.bottleneck
+    return {"total_time": found.step, "bottleneck": top.name if top else None,
+            "bottleneck_label": top.label if top else None, "gap": found.gap,
+            "bounds": [{"name": b.name, "label": b.label, "seconds": b.seconds, "formula": b.formula,
+                        "inputs": dict(b.inputs), "source": b.source or None} for b in found.bounds],
+            "missing": [{"name": m.name, "label": m.label, "reason": m.reason} for m in found.missing]}
