@@ -18,7 +18,7 @@ its name changes. A bound that cannot be computed says which input it lacks.
 
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 from ..records import record
 from .roofline import Roof, Values
@@ -82,6 +82,8 @@ class Shift(NamedTuple):
     before: str     # the bottleneck's label before ("DMA")
     after: str      # and after ("tensor engine")
     against: str    # the step it is compared with ("baseline", "b16")
+    before_name: str = ""   # the bounds' names ("dma", "tensor")
+    after_name: str = ""
 
     @property
     def sentence(self) -> str:
@@ -143,7 +145,7 @@ def shift(label: str, before: Bounds, after: Bounds, against: str) -> Shift | No
     old, new = before.bottleneck, after.bottleneck
     if old is None or new is None or old.name == new.name:
         return None
-    return Shift(label, old.label, new.label, against)
+    return Shift(label, old.label, new.label, against, old.name, new.name)
 
 
 def shifts_along(labelled: tuple[tuple[str, Bounds], ...]) -> tuple[Shift, ...]:
@@ -151,12 +153,3 @@ def shifts_along(labelled: tuple[tuple[str, Bounds], ...]) -> tuple[Shift, ...]:
     return tuple(found for (before_label, before), (label, after) in zip(labelled, labelled[1:])
                  if (found := shift(label, before, after, before_label)) is not None)
 
-
-def plain_bounds(found: Bounds) -> Mapping[str, object]:
-    """The bounds as plain data for JSON: every bound with its formula and inputs, the bottleneck, the gap."""
-    top = found.bottleneck
-    return {"total_time": found.step, "bottleneck": top.name if top else None,
-            "bottleneck_label": top.label if top else None, "gap": found.gap,
-            "bounds": [{"name": b.name, "label": b.label, "seconds": b.seconds, "formula": b.formula,
-                        "inputs": dict(b.inputs), "source": b.source or None} for b in found.bounds],
-            "missing": [{"name": m.name, "label": m.label, "reason": m.reason} for m in found.missing]}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis import fits
+from ..analysis.bounds import Bounds, Shift
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
 from ..analysis.table import COLUMNS
@@ -27,6 +28,10 @@ def sweep_dict(sweep: Sweep) -> dict[str, Any]:
         "models": _models(sweep),
         "roof": plain(sweep.roof),
         "roofline": [dict(plain(r), of_attainable=r.of_attainable) for r in sweep.roofline],
+        "bounds": {"points": [dict(bounds_dict(b), batch_size=p.batch_size, label=p.label)
+                              for p, b in zip(sweep.points, sweep.bounds, strict=True)],
+                   "shifts": [shift_dict(s) for s in sweep.shifts], "roof": roof_dict(sweep.bounds),
+                   "formula": BOUNDS_FORMULA},
         "recommendation": plain(sweep.recommendation) if sweep.recommendation else None,
         "findings": [finding_dict(f) for f in sweep.findings],
         "passed": [plain(p) for p in sweep.passed],
@@ -56,6 +61,32 @@ def _memory(memory: fits.MemoryForecast | None) -> dict[str, Any] | None:
         return None
     return dict(plain(memory), formula="device_memory_total = fixed + per_sample x batch (least squares); "
                 "largest = floor((hbm - fixed [- profiler_buffers]) / per_sample)")
+
+
+BOUNDS_FORMULA = ("bottleneck = the largest of: hardware_flops / peak FLOP/s, (hbm_read_bytes + hbm_write_bytes) / "
+                  "HBM bandwidth, each <engine>_engine_active_time and dma_active_time; gap = total_time / "
+                  "bottleneck")
+
+
+def bounds_dict(found: Bounds) -> dict[str, Any]:
+    """A step's bounds as plain data: the bottleneck, the gap, each bound's time and formula (its inputs
+    are the step's own metrics, but for the peak and bandwidth: ``roof_dict``), and what is missing."""
+    top = found.bottleneck
+    return {"total_time": found.step, "bottleneck": top.name if top else None, "gap": found.gap,
+            "seconds": {b.name: b.seconds for b in found.bounds},
+            "formulas": {b.name: b.formula for b in found.bounds},
+            "missing": {m.name: m.reason for m in found.missing}}
+
+
+def roof_dict(found: tuple[Bounds, ...]) -> dict[str, Any]:
+    """The peak and bandwidth the ideal times used, and where they came from (one roof for all steps)."""
+    assumed = {name: (value, b.source) for bounds in found for b in bounds.bounds if b.source
+               for name, value in b.inputs if name in ("peak FLOP/s", "HBM bandwidth B/s")}
+    return {name: {"value": value, "source": source} for name, (value, source) in assumed.items()}
+
+
+def shift_dict(found: Shift) -> dict[str, Any]:
+    return {**plain(found), "sentence": found.sentence}
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, TYPE_CHECKING
 
+from ..choices import NEUTRAL, UNCHANGED
 from ..comparison.result import Cell, Comparison, Delta, Row, Side
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
     from ..comparison.gates import GateResult
+    from .headline import BoundLine
 
 FIELDS = ("metric", "group", "unit", "kind", "direction", "extensive", "catalogued", "basis",
           "baseline_label", "variant_label", "baseline_batch_size", "variant_batch_size",
@@ -32,6 +34,35 @@ def records(comparison: Comparison, rows: Iterable[Row],
                 if delta is not None:
                     out.append(_record(comparison, row, cell, side, delta, gates))
     return out
+
+
+def bound_records(comparison: Comparison, bound: BoundLine) -> list[dict[str, Any]]:
+    """The headline's "bound by" line as tidy records, per variant: ``bottleneck`` (its name, text) and
+    ``bound_gap`` (total_time / the bottleneck's time); shown, never scored (neutral)."""
+    out = []
+    base = bound.bounds[0]
+    for side, found in zip(comparison.variants, bound.bounds[1:], strict=True):
+        before, after = base.bottleneck, found.bottleneck
+        named = (before.name if before else None, after.name if after else None)
+        verdict = UNCHANGED if named[0] == named[1] else NEUTRAL
+        out.append(_bound_record(comparison, side, "bottleneck", "text", verdict, *named))
+        out.append(_bound_record(comparison, side, "bound_gap", "ratio", UNCHANGED, base.gap, found.gap))
+    return out
+
+
+def _bound_record(comparison: Comparison, side: Side, metric: str, kind: str, verdict: str,
+                  was: Any, now: Any) -> dict[str, Any]:
+    numbers = isinstance(was, float) and isinstance(now, float) and was > 0
+    record: dict[str, Any] = dict.fromkeys(FIELDS, "")
+    record.update(metric=metric, group="bounds", unit="text" if kind == "text" else "dimensionless", kind=kind,
+                  direction="neutral", extensive=False, catalogued=False, basis="step",
+                  baseline_label=comparison.baseline.label, variant_label=side.label,
+                  baseline_batch_size=comparison.baseline.batch_size, variant_batch_size=side.batch_size,
+                  baseline=was, variant=now, delta=now - was if numbers else "",
+                  relative=now / was - 1 if numbers else "", ratio=now / was if numbers else "",
+                  verdict=verdict, n_baseline=len(comparison.baseline.profiles), n_variant=len(side.profiles),
+                  shown=True)
+    return record
 
 
 def _tripped(gates: tuple[GateResult, ...], row: Row, cell: Cell, delta: Delta) -> str:

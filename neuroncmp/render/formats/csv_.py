@@ -8,7 +8,8 @@ from typing import Any
 
 from ...escape import csv_cell
 from ..base import DiffReport, Renderer
-from ..tidy import FIELDS, records
+from ..headline import bound_line
+from ..tidy import FIELDS, bound_records, records
 
 
 class Csv(Renderer):
@@ -19,7 +20,9 @@ class Csv(Renderer):
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
         writer.writeheader()
-        for record in records(report.comparison, report.view.rows, report.gates):
+        bound = bound_line(report.comparison)
+        extra = bound_records(report.comparison, bound) if bound is not None else []
+        for record in [*records(report.comparison, report.view.rows, report.gates), *extra]:
             writer.writerow({k: csv_cell(v) for k, v in record.items()})
         return out.getvalue()
 

@@ -26,7 +26,7 @@ from ..captions import (
     where_text,
 )
 from ..changes import LEGEND, change_with_mark
-from ..headline import headline, notes, tally_text
+from ..headline import BOUND_TITLE, bound_line, headline, notes, tally_text
 from ..rows import Heading, Line, identical_text, lines
 
 CSS = """
@@ -65,6 +65,10 @@ def _headline(report: DiffReport) -> list[str]:
     for item in headline(report.comparison):
         unit = f" [{item.line.unit}]" if item.line.unit else ""
         parts.append(_line(item.line, item.label + unit))
+    bound = bound_line(report.comparison)
+    if bound is not None:
+        parts.append(f'<tr><td class="m">{escape(BOUND_TITLE)}</td>'
+                     + "".join(f"<td>{escape(text)}</td>" for text in bound.one_line()) + "</tr>")
     tallies = "".join(f"<td>{escape(tally_text(c))}</td>" for c in report.comparison.tally())
     parts.append(f'<tr><td class="m">rows better / worse</td><td></td>{tallies}</tr>')
     return parts + ["</tbody></table>"]

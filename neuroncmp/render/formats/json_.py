@@ -26,9 +26,9 @@ from ..changes import change_with_mark
 from ..json_out import dumps
 from ..profile_json import profile_dict
 from ..tidy import delta_fields
-from ..headline import headline, notes
+from ..headline import bound_line, headline, notes
 from ..rows import Line, line
-from ..sweep_data import finding_dict, sweep_dict
+from ..sweep_data import BOUNDS_FORMULA, bounds_dict, finding_dict, roof_dict, shift_dict, sweep_dict
 
 SCHEMA = "neuroncmp.comparison/2"
 
@@ -71,6 +71,16 @@ def _headline(report: DiffReport) -> list[dict[str, Any]]:
     return out
 
 
+def _bounds(report: DiffReport) -> dict[str, Any] | None:
+    """What bounds each side's step (the headline's "bound by" line), with every bound's inputs."""
+    found = bound_line(report.comparison)
+    if found is None:
+        return None
+    return {"sides": [dict(bounds_dict(b), label=side.label, shift=shift_dict(s) if s else None)
+                      for side, b, s in zip(report.comparison.sides, found.bounds, found.shifts, strict=True)],
+            "roof": roof_dict(found.bounds), "formula": BOUNDS_FORMULA}
+
+
 def to_dict(report: DiffReport) -> dict[str, Any]:
     comparison, view = report.comparison, report.view
     return {
@@ -80,6 +90,7 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
         "variants": [_side(side) for side in comparison.variants],
         "warnings": [*notes(comparison), *comparison.warnings],
         "headline": _headline(report),
+        "bounds": _bounds(report),
         "tally": {side.label: counts for side, counts in zip(comparison.variants, comparison.tally(), strict=False)},
         "captures": comparison.captures,
         "noise_bands": comparison.bands.describe(),

@@ -27,7 +27,7 @@ from ..captions import (
     where_text,
 )
 from ..changes import LEGEND, change_with_word
-from ..headline import headline, notes, tally_text
+from ..headline import BOUND_TITLE, bound_line, headline, notes, tally_text
 from ..rows import Heading, Line, lines
 
 
@@ -52,6 +52,9 @@ def _header(report: DiffReport, first: str = "metric") -> list[str]:
 def _headline(report: DiffReport) -> list[str]:
     out = ["### Headline", ""] + _header(report, "")
     out += [_cells(item.line, _escape(item.label)) for item in headline(report.comparison)]
+    bound = bound_line(report.comparison)
+    if bound is not None:
+        out.append(f"| {BOUND_TITLE} | " + " | ".join(_escape(text) for text in bound.one_line()) + " |")
     tallies = " | ".join(tally_text(counts) for counts in report.comparison.tally())
     return out + [f"| rows better / worse | | {tallies} |"]
 

@@ -39,7 +39,7 @@ from ..captions import (
 )
 from ..catalog_text import catalog_lines
 from ..changes import FLAT, LEGEND, change_with_mark
-from ..headline import headline, notes, tally_text
+from ..headline import BOUND_LABEL, BoundLine, bound_line, headline, notes, tally_text
 from ..layout import Line as Styled
 from ..layout import fold, plain, words, wrapped
 from ..rows import Heading, Line, identical_text, lines, trend_order
@@ -72,10 +72,26 @@ def _cells(shown: Line, order: list[int] | None, name: str | None = None) -> lis
 def _headline_entries(comparison: Comparison, order: list[int] | None) -> list[Entry]:
     entries: list[Entry] = [("group", [[("headline", "bold cyan")]])]
     entries += [("row", _cells(item.line, order, item.label)) for item in headline(comparison)]
+    bound = bound_line(comparison)
+    if bound is not None:
+        trend = [[("", "")]] if order is not None else []
+        entries += [("row", cells + trend) for cells in _bound_cells(bound)]
     tallies = [[(part, "") for part in tally_text(counts).split(" ", 1)] for counts in comparison.tally()]
     entries.append(("row", [[("rows better / worse", "")], [("", "")], *tallies]
                     + ([[("", "")]] if order is not None else [])))
     return entries
+
+
+def _bound_cells(bound: BoundLine) -> list[list[TermCell]]:
+    """The "bound by" line as two rows short enough not to widen the headline's columns: each side's
+    bottleneck (a variant's shift in its change column), then the step over that bound."""
+    (base_name, base_gap, _), *variants = bound.short()
+    names: list[TermCell] = [[(BOUND_LABEL, "")], [(base_name, "")]]
+    gaps: list[TermCell] = [[("  step / its bound", "")], [(base_gap, "")]]
+    for name, gap, moved in variants:
+        names.append([(name, "")] + ([(moved, "yellow")] if moved else []))
+        gaps.append([(gap, "")])
+    return [names, gaps]
 
 
 def _table_entries(report: DiffReport, order: list[int] | None) -> list[Entry]:
