@@ -19,8 +19,8 @@ from conftest import ROOT, RUN
 import neuroncmp as nc
 from neuroncmp.analysis.bounds import Bounds, bounds_of, shift, shifts_along
 from neuroncmp.analysis.context import Context
-from neuroncmp.analysis.findings.bottleneck import BottleneckShift
 from neuroncmp.analysis.findings.base import Finding, NotRun, Passed
+from neuroncmp.analysis.findings.bottleneck import BottleneckShift
 from neuroncmp.analysis.roofline import Roof
 from neuroncmp.cli import cli
 

@@ -18,6 +18,7 @@ its name changes. A bound that cannot be computed says which input it lacks.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import NamedTuple
 
 from ..records import record
@@ -150,6 +151,6 @@ def shift(label: str, before: Bounds, after: Bounds, against: str) -> Shift | No
 
 def shifts_along(labelled: tuple[tuple[str, Bounds], ...]) -> tuple[Shift, ...]:
     """Each shift between neighbours of an ordered series (a sweep's batch sizes)."""
-    return tuple(found for (before_label, before), (label, after) in zip(labelled, labelled[1:])
+    return tuple(found for (before_label, before), (label, after) in pairwise(labelled)
                  if (found := shift(label, before, after, before_label)) is not None)
 

@@ -16,7 +16,8 @@ numerator, ``(hardware_flops - transpose_flops) / total_time``.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Protocol, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
 
 from ..hardware import Hardware
 from ..records import record

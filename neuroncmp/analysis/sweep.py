@@ -8,8 +8,9 @@ computed says why in ``notes``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple
 
 from .. import arguments, hardware
 from ..comparison.result import Side
