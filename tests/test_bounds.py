@@ -193,3 +193,13 @@ def test_no_bound_line_without_the_inputs():
     path = ROOT / "tests/data/third_party/explorer-summary-text/trainium_neuron-explorer_runtime-2.33.10_summary-text_excerpt.txt"
     output = CliRunner().invoke(cli, ["diff", str(path), str(path), "--summary", "--no-color"]).output
     assert "bound by" not in output
+
+
+def test_a_suspect_value_bounds_nothing():
+    """A value an input anomaly makes suspect is not used, and the missing bound says why."""
+    roof = Roof(1e14, 1000.0, 1e11, 16e9, ("p", "b", "h"))
+    values = {"total_time": 0.1, "dma_active_time": 0.5, "tensor_engine_active_time": 0.02}
+    found = bounds_of(values, roof, {"dma_active_time": "dma_active_time is 500 % of total_time"})
+    assert found.bottleneck.name == "tensor" and found.gap == pytest.approx(5.0)
+    dma = next(m for m in found.missing if m.name == "dma")
+    assert "input anomaly" in dma.reason and "500 % of total_time" in dma.reason

@@ -188,7 +188,7 @@ def test_data_quality_findings_and_rules_that_cleared(result):
     anomalies = _finding(result, "input-anomalies")
     assert anomalies.where == ("baseline",) and len(anomalies.evidence) == 2   # 109.67 % and 25300 %
     assert _finding(result, "inferred-batch").where == ("baseline",)
-    assert {p.rule for p in result.passed} == {"collectives", "small-dma", "mixed-versions"}
+    assert {p.rule for p in result.passed} == {"collectives", "small-dma", "mixed-versions", "bottleneck-shift"}
     cc = [raw(l)["cc_op_time"] / b for l, b in BATCH.items()]
     assert cc[-1] < 0.9 * cc[0]   # collectives shrink per sample: that rule must not fire
 
@@ -301,7 +301,7 @@ def test_json_carries_every_number_of_the_tables():
         assert row["speedup"] == pytest.approx((batch / values["total_time"]) / (2 / raw("b2")["total_time"]))
         assert row["spill_per_sample"] == pytest.approx(values["spill_reload_bytes"] / batch)
         assert row["time_per_sample"] == pytest.approx(values["total_time"] / batch)
-        rebuilt = TableRow(label, batch, row["inferred"], row)
+        rebuilt = TableRow(label, batch, row["inferred"], row, row["bottleneck"])
         for name in (*THROUGHPUT, *ENGINES, *MOVEMENT):
             assert cell(rebuilt, name) in text, (label, name)   # the terminal prints these numbers
     assert data["models"]["step_time"]["per_sample"] == pytest.approx(0.002549, rel=1e-3)

@@ -19,7 +19,7 @@ its name changes. A bound that cannot be computed says which input it lacks.
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 from ..records import record
 from .roofline import Roof, Values
@@ -131,13 +131,34 @@ def _memory_bound(values: Values, roof: Roof) -> Bound | Missing:
                  roof.sources[1])
 
 
-def bounds_of(values: Values, roof: Roof) -> Bounds:
-    """The candidate bounds of one step (see the module docstring), largest first."""
+class _Trusted:
+    """The step's values without those an input anomaly makes suspect (they bound nothing)."""
+
+    def __init__(self, values: Values, doubts: Mapping[str, str]) -> None:
+        self.values, self.doubts = values, doubts
+
+    def get(self, name: str, /) -> float | None:
+        return None if name in self.doubts else self.values.get(name)
+
+
+def _said(missing: Missing, doubts: Mapping[str, str]) -> Missing:
+    """A missing bound whose inputs are there but suspect says so."""
+    named = [f"{name}: {why}" for name, why in doubts.items() if name in missing.reason]
+    return missing._replace(reason=f"{missing.reason}; not used, an input anomaly ({'; '.join(named)})") \
+        if named else missing
+
+
+def bounds_of(values: Values, roof: Roof, doubts: Mapping[str, str] | None = None) -> Bounds:
+    """The candidate bounds of one step (see the module docstring), largest first; a value in ``doubts``
+    (metric -> its input anomaly) is not used."""
+    doubts = doubts or {}
+    values = _Trusted(values, doubts)
     found = [_compute_bound(values, roof), _memory_bound(values, roof)]
     found += [_engine_bound(values, key, label, f"{key}_engine") for key, label in ENGINES]
     found.append(_engine_bound(values, "dma", "DMA", "dma"))
     bounds = sorted((b for b in found if isinstance(b, Bound)), key=lambda b: -b.seconds)
-    return Bounds(values.get("total_time"), tuple(bounds), tuple(b for b in found if isinstance(b, Missing)))
+    return Bounds(values.get("total_time"), tuple(bounds),
+                  tuple(_said(b, doubts) for b in found if isinstance(b, Missing)))
 
 
 def shift(label: str, before: Bounds, after: Bounds, against: str) -> Shift | None:

@@ -14,6 +14,7 @@ from typing import Any, Iterable, NamedTuple
 
 from .. import arguments, hardware
 from ..comparison.result import Side
+from ..comparison.differ import suspects
 from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
 from ..records import record
@@ -97,7 +98,7 @@ def bounds_for(sides: Iterable[Side]) -> tuple[Bounds, ...]:
     sides = tuple(sides)
     values = tuple(medians([side]) for side in sides)
     top = _roof(values, sides, Overrides())
-    return tuple(bounds_of(v, top) for v in values)
+    return tuple(bounds_of(v, top, suspects(side)) for v, side in zip(values, sides, strict=True))
 
 
 def _roof(values: Sequence[Values], sides: tuple[Side, ...], given: Overrides) -> Roof:
@@ -163,7 +164,7 @@ def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: O
     instance = _first_info(sides, "instance_type")
     facts = _facts(sides)
     top = _roof(points, sides, given)
-    bounds = tuple(bounds_of(p, top) for p in points)
+    bounds = tuple(bounds_of(p, top, p.suspects) for p in points)
     table = rows(points, price, bounds)
     reserve = (facts.profiler_reserve, facts.reserve_source) if _profiled(sides) else None
     fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1], reserve)

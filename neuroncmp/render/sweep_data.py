@@ -24,7 +24,8 @@ def sweep_dict(sweep: Sweep) -> dict[str, Any]:
         "alternatives": [{"label": s.label, "batch_size": s.batch_size} for s in sweep.axis.alternatives],
         "unknown_batch_size": list(sweep.axis.unknown),
         "columns": [plain(column) for column in COLUMNS],
-        "table": [dict(row.values, label=row.label, inferred=row.inferred) for row in sweep.table],
+        "table": [dict(row.values, label=row.label, inferred=row.inferred, bottleneck=row.bottleneck)
+                  for row in sweep.table],
         "models": _models(sweep),
         "roof": plain(sweep.roof),
         "roofline": [dict(plain(r), of_attainable=r.of_attainable) for r in sweep.roofline],
