@@ -18,8 +18,9 @@ its name changes. A bound that cannot be computed says which input it lacks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import pairwise
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 from ..records import record
 from .roofline import Roof, Values

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple
 
 from .. import arguments, hardware
-from ..comparison.result import Side
 from ..comparison.differ import suspects
+from ..comparison.result import Side
 from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
 from ..records import record
