@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from ..choices import ABSENT, ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED, WORSE
+from ..choices import ABSENT, ADDED, BETTER, CHANGED, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED, WORSE, Direction
 from ..comparison.result import Delta
 from ..units import is_finite
 
@@ -19,6 +19,8 @@ NOT_SIGNIFICANT = "?"
 WORD = {BETTER: "better", WORSE: "worse", UNCHANGED: "within noise", NEUTRAL: "changed", ADDED: "",
         REMOVED: "", SUSPECT: "suspect", CONTEXT: "", ABSENT: ""}
 NOT_SIGNIFICANT_WORD = "not significant"
+# A stored series' level shift reads with the verdicts' marks: changed is a change with no better direction.
+DIRECTION_MARK: dict[Direction, str] = {WORSE: MARK[WORSE], BETTER: MARK[BETTER], CHANGED: MARK[NEUTRAL]}
 LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better direction)  "
           "! suspect input, not scored  ? not significant (repeated captures)  "
           "new/gone: on one side only; no mark: context, not scored (per-step lines under per-sample "
@@ -71,6 +73,11 @@ def change_with_mark(delta: Delta, sep: str = " ") -> str:
 def word(delta: Delta) -> str:
     """The verdict in words (``""`` where the mark is already one: ``new``, ``gone``)."""
     return NOT_SIGNIFICANT_WORD if delta.not_significant else WORD[delta.verdict]
+
+
+def direction_with_word(direction: Direction) -> str:
+    """``✘ worse``: a shift's direction as its mark and the word."""
+    return f"{DIRECTION_MARK[direction]} {direction}"
 
 
 def change_with_word(delta: Delta) -> str:

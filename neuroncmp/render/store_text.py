@@ -9,10 +9,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from ..choices import BETTER, CHANGED, WORSE
 from ..stats import median
 from ..units import FRACTION, format_value, pick_scale, significant
-from .changes import points_text, spark
+from .changes import DIRECTION_MARK, points_text, spark
 from .layout import fitted_text_table as fit_table
 from .layout import text_table as table
 
@@ -23,7 +22,7 @@ if TYPE_CHECKING:  # the records only: the store's modules stay off the import p
     from ..store.reading import Run
     from ..store.trends import Change, History, Regressions, Series
 
-MARK = {WORSE: "✘", BETTER: "✔", CHANGED: "~"}
+MARK = DIRECTION_MARK  # a shift reads with the verdicts' own marks
 
 
 def tags_text(tags: Mapping[str, str] | SeriesKey | Iterable[tuple[str, str]]) -> str:

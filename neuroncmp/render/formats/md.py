@@ -8,7 +8,6 @@ from typing import Any
 
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
-from ...choices import BETTER, CHANGED, WORSE
 from ...escape import markdown as _escape
 from ...escape import markdown_code
 from ...stats import median
@@ -26,7 +25,7 @@ from ..captions import (
     title,
     where_text,
 )
-from ..changes import LEGEND, change_with_word
+from ..changes import LEGEND, change_with_word, direction_with_word
 from ..headline import BOUND_TITLE, bound_line, headline, notes, tally_text
 from ..rows import Heading, Line, lines
 
@@ -123,12 +122,11 @@ def sweep_markdown(sweep: Sweep) -> str:
 HEADLINE_CHANGES = 5  # the worst shifts shown above the fold; all of them in the table folded below
 SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); before/after: medians of the levels; "
                 "p: the shift test's p-value")
-_SHIFT_MARK = {WORSE: "✘ worse", BETTER: "✔ better", CHANGED: "~ changed"}
 
 
 def _shift_row(change: Any) -> str:
     scale = pick_scale(median([change.before, change.after]), change.unit)
-    cells = [_SHIFT_MARK.get(change.direction, change.direction), markdown_code(change.metric),
+    cells = [direction_with_word(change.direction), markdown_code(change.metric),
              store_text.tags_text(change.series), markdown_code(change.at.run), markdown_code(change.at.commit) if change.at.commit else "",
              change.at.time.isoformat(timespec="seconds").replace("+00:00", "Z"), format_value(change.before, change.unit, scale),
              format_value(change.after, change.unit, scale), store_text.change_size(change, change.unit),
