@@ -12,7 +12,7 @@ from ...escape import markdown as _escape
 from ...escape import markdown_code
 from ...stats import median
 from ...units import format_value, pick_scale
-from .. import store_text, sweep_text
+from .. import sweep_text
 from ..base import DiffReport, RegressionsReport, Renderer
 from ..captions import (
     FINDINGS_TITLE,
@@ -125,6 +125,8 @@ SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); before/
 
 
 def _shift_row(change: Any) -> str:
+    from .. import store_text  # the store's views load with its commands only
+
     scale = pick_scale(median([change.before, change.after]), change.unit)
     cells = [direction_with_word(change.direction), markdown_code(change.metric),
              store_text.tags_text(change.series), markdown_code(change.at.run), markdown_code(change.at.commit) if change.at.commit else "",
