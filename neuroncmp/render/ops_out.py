@@ -78,7 +78,7 @@ def _split(variant: OpsVariant, top: int | None) -> tuple[list[OpChange], list[O
 
 def _heading(comparison: OpsComparison, variant: OpsVariant) -> str:
     per = "per sample" if comparison.basis == "sample" else "per step"
-    return (f"{variant.side.label} vs {comparison.baseline.label}: {LEVEL_NAMES[comparison.level]}s, {per}; "
+    return (f"{comparison.baseline.label} vs {variant.side.label}: {LEVEL_NAMES[comparison.level]}s, {per}; "
             f"step {_time(variant.step_baseline)} -> {_time(variant.step_variant)} ({_signed(variant.step_change)})")
 
 
