@@ -10,15 +10,19 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote as url_quote
 
 from ...catalog import HEADLINE, lookup
 from ...escape import html as escape
 from ...report.site import SiteData, Tags, page_name, tags_of
-from ...units import format_value
+from ...units import format_value, pick_scale
+from ..store_text import change_size
 from . import svg
 from .assets import CSS, JS
+
+if TYPE_CHECKING:
+    from ...store.trends import Change
 
 
 def page(title: str, body: Iterable[str], script: bool = False) -> str:
@@ -57,8 +61,9 @@ def value_text(value: float, unit: str) -> str:
     return format_value(value, unit) if math.isfinite(value) else "n/a"
 
 
-def change_text(change: float) -> str:
-    return f"{change:+.1%}" if math.isfinite(change) else "new"
+def change_text(change: Change, unit: str) -> str:
+    """A shift's size as ``history`` and ``regressions`` write it (pp for a fraction)."""
+    return change_size(change, unit or lookup(change.metric).unit)
 
 
 # ---- the index
@@ -100,7 +105,7 @@ def _regressions(data: SiteData, commit_url: str | None) -> list[str]:
             f"<td>{commit_cell(change.at.commit, commit_url)}</td><td class=\"t\">{when(change.at.time)}</td>"
             f'<td class="n">{escape(value_text(change.before, change.unit))}</td>'
             f'<td class="n">{escape(value_text(change.after, change.unit))}</td>'
-            f'<td class="n {escape(change.direction)}">{change_text(change.change)}</td>'
+            f'<td class="n {escape(change.direction)}">{change_text(change, change.unit)}</td>'
             f'<td class="n">{change.p_value:.2g}</td></tr>')
     return out + ["</tbody></table></div>"]
 
@@ -164,8 +169,8 @@ def shifts_of(series: Any, metric: str) -> list[svg.Shift]:
     """The series' changes as chart marks, at the index of their first new run."""
     position = {p.run: i for i, p in enumerate(series.points)}
     unit = lookup(metric).unit
-    return [svg.Shift(position[c.at.run], c.before, c.after, c.change, c.direction,
-                      f"{metric} {change_text(c.change)} ({c.direction}) from run {c.at.run} "
+    return [svg.Shift(position[c.at.run], c.before, c.after, change_text(c, c.unit or unit), c.direction,
+                      f"{metric} {change_text(c, c.unit or unit)} ({c.direction}) from run {c.at.run} "
                       f"{c.at.commit or ''} {when(c.at.time)}: {value_text(c.before, c.unit or unit)} -> "
                       f"{value_text(c.after, c.unit or unit)}, p {c.p_value:.2g}")
             for c in series.changes if c.at.run in position]
@@ -193,7 +198,7 @@ def _metric_section(metric: str, unit: str, series: Any, commit_url: str | None)
     dates = (when(series.points[0].time), when(series.points[-1].time)) if series.points else ("", "")
     meaning = lookup(metric).meaning
     out = [(f'<section id="{anchor(metric)}"><h2>{escape(metric)} <span class="muted">'
-           f"[{escape(unit)}]</span></h2>"),
+           f"[{escape(pick_scale(1.0, unit)[1] or unit)}]</span></h2>"),
            f'<p class="muted">{escape(meaning)}</p>' if meaning else "",
            svg.trend(values, shifts_of(series, metric), f"{metric} over {len(values)} runs",
                      lambda value: value_text(value, unit), dates)]
@@ -203,7 +208,7 @@ def _metric_section(metric: str, unit: str, series: Any, commit_url: str | None)
         out += [f"<tr><td><code>{escape(c.at.run)}</code></td><td>{commit_cell(c.at.commit, commit_url)}</td>"
                 f"<td class=\"t\">{when(c.at.time)}</td><td class=\"n\">{escape(value_text(c.before, unit))}</td>"
                 f'<td class="n">{escape(value_text(c.after, unit))}</td>'
-                f'<td class="n {escape(c.direction)}">{change_text(c.change)}</td>'
+                f'<td class="n {escape(c.direction)}">{change_text(c, unit)}</td>'
                 f'<td class="n">{c.p_value:.2g}</td></tr>' for c in series.changes]
         out.append("</tbody></table>")
     return out + ["</section>"]
@@ -217,7 +222,7 @@ def _runs_table(found: Mapping[str, Any], commit_url: str | None) -> list[str]:
     for metric, series in found.items():
         runs.update({p.run: p for p in series.points})
         for change in series.changes:
-            starts[change.at.run].append(f"{metric} {change_text(change.change)}")
+            starts[change.at.run].append(f"{metric} {change_text(change, change.unit)}")
     out = [(f"<h2>Runs ({len(runs):,}, newest first)</h2><table><thead><tr><th>time (UTC)</th>"
            "<th>run</th><th>commit</th><th>new levels</th></tr></thead><tbody>")]
     for point in sorted(runs.values(), key=lambda p: (p.time, p.run), reverse=True):

@@ -20,7 +20,7 @@ class Shift:
     index: int
     before: float
     after: float
-    change: float
+    size: str  # the change as history writes it: percentage points for a fraction, else relative
     direction: str
     text: str  # the tooltip: what changed, where
 
@@ -92,7 +92,7 @@ def _marker(shift: Shift, count: int, box: Box) -> str:
     x = _x(shift.index, count, box)
     colour = COLOURS.get(shift.direction, "#555")
     anchor = "end" if x > box.left + box.width * 0.8 else "start"
-    label = f"{shift.change:+.1%}" if math.isfinite(shift.change) else "new level"
+    label = shift.size if shift.size != "n/a" else "new level"
     return (f'<g><title>{escape(shift.text)}</title><path d="M{x:.1f} {box.top}V{box.top + box.height}" '
             f'stroke="{colour}" stroke-width="1.5"/>'
             f'<text x="{x + (3 if anchor == "start" else -3):.1f}" y="{box.top - 5}" fill="{colour}" '
