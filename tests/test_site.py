@@ -248,3 +248,15 @@ def test_five_thousand_runs_stay_under_five_megabytes(tmp_path):
     assert len(Store(tmp_path / "store").runs()) == 5_000
     assert len(files) == len(truth) + 1
     assert sum(len(text.encode()) for text in files.values()) < LIMIT
+
+
+def test_a_fraction_shift_reads_in_percentage_points_like_regressions(site):
+    """A percent metric's shift is written as the points between the two levels (after - before,
+    read from the same row's before and after cells), as ``history`` and ``regressions`` write it."""
+    folder, _truth = site
+    rows = [row for row in regression_rows((folder / "index.html").read_text(encoding="utf-8"))
+            if row[0].endswith("_percent")]
+    assert rows, "the generated history plants shifts in percent metrics"
+    for row in rows:
+        before, after, change = (float(re.sub(r"[^0-9.+-]", "", cell)) for cell in row[5:8])
+        assert row[7].endswith("pp") and change == pytest.approx(after - before, abs=0.011), row
