@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT
 
 PACKAGE = ROOT / "neuroncmp"
-LAYERS = {"errors": 0, "arguments": 0, "choices": 0, "escape": 0, "stats": 0, "atomic": 0, "records": 0, "units": 1, "hardware": 1, "catalog": 2, "model": 3, "ingest": 4,
+LAYERS = {"errors": 0, "arguments": 0, "choices": 0, "escape": 0, "stats": 0, "per_sample": 1, "atomic": 0, "records": 0, "units": 1, "hardware": 1, "catalog": 2, "model": 3, "ingest": 4,
           "comparison": 5, "analysis": 6, "capture": 6, "store": 6, "report": 7, "render": 8, "api": 9, "examples": 10,
           "cli": 9, "__main__": 10}
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from ..per_sample import flops_per_sample
 from ..records import record
 from ..stats import LinearFit, linear_fit
 from .series import Point
@@ -191,10 +192,10 @@ def intensity_model(points: tuple[Point, ...], ridge: float | None) -> Intensity
     usable = [p for p in points if p.get("hardware_flops") is not None and p.get("hbm_traffic_bytes")]
     if ridge is None or len(usable) < 3:
         return None
-    flops = [(p.get("hardware_flops") or 0) - (p.get("transpose_flops") or 0) for p in usable]
-    per_sample = sum(f / p.batch_size for f, p in zip(flops, usable, strict=True)) / len(usable)
+    per_sample = flops_per_sample(((p.get("hardware_flops") or 0) - (p.get("transpose_flops") or 0), p.batch_size)
+                                  for p in usable)
     fit = linear_fit([float(p.batch_size) for p in usable], [float(p.get("hbm_traffic_bytes") or 0) for p in usable])
-    if fit is None or fit.slope <= 0:
+    if fit is None or fit.slope <= 0 or per_sample is None:
         return None
     limit = per_sample / fit.slope
     denominator = per_sample - ridge * fit.slope

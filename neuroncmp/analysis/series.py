@@ -14,6 +14,7 @@ from typing import Mapping, NamedTuple
 
 from ..comparison.differ import side_values, suspects
 from ..comparison.result import Side
+from .. import per_sample as basis
 from ..records import record
 from ..stats import median
 from ..units import is_finite
@@ -42,8 +43,7 @@ class Point(NamedTuple):
         return all(name in self.values and name not in self.suspects for name in names)
 
     def per_sample(self, name: str) -> float | None:
-        value = self.values.get(name)
-        return None if value is None else value / self.batch_size
+        return basis.per_sample(self.values.get(name), self.batch_size)
 
     def __repr__(self) -> str:
         return f"<Point b{self.batch_size} {self.label}: {len(self.values)} values>"

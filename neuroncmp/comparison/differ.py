@@ -12,6 +12,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..catalog import GROWS_WITH_BATCH, HIGHER, MetricSpec, derived_specs, group_rank, lookup
 from ..model import Metric
+from ..per_sample import per_sample_all
 from ..records import FrozenDict
 from .. import arguments, stats
 from .bands import Band, Bands
@@ -146,7 +147,7 @@ def _row(name: str, shared: _Context) -> Row:
 
 def _baseline(spec: MetricSpec, metrics: list[Metric], batch: int | None) -> _Baseline:
     step = [m.value for m in metrics]
-    sample = _per(step, batch) if spec.extensive and batch else None
+    sample = per_sample_all(step, batch) if spec.extensive and batch else None
     return _Baseline(step, sample, _central(step), _central(sample) if sample is not None else None,
                      _spread(step))
 
@@ -158,7 +159,7 @@ def _cell(name: str, spec: MetricSpec, band: Band, base: _Baseline, shared: _Con
     step = _delta(spec, band, STEP, base.step, base.step_central, values)
     sample = None
     if base.sample is not None and side.batch_size:
-        sample = _delta(spec, band, SAMPLE, base.sample, base.sample_central, _per(values, side.batch_size))
+        sample = _delta(spec, band, SAMPLE, base.sample, base.sample_central, per_sample_all(values, side.batch_size))
         if shared.step_context:
             step = _context(step)
     if doubt is not None:
@@ -198,10 +199,6 @@ def _judged(delta: Delta, verdict: str) -> Delta:
     """``delta._replace(verdict=verdict)`` without its keyword machinery (a 500-variant diff
     replaces 30,000 verdicts: ``_replace`` was a tenth of the comparison's time)."""
     return Delta._make((*delta[:_VERDICT], verdict, *delta[_VERDICT + 1:]))
-
-
-def _per(values: list[Any], batch: int | None) -> list[Any]:
-    return [v / batch if isinstance(v, (int, float)) and batch else v for v in values]
 
 
 def _spread(values: list[Any]) -> tuple[float, float] | None:

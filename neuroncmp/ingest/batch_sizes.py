@@ -10,7 +10,7 @@ import math
 from typing import Sequence, TypeGuard
 
 from ..model import Profile
-from ..stats import median
+from ..per_sample import flops_per_sample
 
 TOLERANCE = 0.02  # an estimate must be within 2 % of a whole number to be taken
 
@@ -36,10 +36,9 @@ def _from_trainer(profile: Profile) -> None:
 
 
 def _flops_per_sample(profiles: Sequence[Profile]) -> float | None:
-    ratios = [p.value("model_flops") / p.batch_size for p in profiles  # type: ignore[operator]
-              if p.batch_size and p.params.get("batch_size_source") not in ("inferred",)
-              and _positive(p.value("model_flops"))]
-    return median(ratios) if ratios else None
+    return flops_per_sample((flops, p.batch_size) for p in profiles
+                            if p.batch_size and p.params.get("batch_size_source") not in ("inferred",)
+                            and _positive(flops := p.value("model_flops")))
 
 
 def _positive(value: object) -> TypeGuard[int | float]:
