@@ -530,8 +530,11 @@ def guess(name: str) -> MetricSpec:
                  meaning="not in the catalog; no unit could be guessed")
 
 
-def derived_specs() -> list[MetricSpec]:
-    return [spec for spec in catalog().values() if spec.derived]
+@lru_cache(maxsize=1)
+def derived_specs() -> tuple[MetricSpec, ...]:
+    """The derived metrics' specs, built once: every profile loaded and every comparison asks
+    (a 500-variant diff asked 1,500 times, each a walk of the whole catalog)."""
+    return tuple(spec for spec in catalog().values() if spec.derived)
 
 
 def closest(query: str, names: Iterable[str], n: int = 3) -> list[str]:

@@ -220,7 +220,7 @@ def _central(values: list[Any]) -> Any:
 
 
 def _delta(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], b: Any, var: list[Any]) -> Delta:
-    v = _central(var)
+    v = var[0] if len(var) == 1 else _central(var)  # one capture, the usual case: no call
     if b is None or v is None:
         verdict: Verdict = ABSENT if b is None and v is None else ADDED if b is None else REMOVED
         return Delta(basis, b, v, None, None, None, None, verdict)
@@ -235,7 +235,7 @@ def _delta(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], b: 
     p_value = None
     if len(base) > 1 and len(var) > 1 or len(var) == 1 and len(base) >= SINGLE_AGAINST:
         p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var], 1)
-    in_band = inside_band(band, b, v, points)
+    in_band = band.inside(b, v)  # inside_band's rule, without its extra call per cell
     verdict = _verdict(spec, in_band, b, v, p_value)
     return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value, in_band)
 
