@@ -13,10 +13,10 @@ from functools import lru_cache
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import units as u
-from .choices import SAMPLE, STEP, ShownBasis
+# the direction words live in choices; re-exported (``as``) for the catalog's readers
+from .choices import HIGHER as HIGHER, LOWER as LOWER, NEUTRAL as NEUTRAL
+from .choices import SAMPLE, STEP, Better, ShownBasis
 from .records import record
-
-HIGHER, LOWER, NEUTRAL = "higher", "lower", "neutral"
 
 # Display order of groups; after the derived throughput, the profiler's own (formats.md 2, 5).
 GROUPS = ("throughput", "overall_stats", "data_movement", "tensor_engine", "vector_engine", "scalar_engine",
@@ -49,7 +49,7 @@ class MetricSpec(NamedTuple):
     name: str
     group: str
     unit: str
-    direction: str = NEUTRAL
+    direction: Better = NEUTRAL
     extensive: bool = False
     meaning: str = ""
     aliases: tuple[str, ...] = ()
@@ -73,7 +73,7 @@ class MetricSpec(NamedTuple):
         return f"<MetricSpec {self.name} [{self.unit}] {self.group} {self.direction}>"
 
 
-def _spec(name: str, group: str, unit: str, direction: str = NEUTRAL, extensive: bool = False,
+def _spec(name: str, group: str, unit: str, direction: Better = NEUTRAL, extensive: bool = False,
           meaning: str = "", **extra: object) -> MetricSpec:
     """A catalog entry with ``raw_unit`` (default: ``unit``) and ``kind`` (from the unit) filled in."""
     extra.setdefault("raw_unit", unit)
@@ -107,7 +107,7 @@ def _overall() -> list[MetricSpec]:
 def _data_movement() -> list[MetricSpec]:
     g = "data_movement"
     b, c, f, s = u.BYTE, u.COUNT, u.FRACTION, u.SECOND
-    rows = [
+    rows: list[tuple[str, str, Better, bool, str]] = [
         ("dma_active_cycles", u.CYCLE, LOWER, True, "cycles with at least one DMA in flight"),
         ("dma_active_time", s, LOWER, True, "time with at least one DMA in flight"),
         ("dma_active_time_percent", f, NEUTRAL, False, "share of total_time with a DMA in flight"),
@@ -149,10 +149,10 @@ def _data_movement() -> list[MetricSpec]:
     return [_spec(n, g, unit, d, e, m) for n, unit, d, e, m in rows]
 
 
-def _dma_classes() -> list[tuple[str, str, str, bool, str]]:
+def _dma_classes() -> list[tuple[str, str, Better, bool, str]]:
     """Static, software-dynamic and hardware-dynamic DMA (and dynamic, their sum): active time,
     its share of ``dma_active_time``, packets and bytes and their shares of all DMA."""
-    rows: list[tuple[str, str, str, bool, str]] = []
+    rows: list[tuple[str, str, Better, bool, str]] = []
     for kind, words in (("static", "static"), ("software_dynamic", "software dynamic"),
                         ("hardware_dynamic", "hardware dynamic"), ("dynamic", "dynamic")):
         rows += [
@@ -173,7 +173,7 @@ def _engines() -> list[MetricSpec]:
     specs = []
     for engine in ("tensor", "vector", "scalar", "sync", "gpsimd"):
         g, p = f"{engine}_engine", f"{engine}_engine"
-        busy = HIGHER if engine == "tensor" else NEUTRAL
+        busy: Better = HIGHER if engine == "tensor" else NEUTRAL
         specs += [
             _spec(f"{p}_active_time", g, u.SECOND, NEUTRAL, True,
                   f"time with at least one {engine}-engine instruction in flight"),
@@ -290,7 +290,7 @@ def _ratio(top: str, bottom: str) -> Callable[[Mapping[str, float]], float]:
 
 def _derived() -> list[MetricSpec]:
     """Metrics computed from others once per profile, when their inputs exist (marked derived)."""
-    def d(name: str, group: str, unit: str, direction: str, extensive: bool, meaning: str,
+    def d(name: str, group: str, unit: str, direction: Better, extensive: bool, meaning: str,
           formula: str, inputs: tuple[str, ...], compute: Callable[[Mapping[str, float]], float]) -> MetricSpec:
         return _spec(name, group, unit, direction, extensive, meaning, formula=formula,
                           inputs=inputs, compute=compute)
@@ -445,7 +445,7 @@ def _aliases() -> dict[str, str]:
 # Per-core keys: the core index sits inside the name (formats.md 2). Order matters: first match.
 # Each pattern matches in one pass (one ``.*`` at most, or a lookahead from the start): names
 # come from input files and can be a megabyte long.
-_CORE_PATTERNS: tuple[tuple[str, re.Pattern[str], str, str, str, bool, str], ...] = (  # listing name first
+_CORE_PATTERNS: tuple[tuple[str, re.Pattern[str], str, str, Better, bool, str], ...] = (  # listing name first
     ("throttle_*_nc<N>_*_ns", re.compile(r"^throttle_(?=.*nc\d).*_ns$"), "throttling", u.SECOND, LOWER, True,
      "time the core was power-throttled"),
     ("throttle_*util_limit*_nc<N>_percent",

@@ -49,6 +49,13 @@ SUSPECT: Final = "suspect"
 CONTEXT: Final = "context"
 ABSENT: Final = "absent"
 
+# Which way is better for a metric (the catalog's ``direction``): higher, lower, or neither (neutral:
+# shown, never scored; the same word as the verdict ``NEUTRAL``).
+Better = Literal["higher", "lower", "neutral"]
+BETTER_WAYS: tuple[Better, ...] = get_args(Better)
+HIGHER: Final = "higher"
+LOWER: Final = "lower"
+
 # Which way a level shift in a stored series went: worse, better, or changed (a metric with no
 # better direction). Worse and better are the verdicts' own words.
 Direction = Literal["worse", "better", "changed"]

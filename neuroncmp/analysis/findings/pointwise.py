@@ -12,7 +12,7 @@ from .. import fits
 from ..context import Context
 from ..series import Point
 from ..table import throttled_share
-from .base import PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed
+from .base import PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
 
 OUTSIDE_SHARE = 0.20     # XProf: input time of 20 % or more of the step is "highly input-bound"
 MFU_GAP = 0.5            # Neuron Explorer: MFU far below the roofline bound points at data movement
@@ -225,7 +225,8 @@ class Spill(PointRule):
         return point.get("spill_reload_share") > fits.SPILL_SHARE  # type: ignore[operator]
 
     def cleared(self, usable: list[Point], context: Context) -> str:
-        return f"spill reload is {_span(usable, 'spill_reload_share')} of HBM reads (threshold 25 %)"
+        return (f"spill reload is {_span(usable, 'spill_reload_share')} of HBM reads "
+                f"(threshold {percent(fits.SPILL_SHARE)})")
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         moved = (point.get("spill_reload_bytes") or 0) + (point.get("spill_save_bytes") or 0)
@@ -238,8 +239,8 @@ class Spill(PointRule):
         return Finding(
             self.id, PERFORMANCE,
             f"spill reload is {point.get('spill_reload_share') * 100:.1f} % of HBM reads at {point.label} "  # type: ignore[operator]
-            f"(above 25 % {first}){rising}",
-            where, (_ev(point, "spill_reload_share", "fraction", "threshold 25 %"),
+            f"(above {percent(fits.SPILL_SHARE)} {first}){rising}",
+            where, (_ev(point, "spill_reload_share", "fraction", f"threshold {percent(fits.SPILL_SHARE)}"),
                     _ev(point, "spill_reload_bytes", "B"), _ev(point, "spill_save_bytes", "B")),
             Impact(min(seconds / total, 1.0), "device step time", seconds, "s",
                    f"(spill_save_bytes + spill_reload_bytes) / HBM bandwidth {context.roof.bandwidth / 1e9:.0f} GB/s: "
@@ -268,7 +269,8 @@ class Transposes(PointRule):
         return point.get("transpose_share") > TRANSPOSE_SHARE  # type: ignore[operator]
 
     def cleared(self, usable: list[Point], context: Context) -> str:
-        return f"transposes are {_span(usable, 'transpose_share')} of hardware FLOPs (threshold 10 %)"
+        return (f"transposes are {_span(usable, 'transpose_share')} of hardware FLOPs "
+                f"(threshold {percent(TRANSPOSE_SHARE)})")
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         seconds = (point.get("transpose_flops") or 0) / context.roof.peak_flops
@@ -277,7 +279,8 @@ class Transposes(PointRule):
             self.id, PERFORMANCE,
             f"transposes are {point.get('transpose_share') * 100:.1f} % of the tensor engine's FLOPs at "  # type: ignore[operator]
             f"{point.label} ({(point.get('transpose_flops') or 0) / 1e9:.1f} GFLOP a step)",
-            where, (_ev(point, "transpose_share", "fraction", "threshold 10 %"), _ev(point, "transpose_flops", "FLOP")),
+            where, (_ev(point, "transpose_share", "fraction", f"threshold {percent(TRANSPOSE_SHARE)}"),
+                    _ev(point, "transpose_flops", "FLOP")),
             Impact(seconds / total, "device step time", seconds, "s",
                    f"transpose_flops / peak {context.roof.peak_flops / 1e12:.1f} TFLOP/s: tensor-engine time "
                    "spent transposing at peak", at_least=True),
@@ -304,7 +307,8 @@ class Throttling(PointRule):
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         shares = [throttled_share(p) or 0 for p in usable]
-        return f"throttled for {min(shares):.1%} to {max(shares):.1%} of the step (threshold 5 %)"
+        return (f"throttled for {min(shares):.1%} to {max(shares):.1%} of the step "
+                f"(threshold {percent(THROTTLED_SHARE)})")
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         limits = _limits(point)
@@ -315,7 +319,8 @@ class Throttling(PointRule):
             self.id, PERFORMANCE,
             f"throttled for {throttled_share(point):.1%} of the step at {point.label}; the step's average "  # type: ignore[str-format]
             f"utilization cap is {limits[name] * 100:.2f} %",
-            where, (Evidence("throttled share", point.label, throttled_share(point) or 0, "fraction", "threshold 5 %"),
+            where, (Evidence("throttled share", point.label, throttled_share(point) or 0, "fraction",
+                             f"threshold {percent(THROTTLED_SHARE)}"),
                     _ev(point, name, "fraction")),
             Impact(max(lost, 0.0), "device step time", max(lost, 0.0) * total, "s",
                    f"1 - {name}: the share of the step's capacity the cap takes"),

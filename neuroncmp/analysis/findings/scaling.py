@@ -7,7 +7,7 @@ import math
 from .. import fits
 from ..context import Context
 from ..table import TableRow
-from .base import BATCH, PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed
+from .base import BATCH, PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
 
 AMORTISED = 0.9      # per-sample collective time at the largest batch under 90 % of the smallest's
 HEADROOM = 1.25      # a batch at least 25 % larger than the largest measured fits
@@ -38,7 +38,8 @@ class Collectives:
             f"{first.label}, {after * 1e3:.3f} ms at {last.label})",
             tuple(p.label for p in usable),
             (Evidence("cc_op_time / batch", first.label, before, "s"),
-             Evidence("cc_op_time / batch", last.label, after, "s", "fires at 90 % or more of the smallest's")),
+             Evidence("cc_op_time / batch", last.label, after, "s",
+                      f"fires at {percent(AMORTISED)} or more of the smallest's")),
             Impact(min(share, 1.0), "device step time", last.get("cc_op_time") or 0, "s",
                    "cc_op_time / total_time at the largest batch: the step time collectives take"),
             "collectives grow with the batch: fix them, not the batch size: bucket gradients, overlap "
