@@ -86,3 +86,23 @@ def test_the_metrics_listing_loads_no_parser():
     loaded = package_modules("metrics", "--no-color")
     assert "neuroncmp.catalog" in loaded
     assert not any(m.startswith("neuroncmp.ingest.formats") or m == "neuroncmp.ingest.loader" for m in loaded)
+
+
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory):
+    """A store of the bundled sweep's profiles, added through the CLI (what the store commands read)."""
+    store = tmp_path_factory.mktemp("store") / "s"
+    subprocess.run([sys.executable, "-m", "neuroncmp", "store", "add", "--store", str(store),
+                    *sorted(str(p) for p in RUN.glob("*.json"))], capture_output=True, cwd=ROOT, check=True)
+    return store
+
+
+@pytest.mark.parametrize("command", [["regressions"], ["history", "total_time"], ["store", "ls"]])
+def test_the_store_commands_load_no_parser_and_no_differ(small_store, command):
+    # issue 23: they read the store and render its records; the term format loads the comparison's
+    # views (render/term_text.py) and DiffReport only for a comparison
+    loaded = package_modules(*command, "--store", str(small_store), "--no-color")
+    assert "neuroncmp.store.queries" in loaded and "neuroncmp.render.formats.term" in loaded  # it did run
+    assert sorted(m for m in loaded if m.startswith("neuroncmp.ingest")) == []
+    assert not {"neuroncmp.comparison.differ", "neuroncmp.comparison.result", "neuroncmp.report.documents",
+                "neuroncmp.render.term_text", "neuroncmp.analysis.sweep"} & loaded

@@ -7,10 +7,25 @@ relative %; a verdict mark makes the change readable without colour (colour only
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from ..choices import ABSENT, ADDED, BETTER, CHANGED, CONTEXT, NEUTRAL, REMOVED, SUSPECT, UNCHANGED, WORSE, Direction
-from ..comparison.result import Delta
+from ..choices import (
+    ABSENT,
+    ADDED,
+    BETTER,
+    CHANGED,
+    CONTEXT,
+    NEUTRAL,
+    REMOVED,
+    SUSPECT,
+    UNCHANGED,
+    WORSE,
+    Direction,
+)
 from ..units import is_finite
+
+if TYPE_CHECKING:  # types only: the store's views (sparklines, directions) load no comparison code
+    from ..comparison.result import Delta
 
 MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone",
         SUSPECT: "!", CONTEXT: "", ABSENT: ""}

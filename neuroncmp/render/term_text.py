@@ -1,0 +1,307 @@
+"""Terminal rendering of a comparison (the ``term`` format's diff, show and sweep; ``formats/term.py``
+loads it only for those documents): title, headline, warnings, the full table, footer.
+
+The report is laid out as lines of (text, style) pieces with plain string padding
+(``render/layout.py``); the CLI prints them plain or through rich for colour. Each variant cell
+holds the value and, below it, the change with a verdict mark, so the table reads without
+colour; colour (green better, red worse, yellow suspect, dim unchanged) only reinforces it.
+Metric names and side labels wrap at ``_``, ``/`` and ``-`` boundaries, never inside a word; when
+the columns cannot fit the width, the table is printed as one block per variant instead.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..choices import BETTER, SUSPECT, UNCHANGED, WORSE
+from .captions import (
+    FINDINGS_TITLE,
+    batch_line,
+    finding_line,
+    footer_lines,
+    gate_lines,
+    group_title,
+    title,
+)
+from .changes import FLAT, LEGEND, change_with_mark
+from .headline import BOUND_LABEL, BoundLine, bound_line, headline, notes, tally_text
+from .layout import Line as Styled
+from .layout import fold, words, wrapped
+from .rows import Heading, Line, identical_text, lines, trend_order
+from .sweep_text import hanging
+
+if TYPE_CHECKING:  # types only
+    from ..comparison.result import Comparison
+    from ..model import Profile
+    from ..report.documents import DiffReport
+
+STYLE = {BETTER: "green", WORSE: "red", SUSPECT: "yellow", UNCHANGED: "dim"}
+GAP = " "
+MIN_NAME = 16       # narrowest metric column before falling back to one block per variant
+INLINE_NAME = 32    # a metric column at least this wide: each change beside its value, one line a row
+MAX_LABEL = 12      # widest a column may grow for one word of a side's label
+TermCell = list[tuple[str, str]]  # one (text, style) piece per line of a cell
+Entry = tuple[str, list[TermCell]]  # ("group" | "row" | "step" | "rule", cells)
+
+
+def _cells(shown: Line, order: list[int] | None, name: str | None = None) -> list[TermCell]:
+    unit = f" [{shown.unit}]" if shown.unit else ""
+    if name is None:
+        name = "  per step" + unit if shown.step_context else shown.titled(shown.unit)
+    else:
+        name += unit
+    out: list[TermCell] = [[(name, "")], [(shown.value(shown.baseline, with_unit=False), "")]]
+    for delta in shown.deltas:
+        out.append([(shown.value(delta.variant, with_unit=False), ""),
+                    (change_with_mark(delta, sep=""), STYLE.get(delta.verdict, ""))])
+    if order is not None:
+        out.append([(shown.trend(order), "dim")])
+    return out
+
+
+def _headline_entries(comparison: Comparison, order: list[int] | None) -> list[Entry]:
+    entries: list[Entry] = [("group", [[("headline", "bold cyan")]])]
+    entries += [("row", _cells(item.line, order, item.label)) for item in headline(comparison)]
+    bound = bound_line(comparison)
+    if bound is not None:
+        trend = [[("", "")]] if order is not None else []
+        entries += [("row", cells + trend) for cells in _bound_cells(bound)]
+    tallies = [[(part, "") for part in tally_text(counts).split(" ", 1)] for counts in comparison.tally()]
+    entries.append(("row", [[("rows better / worse", "")], [("", "")], *tallies]
+                    + ([[("", "")]] if order is not None else [])))
+    return entries
+
+
+def _bound_cells(bound: BoundLine) -> list[list[TermCell]]:
+    """The "bound by" line as two rows short enough not to widen the headline's columns: each side's
+    bottleneck (a variant's shift in its change column), then the step over that bound."""
+    (base_name, base_gap, _), *variants = bound.short()
+    names: list[TermCell] = [[(BOUND_LABEL, "")], [(base_name, "")]]
+    gaps: list[TermCell] = [[("  step / its bound", "")], [(base_gap, "")]]
+    for name, gap, moved in variants:
+        names.append([(name, "")] + ([(moved, "yellow")] if moved else []))
+        gaps.append([(gap, "")])
+    return [names, gaps]
+
+
+def _table_entries(report: DiffReport, order: list[int] | None) -> list[Entry]:
+    entries: list[Entry] = []
+    for entry in lines(report.comparison, report.view, hide_identical_text=True):
+        if isinstance(entry, Heading):
+            entries.append(("group", [[(group_title(entry.group), "bold cyan")]]))
+        else:
+            entries.append(("step" if entry.step_context else "row", _cells(entry, order)))
+    return entries
+
+
+def short_labels(labels: list[str]) -> tuple[list[str], list[str]]:
+    """Labels whose every word fits a column (``MAX_LABEL``): a longer word is cut with ``…``
+    (``supercalifr…``), or ``v2`` when that would repeat another label; and the legend of those
+    changed (``supercalifr… = supercalifragilistic``), so a label is never cut without saying so."""
+    out: list[str] = []
+    legend: list[str] = []
+    for index, label in enumerate(labels):
+        pieces = words(label, "\\-_ ")
+        if max(len(word) for word in pieces) <= MAX_LABEL:
+            out.append(label)
+            continue
+        short = "".join(w if len(w) <= MAX_LABEL else w[:MAX_LABEL - 1] + "\u2026" for w in pieces)
+        if short in out or short in labels or len(short) > 2 * MAX_LABEL:
+            short = f"v{index}"
+        out.append(short)
+        legend.append(f"{short} = {label}")
+    return out, legend
+
+
+def _widths(labels: list[str], entries: list[Entry]) -> list[int]:
+    """Value columns as wide as their values and their labels' longest word."""
+    widths = [0] + [min(max(len(w) for w in words(label, "\\-_ ")), MAX_LABEL) for label in labels]
+    for kind, cells in entries:
+        if kind in ("row", "step"):
+            for i, cell in enumerate(cells[1:], 1):
+                widths[i] = max(widths[i], *(len(text) for text, _ in cell))
+    return widths
+
+
+def _entry_lines(kind: str, cells: list[TermCell], widths: list[int], trend: bool) -> list[Styled]:
+    if kind == "group":
+        (text, style), = cells[0]
+        return [[(part, style)] for part in fold(text, sum(widths) + len(GAP) * (len(widths) - 1), " ")]
+    names = fold(cells[0][0][0], widths[0])
+    dim = kind == "step"
+    out = []
+    for n in range(max(len(names), *(len(cell) for cell in cells[1:]))):
+        styled: Styled = [((names[n] if n < len(names) else "").ljust(widths[0]), "dim" if dim else "")]
+        for i, cell in enumerate(cells[1:], 1):
+            text, style = cell[n] if n < len(cell) else ("", "")
+            padded = text.ljust(widths[i]) if trend and i == len(cells) - 1 else text.rjust(widths[i])
+            styled.append((GAP + padded, style or ("dim" if dim else "")))
+        out.append(styled)
+    return out
+
+
+def _header_lines(labels: list[str], widths: list[int]) -> list[Styled]:
+    folded = [fold(label, widths[i + 1], "-_ ") for i, label in enumerate(labels)]
+    height = max(len(f) for f in folded)
+    out = []
+    for n in range(height):
+        styled: Styled = [(("metric [unit]" if n == height - 1 else "").ljust(widths[0]), "bold")]
+        for i, parts in enumerate(folded):
+            offset = height - len(parts)  # bottom-align folded labels
+            styled.append((GAP + (parts[n - offset] if n >= offset else "").rjust(widths[i + 1]), "bold"))
+        out.append(styled)
+    out.append([("─" * (sum(widths) + len(GAP) * (len(widths) - 1)), "dim")])
+    return out
+
+
+def _grid(labels: list[str], blocks: list[list[Entry]], width: int, trend: bool,
+          between: list[Styled] | None = None) -> list[Styled]:
+    """Tables sharing one set of columns (the metric column takes what the values leave),
+    separated by a blank line and ``between`` (the warnings, under the headline)."""
+    entries = [entry for block in blocks for entry in block]
+    widths = _widths(labels, entries)
+    longest = max((len(cells[0][0][0]) for kind, cells in entries if kind != "group"), default=0)
+    natural = max(longest, len("metric [unit]"))
+    left = width - sum(widths[1:]) - len(GAP) * len(labels)  # below MIN_NAME only when nothing fits
+    widths[0] = max(min(left, natural), min(natural, MIN_NAME))
+    out = _header_lines(labels, widths)
+    for index, block in enumerate(blocks):
+        if index:
+            out += [[]] + (between + [[]] if between else [])
+        for kind, cells in block:
+            out += _entry_lines(kind, cells, widths, trend)
+    return out
+
+
+def _fits(labels: list[str], blocks: list[list[Entry]], width: int, name: int) -> bool:
+    widths = _widths(labels, [entry for block in blocks for entry in block])
+    return width - sum(widths[1:]) - len(GAP) * len(labels) >= name
+
+
+def _inline(labels: list[str], blocks: list[list[Entry]], trend: bool) -> tuple[list[str], list[list[Entry]]]:
+    """Each variant's change in a column of its own beside its value (one line per row)."""
+    variants = len(labels) - 1 - trend
+    wide = [labels[0]] + [part for label in labels[1:1 + variants] for part in (label, "")] + labels[1 + variants:]
+    return wide, [[(kind, cells if kind == "group" else _split(cells, variants)) for kind, cells in block]
+                  for block in blocks]
+
+
+def _split(cells: list[TermCell], variants: int) -> list[TermCell]:
+    out = cells[:2]
+    for cell in cells[2:2 + variants]:
+        out += [cell[:1], cell[1:] or [("", "")]]
+    return out + cells[2 + variants:]
+
+
+def _layout(labels: list[str], blocks: list[list[Entry]], width: int, trend: bool,
+            between: list[Styled] | None = None) -> list[Styled] | None:
+    """Inline when it leaves a wide metric column, else stacked (change under value), else None."""
+    wide_labels, wide_blocks = _inline(labels, blocks, trend)
+    if _fits(wide_labels, wide_blocks, width, INLINE_NAME):
+        return _grid(wide_labels, wide_blocks, width, trend, between)
+    if _fits(labels, blocks, width, MIN_NAME):
+        return _grid(labels, blocks, width, trend, between)
+    return None
+
+
+def _per_variant(report: DiffReport, summary: bool, width: int) -> list[Styled]:
+    """The narrow layout: one block per variant (metric, baseline, variant, change)."""
+    comparison = report.comparison
+    out: list[Styled] = []
+    for index, side in enumerate(comparison.variants):
+        keep = [0, index + 1]
+        labels = [short_labels([s.label for s in comparison.sides])[0][i] for i in keep]
+        blocks = [_headline_entries(comparison, None)] + ([] if summary else [_table_entries(report, None)])
+        narrowed = [[(kind, _pick(kind, cells, keep)) for kind, cells in block] for block in blocks]
+        out += ([[]] if index else []) + [[(f"{comparison.baseline.label} vs {side.label}", "bold")]]
+        out += _layout(labels, narrowed, width, False) or _grid(labels, narrowed, width, False)
+    return out
+
+
+def _pick(kind: str, cells: list[TermCell], keep: list[int]) -> list[TermCell]:
+    return cells if kind == "group" else [cells[0]] + [cells[i + 1] for i in keep]
+
+
+def header(comparison: Comparison, width: int) -> list[Styled]:
+    out = wrapped(f"neuroncmp diff: {title(comparison)}", "bold", width)
+    out += wrapped(f"{batch_line(comparison)}; basis: {comparison.basis_reason}", "", width)
+    for text in _whole(comparison):  # what questions the whole comparison: in the first lines
+        out += wrapped(f"warning: {text}", "bold yellow", width)
+    return out
+
+
+def _whole(comparison: Comparison) -> list[str]:
+    from ..comparison.comparability import whole_doubts
+
+    return [w for w in whole_doubts(list(comparison.sides)) if w in comparison.warnings]
+
+
+def warnings(comparison: Comparison, width: int) -> list[Styled]:
+    out: list[Styled] = []
+    shown = set(_whole(comparison))  # under the title already
+    for text in [*notes(comparison), *(w for w in comparison.warnings if w not in shown)]:
+        out += wrapped(f"warning: {text}", "yellow", width)
+    return out
+
+
+def body(report: DiffReport, width: int, summary: bool) -> list[Styled]:
+    """The headline, the warnings, then the full table; or one block per variant when narrow."""
+    comparison = report.comparison
+    order = trend_order(comparison) if len(comparison.variants) >= 2 else None
+    shown, legend = short_labels([side.label for side in comparison.sides])
+    labels = shown + (["trend"] if order is not None else [])
+    after = wrapped("labels: " + "; ".join(legend), "dim", width) if legend else []
+    blocks = [_headline_entries(comparison, order)]
+    if not summary:
+        blocks.append(_table_entries(report, order))
+    found = warnings(comparison, width)
+    trend = order is not None
+    if summary and (table := _layout(labels, blocks, width, trend)) is not None:
+        return table + after + ([[]] + found if found else [])
+    if not summary and (table := _layout(labels, blocks, width, trend, found)) is not None:
+        return table + after
+    return (found + [[]] if found else []) + _per_variant(report, summary, width) + after
+
+
+def footer(report: DiffReport, width: int, summary: bool) -> list[Styled]:
+    out: list[Styled] = []
+    same = sum(1 for row in report.view.rows if identical_text(row))
+    notes_ = footer_lines(report.comparison, report.view)
+    if summary:
+        notes_[0] = f"headline only (--summary): {len(report.view.rows)} metric rows not shown"
+    if same and not summary:
+        notes_.append(f"{same} identical metadata rows (versions, indices) not shown")
+    if len(report.comparison.variants) >= 2:
+        notes_.append("trend: sparkline of baseline and variants in batch-size order (given order "
+                      f"when a batch size is unknown); {FLAT * 3} where the row's whole range is inside its "
+                      "noise band (its ups and downs are noise)")
+    for note in notes_ + [LEGEND]:
+        out += wrapped(note, "dim", width)
+    for gate in gate_lines(report.gates):
+        out += wrapped(gate, "bold red" if gate.startswith("FAILED") else "green", width)
+    return out
+
+
+def findings(report: DiffReport, width: int) -> list[Styled]:
+    if not report.findings:
+        return []
+    out: list[Styled] = [[]] + wrapped(FINDINGS_TITLE, "bold cyan", width)
+    for index, finding in enumerate(report.findings, 1):
+        out += hanging(f"{index}. ", finding_line(finding), "", width)
+    return out
+
+
+def styled_lines(report: DiffReport, width: int = 100, summary: bool = False) -> list[Styled]:
+    """The report as styled lines (the CLI prints them plain or in colour)."""
+    return header(report.comparison, width) + [[]] + body(report, width, summary) \
+        + findings(report, width) + [[]] + footer(report, width, summary)
+
+
+def profiles_lines(profiles: list[Profile], width: int) -> list[Styled]:
+    """``neuroncmp show``: each profile grouped by catalog group, a rule between profiles."""
+    from .profile_text import profile_lines
+
+    out: list[Styled] = []
+    for index, profile in enumerate(profiles):
+        out += ([[], [("─" * width, "dim")], []] if index else []) + profile_lines(profile, width)
+    return out
