@@ -97,12 +97,14 @@ def small_store(tmp_path_factory):
     return store
 
 
-@pytest.mark.parametrize("command", [["regressions"], ["history", "total_time"], ["store", "ls"]])
+@pytest.mark.parametrize("command", [["regressions", "--no-color"], ["history", "total_time", "--no-color"],
+                                     ["store", "ls", "--no-color"], ["store", "series-by"]])
 def test_the_store_commands_load_no_parser_and_no_differ(small_store, command):
     # issue 23: they read the store and render its records; the term format loads the comparison's
     # views (render/term_text.py) and DiffReport only for a comparison
-    loaded = package_modules(*command, "--store", str(small_store), "--no-color")
+    loaded = package_modules(*command, "--store", str(small_store))
     assert "neuroncmp.store.queries" in loaded and "neuroncmp.render.formats.term" in loaded  # it did run
+    assert "neuroncmp.store.adding" not in loaded  # reading the store loads none of its writers' code
     assert sorted(m for m in loaded if m.startswith("neuroncmp.ingest")) == []
     assert not {"neuroncmp.comparison.differ", "neuroncmp.comparison.result", "neuroncmp.report.documents",
                 "neuroncmp.render.term_text", "neuroncmp.analysis.sweep"} & loaded

@@ -96,22 +96,25 @@ def ls(where: tuple[str, ...], series_by: str | None, fmt: str | None, output: s
 @click.argument("keys", required=False, default=None, metavar="[KEY,KEY...]")
 @click.option("--all-tags", is_flag=True, help="Form series by every tag again (the default).")
 @store_option
-def series_by(keys: str | None, all_tags: bool, store_path: str) -> None:
+@engine_options
+def series_by(keys: str | None, all_tags: bool, store_path: str, engine: Any) -> None:
     """Re-key the store's series by these tags (e.g. model,batch_size), without re-adding;
     with no KEYS, print the current keys."""
     from ..errors import UsageError
-    from ..store import Store
+    from ..render.base import StoreSeriesByReport
+    from ..store import folder, queries
+    from ..store.options import keys as key_list
+    from .output import term
 
-    target = Store(store_path)
+    root = folder.root_of(store_path)
     if keys is not None and all_tags:
         raise UsageError("give KEYS or --all-tags, not both")
     if keys is not None and not keys.strip(", "):  # checked before the store changes
         raise UsageError(f"store series-by {keys!r}: no tag named; e.g. model,batch_size "
                          "(--all-tags: every tag)")
     if keys is not None or all_tags:
-        target.set_series_by("" if all_tags else keys or "")
-    current = target.series_by()
-    click.echo(f"series by {','.join(current)}\n" if current else "series by every tag\n", nl=False)
+        queries.set_series_by(engine, root, () if all_tags else key_list(keys) or ())
+    term("store_series_by", StoreSeriesByReport(queries.series_by(engine, root, None), store_path))
 
 
 @store.command("check")

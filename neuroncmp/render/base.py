@@ -80,6 +80,14 @@ class StoreAddReport(NamedTuple):
 
 
 @record
+class StoreSeriesByReport(NamedTuple):
+    """``neuroncmp store series-by``: the keys the store's series are formed by (empty: every tag)."""
+
+    series_by: tuple[str, ...]
+    store: str
+
+
+@record
 class StoreCheckReport(NamedTuple):
     """``neuroncmp store check``: what the check found, and the store."""
 
@@ -148,6 +156,10 @@ class Renderer:
     def store_add(self, report: StoreAddReport, width: int = 100) -> str:
         """What ``neuroncmp store add`` did, in this format."""
         raise NotImplementedError(f"format '{self.name}' cannot show an add")
+
+    def store_series_by(self, report: StoreSeriesByReport, width: int = 100) -> str:
+        """The store's series keys (``neuroncmp store series-by``) in this format."""
+        raise NotImplementedError(f"format '{self.name}' cannot show series keys")
 
     def store_check(self, report: StoreCheckReport, width: int = 100) -> str:
         """What ``neuroncmp store check`` found, in this format."""

@@ -54,3 +54,15 @@ def regressions(engine: Engine, root: Path | str, options: RegressionsOptions) -
 def series_by(engine: Engine, root: Path | str, chosen: Sequence[str] | None) -> tuple[str, ...]:
     """The keys asked for, else the store's own setting (empty: every tag)."""
     return engine.series_by(root) if chosen is None else tuple(chosen)
+
+
+def set_series_by(engine: Engine, root: Path | str, chosen: Sequence[str]) -> tuple[str, ...]:
+    """Re-key the store without re-adding (empty: series by every tag again). A key no run carries
+    is a usage error naming the closest, raised before anything is written; the setting lives in
+    the store's snapshot, which only a local folder can rewrite (a URI is a usage error saying so)."""
+    from . import folder
+
+    if chosen:
+        trends.choose_keys(engine.tag_sets(root), {}, chosen)
+    folder.set_series_by(folder.local(root, "store series-by"), tuple(chosen))
+    return tuple(chosen)

@@ -110,11 +110,7 @@ class Store:
     def set_series_by(self, series_by: str | Iterable[str]) -> tuple[str, ...]:
         """Re-key the store without re-adding: series formed by ``keys`` (``"model,batch"``;
         ``""`` or ``()``: by every tag again). A key no run carries is a UsageError."""
-        chosen = keys(series_by) or ()
-        if chosen:
-            trends.choose_keys(self.engine.tag_sets(self.path), {}, chosen)
-        folder.set_series_by(self._local("store series-by"), chosen)
-        return chosen
+        return queries.set_series_by(self.engine, self.path, keys(series_by) or ())
 
     def baseline_for(self, new: Profile, *, runs: int = baseline.HISTORY_RUNS,
                      **where: str | Iterable[str]) -> baseline.HistoryBaseline:

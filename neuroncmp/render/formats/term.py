@@ -18,6 +18,7 @@ from ..base import (
     StoreCheckReport,
     StoreCompactReport,
     StoreRunsReport,
+    StoreSeriesByReport,
 )
 from ..layout import plain
 
@@ -95,6 +96,9 @@ class Term(Renderer):
         from .. import store_text
 
         return store_text.add_report(report.report, report.store)
+
+    def store_series_by(self, report: StoreSeriesByReport, width: int = 100) -> str:
+        return f"series by {','.join(report.series_by) or 'every tag'}\n"
 
     def store_check(self, report: StoreCheckReport, width: int = 100) -> str:
         from .. import store_text
