@@ -23,7 +23,7 @@ T = TypeVar("T", bound=type)
 
 
 def _eq(self: tuple[Any, ...], other: object) -> bool:
-    return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[operator]
+    return type(self) is type(other) and tuple.__eq__(self, other)
 
 
 def _ne(self: tuple[Any, ...], other: object) -> bool:

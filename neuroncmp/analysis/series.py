@@ -96,5 +96,5 @@ def medians(sides: list[Side]) -> dict[str, float]:
             # anomaly the profile shows; no fit, roof or rule can use it.
             numbers = [m.value for m in metrics if isinstance(m.value, (int, float))
                        and not isinstance(m.value, bool) and is_finite(m.value)]
-            collected.setdefault(name, []).extend(numbers)  # type: ignore[arg-type]
+            collected.setdefault(name, []).extend(numbers)
     return {name: median(numbers) for name, numbers in collected.items() if numbers}

@@ -17,7 +17,7 @@ class FormatChoice(click.Choice):  # type: ignore[type-arg]
         self.document = document
         self.case_sensitive = True
 
-    @property  # type: ignore[override]
+    @property
     def choices(self) -> tuple[str, ...]:  # type: ignore[override]
         from ..render.registry import names
 

@@ -317,7 +317,7 @@ class Throttling(PointRule):
         total = point.get("total_time") or 0.0
         return Finding(
             self.id, PERFORMANCE,
-            f"throttled for {throttled_share(point):.1%} of the step at {point.label}; the step's average "  # type: ignore[str-format]
+            f"throttled for {throttled_share(point):.1%} of the step at {point.label}; the step's average "
             f"utilization cap is {limits[name] * 100:.2f} %",
             where, (Evidence("throttled share", point.label, throttled_share(point) or 0, "fraction",
                              f"threshold {percent(THROTTLED_SHARE)}"),
