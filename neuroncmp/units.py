@@ -51,7 +51,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 FLOAT_DIGITS = 308  # a float ends near 1.8e308: larger magnitudes are read as an infinity
 
 
-def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> tuple[Any, str] | None:
+def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> tuple[int | float, str] | None:
     """Convert ``number`` in display unit ``token`` to (magnitude, canonical unit), or None.
 
     Decimal arithmetic keeps ``114.7 ms`` exactly ``0.1147`` s; byte, FLOP, cycle and count
@@ -105,7 +105,7 @@ def split_number_unit(text: str) -> tuple[str, str | None] | None:
     return match.group(), unit or None
 
 
-def parse_display(text: str, *, binary_si: bool = False) -> tuple[Any, str] | None:
+def parse_display(text: str, *, binary_si: bool = False) -> tuple[int | float, str] | None:
     """Parse a display-formatted value (``"3.979 GiB"``) to (magnitude, canonical unit)."""
     parts = split_number_unit(text)
     if parts is None:

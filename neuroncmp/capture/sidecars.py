@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from ..atomic import write_atomic
 from ..errors import NeuroncmpError
@@ -65,7 +66,7 @@ def keep_trainer(raw_dir: Path, inspect_dir: Path, log_text: str, out_dir: Path,
     return name
 
 
-def _json_object(path: Path) -> dict | None:
+def _json_object(path: Path) -> dict[str, Any] | None:
     """The file's JSON object; None for a half-written or foreign file (the log block is next)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -20,7 +20,7 @@ from ..ingest.manifest import MANIFEST_SCHEMA, manifest_document, profile_entry
 from . import discovery, keep, oom, record
 from .events import DONE, LINE, START, VIEW, Event, Listener, ignore
 from .plan import RAW
-from .runner import run
+from .runner import now, run
 from .tools import ToolError, Tools, capture_args
 
 BASE = "profile.ntff"
@@ -72,7 +72,7 @@ def capture_graph(request: GraphRequest, tools: Tools, about: dict[str, Any],
     file = _view(out_dir, request, tools, pair, raw_dir)
     entry = _entry(request, file, out_dir, raw_dir, pair, about, tools)
     manifest["profiles"] = [*manifest.get("profiles", []), entry]
-    manifest["updated"] = record.now()
+    manifest["updated"] = now()
     record.save(manifest, out_dir)
     on_event(Event(DONE, 0, 1, request.label, record.CAPTURED, file["summary"]))
     return out_dir / file["summary"]
@@ -80,7 +80,7 @@ def capture_graph(request: GraphRequest, tools: Tools, about: dict[str, Any],
 
 def _new_manifest(about: dict[str, Any]) -> dict[str, Any]:
     return {"schema": MANIFEST_SCHEMA, "captured_by": f"neuroncmp {__version__} capture --neff",
-            **about, "started": record.now(), "profiles": []}
+            **about, "started": now(), "profiles": []}
 
 
 def _run_capture(request: GraphRequest, tools: Tools, raw_dir: Path, on_event: Listener) -> Path:

@@ -37,8 +37,7 @@ def findings(profile: Profile) -> list[Anomaly]:
     found = []
     for metric in (*profile.metrics.values(), *profile.training.values()):
         value = metric.value
-        kind = type(value)
-        if kind is float or kind is int:  # most values: one comparison says they are fine
+        if type(value) is float or type(value) is int:  # most values: one comparison says they are fine
             quiet = _QUIET.get(metric.name)
             if quiet is None or quiet[0] != metric.unit:
                 quiet = _unremarkable(metric.name, metric.unit)

@@ -15,6 +15,7 @@ import io
 import math
 from typing import Any
 
+from ..analysis.series import Point
 from ..analysis.sweep import Sweep
 from ..choices import BETTER, SAMPLE, WORSE
 from ..errors import MissingDependencyError
@@ -157,7 +158,7 @@ def memory_figure(sweep: Sweep) -> Any:
     return figure
 
 
-def _other(point: Any, named: list[str]) -> float:
+def _other(point: Point, named: list[str]) -> float:
     return sum(v for n, v in point.values.items() if n.startswith("memory.") and n not in named)
 
 

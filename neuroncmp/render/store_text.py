@@ -16,6 +16,8 @@ from .layout import fitted_text_table as fit_table
 from .layout import text_table as table
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
+    from datetime import datetime
+
     from ..store.adding import AddedRun, AddReport
     from ..store.identity import SeriesKey
     from ..store.maintenance import CheckReport, CompactReport
@@ -257,5 +259,5 @@ def _percent(change: float) -> str:
     return f"{'+' if change >= 0 else ''}{significant(change * 100, 3)}%"
 
 
-def _iso(moment: Any) -> str:
+def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds").replace("+00:00", "Z")

@@ -91,4 +91,5 @@ def shift_dict(found: Shift) -> dict[str, Any]:
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:
-    return plain(finding)
+    as_dict: dict[str, Any] = plain(finding)  # a record's plain form is a dict
+    return as_dict

@@ -144,7 +144,7 @@ def _check_rows(rows: Columns) -> list[str]:
     return out
 
 
-def _leftovers(root: Path, snapshot: dict, referenced: list[str] | None = None) -> list[Path]:
+def _leftovers(root: Path, snapshot: dict[str, Any], referenced: list[str] | None = None) -> list[Path]:
     """Files no committed state names: unpublished parts, unreferenced copies, staging folders."""
     live = {path for table in schema.TABLES for path in parts.files(root, snapshot, table)}
     found = [p for table in schema.TABLES for p in (root / "tables" / table).glob("*") if p not in live]
