@@ -13,7 +13,8 @@ import math
 from datetime import datetime
 from numbers import Integral, Real
 from os import PathLike
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from .errors import UsageError
 from .escape import clip

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Callable, Iterable, Mapping, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable, Iterable, Mapping
 
 from . import units as u
 # the direction words live in choices; re-exported (``as``) for the catalog's readers

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from math import erf, exp, pi, sqrt
 from operator import sub
-from typing import Sequence
+from collections.abc import Sequence
 
 WIDEST = 250  # longest window scan_windows looks at (runs): bounds its cost at O(k * WIDEST)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isfinite
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..stats import median
 from .placement import locate

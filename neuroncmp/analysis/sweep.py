@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Iterable
 
 from .. import arguments, hardware
 from ..comparison.differ import suspects

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Union
+from typing import Any, Union
+from collections.abc import Iterable, Mapping
 
 from ..arguments import optional_text, shown, texts
 from ..arguments import path as path_arg

@@ -9,7 +9,8 @@ Each has a short ``repr``; the full table is one method call away.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ..analysis import sweep as _sweep
 from ..arguments import choice, flag, integer, texts

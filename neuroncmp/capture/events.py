@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 START, LINE, VIEW, DONE, SKIP = "start", "line", "view", "done", "skip"
 

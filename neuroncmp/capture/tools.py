@@ -33,7 +33,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..choices import TOOLS
 from ..errors import InputError, MissingDependencyError, UsageError

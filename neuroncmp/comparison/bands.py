@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 import re
 from fnmatch import fnmatchcase
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Iterable
 
 from .. import units as u
 from ..catalog import MetricSpec, catalog, closest, lookup

@@ -8,7 +8,8 @@ compared per sample when batch sizes are known.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping
 
 from ..catalog import GROWS_WITH_BATCH, HIGHER, MetricSpec, derived_specs, group_rank, lookup
 from ..model import Metric

@@ -12,7 +12,8 @@ from __future__ import annotations
 import operator
 import re
 from fnmatch import fnmatchcase
-from typing import Callable, Iterable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable, Iterable
 
 from ..catalog import closest
 from ..choices import SAMPLE, SHOWN_BASES, ShownBasis, check

@@ -11,7 +11,8 @@ kind); the ``Comparison`` container is a frozen dataclass, so the notebook API c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Mapping
 
 from ..catalog import MetricSpec
 from ..choices import ABSENT, AUTO, SAMPLE, STEP, UNCHANGED, Basis, ShownBasis, Verdict

@@ -6,7 +6,7 @@ baseline is the first label, or the one named by label or section title.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..choices import ORDERS
 from ..errors import InputError, UsageError

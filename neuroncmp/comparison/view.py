@@ -9,7 +9,8 @@ catalog group and name match, drops unchanged ones on request (counting them), a
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Iterable
 
 from ..arguments import flag, texts
 from ..catalog import closest, resolve_name

@@ -15,7 +15,8 @@ import re
 import stat
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO
+from collections.abc import Callable
 
 from ..errors import InputError, ParseError
 from ..escape import quote

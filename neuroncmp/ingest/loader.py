@@ -8,7 +8,7 @@ does not state are inferred across the set (marked so); every profile is checked
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..errors import ParseError
 from ..model import Profile

@@ -19,7 +19,8 @@ import os
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Iterator
 
 from ..errors import ParseError
 from ..model import Profile

@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from .. import catalog
 from .. import units as u

@@ -8,7 +8,8 @@ units (seconds, bytes, FLOP, 0-1 fractions); ``unit`` names it and ``display_uni
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep

@@ -6,7 +6,7 @@ piped). The chart is text: one bar per batch size, the fit's throughput beside t
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..analysis import fits
 from ..analysis.findings.base import Evidence, Finding

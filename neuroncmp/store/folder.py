@@ -21,7 +21,8 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ..atomic import write_atomic
 from ..errors import InputError, UsageError

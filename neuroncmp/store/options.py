@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from .. import arguments
 from ..catalog import resolve_name

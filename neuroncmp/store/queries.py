@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import trends
 from .engines.base import Engine, Where

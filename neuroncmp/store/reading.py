@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from ..errors import MissingDependencyError
 from . import damage, folder, parts, schema

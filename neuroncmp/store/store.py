@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from .. import arguments
 from ..choices import AUTO, BASES, Basis, check

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..analysis.shifts import MIN_SIZE, detect_shifts
 from ..catalog import HIGHER, LOWER, closest, lookup

@@ -6,7 +6,7 @@ clears a rule)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .. import fits
 from ..context import Context

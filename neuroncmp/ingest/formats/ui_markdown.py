@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable
 
 from ... import units as u
 from ...errors import ParseError

@@ -16,13 +16,11 @@ from pathlib import Path
 from typing import (
     TYPE_CHECKING,
     Any,
-    Callable,
-    Mapping,
     NamedTuple,
     Protocol,
-    Sequence,
     TypeVar,
 )
+from collections.abc import Callable, Mapping, Sequence
 
 if TYPE_CHECKING:  # a query imports no parser: adding and listing load with an add only
     from ..adding import AddReport

@@ -9,7 +9,8 @@ error a task raised; nothing of a failed add is visible (``spark_add``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
 
 from ...errors import InputError, NeuroncmpError
 from .. import folder

@@ -21,7 +21,8 @@ import pickle
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 from ...errors import NeuroncmpError
 from .. import adding, objects, schema, table_rows

@@ -12,7 +12,8 @@ import pickle
 import warnings
 from collections.abc import Sequence
 from functools import partial
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
 
 from ..identity import SeriesKey
 from ..reading import Run

@@ -14,7 +14,8 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ...errors import InputError, MissingDependencyError, UsageError
 
