@@ -10,11 +10,11 @@ a file (a tag of the wrong type used to fail in the Parquet write, after the cop
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from numbers import Integral, Real
 from os import PathLike
 from typing import Any
-from collections.abc import Iterable, Mapping
 
 from .errors import UsageError
 from .escape import clip

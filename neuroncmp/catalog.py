@@ -9,9 +9,9 @@ else is still kept: ``lookup`` returns an uncatalogued spec with a unit guessed 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import NamedTuple
-from collections.abc import Callable, Iterable, Mapping
 
 from . import units as u
 # the direction words live in choices; re-exported (``as``) for the catalog's readers

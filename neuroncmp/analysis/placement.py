@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from math import exp
 from collections.abc import Sequence
+from math import exp
 
 from ..stats import median
 

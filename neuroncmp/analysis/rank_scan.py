@@ -9,9 +9,9 @@ discrete time, capped by Bonferroni. Formulas: README, "How shifts are found".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import erf, exp, pi, sqrt
 from operator import sub
-from collections.abc import Sequence
 
 WIDEST = 250  # longest window scan_windows looks at (runs): bounds its cost at O(k * WIDEST)
 

@@ -10,8 +10,8 @@ out of the axis and listed.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from ..comparison.differ import side_values, suspects
 from ..comparison.result import Side

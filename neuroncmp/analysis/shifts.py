@@ -28,9 +28,9 @@ only. The README ("How shifts are found") gives every formula; in short:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import isfinite
-from collections.abc import Sequence
 
 from ..stats import median
 from .placement import locate

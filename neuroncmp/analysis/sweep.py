@@ -8,10 +8,9 @@ computed says why in ``notes``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
-from collections.abc import Iterable
 
 from .. import arguments, hardware
 from ..comparison.differ import suspects

@@ -8,8 +8,8 @@ axis and ``prev`` the next smaller one.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from .. import units as u
 from ..records import record

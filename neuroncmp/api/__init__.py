@@ -10,10 +10,10 @@ Every function accepts profiles, paths (files, run folders, Explorer folders) an
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Union
-from collections.abc import Iterable, Mapping
 
 from ..arguments import optional_text, shown, texts
 from ..arguments import path as path_arg

@@ -8,16 +8,16 @@ Each has a short ``repr``; the full table is one method call away.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
-from collections.abc import Iterable
 
 from ..analysis import sweep as _sweep
-from ..arguments import choice, flag, integer, texts
 from ..analysis.findings import base as _base
+from ..arguments import choice, flag, integer, texts
+from ..choices import Sort
 from ..comparison import result as _result
 from ..comparison.view import View, select
-from ..choices import Sort
 from ..model import Profile as _Profile
 from ..report.documents import DiffReport
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 
 START, LINE, VIEW, DONE, SKIP = "start", "line", "view", "done", "skip"
 

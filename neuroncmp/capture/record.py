@@ -21,8 +21,8 @@ from ..errors import ParseError, UsageError
 from ..ingest.manifest import (
     MANIFEST_SCHEMA,
     check_manifest,
-    profile_entry,
     manifest_document,
+    profile_entry,
     write_manifest,
 )
 from .plan import INSPECT, INSPECT_OUTPUT, RAW, Plan, Variant

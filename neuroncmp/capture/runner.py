@@ -12,10 +12,10 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from collections.abc import Callable, Mapping, Sequence
 
 from ..errors import InputError
 

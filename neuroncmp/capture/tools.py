@@ -31,9 +31,9 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Sequence
 
 from ..choices import TOOLS
 from ..errors import InputError, MissingDependencyError, UsageError

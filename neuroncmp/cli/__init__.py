@@ -7,8 +7,20 @@ command. Heavy modules (rich, pint, pandas) are imported inside the commands tha
 
 from __future__ import annotations
 
-from . import (capture, convert, diff, formats, history, metrics, ops, regressions,  # noqa: F401
-               report, show, store, sweep)  # each registers its command
+from . import (  # noqa: F401
+    capture,
+    convert,
+    diff,
+    formats,
+    history,
+    metrics,
+    ops,
+    regressions,
+    report,  # each registers its command
+    show,
+    store,
+    sweep,
+)
 from .app import cli
 
 

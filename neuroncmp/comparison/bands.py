@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from typing import NamedTuple
-from collections.abc import Iterable
 
 from .. import units as u
 from ..catalog import MetricSpec, catalog, closest, lookup

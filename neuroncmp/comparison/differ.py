@@ -8,18 +8,37 @@ compared per sample when batch sizes are known.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
 from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
+from .. import arguments, stats
 from ..catalog import GROWS_WITH_BATCH, HIGHER, MetricSpec, derived_specs, group_rank, lookup
+from ..choices import (
+    ABSENT,
+    ADDED,
+    AUTO,
+    BASES,
+    BETTER,
+    CONTEXT,
+    NEUTRAL,
+    ORDERS,
+    REMOVED,
+    SAMPLE,
+    STEP,
+    SUSPECT,
+    UNCHANGED,
+    WORSE,
+    Basis,
+    Order,
+    ShownBasis,
+    Verdict,
+    check,
+)
 from ..model import Metric
 from ..per_sample import per_sample_all
 from ..records import FrozenDict
-from .. import arguments, stats
 from .bands import Band, Bands
 from .comparability import unlike_eval_sets, unlike_memory, warnings_for
-from ..choices import (ABSENT, ADDED, AUTO, BASES, BETTER, CONTEXT, NEUTRAL, ORDERS, REMOVED, SAMPLE, STEP,
-                       SUSPECT, UNCHANGED, WORSE, Basis, Order, ShownBasis, Verdict, check)
 from .result import ALPHA, Cell, Comparison, Delta, Row, Side
 from .sides import ProfileInput, arrange, flatten
 

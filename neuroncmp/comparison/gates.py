@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
 from typing import NamedTuple
-from collections.abc import Callable, Iterable
 
 from ..catalog import closest
 from ..choices import SAMPLE, SHOWN_BASES, ShownBasis, check

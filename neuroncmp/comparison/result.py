@@ -10,9 +10,9 @@ kind); the ``Comparison`` container is a frozen dataclass, so the notebook API c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
-from collections.abc import Mapping
 
 from ..catalog import MetricSpec
 from ..choices import ABSENT, AUTO, SAMPLE, STEP, UNCHANGED, Basis, ShownBasis, Verdict

@@ -8,9 +8,9 @@ catalog group and name match, drops unchanged ones on request (counting them), a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from typing import NamedTuple
-from collections.abc import Iterable
 
 from ..arguments import flag, texts
 from ..catalog import closest, resolve_name

@@ -7,8 +7,8 @@ never passed off as fact.
 from __future__ import annotations
 
 import math
-from typing import TypeGuard
 from collections.abc import Sequence
+from typing import TypeGuard
 
 from ..model import Profile
 from ..per_sample import flops_per_sample

@@ -13,10 +13,10 @@ import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, BinaryIO
-from collections.abc import Callable
 
 from ..errors import InputError, ParseError
 from ..escape import quote

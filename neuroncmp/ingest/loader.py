@@ -7,8 +7,8 @@ does not state are inferred across the set (marked so); every profile is checked
 
 from __future__ import annotations
 
-from pathlib import Path
 from collections.abc import Iterable
+from pathlib import Path
 
 from ..errors import ParseError
 from ..model import Profile

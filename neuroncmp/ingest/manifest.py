@@ -16,11 +16,11 @@ sub-folder holding Neuron Explorer output, never the run folder itself or anothe
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, NamedTuple
-from collections.abc import Iterator
 
 from ..errors import ParseError
 from ..model import Profile

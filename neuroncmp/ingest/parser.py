@@ -6,8 +6,8 @@ in ``PARSERS``); ``ingest/registry.py`` lists the modules in sniffing order.
 
 from __future__ import annotations
 
-from typing import NamedTuple
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..model import Profile
 from ..records import record

@@ -8,8 +8,8 @@ Fields a parser does not know are listed with ``unknown`` so they are counted, n
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterable
+from typing import Any
 
 from ..errors import ParseError
 from ..model import Skipped

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
-from collections.abc import Callable
 
 from .. import catalog
 from .. import units as u

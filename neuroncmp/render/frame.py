@@ -8,8 +8,8 @@ units (seconds, bytes, FLOP, 0-1 fractions); ``unit`` names it and ``display_uni
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterable
+from typing import Any
 
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
@@ -19,8 +19,8 @@ from ..errors import MissingDependencyError, UsageError
 from ..model import Profile
 from ..units import TEXT, format_value, pick_scale
 from .base import DiffReport
-from .tidy import FIELDS, records
 from .rows import scale_for
+from .tidy import FIELDS, records
 
 
 def _pandas() -> Any:

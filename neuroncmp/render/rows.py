@@ -9,8 +9,8 @@ value and each variant's change.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
 from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from ..choices import SAMPLE, STEP, ShownBasis
 from ..comparison.result import Comparison, Delta, Row

@@ -7,8 +7,8 @@ times in UTC, run ids as stored, p-values to two significant figures.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..stats import median
 from ..units import FRACTION, format_value, pick_scale, significant

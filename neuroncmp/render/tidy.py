@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..choices import NEUTRAL, UNCHANGED
 from ..comparison.result import Cell, Comparison, Delta, Row, Side

@@ -9,9 +9,9 @@ fractions also in absolute percentage points), instead of the fixed default band
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Mapping, Sequence
 
 from ..catalog import lookup
 from ..errors import InputError, UsageError

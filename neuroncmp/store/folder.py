@@ -19,10 +19,10 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
 
 from ..atomic import write_atomic
 from ..errors import InputError, UsageError

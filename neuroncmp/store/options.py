@@ -8,9 +8,9 @@ call the same two functions with the same records.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from collections.abc import Iterable, Mapping
 
 from .. import arguments
 from ..catalog import resolve_name

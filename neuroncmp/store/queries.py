@@ -9,9 +9,9 @@ then series key), so DuckDB and Spark give the same answers by construction.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from collections.abc import Sequence
 
 from . import trends
 from .engines.base import Engine, Where

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, TypeVar
-from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from ..errors import MissingDependencyError
 from . import damage, folder, parts, schema

@@ -8,10 +8,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterable, Mapping
 
 from .. import arguments
 from ..choices import AUTO, BASES, Basis, check

@@ -9,10 +9,10 @@ Pure over what an engine returns: the records (``SeriesValues`` in, ``Series``, 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
-from collections.abc import Iterable, Mapping, Sequence
 
 from ..analysis.shifts import MIN_SIZE, detect_shifts
 from ..catalog import HIGHER, LOWER, closest, lookup

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ParseError
-from ..naming import params_from_name
 from ...model import Profile, Source
 from .. import shapes
-from ..values import add_raw_block, note_repeated
 from ..decode import documents, head_is_json_object
+from ..naming import params_from_name
 from ..parser import Parser
+from ..values import add_raw_block, note_repeated
 
 NAME = "summary-json"
 

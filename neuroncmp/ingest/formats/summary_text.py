@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 from ...errors import ParseError
-from ..naming import params_from_name
 from ...model import Profile, Skipped, Source
-from ..values import add_metric, number, raw_metric
+from ..naming import params_from_name
 from ..parser import Parser
+from ..values import add_metric, number, raw_metric
 
 NAME = "summary-text"
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")

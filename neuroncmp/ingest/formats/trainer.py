@@ -19,11 +19,11 @@ from typing import Any
 
 from ... import units as u
 from ...errors import ParseError
-from ..naming import params_from_name
 from ...model import Anomaly, Metric, Profile, Skipped, Source
-from ..values import note_repeated, number, raw_metric
 from ..decode import head_is_json_object, loads
+from ..naming import params_from_name
 from ..parser import Parser
+from ..values import note_repeated, number, raw_metric
 
 TEXT_NAME, JSON_NAME = "trainer-text", "trainer-json"
 HEADER = re.compile(r"^\s*\*{5}\s*(\w+) metrics\s*\*{5}\s*$")

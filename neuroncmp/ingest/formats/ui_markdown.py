@@ -13,19 +13,19 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
-from collections.abc import Callable
 
 from ... import units as u
 from ...errors import ParseError
-from ..naming import params_from_name
-from ..memory_types import canonical_usage
 from ...model import MemoryRow, Profile, Skipped, Source
-from . import trainer
 from .. import shapes
-from ..values import add_metric, display_metric
+from ..memory_types import canonical_usage
+from ..naming import params_from_name
 from ..parser import Parser
+from ..values import add_metric, display_metric
+from . import trainer
 
 NAME = "ui-markdown"
 # Every pattern here matches in time linear in the line: no lazy group before optional space.

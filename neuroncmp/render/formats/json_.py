@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...comparison.result import Cell, Side
 from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
+from ...comparison.result import Cell, Side
 from ...model import Profile
 from ..base import (
     DiffReport,
@@ -24,12 +24,12 @@ from ..base import (
 )
 from ..catalog_text import spec_record
 from ..changes import change_with_mark
+from ..headline import bound_line, headline, notes
 from ..json_out import dumps
 from ..profile_json import profile_dict
-from ..tidy import delta_fields
-from ..headline import bound_line, headline, notes
 from ..rows import Line, line
 from ..sweep_data import BOUNDS_FORMULA, bounds_dict, finding_dict, roof_dict, shift_dict, sweep_dict
+from ..tidy import delta_fields
 
 SCHEMA = "neuroncmp.comparison/2"
 

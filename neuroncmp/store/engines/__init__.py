@@ -10,8 +10,8 @@ written by one is read by the other with the same answers. ``choose`` picks one 
 from __future__ import annotations
 
 import os
-from typing import Any
 from collections.abc import Mapping
+from typing import Any
 
 from ...choices import ENGINE_NAMES
 from ...errors import UsageError

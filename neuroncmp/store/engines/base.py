@@ -12,6 +12,7 @@ A store's location is a local folder (``Path``) or a URI (``str``: ``hdfs://``, 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -20,7 +21,6 @@ from typing import (
     Protocol,
     TypeVar,
 )
-from collections.abc import Callable, Mapping, Sequence
 
 if TYPE_CHECKING:  # a query imports no parser: adding and listing load with an add only
     from ..adding import AddReport

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
-from collections.abc import Callable, Mapping, Sequence
 
 from .. import folder, reading
 from ..identity import SeriesKey

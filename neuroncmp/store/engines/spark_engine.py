@@ -8,9 +8,9 @@ error a task raised; nothing of a failed add is visible (``spark_add``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
-from collections.abc import Callable, Mapping, Sequence
 
 from ...errors import InputError, NeuroncmpError
 from .. import folder

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable, Iterator
 
 from ...errors import NeuroncmpError
 from .. import adding, objects, schema, table_rows

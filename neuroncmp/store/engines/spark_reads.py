@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pickle
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, TypeVar
-from collections.abc import Callable, Mapping
 
 from ..identity import SeriesKey
 from ..reading import Run

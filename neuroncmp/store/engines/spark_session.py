@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from collections.abc import Mapping
 
 from ...errors import InputError, MissingDependencyError, UsageError
 
