@@ -85,7 +85,7 @@ def _plain(number: str) -> int | float:
 
 
 def _tidy(value: Decimal, unit: str) -> int | float:
-    if not value.is_finite() or value and value.adjusted() >= FLOAT_DIGITS:
+    if not value.is_finite() or (value and value.adjusted() >= FLOAT_DIGITS):
         return float(value) if value.is_nan() else math.inf if value > 0 else -math.inf
     # Bytes, FLOPs and cycles are whole by nature; a display rounding leaves a fraction we drop.
     if unit in (BYTE, FLOP, CYCLE, COUNT):

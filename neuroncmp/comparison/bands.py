@@ -70,7 +70,7 @@ class Band(NamedTuple):
         """Whether ``b`` -> ``v`` is noise: under the absolute floor, or inside the band (for a
         fraction: under its level, or inside both its bands). Comparisons only, no division, so
         an integer beyond a float's range never overflows; a NaN is outside."""
-        if b == v or self.floor and abs(v - b) <= self.floor or self._under_level(b, v):
+        if b == v or (self.floor and abs(v - b) <= self.floor) or self._under_level(b, v):
             return True
         if not self.points:
             return _log_change(b, v) <= math.log1p(self.value)

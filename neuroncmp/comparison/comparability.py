@@ -64,7 +64,7 @@ def _differs(sides: list[Side], key: str) -> str | None:
               for side in sides}
     known = {v for vs in values.values() for v in vs}
     missing = [label for label, vs in values.items() if not vs]
-    if len(known) <= 1 and not missing or not known:
+    if (len(known) <= 1 and not missing) or not known:
         return None
     parts = ", ".join(f"{label}={'/'.join(sorted(vs))}" for label, vs in values.items() if vs)
     unstated = f"; not stated by {', '.join(missing)}" if missing else ""

@@ -253,7 +253,7 @@ def _delta(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], b: 
     ratio = v / b if b else None
     points = delta * 100 if spec.kind == "fraction" else None
     p_value = None
-    if len(base) > 1 and len(var) > 1 or len(var) == 1 and len(base) >= SINGLE_AGAINST:
+    if (len(base) > 1 and len(var) > 1) or (len(var) == 1 and len(base) >= SINGLE_AGAINST):
         p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var], 1)
     in_band = band.inside(b, v)  # inside_band's rule, without its extra call per cell
     verdict = _verdict(spec, in_band, b, v, p_value)

@@ -112,7 +112,7 @@ def batch_size(profile: Profile) -> None:
     """Refuse a batch size that is not a whole number >= 1: dropped, with a ``bad-batch-size``
     anomaly (a whole float such as ``8.0`` is taken as the integer)."""
     size = profile.params.get("batch_size")
-    if size is None or type(size) is int and size >= 1:
+    if size is None or (type(size) is int and size >= 1):
         return
     if type(size) is float and size.is_integer() and size >= 1:
         profile.params["batch_size"] = int(size)

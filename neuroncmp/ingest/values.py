@@ -64,7 +64,7 @@ def raw_metric(path: str, where: str, key: str, value: Any, group: str | None = 
             return _new(Metric, (name, value, unit, repr(value), group or spec_group))
     spec = catalog.lookup(key)
     name, group = spec.name, group or spec.group
-    if spec.unit == u.TEXT or isinstance(value, bool) and not spec.catalogued:
+    if spec.unit == u.TEXT or (isinstance(value, bool) and not spec.catalogued):
         return _text_metric(path, where, key, spec, value, group)
     if isinstance(value, str) and not spec.catalogued:
         return Metric(name, value, u.TEXT, value, group)
@@ -95,7 +95,7 @@ def _text_metric(path: str, where: str, key: str, spec: catalog.MetricSpec, valu
 
 
 def _from_raw_unit(value: int | float, raw_unit: str, unit: str) -> int | float:
-    if raw_unit == unit or isinstance(value, float) and not math.isfinite(value):
+    if raw_unit == unit or (isinstance(value, float) and not math.isfinite(value)):
         return value
     divisor = _EXACT_DIVISORS.get((raw_unit, unit))
     if divisor is not None and type(value) is int and -_EXACT_INT <= value <= _EXACT_INT:

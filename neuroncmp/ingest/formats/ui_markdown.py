@@ -249,7 +249,7 @@ def _index(text: str, path: str, where: str) -> int | None:
 
 def sniff(head: str) -> bool:
     has_table = "| Group" in head or "Usage Type" in head or re.search(r"^\|.*\*\*", head, re.M)
-    return bool(has_table) or bool(re.search(r"^# \S", head, re.M)) and "|" in head
+    return bool(has_table) or (bool(re.search(r"^# \S", head, re.M)) and "|" in head)
 
 
 PARSER = Parser(NAME, "Neuron profiler UI markdown export (multi-section, summary + memory tables)",
