@@ -51,10 +51,10 @@ class FrozenDict(dict):  # type: ignore[type-arg]
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (dict(self),))
 
-    def __copy__(self) -> "FrozenDict":
+    def __copy__(self) -> FrozenDict:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "FrozenDict":
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
         return self  # its values are tuples of strings: nothing inside can change either
 
 

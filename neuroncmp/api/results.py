@@ -26,7 +26,7 @@ class Profile(_Profile):
     """A loaded profile (``model.Profile``) that shows itself in notebooks and as frames."""
 
     @classmethod
-    def of(cls, profile: _Profile) -> "Profile":
+    def of(cls, profile: _Profile) -> Profile:
         """The same profile (its fields shared, not copied) as this class."""
         return profile if isinstance(profile, cls) else profile.recast(cls)
 
@@ -61,7 +61,7 @@ class Comparison(_result.Comparison):
     view: View | None = None
 
     def select(self, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
-               only_changed: bool = False, sort: Sort = "group") -> "Comparison":
+               only_changed: bool = False, sort: Sort = "group") -> Comparison:
         """The same comparison showing other rows (``groups``, ``metrics`` globs, ...)."""
         return replace(self, view=select(self, groups=groups, metrics=metrics,
                                          only_changed=only_changed, sort=sort))

@@ -36,7 +36,7 @@ class Side(NamedTuple):
         return f"<Side {self.label} batch_size={self.batch_size} captures={len(self.profiles)}>"
 
     @classmethod
-    def of(cls, label: str, profiles: tuple[Profile, ...]) -> "Side":
+    def of(cls, label: str, profiles: tuple[Profile, ...]) -> Side:
         sizes = {p.batch_size for p in profiles}  # captures of one side must agree
         return cls(label, profiles, sizes.pop() if len(sizes) == 1 else None,
                    profiles[0].params.get("batch_size_source"))

@@ -39,7 +39,7 @@ class Columns:
     def count(self, table: str) -> int:
         return len(self.tables[table]["run"])
 
-    def extend(self, other: "Columns", keep: set[str] | None = None) -> None:
+    def extend(self, other: Columns, keep: set[str] | None = None) -> None:
         """Append ``other``'s rows (only those of runs in ``keep``, when given)."""
         for name, columns in other.tables.items():
             rows = columns["run"]
@@ -47,7 +47,7 @@ class Columns:
             for column, values in columns.items():
                 self.tables[name][column].extend(values[i] for i in chosen)
 
-    def take(self, spans: list[dict[str, range]]) -> "Columns":
+    def take(self, spans: list[dict[str, range]]) -> Columns:
         """The rows ``spans`` name (for each of some files, a range of this one's rows per
         table), in that order."""
         taken = Columns()
