@@ -9,7 +9,7 @@ imports that one module only; listing them or mapping an extension imports them 
 from __future__ import annotations
 
 import pkgutil
-from functools import lru_cache
+from functools import lru_cache, cache
 from importlib import import_module
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from .base import Renderer
 _added: list[Renderer] = []  # registered at run time (plugins, tests), after the discovered ones
 
 
-@lru_cache(maxsize=None)
+@cache
 def _module_renderer(module: str) -> Renderer | None:
     renderer = getattr(import_module(f"{formats.__name__}.{module}"), "RENDERER", None)
     return renderer if isinstance(renderer, Renderer) else None
