@@ -53,7 +53,7 @@ def findings(profile: Profile) -> list[Anomaly]:
 def metric_anomaly(metric: Metric) -> Anomaly | None:
     """The anomaly of one metric's value, or None when it lies in its kind's range."""
     value, name = metric.value, metric.name
-    if isinstance(value, str) or isinstance(value, bool):
+    if isinstance(value, (str, bool)):
         return None
     if not -_LARGEST <= value <= _LARGEST:  # NaN fails both tests; so does an integer beyond a float
         code = "nan-value" if value != value else "non-finite-value"
