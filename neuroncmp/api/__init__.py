@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from ..arguments import optional_text, shown, texts
 from ..arguments import path as path_arg
@@ -29,9 +29,10 @@ from ..report.sweep import SweepOptions, sweep_report
 from .operators import Ops, ops
 from .results import Comparison, Finding, Profile, Sweep, as_subclass, showing_findings
 
-Input = Union[_Profile, str, Path, Iterable["Input"]]
+Input = _Profile | str | Path | Iterable["Input"]
 
-__all__ = ["load", "load_many", "compare", "sweep", "ops", "Ops", "Profile", "Comparison", "Sweep", "Finding", "use_pint_pandas"]
+__all__ = ["load", "load_many", "compare", "sweep", "ops", "Ops", "Profile", "Comparison", "Sweep", "Finding",
+           "use_pint_pandas"]
 
 
 def load(path: str | Path, format: str | None = None) -> list[Profile]:

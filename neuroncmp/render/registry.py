@@ -9,7 +9,7 @@ imports that one module only; listing them or mapping an extension imports them 
 from __future__ import annotations
 
 import pkgutil
-from functools import lru_cache, cache
+from functools import cache
 from importlib import import_module
 from pathlib import Path
 
