@@ -8,7 +8,8 @@ bandwidth; else Explorer's ``hbm_ddr_bandwidth``). Missing values come from the 
 (``neuroncmp/hardware.py``; HBM per core from the profile's own ``neuron_device_memory_size /
 neuroncore_per_device_count`` when it states them, as neuron-monitor does), and the user's
 overrides win over both; the ridge is always
-``peak / bandwidth``, so overriding the peak moves the ridge, not the bandwidth. A point is memory-bound when its intensity is below the ridge; its attainable
+``peak / bandwidth``, so overriding the peak moves the ridge, not the bandwidth. A point is memory-bound
+when its intensity is below the ridge; its attainable
 FLOP/s is ``min(peak, intensity x bandwidth)``. Achieved FLOP/s uses the profile's own intensity
 numerator, ``(hardware_flops - transpose_flops) / total_time``.
 """

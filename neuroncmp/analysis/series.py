@@ -3,7 +3,8 @@
 A sweep's axis is the largest set of sides (profiles grouped by label, repeated captures merged)
 that share one configuration: the same naming tags apart from the batch size (``b32`` and ``b48``
 are on it; ``b32-cc-optim`` is an alternative at batch 32). Parenthesised words of a title tag a
-profile without naming a configuration (``Batch 64 (swap)`` is ``b64``, on the axis). Two sides of the axis at the same batch size
+profile without naming a configuration (``Batch 64 (swap)`` is ``b64``, on the axis). Two sides of the
+axis at the same batch size
 (``b32`` and ``b32-run2``) are merged by median and said so. Sides without a batch size are left
 out of the axis and listed.
 """

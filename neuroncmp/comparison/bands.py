@@ -113,7 +113,8 @@ DEFAULT_BANDS: dict[str, Band] = {
     "time": Band(0.02, floor=1e-6, floor_unit=u.SECOND), "cycles": Band(0.02),
     "bytes": Band(0.01, floor=1024, floor_unit=u.BYTE),
     "count": Band(0.01, floor=0.5, floor_unit=u.COUNT), "flop": Band(0.01),
-    "fraction": Band(0.5, points=True, relative=FRACTION_RELATIVE, level=FRACTION_LEVEL), "intensity": Band(0.02), "rate": Band(0.02),
+    "fraction": Band(0.5, points=True, relative=FRACTION_RELATIVE, level=FRACTION_LEVEL),
+    "intensity": Band(0.02), "rate": Band(0.02),
     "ratio": Band(0.01), "index": Band(0.0), "text": Band(0.0),
 }
 # Memory capacity (GiB-scale tables) moves in MiB steps: a 64 B -> 72 B row or a 0.19 MiB ring
@@ -124,7 +125,8 @@ DEFAULT_GLOB_FLOORS: dict[str, tuple[float, str]] = {
     "host_used_memory_*": (_MiB, u.BYTE), "device_used_memory_*": (_MiB, u.BYTE)}
 KINDS = tuple(DEFAULT_BANDS)
 KIND_UNITS = {"time": u.SECOND, "bytes": u.BYTE, "count": u.COUNT, "cycles": u.CYCLE, "flop": u.FLOP}
-_SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?\s*(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(?P<unit>\S*)$")
+_SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?\s*"
+                   r"(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(?P<unit>\S*)$")
 
 
 @record

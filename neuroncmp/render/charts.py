@@ -68,7 +68,8 @@ def _throughput_lines(axes: Any, sweep: Sweep) -> None:
     if sweep.step_fit is not None:
         grid = [batches[0] + (batches[-1] - batches[0]) * i / 60 for i in range(61)]
         axes.plot(grid, [sweep.step_fit.throughput(b) for b in grid], "--", color="grey",
-                  label=f"fit: b / ({sweep.step_fit.fixed * 1e3:.1f} ms + {sweep.step_fit.per_sample * 1e3:.2f} ms x b)")
+                  label=f"fit: b / ({sweep.step_fit.fixed * 1e3:.1f} ms "
+                        f"+ {sweep.step_fit.per_sample * 1e3:.2f} ms x b)")
     if sweep.knee is not None:
         axes.axvline(sweep.knee.batch_size, color="grey", linestyle=":", label=f"knee b{sweep.knee.batch_size}")
 

@@ -45,7 +45,8 @@ def profile_frame(profile: Profile) -> Any:
         factor, label = pick_scale(metric.value, metric.unit) if metric.unit != TEXT and not isinstance(
             metric.value, str) else (1.0, "")
         rows.append({"metric": metric.name, "group": metric.group, "value": _number(metric.value),
-                     "text": _text(metric.value), "unit": metric.unit, "display": format_value(metric.value, metric.unit),
+                     "text": _text(metric.value), "unit": metric.unit,
+                     "display": format_value(metric.value, metric.unit),
                      "display_unit": label, "display_factor": factor, "raw": metric.raw,
                      "catalogued": metric.catalogued, "derived": metric.spec.derived})
     return _pandas().DataFrame(rows)
@@ -117,7 +118,8 @@ def _with_pint(frame: Any) -> Any:
                          "unit registry per process; neuroncmp does not change it on its own)")
     for column in COLUMNS[1:]:
         if column.unit not in ("count", "dimensionless", "USD") and column.name in frame:  # no currency in pint
-            frame[column.name] = pint_pandas.PintArray(frame[column.name].to_numpy(), dtype=f"pint[{pint_unit(column.unit)}]")
+            frame[column.name] = pint_pandas.PintArray(frame[column.name].to_numpy(),
+                                                       dtype=f"pint[{pint_unit(column.unit)}]")
     return frame
 
 

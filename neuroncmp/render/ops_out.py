@@ -100,7 +100,8 @@ def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[
         total = sum(c.change for c in rest)
         body.append([f"{OTHERS}: {len(rest)}", "", "", _signed(total), _share(total, variant.step_change), ""])
     if variant.unexplained is not None:
-        body.append([UNEXPLAINED, "", "", _signed(variant.unexplained), _share(variant.unexplained, variant.step_change), ""])
+        body.append([UNEXPLAINED, "", "", _signed(variant.unexplained),
+                     _share(variant.unexplained, variant.step_change), ""])
     waits = [_cells(variant, c)[:4] + ["", c.verdict] for c in variant.waits]
     return body, waits
 
@@ -152,8 +153,9 @@ def markdown_text(report: OpsReport) -> str:
                 "|" + "---|" + "---:|" * 4 + "---|"]
         out += ["| " + " | ".join(markdown(c) for c in row) + " |" for row in body]
         if waits:
-            out += ["", "Semaphore waits (not work, not counted):", "", "| wait | baseline | variant | change | | verdict |",
-                    "|---|---:|---:|---:|---|---|", *("| " + " | ".join(markdown(c) for c in row) + " |" for row in waits)]
+            out += ["", "Semaphore waits (not work, not counted):", "",
+                    "| wait | baseline | variant | change | | verdict |", "|---|---:|---:|---:|---|---|",
+                    *("| " + " | ".join(markdown(c) for c in row) + " |" for row in waits)]
     out += ["", *(f"- {markdown(line)}" for line in _footer(comparison))]
     return "\n".join(out) + "\n"
 

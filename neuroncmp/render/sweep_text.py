@@ -116,7 +116,8 @@ def models_text(sweep: Sweep) -> list[tuple[str, str]]:
                     f"{_seconds(min(fit.residuals))} to {_seconds(max(fit.residuals))})"))
         if fit.asymptote:
             out.append(("asymptote", f"device throughput tends to {significant(fit.asymptote)} samples/s "
-                        f"(1 / per-sample cost); the best measured, {significant(best)}, is {best / fit.asymptote:.0%} of it"))
+                        f"(1 / per-sample cost); the best measured, {significant(best)}, "
+                        f"is {best / fit.asymptote:.0%} of it"))
         else:
             out.append(("asymptote", f"none: {fit.no_asymptote()}"))
     if sweep.knee is not None:

@@ -98,7 +98,8 @@ def footer_problem(path: Path) -> str:
     except FileNotFoundError:
         return "missing (the snapshot names it)"
     except Exception as exc:  # pyarrow raises several types; any of them means unreadable
-        return f"not a readable Parquet file ({clip(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 120)})"
+        first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return f"not a readable Parquet file ({clip(first_line, 120)})"
     return ""
 
 

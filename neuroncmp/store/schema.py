@@ -7,7 +7,8 @@ from typing import Any
 
 # (column, DuckDB type, meaning): the README's schema tables are written from these.
 RUNS = (
-    ("run", "VARCHAR", "run id: the first 12 hex digits of content_hash, then .N for the N-th profile of a multi-profile file"),
+    ("run", "VARCHAR", "run id: the first 12 hex digits of content_hash, "
+                       "then .N for the N-th profile of a multi-profile file"),
     ("content_hash", "VARCHAR", "sha256 of the added file (of the folder's files, for a folder)"),
     ("time", "TIMESTAMP WITH TIME ZONE", "when the run happened (UTC)"),
     ("time_source", "VARCHAR", "where time came from: --at, listing, profile or file mtime"),

@@ -142,11 +142,13 @@ class MemoryHeadroom:
             f"memory has room for a larger batch: b{largest} {uses} {used / 2**30:.2f} GiB of "
             f"{memory.hbm / 2**30:.0f} GiB; the forecast fits up to b{memory.largest_unprofiled} in training "
             f"({profiling} while profiling); try b{candidate}"
-            + (f" (fit: {fit.throughput(candidate):.0f} device samples/s, {gain:+.1%})" if fit and gain is not None else ""),
+            + (f" (fit: {fit.throughput(candidate):.0f} device samples/s, {gain:+.1%})"
+               if fit and gain is not None else ""),
             (f"b{largest}",),
             (Evidence(fits.MEMORY, f"b{largest}", used, "B", "measured" if measured is not None else "forecast"),
              Evidence("largest batch that fits", "forecast", memory.largest_unprofiled, "batch",
-                      f"{memory.hbm / 2**30:.0f} GiB HBM per core ({memory.hbm_source.removeprefix('HBM per core: ')}), "
+                      f"{memory.hbm / 2**30:.0f} GiB HBM per core "
+                      f"({memory.hbm_source.removeprefix('HBM per core: ')}), "
                       f"less the profiler's {memory.profiler_buffers / 2**30:.2f} GiB of buffers"),
              Evidence("device memory at the candidate", f"b{candidate}", forecast, "B", "forecast, unprofiled")),
             Impact(max(gain, 0.0), "device throughput", fit.throughput(candidate) - best, "sample/s",

@@ -51,7 +51,8 @@ def _read(files: list[Path], table: str, columns: list[str], text: list[str]) ->
                              read_dictionary=[c for c in text if c in present]).unify_dictionaries()
     except Exception as exc:  # pyarrow raises many types for a corrupt file: said in one line
         raise ParseError(str(files[0]), f"table {table}", "a readable Parquet table",
-                         f"{type(exc).__name__}: {str(exc).strip().splitlines()[0][:120] if str(exc).strip() else ''}") from None
+                         f"{type(exc).__name__}: "
+                         f"{str(exc).strip().splitlines()[0][:120] if str(exc).strip() else ''}") from None
 
 
 def _from_instructions(files: list[Path], directory: Path, level: str) -> OpTable:
@@ -154,7 +155,8 @@ def _from_summaries(directory: Path, level: str) -> OpTable:
                   wait=str(r.get("opcode")) in WAIT_OPCODES) for r in rows]
         counts: dict[str, int] = {}
         for row in rows:
-            counts[str(row.get("engine"))] = counts.get(str(row.get("engine")), 0) + int(row.get("instruction_count") or 0)
+            engine = str(row.get("engine"))
+            counts[engine] = counts.get(engine, 0) + int(row.get("instruction_count") or 0)
         return OpTable(level, str(directory), tuple(ops), Graph(_neff_hash(directory), tuple(sorted(counts.items()))),
                        ("from OpcodeSummary: time is its merged active time",))
     if level == "hlo" and (files := table_files(directory, "HloInstruction")):

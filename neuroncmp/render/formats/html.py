@@ -169,7 +169,8 @@ def sweep_fragment(sweep: Sweep, with_charts: bool = True) -> str:
         parts.append(f'<p class="better"><b>recommendation: {escape(chosen.label)}</b> (batch {chosen.batch_size}): '
                      f"best {escape(chosen.by)}, {chosen.value:.1f} samples/s</p>"
                      f'<p class="foot">{escape(chosen.caveat)}</p>')
-    parts.append(f"<h4>findings (ranked by estimated impact)</h4><p class=\"foot\">{escape(sweep_text.OVERLAP)}</p><ol>")
+    parts.append(f"<h4>findings (ranked by estimated impact)</h4>"
+                 f"<p class=\"foot\">{escape(sweep_text.OVERLAP)}</p><ol>")
     parts += [finding_html(f) for f in sweep.findings] + ["</ol>"]
     parts.append(_sweep_table(sweep, sweep_text.THROUGHPUT, "throughput (per step on one NeuronCore)"))
     parts += _charts(sweep) if with_charts else []

@@ -129,8 +129,10 @@ def _shift_row(change: Any) -> str:
 
     scale = pick_scale(median([change.before, change.after]), change.unit)
     cells = [direction_with_word(change.direction), markdown_code(change.metric),
-             store_text.tags_text(change.series), markdown_code(change.at.run), markdown_code(change.at.commit) if change.at.commit else "",
-             change.at.time.isoformat(timespec="seconds").replace("+00:00", "Z"), format_value(change.before, change.unit, scale),
+             store_text.tags_text(change.series), markdown_code(change.at.run),
+             markdown_code(change.at.commit) if change.at.commit else "",
+             change.at.time.isoformat(timespec="seconds").replace("+00:00", "Z"),
+             format_value(change.before, change.unit, scale),
              format_value(change.after, change.unit, scale), store_text.change_size(change, change.unit),
              store_text.p_text(change.p_value)]
     return "| " + " | ".join(cell if cell.startswith("`") else _escape(cell) for cell in cells) + " |"

@@ -83,7 +83,8 @@ def _levels(values: Sequence[float], shifts: Sequence[Shift], low: float, high: 
         if not math.isfinite(level):
             continue
         y = _y(level, low, high, box)
-        out.append(f'<path d="M{_x(start, len(values), box):.1f} {y:.1f}H{_x(max(end - 1, start), len(values), box):.1f}" '
+        out.append(f'<path d="M{_x(start, len(values), box):.1f} {y:.1f}'
+                   f'H{_x(max(end - 1, start), len(values), box):.1f}" '
                    'stroke="#333" stroke-dasharray="5 3" stroke-width="1.2"/>')
     return out
 
