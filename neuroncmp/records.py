@@ -17,7 +17,7 @@ The two result containers that the notebook API subclasses (``comparison.result.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T", bound=type)
 
@@ -32,21 +32,21 @@ def _ne(self: tuple[Any, ...], other: object) -> bool:
 
 def record(cls: T) -> T:
     """Make a NamedTuple class equal only to its own kind (hash unchanged: equal records hash alike)."""
-    cls.__eq__ = _eq  # type: ignore[assignment]
-    cls.__ne__ = _ne  # type: ignore[assignment]
-    cls.__hash__ = tuple.__hash__  # type: ignore[assignment]
+    # setattr: replacing a class's methods after its definition is what this decorator is for
+    for name, method in (("__eq__", _eq), ("__ne__", _ne), ("__hash__", tuple.__hash__)):
+        setattr(cls, name, method)
     return cls
 
 
-class FrozenDict(dict):  # type: ignore[type-arg]
+class FrozenDict(dict[Any, Any]):
     """A dict that refuses changes (a result's mapping stays as computed); it pickles and copies
     as a dict would, unlike ``types.MappingProxyType``."""
 
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("this mapping is part of an immutable result")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
-    __ior__ = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (dict(self),))

@@ -111,7 +111,7 @@ def _decode(data: bytes, path: Path) -> str:
                          "binary data") from None
 
 
-class JsonObject(dict):  # type: ignore[type-arg]
+class JsonObject(dict[str, Any]):
     """A decoded JSON object that named a key twice with different values: the first is kept,
     the others listed in ``repeated`` as (key, kept value, ignored value)."""
 
