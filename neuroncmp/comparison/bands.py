@@ -179,8 +179,9 @@ def _floor(number: str, unit: str, kinds: set[str], text: str) -> tuple[float, s
              f"{'/'.join(sorted(kinds))} takes a relative band (%) or points (pp), not a floor")
     base = bases.pop()
     converted = u.to_canonical(number, unit or None)
-    _require(converted is not None, text, f"unknown unit '{unit}'")
-    value, canonical = converted  # type: ignore[misc]
+    if converted is None:
+        raise RuleError(f"--threshold '{text}': unknown unit '{unit}'")
+    value, canonical = converted
     _require(canonical == base or not unit, text, f"'{unit}' does not fit {'/'.join(sorted(kinds))} "
              f"(use {base}-based units, e.g. bytes=1MiB, time=1us)")
     return float(value), str(base)
