@@ -48,7 +48,7 @@ def arrange(profiles: list[Profile], baseline: str | None = None, order: str = "
     first = sides[0].label if baseline is None else _baseline_label(profiles, baseline)
     variants = [side for side in sides if side.label != first]
     if order == "batch" and all(side.batch_size is not None for side in sides):
-        variants.sort(key=lambda side: side.batch_size)  # type: ignore[arg-type, return-value]
+        variants.sort(key=lambda side: side.batch_size or 0)  # all known (checked above)
     return [next(side for side in sides if side.label == first)] + variants
 
 

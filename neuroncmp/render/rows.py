@@ -103,7 +103,7 @@ def trend_order(comparison: Comparison) -> list[int]:
     sides = comparison.sides
     if any(side.batch_size is None for side in sides):
         return list(range(len(sides)))
-    return sorted(range(len(sides)), key=lambda i: sides[i].batch_size)  # type: ignore[arg-type, return-value]
+    return sorted(range(len(sides)), key=lambda i: sides[i].batch_size or 0)  # all known (checked above)
 
 
 def identical_text(row: Row) -> bool:
