@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TextIO
 
 from ..errors import InputError
 
@@ -67,12 +68,12 @@ def _start(command: Sequence[str], env: Mapping[str, str], sink: object,
         raise InputError(f"cannot run {command[0]!r}: {exc.strerror or exc}") from None
 
 
-def _pump(process: subprocess.Popen[str], sink: object,
+def _pump(process: subprocess.Popen[str], sink: TextIO,
           on_line: Callable[[str], None] | None) -> None:
     assert process.stdout is not None
     for line in process.stdout:
-        sink.write(line)  # type: ignore[attr-defined]
-        sink.flush()  # type: ignore[attr-defined]  # a tail -f on the log sees it at once
+        sink.write(line)
+        sink.flush()  # a tail -f on the log sees it at once
         if on_line is not None:
             on_line(line.rstrip("\n"))
     process.wait()

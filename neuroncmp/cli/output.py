@@ -21,7 +21,10 @@ def columns(width: int | None) -> int:
     if os.environ.get("COLUMNS", "").isdigit() and int(os.environ["COLUMNS"]) > 0:
         return int(os.environ["COLUMNS"])
     try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 100  # type: ignore[union-attr]
+        stdout = sys.__stdout__  # None when Python runs without a standard output
+        if stdout is None:
+            return 100
+        return os.get_terminal_size(stdout.fileno()).columns or 100
     except (AttributeError, ValueError, OSError):
         return 100
 
