@@ -7,7 +7,8 @@ the fits and the scaling rules, and batch-size inference (FLOPs per sample).
 
 from __future__ import annotations
 
-from typing import Iterable, TypeVar
+from collections.abc import Iterable
+from typing import TypeVar
 
 from .stats import median
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from .. import per_sample as basis
 from ..comparison.differ import side_values, suspects
 from ..comparison.result import Side
-from .. import per_sample as basis
 from ..records import record
 from ..stats import median
 from ..units import is_finite

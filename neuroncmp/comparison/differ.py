@@ -167,7 +167,9 @@ def _row(name: str, shared: _Context) -> Row:
 
 def _baseline(spec: MetricSpec, metrics: list[Metric], batch: int | None) -> _Baseline:
     step = [m.value for m in metrics]
-    sample = per_sample_all(step, batch) if spec.extensive and batch else None
+    sample = None
+    if spec.extensive and batch:
+        sample = per_sample_all(step, batch)
     return _Baseline(step, sample, _central(step), _central(sample) if sample is not None else None,
                      _spread(step))
 
