@@ -14,8 +14,11 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from . import units as u
+
 # the direction words live in choices; re-exported (``as``) for the catalog's readers
-from .choices import HIGHER as HIGHER, LOWER as LOWER, NEUTRAL as NEUTRAL
+from .choices import HIGHER as HIGHER
+from .choices import LOWER as LOWER
+from .choices import NEUTRAL as NEUTRAL
 from .choices import SAMPLE, STEP, Better, ShownBasis
 from .records import record
 
