@@ -67,3 +67,35 @@ def test_no_finding_message_hard_codes_a_percent():
 def test_every_catalog_direction_is_one_of_the_vocabulary():
     assert BETTER_WAYS == ("higher", "lower", "neutral")
     assert {spec.direction for spec in catalog().values()} <= set(BETTER_WAYS)
+
+
+def _context(monkeypatch):
+    """The context the bundled sweep's rules see."""
+    from neuroncmp.analysis import sweep as module
+    seen = []
+    original = module.run_rules
+    monkeypatch.setattr(module, "run_rules", lambda context: seen.append(context) or original(context))
+    sweep(neuroncmp.load(RUN))
+    return seen[0]
+
+
+def test_spill_evidence_leaves_out_a_save_count_the_profile_lacks(monkeypatch):
+    # spill_save_bytes is not one of the rule's needs: a point without it once gave evidence of None
+    context = _context(monkeypatch)
+    points = tuple(p._replace(values={k: v for k, v in p.values.items() if k != "spill_save_bytes"})
+                   for p in context.points)
+    focus = next(p for p in points if p.batch_size == context.focus.batch_size)
+    finding = pointwise.Spill().apply(context._replace(points=points, focus=focus))
+    assert isinstance(finding, base.Finding)
+    assert [e.metric for e in finding.evidence] == ["spill_reload_share", "spill_reload_bytes"]
+    assert all(e.value is not None for e in finding.evidence)
+
+
+def test_memory_bound_evidence_leaves_out_engine_shares_the_profile_lacks(monkeypatch):
+    context = _context(monkeypatch)
+    gone = {"dma_active_time_percent", "tensor_engine_active_time_percent"}
+    points = tuple(p._replace(values={k: v for k, v in p.values.items() if k not in gone}) for p in context.points)
+    focus = next(p for p in points if p.batch_size == context.focus.batch_size)
+    finding = pointwise.MemoryBound().apply(context._replace(points=points, focus=focus))
+    assert isinstance(finding, base.Finding)
+    assert [e.metric for e in finding.evidence] == ["mm_arithmetic_intensity"]

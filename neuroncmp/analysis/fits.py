@@ -70,8 +70,8 @@ class StepFit(NamedTuple):
 
 def _xy(points: tuple[Point, ...], metric: str) -> tuple[list[float], list[float]]:
     # trusted values only: one an input anomaly makes suspect (a step of 5e-324 s) fits nothing
-    pairs = [(float(p.batch_size), p.get(metric)) for p in points if p.trusted(metric)]
-    return [x for x, _ in pairs], [float(y) for _, y in pairs]  # type: ignore[arg-type]
+    pairs = [(float(p.batch_size), p.number(metric)) for p in points if p.trusted(metric)]
+    return [x for x, _ in pairs], [float(y) for _, y in pairs]
 
 
 def _fit(points: tuple[Point, ...], metric: str) -> tuple[LinearFit, list[float]] | None:
@@ -229,10 +229,11 @@ def outside_fit(points: tuple[Point, ...]) -> OutsideFit | None:
 
 
 def _steps_and_gap(point: Point) -> tuple[float, float]:
-    """Training steps in the run, and the run's time outside the profiled graph."""
-    runtime: float = point.get("train_runtime")  # type: ignore[assignment]
-    steps = runtime * point.get("train_steps_per_second")  # type: ignore[operator]
-    return steps, runtime - steps * point.get("total_time")  # type: ignore[operator]
+    """Training steps in the run, and the run's time outside the profiled graph (the point is
+    ``trusted(*OUTSIDE_NEEDS)``)."""
+    runtime = point.number("train_runtime")
+    steps = runtime * point.number("train_steps_per_second")
+    return steps, runtime - steps * point.number("total_time")
 
 
 @record

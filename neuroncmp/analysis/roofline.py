@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeGuard
 
 from ..hardware import Hardware
 from ..records import record
@@ -84,7 +84,7 @@ def _agree(a: float, b: float) -> bool:
     return abs(a - b) <= 0.05 * max(a, b)
 
 
-def _usable(value: float | None) -> bool:
+def _usable(value: float | None) -> TypeGuard[float]:
     """A positive, finite number: anything else (0, an infinity from 1e400 or from dividing by
     5e-324) would put a zero or an infinity in the roof."""
     return value is not None and 0 < value < math.inf
@@ -93,7 +93,7 @@ def _usable(value: float | None) -> bool:
 def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
          bandwidth: float | None = None, hbm: float | None = None, stated_hbm: float | None = None) -> Roof:
     """The roof, from the user's values, else the profile's, else the table's (``sources`` says)."""
-    ridges = [p.get("peak_flops_bandwidth_ratio") for p in points if _usable(p.get("peak_flops_bandwidth_ratio"))]
+    ridges = [ratio for p in points if _usable(ratio := p.get("peak_flops_bandwidth_ratio"))]
     implied = _implied_peak(points)
     sources = []
     if peak is None:
@@ -101,8 +101,8 @@ def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
         sources.append("peak FLOP/s implied by MFU in the profile" if implied else f"peak FLOP/s: {table.source}")
     else:
         sources.append("peak FLOP/s from the command line")
-    stacks = [p.get("hbm_ddr_bandwidth") for p in points if _usable(p.get("hbm_ddr_bandwidth"))]
-    own = implied / median(ridges) if ridges and implied else None  # type: ignore[arg-type]
+    stacks = [stack for p in points if _usable(stack := p.get("hbm_ddr_bandwidth"))]
+    own = implied / median(ridges) if ridges and implied else None
     measured = _mbu_bandwidth(points)
     if bandwidth is not None:
         sources.append("HBM bandwidth from the command line")
@@ -114,7 +114,7 @@ def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
         sources.append("HBM bandwidth implied by MBU in the profile ((hbm_read_bytes + hbm_write_bytes) "
                        "/ (total_time x mbu_estimated_percent))")
     elif stacks:
-        bandwidth = median(stacks)  # type: ignore[arg-type]
+        bandwidth = median(stacks)
         sources.append("HBM bandwidth from the profile (hbm_ddr_bandwidth)")
     else:
         bandwidth = table.hbm_bandwidth

@@ -22,6 +22,10 @@ from ..stats import median
 from ..units import is_finite
 
 
+class MissingValue(LookupError):
+    """Internal error: ``Point.number`` asked for a value the caller should have checked was there."""
+
+
 @record
 class Point(NamedTuple):
     """One batch size on the axis: its sides, and every numeric value per step (medians of captures)."""
@@ -39,6 +43,13 @@ class Point(NamedTuple):
 
     def get(self, name: str) -> float | None:
         return self.values.get(name)
+
+    def number(self, name: str) -> float:
+        """The value of ``name``, for a caller that has already checked it is here (``trusted``)."""
+        value = self.values.get(name)
+        if value is None:
+            raise MissingValue(f"internal error: {name} is not measured at {self.label}; the caller should check")
+        return value
 
     def trusted(self, *names: str) -> bool:
         """Every one of ``names`` is here and carries no input anomaly."""
@@ -74,7 +85,8 @@ def axis(sides: list[Side]) -> Axis:
     main = max(groups.values(), key=lambda g: (len({s.batch_size for s in g}), len(g)), default=[])
     by_batch: dict[int, list[Side]] = {}
     for side in main:
-        by_batch.setdefault(side.batch_size, []).append(side)  # type: ignore[arg-type]
+        if side.batch_size:  # every side of ``known`` has one; this narrows it for the type checker
+            by_batch.setdefault(side.batch_size, []).append(side)
     points = tuple(_point(batch, group) for batch, group in sorted(by_batch.items()))
     notes = tuple(f"b{p.batch_size}: {' and '.join(p.labels)} merged (median of their values)"
                   for p in points if len(p.labels) > 1)

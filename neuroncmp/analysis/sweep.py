@@ -185,17 +185,18 @@ def recommend(points: tuple[Point, ...]) -> Recommendation | None:
     """The batch with the best end-to-end throughput when the Trainer measured at least two, else
     the best device throughput; a smaller batch within 2 % of it wins (less memory, less tuning)."""
     metric, by = "train_samples_per_second", "end-to-end throughput (Trainer)"
-    measured = [p for p in points if p.get(metric)]
+    measured = [(p, value) for p in points if (value := p.get(metric))]
     if len(measured) < 2:
         metric, by = "device_throughput", "device throughput"
-        measured = [p for p in points if p.get(metric)]
+        measured = [(p, value) for p in points if (value := p.get(metric))]
     if not measured:
         return None
-    best = max(p.get(metric) for p in measured)  # type: ignore[type-var]
-    chosen = min((p for p in measured if p.get(metric) >= (1 - CLOSE) * best), key=lambda p: p.batch_size)  # type: ignore[operator]
-    others = sorted((p for p in measured if p is not chosen), key=lambda p: -p.get(metric))  # type: ignore[operator]
-    runner = f"{others[0].label} ({others[0].get(metric):.1f} samples/s)" if others else None
-    return Recommendation(chosen.batch_size, chosen.label, by, chosen.get(metric), runner,  # type: ignore[arg-type]
+    best = max(value for _, value in measured)
+    chosen, rate = min(((p, value) for p, value in measured if value >= (1 - CLOSE) * best),
+                       key=lambda pair: pair[0].batch_size)
+    others = sorted(((p, value) for p, value in measured if p is not chosen), key=lambda pair: -pair[1])
+    runner = f"{others[0][0].label} ({others[0][1]:.1f} samples/s)" if others else None
+    return Recommendation(chosen.batch_size, chosen.label, by, rate, runner,
                           "a larger batch may need a different learning rate (and warm-up) to converge "
                           "as well: check the loss before you keep it (Shallue et al. 2019)")
 

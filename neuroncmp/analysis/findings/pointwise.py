@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from .. import fits
 from ..context import Context
-from ..series import Point
+from ..series import MissingValue, Point
 from ..table import throttled_share
 from .base import PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
 
@@ -46,7 +46,7 @@ class PointRule:
             return False
         try:
             return bool(self.fires(point, context))
-        except TypeError:  # a value ``fires`` reads beyond ``needs`` is missing (None)
+        except (TypeError, MissingValue):  # a value ``fires`` reads beyond ``needs`` is missing
             return False
 
     def _suspect(self, point: Point) -> str:
@@ -72,7 +72,14 @@ class PointRule:
 
 
 def _ev(point: Point, metric: str, unit: str, note: str = "") -> Evidence:
-    return Evidence(metric, point.label, point.get(metric), unit, note)  # type: ignore[arg-type]
+    """Evidence of a value the rule has checked is there (one of its ``needs``)."""
+    return Evidence(metric, point.label, point.number(metric), unit, note)
+
+
+def _ev_if(point: Point, metric: str, unit: str, note: str = "") -> tuple[Evidence, ...]:
+    """Evidence of a value the point may lack: none when it does (never a value of None)."""
+    value = point.get(metric)
+    return () if value is None else (Evidence(metric, point.label, value, unit, note),)
 
 
 def _r2(r2: float | None) -> str:
@@ -80,7 +87,7 @@ def _r2(r2: float | None) -> str:
 
 
 def _span(usable: list[Point], metric: str, scale: float = 100, unit: str = "%") -> str:
-    values = [p.get(metric) * scale for p in usable]  # type: ignore[operator]
+    values = [p.number(metric) * scale for p in usable]
     low, high = f"{min(values):.3g}{unit}", f"{max(values):.3g}{unit}"
     return low if low == high else f"{low} to {high}"
 
@@ -92,15 +99,15 @@ class OutsideGraph(PointRule):
     needs = ("total_time", "train_steps_per_second", "device_share_of_step")
 
     def fires(self, point: Point, context: Context) -> bool:
-        return 1 - point.get("device_share_of_step") >= OUTSIDE_SHARE  # type: ignore[operator]
+        return 1 - point.number("device_share_of_step") >= OUTSIDE_SHARE
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         return f"the profiled graph is {_span(usable, 'device_share_of_step')} of the Trainer's step"
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         share = point.get("device_share_of_step") or 0.0
-        step = 1 / point.get("train_steps_per_second")  # type: ignore[operator]
-        outside = step - point.get("total_time")  # type: ignore[operator]
+        step = 1 / point.number("train_steps_per_second")
+        outside = step - point.number("total_time")
         title = (f"{1 - share:.0%} of each training step at {point.label} is outside the profiled device "
                  f"graph ({outside * 1e3:.1f} ms of {step * 1e3:.1f} ms, the Trainer's average)")
         evidence = [_ev(point, "total_time", "s"), _ev(point, "train_steps_per_second", "step/s"),
@@ -135,7 +142,7 @@ class MemoryBound(PointRule):
     needs = ("mm_arithmetic_intensity",)
 
     def fires(self, point: Point, context: Context) -> bool:
-        return point.get("mm_arithmetic_intensity") < context.roof.ridge  # type: ignore[operator]
+        return point.number("mm_arithmetic_intensity") < context.roof.ridge
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         return (f"intensity {_span(usable, 'mm_arithmetic_intensity', 1, ' FLOP/B')} reaches the ridge "
@@ -147,15 +154,15 @@ class MemoryBound(PointRule):
         share, formula = (1 - bound, "1 - mfu_max_achievable_estimated_percent: the MFU the roofline "
                           "allows at this intensity; at the ridge it would allow 100 %") if bound else (
             1 - intensity / ridge, "1 - mm_arithmetic_intensity / ridge")
-        evidence = [_ev(point, "mm_arithmetic_intensity", "FLOP/B", f"ridge {ridge:.1f} FLOP/B"),
-                    _ev(point, "dma_active_time_percent", "fraction"),
-                    _ev(point, "tensor_engine_active_time_percent", "fraction")]
+        evidence = (_ev(point, "mm_arithmetic_intensity", "FLOP/B", f"ridge {ridge:.1f} FLOP/B"),
+                    *_ev_if(point, "dma_active_time_percent", "fraction"),
+                    *_ev_if(point, "tensor_engine_active_time_percent", "fraction"))
         limit = _limit_text(context.intensity)
         return Finding(
             self.id, PERFORMANCE,
             f"memory-bound at {_count(where, context)}: arithmetic intensity {intensity:.1f} FLOP/B at "
             f"{point.label} is {intensity / ridge:.0%} of the ridge ({ridge:.1f} FLOP/B){limit}",
-            where, tuple(e for e in evidence if e.value is not None),
+            where, evidence,
             Impact(share, "device step time", share * (point.get("total_time") or 0), "s", formula),
             "raise arithmetic intensity (fewer HBM bytes per FLOP): remove spills (below), fuse "
             "elementwise work into the matmuls' neighbours, keep weights and activations in bf16; "
@@ -191,19 +198,19 @@ class MfuGap(PointRule):
     needs = ("mfu_estimated_percent", "mfu_max_achievable_estimated_percent", "total_time")
 
     def fires(self, point: Point, context: Context) -> bool:
-        return point.get("mfu_estimated_percent") < MFU_GAP * point.get("mfu_max_achievable_estimated_percent")  # type: ignore[operator]
+        return point.number("mfu_estimated_percent") < MFU_GAP * point.number("mfu_max_achievable_estimated_percent")
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         return f"MFU reaches at least {MFU_GAP:.0%} of the roofline bound {_at_all(usable, context)}"
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
-        mfu, bound = point.get("mfu_estimated_percent"), point.get("mfu_max_achievable_estimated_percent")
-        reached = mfu / bound  # type: ignore[operator]
+        mfu, bound = point.number("mfu_estimated_percent"), point.number("mfu_max_achievable_estimated_percent")
+        reached = mfu / bound
         total = point.get("total_time") or 0.0
         return Finding(
             self.id, PERFORMANCE,
-            f"MFU {mfu * 100:.2f} % at {point.label} is {reached:.0%} of the roofline bound "  # type: ignore[operator]
-            f"{bound * 100:.2f} % the profile reports for its intensity",  # type: ignore[operator]
+            f"MFU {mfu * 100:.2f} % at {point.label} is {reached:.0%} of the roofline bound "
+            f"{bound * 100:.2f} % the profile reports for its intensity",
             where, (_ev(point, "mfu_estimated_percent", "fraction"),
                     _ev(point, "mfu_max_achievable_estimated_percent", "fraction", f"fires below {MFU_GAP:.0%} of it")),
             Impact(1 - reached, "device step time", (1 - reached) * total, "s",
@@ -222,7 +229,7 @@ class Spill(PointRule):
     # is derived, absent when hbm_read_bytes is 0
 
     def fires(self, point: Point, context: Context) -> bool:
-        return point.get("spill_reload_share") > fits.SPILL_SHARE  # type: ignore[operator]
+        return point.number("spill_reload_share") > fits.SPILL_SHARE
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         return (f"spill reload is {_span(usable, 'spill_reload_share')} of HBM reads "
@@ -238,10 +245,10 @@ class Spill(PointRule):
             if onset and onset.above_share else ""
         return Finding(
             self.id, PERFORMANCE,
-            f"spill reload is {point.get('spill_reload_share') * 100:.1f} % of HBM reads at {point.label} "  # type: ignore[operator]
+            f"spill reload is {point.number('spill_reload_share') * 100:.1f} % of HBM reads at {point.label} "
             f"(above {percent(fits.SPILL_SHARE)} {first}){rising}",
             where, (_ev(point, "spill_reload_share", "fraction", f"threshold {percent(fits.SPILL_SHARE)}"),
-                    _ev(point, "spill_reload_bytes", "B"), _ev(point, "spill_save_bytes", "B")),
+                    _ev(point, "spill_reload_bytes", "B"), *_ev_if(point, "spill_save_bytes", "B")),
             Impact(min(seconds / total, 1.0), "device step time", seconds, "s",
                    f"(spill_save_bytes + spill_reload_bytes) / HBM bandwidth {context.roof.bandwidth / 1e9:.0f} GB/s: "
                    "the time spill traffic takes at full bandwidth (an upper bound on what removing it saves)"),
@@ -266,7 +273,7 @@ class Transposes(PointRule):
     needs = ("transpose_flops", "hardware_flops", "total_time", "transpose_share")  # derived, as above
 
     def fires(self, point: Point, context: Context) -> bool:
-        return point.get("transpose_share") > TRANSPOSE_SHARE  # type: ignore[operator]
+        return point.number("transpose_share") > TRANSPOSE_SHARE
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         return (f"transposes are {_span(usable, 'transpose_share')} of hardware FLOPs "
@@ -277,7 +284,7 @@ class Transposes(PointRule):
         total = point.get("total_time") or 1.0
         return Finding(
             self.id, PERFORMANCE,
-            f"transposes are {point.get('transpose_share') * 100:.1f} % of the tensor engine's FLOPs at "  # type: ignore[operator]
+            f"transposes are {point.number('transpose_share') * 100:.1f} % of the tensor engine's FLOPs at "
             f"{point.label} ({(point.get('transpose_flops') or 0) / 1e9:.1f} GFLOP a step)",
             where, (_ev(point, "transpose_share", "fraction", f"threshold {percent(TRANSPOSE_SHARE)}"),
                     _ev(point, "transpose_flops", "FLOP")),
@@ -351,10 +358,10 @@ class SmallDma(PointRule):
     needs = ("dma_transfer_average_bytes",)
 
     def fires(self, point: Point, context: Context) -> bool:
-        return point.get("dma_transfer_average_bytes") < SMALL_DMA  # type: ignore[operator]
+        return point.number("dma_transfer_average_bytes") < SMALL_DMA
 
     def cleared(self, usable: list[Point], context: Context) -> str:
-        sizes = [p.get("dma_transfer_average_bytes") / 1024 for p in usable]  # type: ignore[operator]
+        sizes = [p.number("dma_transfer_average_bytes") / 1024 for p in usable]
         low, high = f"{min(sizes):.0f}", f"{max(sizes):.0f}"
         return f"average DMA transfer {low if low == high else f'{low} to {high}'} KiB (at least 4 KiB)"
 
