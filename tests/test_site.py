@@ -172,7 +172,12 @@ def test_the_site_replaces_only_a_folder_it_wrote(tmp_path):
 def test_bad_options_are_usage_errors(tmp_path):
     code, said = run_cli("report", "--store", str(tmp_path / "s"), "-o", str(tmp_path / "o"),
                          "--commit-url", "https://example.com/")
-    assert code == 2 and "expected a URL holding {commit}" in said
+    assert code == 2 and "URL holding {commit}" in said
+    for scheme in ("javascript:alert(1)//{commit}", " JavaScript:x/{commit}", "data:text/html,{commit}"):
+        code, said = run_cli("report", "--store", str(tmp_path / "s"), "-o", str(tmp_path / "o"),
+                             "--commit-url", scheme)
+        assert code == 2 and "http(s) or relative URL" in said, scheme
+    assert SiteOptions(commit_url="../commits/{commit}").commit_url == "../commits/{commit}"
     code, said = run_cli("report", "--store", str(tmp_path / "s"), "-o", str(tmp_path))
     assert code == 2 and "holds the store" in said
 

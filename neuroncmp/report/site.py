@@ -5,6 +5,7 @@ metric a page draws (``render.site`` writes the pages)."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -42,10 +43,18 @@ class SiteOptions:
     commit_url: str | None = None
 
     def __post_init__(self) -> None:
-        if self.commit_url is not None and (not isinstance(self.commit_url, str)
-                                            or "{commit}" not in self.commit_url):
-            raise UsageError(f"--commit-url {self.commit_url!r}: expected a URL holding {{commit}} "
+        url = self.commit_url
+        # http(s) or a relative link only: the template lands in every page's href, where a
+        # javascript: or data: scheme would run or carry content when clicked
+        if url is not None and (not isinstance(url, str) or "{commit}" not in url
+                                or not _web_or_relative(url)):
+            raise UsageError(f"--commit-url {url!r}: expected an http(s) or relative URL holding {{commit}} "
                              "(https://github.com/owner/repo/commit/{commit})")
+
+
+def _web_or_relative(url: str) -> bool:
+    scheme = re.match(r"\s*([A-Za-z][A-Za-z0-9+.-]*):", url)
+    return scheme is None or scheme.group(1).lower() in ("http", "https")
 
 
 @dataclass(frozen=True)
