@@ -84,7 +84,7 @@ def _spec(name: str, group: str, unit: str, direction: Better = NEUTRAL, extensi
     extra["raw_unit"] = extra["raw_unit"] or unit
     extra.setdefault("kind", _KIND_OF_UNIT.get(unit, "ratio"))
     extra["kind"] = extra["kind"] or _KIND_OF_UNIT.get(unit, "ratio")
-    return MetricSpec(name, group, unit, direction, extensive, meaning, **extra)  # type: ignore[arg-type]
+    return MetricSpec(name, group, unit, direction, extensive, meaning, **extra)  # type: ignore[arg-type]  # extra: raw_unit, kind
 
 
 def _overall() -> list[MetricSpec]:

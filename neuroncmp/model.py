@@ -239,7 +239,7 @@ def _derived_metrics(numbers: Mapping[str, float]) -> dict[str, Metric]:
     for spec in catalog.derived_specs():
         if all(name in numbers for name in spec.inputs):
             try:
-                value = spec.compute(numbers)  # type: ignore[misc]
+                value = spec.compute(numbers)  # type: ignore[misc]  # a derived spec: compute is set
             except ZeroDivisionError:
                 continue  # an input of 0: the ratio does not exist
             out[spec.name] = Metric(spec.name, value, spec.unit, f"= {spec.formula}", spec.group)

@@ -10,7 +10,7 @@ import click
 from ..choices import LISTING_FORMATS
 
 
-class FormatChoice(click.Choice):  # type: ignore[type-arg]
+class FormatChoice(click.Choice):  # type: ignore[type-arg]  # Choice is generic in click 8.2; str choices
     """``--format`` choices read from the renderer registry only when needed (not for ``--help``)."""
 
     def __init__(self, document: str) -> None:
@@ -18,7 +18,7 @@ class FormatChoice(click.Choice):  # type: ignore[type-arg]
         self.case_sensitive = True
 
     @property
-    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]  # lazy: read when used
         from ..render.registry import names
 
         return tuple(names(self.document))

@@ -115,7 +115,7 @@ class Renderer:
 
     def render(self, document: str, value: Any, width: int = 100) -> str:
         """``value`` as ``document`` (``"diff"``, ...) in this format (bytes for ``kind = "image"``)."""
-        return getattr(self, document)(value, width)  # type: ignore[no-any-return]
+        return getattr(self, document)(value, width)  # type: ignore[no-any-return]  # a document method, by name
 
     def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
         """Styled lines for a colour terminal, for formats that have them (else None)."""
