@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import units as u
 
@@ -78,13 +78,13 @@ class MetricSpec(NamedTuple):
 
 
 def _spec(name: str, group: str, unit: str, direction: Better = NEUTRAL, extensive: bool = False,
-          meaning: str = "", **extra: object) -> MetricSpec:
+          meaning: str = "", **extra: Any) -> MetricSpec:  # extra: MetricSpec's other fields, each its own type
     """A catalog entry with ``raw_unit`` (default: ``unit``) and ``kind`` (from the unit) filled in."""
     extra.setdefault("raw_unit", unit)
     extra["raw_unit"] = extra["raw_unit"] or unit
     extra.setdefault("kind", _KIND_OF_UNIT.get(unit, "ratio"))
     extra["kind"] = extra["kind"] or _KIND_OF_UNIT.get(unit, "ratio")
-    return MetricSpec(name, group, unit, direction, extensive, meaning, **extra)  # type: ignore[arg-type]  # extra: raw_unit, kind
+    return MetricSpec(name, group, unit, direction, extensive, meaning, **extra)
 
 
 def _overall() -> list[MetricSpec]:

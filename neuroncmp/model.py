@@ -237,9 +237,10 @@ def _memory_metrics(profile: Profile) -> dict[str, Metric]:
 def _derived_metrics(numbers: Mapping[str, float]) -> dict[str, Metric]:
     out: dict[str, Metric] = {}
     for spec in catalog.derived_specs():
-        if all(name in numbers for name in spec.inputs):
+        compute = spec.compute  # set on every derived spec; the check also tells the type checker
+        if compute is not None and all(name in numbers for name in spec.inputs):
             try:
-                value = spec.compute(numbers)  # type: ignore[misc]  # a derived spec: compute is set
+                value = compute(numbers)
             except ZeroDivisionError:
                 continue  # an input of 0: the ratio does not exist
             out[spec.name] = Metric(spec.name, value, spec.unit, f"= {spec.formula}", spec.group)
