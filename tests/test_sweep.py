@@ -288,8 +288,8 @@ def test_cli_prints_table_fit_knee_forecast_and_findings():
 
 def test_json_carries_every_number_of_the_tables():
     """The JSON's table equals the raw files' numbers; the terminal shows the same numbers."""
-    from neuroncmp.analysis.table import TableRow
-    from neuroncmp.render.sweep_text import ENGINES, MOVEMENT, THROUGHPUT, cell
+    from neuroncmp.analysis.table import COLUMNS, TableRow
+    from neuroncmp.render.sweep_text import cell
 
     runner = CliRunner()
     text = runner.invoke(cli, ["sweep", str(RUN), "--no-color", "--width", "200"]).output
@@ -304,8 +304,8 @@ def test_json_carries_every_number_of_the_tables():
         assert row["spill_per_sample"] == pytest.approx(values["spill_reload_bytes"] / batch)
         assert row["time_per_sample"] == pytest.approx(values["total_time"] / batch)
         rebuilt = TableRow(label, batch, row["inferred"], row, row["bottleneck"])
-        for name in (*THROUGHPUT, *ENGINES, *MOVEMENT):
-            assert cell(rebuilt, name) in text, (label, name)   # the terminal prints these numbers
+        for column in COLUMNS:
+            assert cell(rebuilt, column) in text, (label, column.name)   # the terminal prints these numbers
     assert data["models"]["step_time"]["per_sample"] == pytest.approx(0.002549, rel=1e-3)
     fixed, per_sample, _ = least_squares([float(b) for b in BATCH.values()], [raw(l)["total_time"] for l in BATCH])
     for fitted in data["models"]["step_time"]["fitted"]:   # the bar chart's "fit" numbers

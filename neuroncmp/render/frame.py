@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..analysis import table
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
-from ..analysis.table import COLUMNS
 from ..choices import SHOWN_BASES
 from ..errors import MissingDependencyError, UsageError
 from ..model import Profile
@@ -95,7 +95,7 @@ def sweep_frame(sweep: Sweep, units: str | None = None) -> Any:
     data: dict[str, Any] = {"label": [row.label for row in sweep.table],
                             "batch_size": [row.batch_size for row in sweep.table],
                             "batch_inferred": [row.inferred for row in sweep.table]}
-    for column in COLUMNS[1:]:
+    for column in table.COLUMNS[1:]:
         data[column.name] = pd.array([_number(row.get(column.name)) for row in sweep.table], dtype="float64")
     frame = pd.DataFrame(data)
     if units is None:
@@ -116,7 +116,7 @@ def _with_pint(frame: Any) -> Any:
     if pint_pandas.PintType.ureg is not registry():
         raise UsageError("units='pint': call neuroncmp.use_pint_pandas() first (pint-pandas keeps one "
                          "unit registry per process; neuroncmp does not change it on its own)")
-    for column in COLUMNS[1:]:
+    for column in table.COLUMNS[1:]:
         if column.unit not in ("count", "dimensionless", "USD") and column.name in frame:  # no currency in pint
             frame[column.name] = pint_pandas.PintArray(frame[column.name].to_numpy(),
                                                        dtype=f"pint[{pint_unit(column.unit)}]")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis import fits
+from ..analysis import fits, table
 from ..analysis.bounds import Bounds, Shift
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
-from ..analysis.table import COLUMNS
+from ..analysis.table import TableRow
 from ..records import plain
 
 SCHEMA = "neuroncmp.sweep/1"
@@ -23,9 +23,8 @@ def sweep_dict(sweep: Sweep) -> dict[str, Any]:
                  for p in sweep.points],
         "alternatives": [{"label": s.label, "batch_size": s.batch_size} for s in sweep.axis.alternatives],
         "unknown_batch_size": list(sweep.axis.unknown),
-        "columns": [plain(column) for column in COLUMNS],
-        "table": [dict(row.values, label=row.label, inferred=row.inferred, bottleneck=row.bottleneck)
-                  for row in sweep.table],
+        "columns": [column.documented() for column in table.COLUMNS],
+        "table": [table_row(row) for row in sweep.table],
         "models": _models(sweep),
         "roof": plain(sweep.roof),
         "roofline": [dict(plain(r), of_attainable=r.of_attainable) for r in sweep.roofline],
@@ -40,6 +39,21 @@ def sweep_dict(sweep: Sweep) -> dict[str, Any]:
         "price_per_hour": sweep.price_per_hour,
         "notes": list(sweep.notes),
     }
+
+
+# The order neuroncmp.sweep/1 has written a table row's keys in since it was published (the order the
+# table once computed them in, not the declaration's), kept so the document stays the same byte for
+# byte; a column declared later follows them, in ``COLUMNS`` order.
+ROW_KEYS = ("step_time", "device_throughput", "e2e_throughput", "mfu", "mbu", "tensor", "vector", "scalar", "gpsimd",
+            "dma", "device_memory", "collectives", "speedup", "efficiency", "marginal", "marginal_memory", "batch",
+            "time_per_sample", "spill_per_sample", "hbm_per_sample", "throttled", "bound", "cost_device", "cost_e2e")
+
+
+def table_row(row: TableRow) -> dict[str, Any]:
+    """One row of the table: every column's value (base units), then its label, inference and bottleneck."""
+    values = row.values
+    ordered = {name: values[name] for name in ROW_KEYS if name in values}
+    return dict(ordered, **values, label=row.label, inferred=row.inferred, bottleneck=row.bottleneck)
 
 
 def _models(sweep: Sweep) -> dict[str, Any]:

@@ -8,57 +8,57 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..analysis import fits
+from ..analysis import fits, table
 from ..analysis.findings.base import Evidence, Finding
 from ..analysis.sweep import Sweep
-from ..analysis.table import COLUMNS, TableRow
-from ..units import format_value, significant
+from ..analysis.table import ENGINES, EVERY, MOVEMENT, THROUGHPUT, Column, TableRow
+from ..units import FRACTION, SAMPLE_RATE, format_value, significant
 from .captions import impact_text, where_text
 from .layout import Line, grid, wrapped
 
-THROUGHPUT = ("batch", "step_time", "time_per_sample", "device_throughput", "e2e_throughput", "speedup",
-              "efficiency", "marginal", "cost_device", "cost_e2e")
-ENGINES = ("batch", "mfu", "mbu", "tensor", "vector", "scalar", "gpsimd", "dma", "collectives", "throttled", "bound")
-MOVEMENT = ("batch", "spill_per_sample", "hbm_per_sample", "device_memory", "marginal_memory")
-UNITS = {column.name: column.unit for column in COLUMNS}
-TITLES = {column.name: column.title for column in COLUMNS}
 BAR = "█"
 
 
-def title(name: str) -> str:
+def block(name: str) -> tuple[Column, ...]:
+    """The columns printed in block ``name`` (``analysis.table``: THROUGHPUT, ENGINES, MOVEMENT): the
+    batch size, then the block's columns in declaration order, those that end a block last."""
+    own = [column for column in table.COLUMNS if column.block == name]
+    return tuple(column for column in table.COLUMNS if column.block == EVERY) + tuple(
+        sorted(own, key=lambda column: column.ends_block))
+
+
+def title(column: Column) -> str:
     """A column title with the unit its bare numbers are in (``MFU %``, ``device/s``)."""
-    return TITLES[name] + (" %" if UNITS[name] == "fraction" else "")
+    return column.title + (" %" if column.unit == FRACTION else "")
 
 
-def cell(row: TableRow, name: str) -> str:
-    value = row.get(name)
-    if name == "batch":
-        return f"{row.batch_size}{'*' if row.inferred else ''}"
-    if value is None:
-        return "-"
-    if name == "bound":  # the bottleneck and how many times its time the step takes: "DMA 1.17x"
-        return f"{row.bottleneck} {value:.2f}x"
-    if name == "speedup":
-        return f"{value:.2f}x"
-    if name == "marginal":
-        return f"{value * 100:+.1f}"
-    if name in ("cost_device", "cost_e2e"):
-        return f"${value:.2f}"
-    if name == "marginal_memory":
-        return "+" + format_value(value, "B")
-    return format_value(value, UNITS[name], with_unit=UNITS[name] not in ("fraction", "sample/s"))
+CELLS: dict[str, Callable[[TableRow, float, str], str]] = {  # a column's ``cell`` -> how its value is written
+    "": lambda row, value, unit: format_value(value, unit, with_unit=unit not in (FRACTION, SAMPLE_RATE)),
+    "batch": lambda row, value, unit: f"{row.batch_size}{'*' if row.inferred else ''}",
+    "bottleneck": lambda row, value, unit: f"{row.bottleneck} {value:.2f}x",  # what bounds the step: "DMA 1.17x"
+    "times": lambda row, value, unit: f"{value:.2f}x",
+    "change": lambda row, value, unit: f"{value * 100:+.1f}",
+    "dollars": lambda row, value, unit: f"${value:.2f}",
+    "growth": lambda row, value, unit: "+" + format_value(value, unit),
+}
 
 
-def shown_columns(sweep: Sweep, names: tuple[str, ...]) -> list[str]:
-    """The columns of ``names`` with a value at some point (and the batch size always), for every format."""
-    return [n for n in names if n == "batch" or any(row.get(n) is not None for row in sweep.table)]
+def cell(row: TableRow, column: Column) -> str:
+    value = row.get(column.name)
+    return "-" if value is None else CELLS[column.cell](row, value, column.unit)
 
 
-def table_lines(sweep: Sweep, names: tuple[str, ...], heading: str, width: int = 10**6) -> list[Line]:
-    """A table of ``names`` (columns with no value at any point left out)."""
-    shown = shown_columns(sweep, names)
-    rows = [[cell(row, n) for n in shown] for row in sweep.table]
-    return wrapped(heading, "bold cyan", width) + fitted([title(n) for n in shown], rows, width)
+def shown_columns(sweep: Sweep, name: str) -> list[Column]:
+    """The columns of block ``name`` with a value at some point (and the batch size always), for every format."""
+    return [column for column in block(name)
+            if column.block == EVERY or any(row.get(column.name) is not None for row in sweep.table)]
+
+
+def table_lines(sweep: Sweep, name: str, heading: str, width: int = 10**6) -> list[Line]:
+    """The table of block ``name`` (columns with no value at any point left out)."""
+    shown = shown_columns(sweep, name)
+    rows = [[cell(row, column) for column in shown] for row in sweep.table]
+    return wrapped(heading, "bold cyan", width) + fitted([title(column) for column in shown], rows, width)
 
 
 def fitted(header: list[str], rows: list[list[str]], width: int) -> list[Line]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from ...analysis import table
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
 from ...catalog import group_rank
@@ -116,8 +117,8 @@ def fragment(report: DiffReport) -> str:
     return "\n".join(parts)
 
 
-def _sweep_table(sweep: Sweep, names: tuple[str, ...], heading: str) -> str:
-    shown = sweep_text.shown_columns(sweep, names)
+def _sweep_table(sweep: Sweep, block: str, heading: str) -> str:
+    shown = sweep_text.shown_columns(sweep, block)
     head = "".join(f"<th>{escape(sweep_text.title(n))}</th>" for n in shown)
     body = "".join("<tr>" + "".join(f"<td>{escape(sweep_text.cell(row, n))}</td>" for n in shown) + "</tr>"
                    for row in sweep.table)
@@ -172,10 +173,10 @@ def sweep_fragment(sweep: Sweep, with_charts: bool = True) -> str:
     parts.append(f"<h4>findings (ranked by estimated impact)</h4>"
                  f"<p class=\"foot\">{escape(sweep_text.OVERLAP)}</p><ol>")
     parts += [finding_html(f) for f in sweep.findings] + ["</ol>"]
-    parts.append(_sweep_table(sweep, sweep_text.THROUGHPUT, "throughput (per step on one NeuronCore)"))
+    parts.append(_sweep_table(sweep, table.THROUGHPUT, "throughput (per step on one NeuronCore)"))
     parts += _charts(sweep) if with_charts else []
-    parts.append(_sweep_table(sweep, sweep_text.ENGINES, "utilization (% of the step)"))
-    parts.append(_sweep_table(sweep, sweep_text.MOVEMENT, "data movement and memory"))
+    parts.append(_sweep_table(sweep, table.ENGINES, "utilization (% of the step)"))
+    parts.append(_sweep_table(sweep, table.MOVEMENT, "data movement and memory"))
     parts += _roofline_table(sweep)
     parts.append("<h4>models</h4><ul>" + "".join(f"<li><b>{escape(label)}</b>: {escape(text)}</li>"
                                                  for label, text in sweep_text.models_text(sweep)) + "</ul>")

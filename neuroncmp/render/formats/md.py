@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...analysis import table
 from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
 from ...escape import markdown as _escape
@@ -77,8 +78,8 @@ def _finding_line(finding: Finding) -> str:
     return category + _escape(finding_line(finding).removeprefix(category))
 
 
-def _sweep_table(sweep: Sweep, names: tuple[str, ...], heading: str) -> list[str]:
-    shown = sweep_text.shown_columns(sweep, names)
+def _sweep_table(sweep: Sweep, block: str, heading: str) -> list[str]:
+    shown = sweep_text.shown_columns(sweep, block)
     out = [f"#### {heading}", "", "| " + " | ".join(sweep_text.title(n) for n in shown) + " |",
            "|" + "---:|" * len(shown)]
     return out + ["| " + " | ".join(_escape(sweep_text.cell(row, n)) for n in shown) + " |" for row in sweep.table]
@@ -96,9 +97,9 @@ def _finding(index: int, finding: Finding) -> list[str]:
 def sweep_markdown(sweep: Sweep) -> str:
     head = sweep_text.heading_text(sweep)
     out = [f"## {_escape(head[0])}", ""] + [f"{_escape(text)}  " for text in head[1:]] + [""]
-    out += _sweep_table(sweep, sweep_text.THROUGHPUT, "Throughput (per step on one NeuronCore)") + [""]
-    out += _sweep_table(sweep, sweep_text.ENGINES, "Utilization (% of the step)") + [""]
-    out += _sweep_table(sweep, sweep_text.MOVEMENT, "Data movement and memory") + [""]
+    out += _sweep_table(sweep, table.THROUGHPUT, "Throughput (per step on one NeuronCore)") + [""]
+    out += _sweep_table(sweep, table.ENGINES, "Utilization (% of the step)") + [""]
+    out += _sweep_table(sweep, table.MOVEMENT, "Data movement and memory") + [""]
     roof = sweep_text.roofline_rows(sweep)
     if roof:
         out += ["#### Roofline", "", "| " + " | ".join(sweep_text.ROOFLINE_HEADER) + " |",
