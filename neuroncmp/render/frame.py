@@ -8,7 +8,7 @@ units (seconds, bytes, FLOP, 0-1 fractions); ``unit`` names it and ``display_uni
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..analysis import table
@@ -123,12 +123,18 @@ def _with_pint(frame: Any) -> Any:
     return frame
 
 
+NAN = float("nan")
+FINDING_COLUMNS: tuple[tuple[str, Callable[[Finding], Any]], ...] = (  # each column's name and value
+    ("rule", lambda f: f.rule), ("category", lambda f: f.category), ("title", lambda f: f.title),
+    ("where", lambda f: ", ".join(f.where)),
+    ("impact_share", lambda f: f.impact.share if f.impact else NAN),
+    ("impact_of", lambda f: f.impact.of if f.impact else None),
+    ("impact_amount", lambda f: f.impact.amount if f.impact else NAN),
+    ("impact_unit", lambda f: f.impact.unit if f.impact else None), ("action", lambda f: f.action),
+)
+
+
 def findings_frame(findings: Iterable[Finding]) -> Any:
     """One row per finding, ranked as given."""
-    rows = [{"rule": f.rule, "category": f.category, "title": f.title, "where": ", ".join(f.where),
-             "impact_share": f.impact.share if f.impact else float("nan"),
-             "impact_of": f.impact.of if f.impact else None,
-             "impact_amount": f.impact.amount if f.impact else float("nan"),
-             "impact_unit": f.impact.unit if f.impact else None, "action": f.action} for f in findings]
-    return _pandas().DataFrame(rows, columns=["rule", "category", "title", "where", "impact_share", "impact_of",
-                                              "impact_amount", "impact_unit", "action"])
+    rows = [[value(f) for _, value in FINDING_COLUMNS] for f in findings]
+    return _pandas().DataFrame(rows, columns=[name for name, _ in FINDING_COLUMNS])

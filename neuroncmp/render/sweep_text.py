@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from ..analysis import fits, table
 from ..analysis.findings.base import Evidence, Finding
+from ..analysis.roofline import RooflinePoint
 from ..analysis.sweep import Sweep
 from ..analysis.table import ENGINES, EVERY, MOVEMENT, THROUGHPUT, Column, TableRow
 from ..units import FRACTION, SAMPLE_RATE, format_value, significant
@@ -77,15 +78,21 @@ def fitted(header: list[str], rows: list[list[str]], width: int) -> list[Line]:
 
 
 ROOFLINE_HEADING = "roofline (achieved = (hardware - transpose FLOPs) / total_time)"
-ROOFLINE_HEADER = ("batch", "FLOP/B", "achieved", "attainable", "of roof", "bound", "MFU bound")
+ROOFLINE: tuple[tuple[str, Callable[[RooflinePoint], str]], ...] = (  # each column's header and cell, for every format
+    ("batch", lambda r: str(r.batch_size)),
+    ("FLOP/B", lambda r: significant(r.intensity)),
+    ("achieved", lambda r: format_value(r.achieved, "FLOP/s")),
+    ("attainable", lambda r: format_value(r.attainable, "FLOP/s")),
+    ("of roof", lambda r: f"{r.of_attainable:.0%}"),
+    ("bound", lambda r: r.bound),
+    ("MFU bound", lambda r: format_value(r.mfu_bound, FRACTION) if r.mfu_bound is not None else "-"),
+)
+ROOFLINE_HEADER = tuple(header for header, _ in ROOFLINE)
 
 
 def roofline_rows(sweep: Sweep) -> list[list[str]]:
-    """Each point under the roof, as every format shows it: intensity, achieved and attainable
-    FLOP/s, the share of the roof, the bound, the MFU bound (columns: ``ROOFLINE_HEADER``)."""
-    return [[str(r.batch_size), significant(r.intensity), format_value(r.achieved, "FLOP/s"),
-             format_value(r.attainable, "FLOP/s"), f"{r.of_attainable:.0%}", r.bound,
-             format_value(r.mfu_bound, "fraction") if r.mfu_bound is not None else "-"] for r in sweep.roofline]
+    """Each point under the roof, as every format shows it (columns: ``ROOFLINE``)."""
+    return [[show(point) for _, show in ROOFLINE] for point in sweep.roofline]
 
 
 def roofline_lines(sweep: Sweep, width: int = 10**6) -> list[Line]:
