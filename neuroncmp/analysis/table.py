@@ -38,6 +38,7 @@ Compute = Callable[[Inputs], float | None]
 # The printed blocks (plain names here; the renderers give them headings and order them):
 THROUGHPUT, ENGINES, MOVEMENT = "throughput", "engines", "movement"
 EVERY = "every"  # the row's key (the batch size): first in every block
+USD = "USD"  # the cost columns' unit (per million samples): a currency, not a pint unit
 
 
 @record
@@ -147,10 +148,10 @@ COLUMNS = (
            ENGINES),
     Column("throttled", "throttled", u.FRACTION, "max over cores of throttle_active_nc<N>_time_ns / total_time",
            lambda at: throttled_share(at.point), ENGINES),
-    Column("cost_device", "$/M device", "USD",  # per million samples; a currency, not a pint unit
+    Column("cost_device", "$/M device", USD,
            "price_per_hour / 3600 / device_throughput x 1e6 (needs --price-per-hour)", _cost("device_throughput"),
            THROUGHPUT, "dollars"),
-    Column("cost_e2e", "$/M e2e", "USD",
+    Column("cost_e2e", "$/M e2e", USD,
            "price_per_hour / 3600 / e2e_throughput x 1e6 (needs --price-per-hour)",
            _cost("train_samples_per_second"), THROUGHPUT, "dollars"),
 )

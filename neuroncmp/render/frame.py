@@ -17,7 +17,7 @@ from ..analysis.sweep import Sweep
 from ..choices import SHOWN_BASES
 from ..errors import MissingDependencyError, UsageError
 from ..model import Profile
-from ..units import TEXT, format_value, pick_scale
+from ..units import COUNT, DIMENSIONLESS, TEXT, format_value, pick_scale
 from .base import DiffReport
 from .rows import scale_for
 from .tidy import FIELDS, records
@@ -117,7 +117,7 @@ def _with_pint(frame: Any) -> Any:
         raise UsageError("units='pint': call neuroncmp.use_pint_pandas() first (pint-pandas keeps one "
                          "unit registry per process; neuroncmp does not change it on its own)")
     for column in table.COLUMNS[1:]:
-        if column.unit not in ("count", "dimensionless", "USD") and column.name in frame:  # no currency in pint
+        if column.unit not in (COUNT, DIMENSIONLESS, table.USD) and column.name in frame:
             frame[column.name] = pint_pandas.PintArray(frame[column.name].to_numpy(),
                                                        dtype=f"pint[{pint_unit(column.unit)}]")
     return frame
