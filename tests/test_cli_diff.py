@@ -58,10 +58,11 @@ def test_suspect_values_decide_no_verdict_either_way():
     for args in ((BASE, B32), (B32, BASE), (str(SEED), "--baseline", "Batch 16")):
         data = json.loads(run(*args, "--format", "json").output)
         row = next(r for r in data["rows"] if r["metric"] == "throttle_avg_util_limit_nc0_percent")
-        baseline_cell = [c for c in row["cells"] if c["variant"] == "baseline"] or row["cells"]
-        for cell in baseline_cell:
-            assert cell["step"]["verdict"] == "suspect" and "percent-over-100" in cell["suspect"]
-            assert cell["display"]["change"].endswith("!")
+        labels = [side["label"] for side in data["variants"]]
+        flagged = [labels.index("baseline")] if "baseline" in labels else range(len(labels))
+        for index in flagged:
+            assert row["step"]["verdict"][index] == "suspect" and "percent-over-100" in row["suspect"][index]
+            assert row["change"][index].endswith("!")
 
 
 def test_gates_do_not_judge_suspect_values():
@@ -72,22 +73,23 @@ def test_gates_do_not_judge_suspect_values():
 
 def test_trivial_memory_changes_are_unchanged():
     data = json.loads(run(BASE, B32, "--format", "json", "--group", "memory").output)
-    cells = {r["metric"]: r["cells"][0] for r in data["rows"]}
-    assert (cells["memory.io"]["step"]["baseline"], cells["memory.io"]["step"]["variant"]) == (64, 72)
-    assert cells["memory.io"]["step"]["verdict"] == "unchanged"            # 8 B: under the 1 MiB floor
-    ring = cells["memory.dma_rings_io"]["step"]
-    assert abs(ring["variant"] - ring["baseline"]) < 2**20 and ring["verdict"] == "unchanged"
+    rows = {r["metric"]: r for r in data["rows"]}
+    assert (rows["memory.io"]["baseline"]["step"], rows["memory.io"]["step"]["value"]) == (64, [72])
+    assert rows["memory.io"]["step"]["verdict"] == ["unchanged"]            # 8 B: under the 1 MiB floor
+    ring = rows["memory.dma_rings_io"]
+    assert abs(ring["step"]["value"][0] - ring["baseline"]["step"]) < 2**20
+    assert ring["step"]["verdict"] == ["unchanged"]
     # 1.5 -> 3.5 GiB is real, and what a 4x batch must use: shown, not scored.
-    assert cells["memory.shared_scratchpad"]["step"]["verdict"] == "context"
+    assert rows["memory.shared_scratchpad"]["step"]["verdict"] == ["context"]
     data = json.loads(run(B32, str(RUN / "b32-cc-optim.json"), "--format", "json", "--group", "memory").output)
-    cells = {r["metric"]: r["cells"][0]["step"] for r in data["rows"]}
-    assert cells["memory.dma_rings_io"]["verdict"] == "unchanged"   # 1.654 -> 2.397 MiB: under the floor
-    assert cells["memory.dma_rings_spill"]["verdict"] == "worse"    # 272.058 -> 291.131 MiB, same batch
+    verdicts = {r["metric"]: r["step"]["verdict"][0] for r in data["rows"]}
+    assert verdicts["memory.dma_rings_io"] == "unchanged"   # 1.654 -> 2.397 MiB: under the floor
+    assert verdicts["memory.dma_rings_spill"] == "worse"    # 272.058 -> 291.131 MiB, same batch
 
 
 def test_training_quality_is_shown_not_scored():
     data = json.loads(run(str(RUN / "b32.json"), str(RUN / "b32-cc-optim.json"), "--format", "json").output)
-    verdicts = {r["metric"]: r["cells"][0]["step"]["verdict"] for r in data["rows"]}
+    verdicts = {r["metric"]: r["step"]["verdict"][0] for r in data["rows"]}
     assert verdicts["eval_loss"] == "neutral" and verdicts["train_loss"] == "neutral"
 
 
@@ -192,7 +194,7 @@ def test_single_profile_is_an_error():
 
 
 def test_output_file_format_from_extension(tmp_path):
-    for suffix, check in ((".json", lambda t: json.loads(t)["schema"] == "neuroncmp.comparison/2"),
+    for suffix, check in ((".json", lambda t: json.loads(t)["schema"] == "neuroncmp.comparison/3"),
                           (".csv", lambda t: t.startswith("metric,group,unit")),
                           (".md", lambda t: t.startswith("## neuroncmp diff")),
                           (".html", lambda t: t.startswith("<!DOCTYPE html>")),
@@ -219,7 +221,7 @@ def test_bad_input_leaves_no_output_file(tmp_path):
 def test_only_changed_counts_hidden_rows():
     full = json.loads(run(BASE, B32, "--format", "json").output)
     unchanged = [r["metric"] for r in full["rows"]
-                 if all(c[c["shown_basis"]]["verdict"] in ("unchanged", "absent") for c in r["cells"])]
+                 if all(verdict in ("unchanged", "absent") for verdict in r[r["shown_basis"]]["verdict"])]
     data = json.loads(run(BASE, B32, "--only-changed", "--format", "json").output)
     assert data["hidden_unchanged"] == len(unchanged) > 20
     assert {r["metric"] for r in data["rows"]} == {r["metric"] for r in full["rows"]} - set(unchanged)
@@ -232,11 +234,11 @@ def test_group_metric_sort_basis_threshold_options():
     assert names == sorted(names)
     step = json.loads(run(BASE, B32, "--basis", "step", "--format", "json").output)
     assert step["basis"] == "step"
-    total = next(r for r in step["rows"] if r["metric"] == "total_time")["cells"][0]
-    assert total["shown_basis"] == "step" and total["step"]["verdict"] == "worse"
+    total = next(r for r in step["rows"] if r["metric"] == "total_time")
+    assert total["shown_basis"] == "step" and total["step"]["verdict"] == ["worse"]
     loose = json.loads(run(BASE, B32, "--threshold", "time=500%", "--format", "json").output)
-    total = next(r for r in loose["rows"] if r["metric"] == "total_time")["cells"][0]
-    assert total["sample"]["verdict"] == "unchanged" and loose["noise_bands"]["time"] == "500% or 1 us"
+    total = next(r for r in loose["rows"] if r["metric"] == "total_time")
+    assert total["sample"]["verdict"] == ["unchanged"] and loose["noise_bands"]["time"] == "500% or 1 us"
 
 
 def test_bad_threshold_is_usage_error():
@@ -283,11 +285,13 @@ def test_repeated_captures_from_the_command_line(tmp_path):
         (folder / f"{label}.json").write_text(json.dumps({"n_x": dict(block, total_time=total)}))
         files.append(str(folder / f"{label}.json"))
     data = json.loads(run(*files, "--format", "json", "--metric", "total_time").output)
-    cell = data["rows"][0]["cells"][0]
-    assert (cell["n_baseline"], cell["n_variant"]) == (3, 3)
-    assert cell["step"]["p_value"] == pytest.approx(0.1) and cell["step"]["verdict"] == "unchanged"
+    row = data["rows"][0]
+    assert (row["baseline"]["n"], row["n"]) == (3, [3])
+    assert row["baseline"]["spread"] == [0.1146, 0.1149] and row["spread"] == [[0.0999, 0.1003]]
+    assert row["step"]["p_value"] == [pytest.approx(0.1)] and row["step"]["verdict"] == ["unchanged"]
+    assert (row["baseline"]["step"], row["step"]["value"]) == (0.1147, [0.1001])  # the medians
     assert data["captures"].startswith("repeated captures (b32 x3, fast x3)")
-    assert cell["display"]["change"] == "-12.7% ?"  # a big change, but 3 captures cannot show it is real
+    assert row["change"] == ["-12.7% ?"]  # a big change, but 3 captures cannot show it is real
 
 
 def test_a_side_without_a_batch_size_keeps_every_row_per_step(tmp_path):
@@ -298,6 +302,10 @@ def test_a_side_without_a_batch_size_keeps_every_row_per_step(tmp_path):
     unknown = tmp_path / "x.json"
     unknown.write_text(json.dumps({"n": block}))
     data = json.loads(run(B32, str(unknown), B64, "--format", "json", "--basis", "sample").output)
-    assert all(cell["shown_basis"] == "step" for row in data["rows"] for cell in row["cells"])
+    assert all(row["shown_basis"] == "step" for row in data["rows"])
+    total = next(row for row in data["rows"] if row["metric"] == "total_time")
+    assert [side["label"] for side in data["variants"]] == ["x", "b64"]  # x has no per-sample value:
+    assert total["sample"]["value"][0] is None and total["sample"]["verdict"][0] is None
+    assert total["sample"]["value"][1] == pytest.approx(total["step"]["value"][1] / 64)
     assert not any(line["basis"] == "sample" for line in data["headline"])
     assert any("per-sample lines need every batch size" in w for w in data["warnings"])

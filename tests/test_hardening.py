@@ -387,8 +387,9 @@ def test_json_outputs_hold_no_nan_or_infinity_tokens(tmp_path):
     out = tmp_path / "out.json"
     assert CliRunner().invoke(cli, ["diff", str(RUN / "b32.json"), str(path), "-o", str(out)]).exit_code == 0
     row = next(r for r in strict(out.read_text())["rows"] if r["metric"] == "total_time")
-    step = row["cells"][0]["step"]
-    assert step["variant"] is None and step["non_finite"]["variant"] == "NaN"
+    step = row["step"]  # the variant's column: its first (only) entry named by its index
+    assert step["value"] == [None] and step["non_finite"] == {"value[0]": "NaN"}
+    assert row["display"] == ["NaN"] and row["baseline"]["step"] == 0.1147
 
 
 # ---- containment: convert ---------------------------------------------------------------------

@@ -33,7 +33,7 @@ def test_output_through_a_symlink_replaces_its_file_and_keeps_the_link(tmp_path)
     link = tmp_path / "link.json"
     link.symlink_to(real)
     assert run("diff", BASE, B32, "-o", str(link)).exit_code == 0
-    assert link.is_symlink() and json.loads(real.read_text())["schema"] == "neuroncmp.comparison/2"
+    assert link.is_symlink() and json.loads(real.read_text())["schema"] == "neuroncmp.comparison/3"
 
 
 @pytest.mark.parametrize("kind", ["fifo", "directory"])

@@ -24,6 +24,42 @@ def dumps(data: Any, **options: Any) -> str:
         return json.dumps(finite(data), allow_nan=False, default=_text, **options)
 
 
+def _text(value: Any) -> str:
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", errors="replace")
+    return str(value)
+
+
+# One encoder for the many values of a laid-out document: json.dumps builds one per call (~3 us).
+_COMPACT = json.JSONEncoder(allow_nan=False, default=_text, ensure_ascii=False)
+
+
+def laid_out(data: Any, levels: int = 2) -> str:
+    """``dumps(data, indent=2)`` down to ``levels`` deep, and each value below that on one compact
+    line: readable at the top, a line per row, and written by json's C encoder (``indent`` runs its
+    pure-Python one: 49 of a 500-variant diff's 67 ms of encoding). Ends with a newline."""
+    try:  # as in dumps: the data is walked for NaN and infinities only when it holds some
+        return _laid_out(data, levels, "") + "\n"
+    except ValueError:
+        return _laid_out(finite(data), levels, "") + "\n"
+
+
+def _laid_out(value: Any, levels: int, margin: str) -> str:
+    if levels == 0 or not value or not isinstance(value, (dict, list, tuple)):
+        return _COMPACT.encode(value)
+    inner = margin + "  "
+    if isinstance(value, dict):
+        members = [f"{inner}{_key(key)}: {_laid_out(item, levels - 1, inner)}" for key, item in value.items()]
+        return "{\n" + ",\n".join(members) + f"\n{margin}}}"
+    items = [inner + _laid_out(item, levels - 1, inner) for item in value]
+    return "[\n" + ",\n".join(items) + f"\n{margin}]"
+
+
+def _key(key: Any) -> str:
+    """A member name as json writes it: text as is, ``3``, ``true``, ``null`` as ``"3"``, ``"true"``, ``"null"``."""
+    return _COMPACT.encode(key if isinstance(key, str) else json.dumps(key))
+
+
 def finite(data: Any) -> Any:
     """``data`` with every non-finite float replaced as the module docstring says."""
     cleaned, _ = _clean(data)
@@ -56,9 +92,3 @@ def _clean(value: Any) -> tuple[Any, dict[str, str]]:
 
 def _name(number: float) -> str:
     return "NaN" if number != number else "Infinity" if number > 0 else "-Infinity"
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("utf-8", errors="replace")
-    return str(value)
