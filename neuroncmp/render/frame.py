@@ -95,7 +95,7 @@ def sweep_frame(sweep: Sweep, units: str | None = None) -> Any:
     data: dict[str, Any] = {"label": [row.label for row in sweep.table],
                             "batch_size": [row.batch_size for row in sweep.table],
                             "batch_inferred": [row.inferred for row in sweep.table]}
-    for column in table.COLUMNS[1:]:
+    for column in _values():
         data[column.name] = pd.array([_number(row.get(column.name)) for row in sweep.table], dtype="float64")
     frame = pd.DataFrame(data)
     if units is None:
@@ -103,6 +103,11 @@ def sweep_frame(sweep: Sweep, units: str | None = None) -> Any:
     if units != "pint":
         raise UsageError(f"units={units!r}: expected None or 'pint'")
     return _with_pint(frame)
+
+
+def _values() -> list[table.Column]:
+    """The table's columns but the batch size (the frame's ``batch_size`` and ``batch_inferred``)."""
+    return [column for column in table.COLUMNS if column.block != table.EVERY]
 
 
 def _with_pint(frame: Any) -> Any:
@@ -116,7 +121,7 @@ def _with_pint(frame: Any) -> Any:
     if pint_pandas.PintType.ureg is not registry():
         raise UsageError("units='pint': call neuroncmp.use_pint_pandas() first (pint-pandas keeps one "
                          "unit registry per process; neuroncmp does not change it on its own)")
-    for column in table.COLUMNS[1:]:
+    for column in _values():
         if column.unit not in (COUNT, DIMENSIONLESS, table.USD) and column.name in frame:
             frame[column.name] = pint_pandas.PintArray(frame[column.name].to_numpy(),
                                                        dtype=f"pint[{pint_unit(column.unit)}]")
