@@ -10,6 +10,7 @@ value and each variant's change.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any, NamedTuple
 
 from ..choices import SAMPLE, STEP, ShownBasis
@@ -114,6 +115,7 @@ def identical_text(row: Row) -> bool:
 def scale_for(row: Row, basis: ShownBasis) -> tuple[float, str] | None:
     """The display scale of a row, chosen from the baseline (else the first variant) with a finite
     number: an infinity or NaN says nothing about the scale the other values read best in."""
-    values = [c.shown(basis).baseline for c in row.cells[:1]] + [c.shown(basis).variant for c in row.cells]
+    # lazily: the first value usually decides (a list of every cell's was 137,000 calls for 500 variants)
+    values = chain((c.shown(basis).baseline for c in row.cells[:1]), (c.shown(basis).variant for c in row.cells))
     reference = next((v for v in values if isinstance(v, (int, float)) and is_finite(v)), None)
     return None if reference is None else pick_scale(reference, row.unit)
