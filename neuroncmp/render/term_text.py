@@ -113,14 +113,24 @@ def short_labels(labels: list[str]) -> tuple[list[str], list[str]]:
     return out, legend
 
 
-def _widths(labels: list[str], entries: list[Entry]) -> list[int]:
-    """Value columns as wide as their values and their labels' longest word."""
+def _widths(labels: list[str], entries: list[Entry], variants: int, inline: bool) -> list[int]:
+    """Value columns as wide as their values and their labels' longest word. ``inline``: the
+    widths of ``_inline``'s columns (each variant's value, then its change), measured on these
+    stacked cells, so both layouts are measured in one pass."""
     widths = [0] + [min(max(len(w) for w in words(label, "\\-_ ")), MAX_LABEL) for label in labels]
+    under = [0] * len(widths)  # widest line below the first, per column
     for kind, cells in entries:
         if kind in ("row", "step"):
-            for i, cell in enumerate(cells[1:], 1):
-                widths[i] = max(widths[i], *(len(text) for text, _ in cell))
-    return widths
+            for i in range(1, len(cells)):
+                first, *rest = cells[i]
+                widths[i] = max(widths[i], len(first[0]))
+                for text, _ in rest:
+                    under[i] = max(under[i], len(text))
+    if not inline:
+        return [max(pair) for pair in zip(widths, under, strict=True)]
+    changes = range(2, 2 + variants)  # a variant's change column: its lines below the first
+    return [width for i, (top, low) in enumerate(zip(widths, under, strict=True))
+            for width in ((top, low) if i in changes else (max(top, low),))]
 
 
 def _entry_lines(kind: str, cells: list[TermCell], widths: list[int], trend: bool) -> list[Styled]:
@@ -128,15 +138,18 @@ def _entry_lines(kind: str, cells: list[TermCell], widths: list[int], trend: boo
         (text, style), = cells[0]
         return [[(part, style)] for part in fold(text, sum(widths) + len(GAP) * (len(widths) - 1), " ")]
     names = fold(cells[0][0][0], widths[0])
-    dim = kind == "step"
-    out = []
-    for n in range(max(len(names), *(len(cell) for cell in cells[1:]))):
-        styled: Styled = [((names[n] if n < len(names) else "").ljust(widths[0]), "dim" if dim else "")]
-        for i, cell in enumerate(cells[1:], 1):
-            text, style = cell[n] if n < len(cell) else ("", "")
-            padded = text.ljust(widths[i]) if trend and i == len(cells) - 1 else text.rjust(widths[i])
-            styled.append((GAP + padded, style or ("dim" if dim else "")))
-        out.append(styled)
+    plain = "dim" if kind == "step" else ""  # the style of a piece that has none
+    height = max(len(names), *(len(cell) for cell in cells[1:]))
+    out: list[Styled] = [[(name.ljust(widths[0]), plain)] for name in names]
+    out += [[(" " * widths[0], plain)] for _ in range(height - len(names))]
+    left = len(cells) - 1 if trend else -1  # the trend column is left-aligned
+    for i in range(1, len(cells)):
+        cell, width = cells[i], widths[i]
+        for n, (text, style) in enumerate(cell):
+            out[n].append((GAP + (text.ljust(width) if i == left else text.rjust(width)), style or plain))
+        blank = (GAP + " " * width, plain)
+        for n in range(len(cell), height):
+            out[n].append(blank)
     return out
 
 
@@ -154,16 +167,13 @@ def _header_lines(labels: list[str], widths: list[int]) -> list[Styled]:
     return out
 
 
-def _grid(labels: list[str], blocks: list[list[Entry]], width: int, trend: bool,
+def _grid(labels: list[str], blocks: list[list[Entry]], widths: list[int], width: int, trend: bool,
           between: list[Styled] | None = None) -> list[Styled]:
     """Tables sharing one set of columns (the metric column takes what the values leave),
     separated by a blank line and ``between`` (the warnings, under the headline)."""
-    entries = [entry for block in blocks for entry in block]
-    widths = _widths(labels, entries)
-    longest = max((len(cells[0][0][0]) for kind, cells in entries if kind != "group"), default=0)
+    longest = max((len(cells[0][0][0]) for block in blocks for kind, cells in block if kind != "group"), default=0)
     natural = max(longest, len("metric [unit]"))
-    left = width - sum(widths[1:]) - len(GAP) * len(labels)  # below MIN_NAME only when nothing fits
-    widths[0] = max(min(left, natural), min(natural, MIN_NAME))
+    widths = [max(min(_room(widths, width), natural), min(natural, MIN_NAME)), *widths[1:]]
     out = _header_lines(labels, widths)
     for index, block in enumerate(blocks):
         if index:
@@ -173,14 +183,13 @@ def _grid(labels: list[str], blocks: list[list[Entry]], width: int, trend: bool,
     return out
 
 
-def _fits(labels: list[str], blocks: list[list[Entry]], width: int, name: int) -> bool:
-    widths = _widths(labels, [entry for block in blocks for entry in block])
-    return width - sum(widths[1:]) - len(GAP) * len(labels) >= name
+def _room(widths: list[int], width: int) -> int:
+    """What the value columns and their gaps leave the metric column of a ``width`` line."""
+    return width - sum(widths[1:]) - len(GAP) * (len(widths) - 1)
 
 
-def _inline(labels: list[str], blocks: list[list[Entry]], trend: bool) -> tuple[list[str], list[list[Entry]]]:
+def _inline(labels: list[str], blocks: list[list[Entry]], variants: int) -> tuple[list[str], list[list[Entry]]]:
     """Each variant's change in a column of its own beside its value (one line per row)."""
-    variants = len(labels) - 1 - trend
     wide = [labels[0]] + [part for label in labels[1:1 + variants] for part in (label, "")] + labels[1 + variants:]
     return wide, [[(kind, cells if kind == "group" else _split(cells, variants)) for kind, cells in block]
                   for block in blocks]
@@ -196,11 +205,14 @@ def _split(cells: list[TermCell], variants: int) -> list[TermCell]:
 def _layout(labels: list[str], blocks: list[list[Entry]], width: int, trend: bool,
             between: list[Styled] | None = None) -> list[Styled] | None:
     """Inline when it leaves a wide metric column, else stacked (change under value), else None."""
-    wide_labels, wide_blocks = _inline(labels, blocks, trend)
-    if _fits(wide_labels, wide_blocks, width, INLINE_NAME):
-        return _grid(wide_labels, wide_blocks, width, trend, between)
-    if _fits(labels, blocks, width, MIN_NAME):
-        return _grid(labels, blocks, width, trend, between)
+    entries = [entry for block in blocks for entry in block]
+    variants = len(labels) - 1 - trend
+    inline = _widths(labels, entries, variants, inline=True)
+    if _room(inline, width) >= INLINE_NAME:
+        return _grid(*_inline(labels, blocks, variants), inline, width, trend, between)
+    stacked = _widths(labels, entries, variants, inline=False)
+    if _room(stacked, width) >= MIN_NAME:
+        return _grid(labels, blocks, stacked, width, trend, between)
     return None
 
 
@@ -208,14 +220,21 @@ def _per_variant(report: DiffReport, summary: bool, width: int) -> list[Styled]:
     """The narrow layout: one block per variant (metric, baseline, variant, change)."""
     comparison = report.comparison
     out: list[Styled] = []
+    shown = short_labels([s.label for s in comparison.sides])[0]
+    blocks = [_headline_entries(comparison, None)] + ([] if summary else [_table_entries(report, None)])
     for index, side in enumerate(comparison.variants):
         keep = [0, index + 1]
-        labels = [short_labels([s.label for s in comparison.sides])[0][i] for i in keep]
-        blocks = [_headline_entries(comparison, None)] + ([] if summary else [_table_entries(report, None)])
+        labels = [shown[i] for i in keep]
         narrowed = [[(kind, _pick(kind, cells, keep)) for kind, cells in block] for block in blocks]
         out += ([[]] if index else []) + [[(f"{comparison.baseline.label} vs {side.label}", "bold")]]
-        out += _layout(labels, narrowed, width, False) or _grid(labels, narrowed, width, False)
+        out += _layout(labels, narrowed, width, False) or _narrowest(labels, narrowed, width)
     return out
+
+
+def _narrowest(labels: list[str], blocks: list[list[Entry]], width: int) -> list[Styled]:
+    """Stacked, however little room it leaves the metric column (nothing narrower exists)."""
+    stacked = _widths(labels, [entry for block in blocks for entry in block], len(labels) - 1, inline=False)
+    return _grid(labels, blocks, stacked, width, False)
 
 
 def _pick(kind: str, cells: list[TermCell], keep: list[int]) -> list[TermCell]:
