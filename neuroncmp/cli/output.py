@@ -37,16 +37,39 @@ def wants_colour(no_color: bool) -> bool:
 
 
 def print_lines(lines: list[Any], no_color: bool, width: int | None) -> None:
-    """Styled lines: plain text when piped or --no-color (rich is not even imported), else colour."""
-    from ..render.layout import plain, to_rich
+    """Styled lines: plain text when piped or --no-color, else colour: the codes rich writes, written
+    without it (``layout.ansi``); rich prints only on Windows, whose consoles it drives, or a style
+    ``ansi`` does not know."""
+    from ..render.layout import ansi, plain, to_rich
 
     if not wants_colour(no_color):
         echo(plain(lines))
+        return
+    text = None if sys.platform == "win32" else ansi(lines, colour=_rich_would_colour())
+    if text is not None:
+        echo(text, colour=True)
         return
     from rich.console import Console
 
     console = Console(no_color=no_color, width=width, highlight=False, soft_wrap=False)
     console.print(to_rich(lines), soft_wrap=True)
+
+
+def _rich_would_colour() -> bool:
+    """Whether rich (15) writes colour codes to this standard output: ``TTY_COMPATIBLE`` 0 or 1
+    decides, else ``FORCE_COLOR`` (set and not empty), else a terminal; never to a dumb one."""
+    tty_compatible = os.environ.get("TTY_COMPATIBLE", "")
+    force = os.environ.get("FORCE_COLOR")
+    if tty_compatible in ("0", "1"):
+        terminal = tty_compatible == "1"
+    elif force is not None:
+        terminal = force != ""
+    else:
+        try:
+            terminal = sys.stdout.isatty()
+        except ValueError:  # a closed standard output
+            terminal = False
+    return terminal and os.environ.get("TERM", "").lower() not in ("dumb", "unknown")
 
 
 def warn(messages: Any) -> None:
@@ -170,10 +193,11 @@ def emit(renderer: Any, document: str, value: Any, output: str | None, no_color:
         echo(renderer.render(document, value, columns(width)))
 
 
-def echo(text: str) -> None:
-    """Print ``text`` as is; a lone surrogate (from a JSON ``"\\ud800"``) as its escape, not a crash."""
+def echo(text: str, colour: bool = False) -> None:
+    """Print ``text`` as is; a lone surrogate (from a JSON ``"\\ud800"``) as its escape, not a crash.
+    ``colour``: keep its colour codes where click would strip them (not a terminal: FORCE_COLOR)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
         text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
-    click.echo(text, nl=False)
+    click.echo(text, nl=False, color=True if colour else None)
