@@ -38,6 +38,10 @@ def fold(text: str, width: int, separators: str = "_/ -") -> list[str]:
     """``text`` in lines of at most ``width``, broken after a separator; a word longer than the
     width (rare: no separator in 24 characters) is cut as a last resort."""
     width = max(width, 1)
+    # A text that fits is one line, without the regex (~1 ms of a cold diff); not one with a "["
+    # no "]" follows, which ``words`` leaves out (that case goes the long way, as before)
+    if len(text) <= width and ("[" not in text or text.rfind("[") < text.rfind("]")):
+        return [text.rstrip() or text]
     out = [""]
     for word in words(text, re.escape(separators)):
         if out[-1] and len(out[-1]) + len(word) > width:
