@@ -105,3 +105,14 @@ def test_no_codes_without_a_terminal_or_with_no_color(env):
 
 def test_no_color_flag_wins_over_force_color():
     assert colour_diff("--no-color", FORCE_COLOR="1").output == colour_diff().output
+
+
+def test_a_colour_diff_does_not_import_rich(monkeypatch):
+    """FORCE_COLOR=1: the codes are written without rich (it took ~50 ms of a cold colour diff)."""
+    from test_import_cost import loaded_modules
+
+    for name, value in {"FORCE_COLOR": "1", "TERM": "xterm"}.items():
+        monkeypatch.setenv(name, value)
+    for name in ("NO_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    assert loaded_modules("diff", *FILES) == []
