@@ -35,7 +35,8 @@ def _graph_warnings(sides: list[Side]) -> list[str]:
 
 def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basis: ShownBasis) -> list[str]:
     found = whole_doubts(sides)  # the first lines
-    found += [w for key in KEYS if (w := _differs(sides, key))] + _not_stated(sides)
+    stated = _stated(sides)
+    found += [w for key in KEYS if (w := _differs(sides, key, stated[key]))] + _not_stated(sides, stated)
     found += _batch_warnings(sides, basis)
     found += _eval_set_warnings(sides)
     found += _anomaly_warnings(sides)
@@ -57,26 +58,29 @@ def _only_in_warnings(only_in: Mapping[str, tuple[str, ...]], labels: list[str])
     return lines
 
 
-def _differs(sides: list[Side], key: str) -> str | None:
+def _stated(sides: list[Side]) -> dict[str, list[set[str]]]:
+    """Per key of ``KEYS``, per side: the values its captures state (each read once: O(sides x keys))."""
+    return {key: [{str(value) for p in side.profiles if (value := p.info(key)) is not None} for side in sides]
+            for key in KEYS}
+
+
+def _differs(sides: list[Side], key: str, stated: list[set[str]]) -> str | None:
     """``key differs`` only between values that are stated; a side that does not state it is
     "not stated", never a difference (a Trainer file states no instance type)."""
-    values = {side.label: {str(p.info(key)) for p in side.profiles if p.info(key) is not None}
-              for side in sides}
-    known = {v for vs in values.values() for v in vs}
-    missing = [label for label, vs in values.items() if not vs]
+    known = set().union(*stated)
+    missing = [side.label for side, values in zip(sides, stated, strict=True) if not values]
     if (len(known) <= 1 and not missing) or not known:
         return None
-    parts = ", ".join(f"{label}={'/'.join(sorted(vs))}" for label, vs in values.items() if vs)
+    parts = ", ".join(f"{side.label}={'/'.join(sorted(values))}"
+                      for side, values in zip(sides, stated, strict=True) if values)
     unstated = f"; not stated by {', '.join(missing)}" if missing else ""
     if len(known) == 1:
         return None  # stated by some sides only: _not_stated says so
     return f"{key} differs: {parts}{unstated}"
 
 
-def _not_stated(sides: list[Side]) -> list[str]:
+def _not_stated(sides: list[Side], stated: dict[str, list[set[str]]]) -> list[str]:
     """One line per side that leaves unstated what other sides agree on: not a difference."""
-    stated = {key: [{str(p.info(key)) for p in side.profiles if p.info(key) is not None}
-                    for side in sides] for key in KEYS}  # each value read once: O(sides x keys)
     agreed = [key for key, values in stated.items() if len(set().union(*values)) == 1]
     out = []
     for index, side in enumerate(sides):
@@ -111,13 +115,20 @@ def _numbers(side: Side) -> set[str]:
     return {name for name, m in profile.values.measured.items() if not isinstance(m.value, str)}
 
 
+def _shares_a_number(base: set[str], side: Side) -> bool:
+    """Whether ``side`` measures a number of one of ``base``'s names (``base & _numbers(side)``,
+    stopping at the first: the first name usually is, and a 500-side sweep read every value)."""
+    measured = side.profiles[0].values.measured
+    return any(name in measured and not isinstance(measured[name].value, str) for name in base)
+
+
 def _unrelated(sides: list[Side]) -> list[str]:
     """Variants that share no measured metric with the baseline: nothing is compared."""
     base = _numbers(sides[0])
     return [f"{side.label} and {sides[0].label} have no measured metric in common: nothing is "
             f"compared (is one {_kind(side) if _kind(side) != _kind(sides[0]) else 'of them'} "
             "not what you meant?)"
-            for side in sides[1:] if not base & _numbers(side)]
+            for side in sides[1:] if not _shares_a_number(base, side)]
 
 
 def _usage_types(side: Side) -> frozenset[str]:
