@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
 from typing import NamedTuple
 
@@ -70,13 +70,29 @@ class Band(NamedTuple):
         """Whether ``b`` -> ``v`` is noise: under the absolute floor, or inside the band (for a
         fraction: under its level, or inside both its bands). Comparisons only, no division, so
         an integer beyond a float's range never overflows; a NaN is outside."""
-        if b == v or (self.floor and abs(v - b) <= self.floor) or self._under_level(b, v):
-            return True
-        if not self.points:
-            return _log_change(b, v) <= math.log1p(self.value)
-        if not abs(v - b) * 100 <= self.value:
-            return False
-        return self.relative is None or _log_change(b, v) <= math.log1p(self.relative)
+        return self.against(b)(v)
+
+    def against(self, b: float) -> Callable[[float], bool]:
+        """``inside`` with the baseline ``b`` fixed: the test of each variant's value. What depends
+        only on the band and ``b`` (the log limit, ln|b|, its sign) is worked out once, for a row's
+        every variant, and ``_log_change`` is inline (500 variants: the band tests take half the time)."""
+        floor, points, value = self.floor, self.points, self.value
+        level = self.level if points else 0.0
+        relative = self.relative if points else value  # the relative band a change must be inside, if any
+        limit = None if relative is None else math.log1p(relative)
+        log_b, negative = (math.log(abs(b)) if b else 0.0), b < 0
+
+        def inside(v: float) -> bool:
+            if b == v or (floor and abs(v - b) <= floor) or (level and max(abs(b), abs(v)) <= level):
+                return True
+            if points and not abs(v - b) * 100 <= value:
+                return False
+            if limit is None:
+                return True
+            change = abs(math.log(abs(v)) - log_b) if b and v and (v < 0) == negative else math.inf  # _log_change
+            return change <= limit
+
+        return inside
 
     def _under_level(self, b: float, v: float) -> bool:
         return bool(self.points and self.level) and max(abs(b), abs(v)) <= self.level

@@ -1,0 +1,87 @@
+"""The differ's fast paths (one plain number a side; a variant lacking the metric) against its general
+rules: ``compare`` with every cell built by ``differ._cell`` is the reference, and each cell of the
+ordinary ``compare`` must equal it, field by field (NaN included, hence ``repr``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+from conftest import RUN
+
+import neuroncmp
+from neuroncmp.comparison import differ
+from neuroncmp.comparison.differ import compare
+
+FILES = ("baseline", "b2", "b4", "b16", "b32", "b32-cc-optim", "b48", "b64")
+
+
+@pytest.fixture(scope="module")
+def sweep():
+    return neuroncmp.load_many([RUN / f"{name}.json" for name in FILES])
+
+
+def _general_only(facts, shared):
+    """Every cell through the general rules, none through a fast path."""
+    return tuple(differ._cell(facts, shared, index) for index in range(1, len(shared.sides)))
+
+
+def _both(monkeypatch, *args, **kwargs):
+    fast = compare(*args, **kwargs)
+    with monkeypatch.context() as patched:
+        patched.setattr(differ, "_cells", _general_only)
+        general = compare(*args, **kwargs)
+    return fast, general
+
+
+def _assert_same(fast, general):
+    assert [row.name for row in fast.rows] == [row.name for row in general.rows]
+    for ours, theirs in zip(fast.rows, general.rows, strict=True):
+        for cell, reference in zip(ours.cells, theirs.cells, strict=True):
+            assert type(cell.step) is type(reference.step) and type(cell) is type(reference)
+            assert repr(tuple(cell)) == repr(tuple(reference)), (ours.name, cell.variant)
+
+
+# values a profile can hold that a plain number path must not get wrong: zero, a sign change, an
+# infinity, NaN, an integer beyond a float's range' neighbourhood, a bool, a text, a missing value
+_ODD = (0, 0.0, -1.0, math.inf, -math.inf, math.nan, 2**70, True, "text", None)
+
+
+def _odd_variant(profile, label, k):
+    """``profile`` with every seventh metric (shifted by ``k``) replaced by one of ``_ODD``, the
+    rest scaled by 1 + k %, some changed within a band, some beyond it."""
+    metrics = {}
+    for position, (name, metric) in enumerate(profile.metrics.items()):
+        value = metric.value
+        if (position + k) % 7 == 0:
+            value = _ODD[(position + k) % len(_ODD)]
+        elif isinstance(value, float):
+            value = value * (1 + k / 100)
+        if value is not None:
+            metrics[name] = metric._replace(value=value)
+    return dataclasses.replace(profile, label=label, metrics=metrics, params=dict(profile.params))
+
+
+@pytest.mark.parametrize("basis", ["auto", "step", "sample"])
+@pytest.mark.parametrize("thresholds", [(), ("5%", "fraction=1pp", "memory.*=16MiB", "time=1us")])
+def test_the_fast_paths_give_the_general_rules_cells_on_the_sweep(monkeypatch, sweep, basis, thresholds):
+    _assert_same(*_both(monkeypatch, *sweep, basis=basis, thresholds=thresholds))
+
+
+@pytest.mark.parametrize("basis", ["auto", "step", "sample"])
+def test_the_fast_paths_give_the_general_rules_cells_on_odd_values(monkeypatch, sweep, basis):
+    b32 = next(p for p in sweep if p.label == "b32")
+    variants = [_odd_variant(b32, f"odd{k}", k) for k in range(14)]
+    sizes = [None, 16, 32, 64]  # unknown, smaller, equal, larger batch sizes
+    for k, variant in enumerate(variants):
+        variant.params["batch_size"] = sizes[k % len(sizes)]
+    _assert_same(*_both(monkeypatch, b32, *variants, basis=basis))
+    _assert_same(*_both(monkeypatch, variants[3], b32, *variants[:3], basis=basis))  # an odd baseline
+
+
+def test_the_fast_paths_give_the_general_rules_cells_beside_repeated_captures(monkeypatch, sweep):
+    b16, b32 = (next(p for p in sweep if p.label == label) for label in ("b16", "b32"))
+    again = dataclasses.replace(b32, metrics={n: m._replace(value=m.value * 1.01) if isinstance(m.value, float) else m
+                                              for n, m in b32.metrics.items()})
+    _assert_same(*_both(monkeypatch, b16, b32, again, _odd_variant(b32, "odd", 3)))
