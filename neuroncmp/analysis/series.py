@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from .. import per_sample as basis
-from ..comparison.differ import side_values, suspects
+from ..comparison.differ import suspects
 from ..comparison.result import Side
 from ..records import record
 from ..stats import median
@@ -90,7 +90,10 @@ def axis(sides: list[Side]) -> Axis:
     points = tuple(_point(batch, group) for batch, group in sorted(by_batch.items()))
     notes = tuple(f"b{p.batch_size}: {' and '.join(p.labels)} merged (median of their values)"
                   for p in points if len(p.labels) > 1)
-    alternatives = tuple(side for side in known if side not in main)
+    # by label (a side's is its own): ``side not in main`` compared the records field by field, and
+    # took 125,000 comparisons (a fifth of the findings' time) for 500 variants at one batch size
+    on_axis = {side.label for side in main}
+    alternatives = tuple(side for side in known if side.label not in on_axis)
     unknown = tuple(side.label for side in sides if not side.batch_size)
     return Axis(points, alternatives, unknown, notes)
 
@@ -105,10 +108,11 @@ def medians(sides: list[Side]) -> dict[str, float]:
     """Every numeric value of ``sides`` by name, the median of their captures."""
     collected: dict[str, list[float]] = {}
     for side in sides:
-        for name, metrics in side_values(side).items():
-            # Finite numbers only: an infinity (1e400, a huge integer, a ratio over 5e-324) is an
-            # anomaly the profile shows; no fit, roof or rule can use it.
-            numbers = [m.value for m in metrics if isinstance(m.value, (int, float))
-                       and not isinstance(m.value, bool) and is_finite(m.value)]
-            collected.setdefault(name, []).extend(numbers)
+        for profile in side.profiles:
+            for name, metric in profile.values.all.items():
+                numbers, value = collected.setdefault(name, []), metric.value
+                # Finite numbers only: an infinity (1e400, a huge integer, a ratio over 5e-324) is an
+                # anomaly the profile shows; no fit, roof or rule can use it.
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and is_finite(value):
+                    numbers.append(value)
     return {name: median(numbers) for name, numbers in collected.items() if numbers}

@@ -81,17 +81,6 @@ def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[Bas
     return check("basis", basis, BASES), check("order", order, ORDERS), bands
 
 
-def side_values(side: Side) -> dict[str, list[Metric]]:
-    """Every comparable value by name: summary metrics, memory by type, Trainer and derived metrics."""
-    out: dict[str, list[Metric]] = {}
-    if len(side.profiles) == 1:  # the common case: one capture, one value per name
-        return {name: [metric] for name, metric in side.profiles[0].values.all.items()}
-    for profile in side.profiles:
-        for name, metric in profile.values.all.items():
-            out.setdefault(name, []).append(metric)
-    return out
-
-
 def suspects(side: Side) -> dict[str, str]:
     """Metric -> why its value on this side cannot be trusted (its anomalies, or an input's)."""
     found: dict[str, str] = {}

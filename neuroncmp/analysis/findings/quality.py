@@ -54,8 +54,8 @@ class MixedVersions:
     def apply(self, context: Context) -> Outcome:
         differing = {}
         for key in KEYS:
-            values = {str(p.info(key)) for point in context.points for side in point.sides
-                      for p in side.profiles if p.info(key) is not None}
+            values = {str(value) for point in context.points for side in point.sides
+                      for p in side.profiles if (value := p.info(key)) is not None}
             if len(values) > 1:
                 differing[key] = sorted(values)
         if not differing:
