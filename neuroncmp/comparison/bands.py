@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable
-from fnmatch import fnmatchcase
+from fnmatch import fnmatchcase, translate
+from functools import cache
 from typing import NamedTuple
 
 from .. import units as u
@@ -245,8 +246,8 @@ class Bands:
 
     def band(self, spec: MetricSpec) -> Band:
         band = self.for_kind(spec.kind)
-        for glob, (floor, unit) in DEFAULT_GLOB_FLOORS.items():
-            if fnmatchcase(spec.name, glob):
+        for matches, (floor, unit) in _glob_floors():
+            if matches(spec.name):
                 band = band._replace(floor=floor, floor_unit=unit)
         for override in self.overrides:
             if override.key is not None and override.key not in KINDS and fnmatchcase(spec.name, override.key):
@@ -272,6 +273,13 @@ class Bands:
             if override.key not in (None, *KINDS):
                 out[str(override.key)] = str(override)
         return out
+
+
+@cache
+def _glob_floors() -> list[tuple[Callable[[str], object], tuple[float, str]]]:
+    """DEFAULT_GLOB_FLOORS as compiled matchers, on first use (``fnmatchcase`` looked each pattern up
+    again: 4 calls a row)."""
+    return [(re.compile(translate(glob)).match, floor) for glob, floor in DEFAULT_GLOB_FLOORS.items()]
 
 
 def _with_overrides(overrides: tuple[Override, ...]) -> Bands:

@@ -168,7 +168,6 @@ class _Facts(NamedTuple):
     eval_pass: bool        # an eval-pass timing: not scored against an eval set of another size
     grows: bool            # grows with the batch: not scored across batch sizes or unlike memory tables
     verdicts: tuple[Verdict, Verdict]  # of a change beyond the band: up, down
-    missing: tuple[Delta, Delta | None]  # the deltas of a variant without the metric (step, sample)
 
 
 def _row(name: str, shared: _Context) -> Row:
@@ -184,15 +183,11 @@ def _row(name: str, shared: _Context) -> Row:
 def _facts(name: str, spec: MetricSpec, band: Band, step: list[Any], shared: _Context) -> _Facts:
     batch = shared.sides[0].batch_size
     sample = per_sample_all(step, batch) if spec.extensive and batch else None
-    step_scale = _scale(STEP, step, band, spec)
-    sample_scale = _scale(SAMPLE, sample, band, spec) if sample is not None else None
-    # removed (or absent) whatever else the cell's rules say: the same two values for every variant lacking it
-    missing = (_delta(spec, band, STEP, step, step_scale.central, []), None if sample_scale is None
-               else _delta(spec, band, SAMPLE, sample_scale.values, sample_scale.central, []))
     up: Verdict = (BETTER if spec.direction == HIGHER else WORSE) if spec.scored else NEUTRAL
     down: Verdict = (WORSE if spec.direction == HIGHER else BETTER) if spec.scored else NEUTRAL
-    return _Facts(name, spec, band, step_scale, sample_scale, _spread(step), shared.suspects[0].get(name),
-                  name in EVAL_PASS_METRICS, spec.group in GROWS_WITH_BATCH, (up, down), missing)
+    return _Facts(name, spec, band, _scale(STEP, step, band, spec),
+                  _scale(SAMPLE, sample, band, spec) if sample is not None else None, _spread(step),
+                  shared.suspects[0].get(name), name in EVAL_PASS_METRICS, spec.group in GROWS_WITH_BATCH, (up, down))
 
 
 def _scale(basis: ShownBasis, values: list[Any], band: Band, spec: MetricSpec) -> _Scale:
@@ -211,15 +206,17 @@ def _cells(facts: _Facts, shared: _Context) -> tuple[Cell, ...]:
     ``missing`` deltas; one plain number on each side (nearly every other cell) ``_number_cell``,
     with only the arithmetic left per cell; the rest ``_cell``, the general rules."""
     name, plain = facts.name, facts.step.plain
-    number_cell = _number_cell(facts, shared)
-    missing_cell = _missing_cell(facts, shared)
+    doubts = _doubts(facts, shared)
+    number_cell = _number_cell(facts, shared, doubts) if plain else None
+    missing_cell = None  # made for the first variant lacking the metric
     cells = []
     for index, values in enumerate(shared.singles[1:], 1):
         metric = None if values is None else values.get(name)
         value = None if metric is None else metric.value
         if values is not None and metric is None:
+            missing_cell = missing_cell or _missing_cell(facts, shared, doubts)
             cells.append(missing_cell(index))
-        elif plain and (type(value) is float or type(value) is int) and value == value:
+        elif number_cell and (type(value) is float or type(value) is int) and value == value:
             cells.append(number_cell(index, value))
         else:
             cells.append(_cell(facts, shared, index))
@@ -233,16 +230,18 @@ def _doubts(facts: _Facts, shared: _Context) -> list[str | None]:
     return [doubts.get(facts.name) if doubts else None for doubts in shared.suspects]
 
 
-def _missing_cell(facts: _Facts, shared: _Context) -> Callable[[int], Cell]:
-    """``_cell`` of a variant without the metric: its deltas are the row's ``missing`` ones (no rule
-    changes a removed or absent verdict)."""
-    step, sample = facts.missing
-    doubts, n_baseline, spread = _doubts(facts, shared), len(facts.step.values), facts.spread
+def _missing_cell(facts: _Facts, shared: _Context, doubts: list[str | None]) -> Callable[[int], Cell]:
+    """``_cell`` of a variant without the metric: removed (or absent) whatever else the rules say, the
+    same two deltas for every such variant, shared."""
+    spec, band, step, sample = facts.spec, facts.band, facts.step, facts.sample
+    removed = _delta(spec, band, STEP, step.values, step.central, [])
+    removed_sample = None if sample is None else _delta(spec, band, SAMPLE, sample.values, sample.central, [])
+    n_baseline, spread = len(step.values), facts.spread
 
     def cell(index: int) -> Cell:
         side = shared.sides[index]
-        return _new(Cell, (side.label, step, sample if side.batch_size else None, n_baseline, 0, spread, None,
-                           doubts[index]))
+        return _new(Cell, (side.label, removed, removed_sample if side.batch_size else None, n_baseline, 0, spread,
+                           None, doubts[index]))
 
     return cell
 
@@ -251,11 +250,10 @@ def _missing_cell(facts: _Facts, shared: _Context) -> Callable[[int], Cell]:
 _UNSCORED: dict[Verdict, Verdict] = {BETTER: CONTEXT, WORSE: CONTEXT, NEUTRAL: NEUTRAL}
 
 
-def _number_cell(facts: _Facts, shared: _Context) -> Callable[[int, float], Cell]:
+def _number_cell(facts: _Facts, shared: _Context, doubts: list[str | None]) -> Callable[[int, float], Cell]:
     """``_cell`` for one plain number on each side, with the same verdicts: the rules of ``_cell``
     decided once per row, before the deltas are built (rather than their verdicts replaced after)."""
     step_scale, sample_scale, verdicts = facts.step, facts.sample, facts.verdicts
-    doubts = _doubts(facts, shared)
     context = set(shared.unlike_eval) if facts.eval_pass else set()  # sides whose per-step delta is context
     if shared.step_context and sample_scale is not None:
         context.update(i for i, side in enumerate(shared.sides) if side.batch_size)
