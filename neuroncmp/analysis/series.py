@@ -12,7 +12,7 @@ out of the axis and listed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from .. import per_sample as basis
 from ..comparison.differ import suspects
@@ -106,13 +106,20 @@ def _point(batch: int, sides: list[Side]) -> Point:
 
 def medians(sides: list[Side]) -> dict[str, float]:
     """Every numeric value of ``sides`` by name, the median of their captures."""
+    if len(sides) == 1 and len(sides[0].profiles) == 1:  # one capture (the usual point): its own values
+        values = sides[0].profiles[0].values.all
+        return {name: value for name, metric in values.items() if _usable(value := metric.value)}
     collected: dict[str, list[float]] = {}
     for side in sides:
         for profile in side.profiles:
             for name, metric in profile.values.all.items():
                 numbers, value = collected.setdefault(name, []), metric.value
-                # Finite numbers only: an infinity (1e400, a huge integer, a ratio over 5e-324) is an
-                # anomaly the profile shows; no fit, roof or rule can use it.
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and is_finite(value):
+                if _usable(value):
                     numbers.append(value)
     return {name: median(numbers) for name, numbers in collected.items() if numbers}
+
+
+def _usable(value: object) -> TypeGuard[float]:
+    """A finite number: an infinity (1e400, a huge integer, a ratio over 5e-324) is an anomaly the
+    profile shows; no fit, roof or rule can use it."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and is_finite(value)
