@@ -1,26 +1,13 @@
 """The command line: a thin skin over the library (load -> compute -> render -> echo).
 
 ``app`` holds the command group and the one error boundary (exit codes: ``errors.py``);
-``options`` the shared options; ``output`` gets text to a file or the terminal; one module per
-command. Heavy modules (rich, pint, pandas) are imported inside the commands that need them.
+``commands`` lists the commands, one module per command, each imported only when it runs or shows
+its own help; ``options`` the shared options; ``output`` gets text to a file or the terminal.
+Heavy modules (rich, pint, pandas) are imported inside the commands that need them.
 """
 
 from __future__ import annotations
 
-from . import (  # noqa: F401
-    capture,
-    convert,
-    diff,
-    formats,
-    history,
-    metrics,
-    ops,
-    regressions,
-    report,  # each registers its command
-    show,
-    store,
-    sweep,
-)
 from .app import cli
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..choices import TOOLS
-from .app import cli
+from .app import BoundaryCommand
 
 DEFAULT_OUT = "neuroncmp-capture"
 EPILOG = """\b
@@ -26,8 +26,8 @@ device memory is recorded in the manifest as the sweep's upper bound and the swe
 Profiling itself reserves about 2 GB of device memory (AWS); see README 'Capturing on trn1'."""
 
 
-@cli.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
-             epilog=EPILOG)
+@click.command(cls=BoundaryCommand,
+               context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False}, epilog=EPILOG)
 @click.option("--batch", "batches", metavar="N[,N...]", default=None,
               help="Batch sizes to sweep, comma-separated (2,4,8,16,32); with --neff, the one "
                    "batch size of the graph (recorded, used in its label).")

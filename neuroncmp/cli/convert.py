@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 
 from ..escape import text
-from .app import cli
+from .app import BoundaryCommand
 from .options import format_in_option
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @click.argument("report", type=click.Path())
 @click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder to write one summary-json file per profile into.")

@@ -7,12 +7,12 @@ from typing import Any
 import click
 
 from ..choices import AUTO, BASES, ORDERS, SORTS, Basis, Order, Sort
-from .app import cli
+from .app import BoundaryCommand
 from .options import format_in_option, no_color_option, output_options, width_option
 from .store_options import pairs, store_option, where_option
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--baseline", "baseline", metavar="LABEL",
               help="Label or section title of the baseline (default: the first profile).")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from .app import cli
+import click
+
+from .app import BoundaryCommand
 from .options import listing_options
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @listing_options
 def formats(fmt: str | None, output: str | None, no_color: bool, width: int | None) -> None:
     """List the input formats neuroncmp reads (and the output formats it writes)."""

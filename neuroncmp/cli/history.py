@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .app import cli
+from .app import BoundaryCommand
 from .options import no_color_option, output_options, width_option
 from .store_options import (
     engine_options,
@@ -17,7 +17,7 @@ from .store_options import (
 )
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @click.argument("metric")
 @where_option
 @series_by_option

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from .app import cli
+from .app import BoundaryCommand
 from .options import no_color_option, output_options, width_option
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @click.argument("glob", default="*")
 @output_options("metrics")
 @no_color_option

@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from ..choices import BASES, OPS_LEVELS, ORDERS, check
-from .app import cli
+from .app import BoundaryCommand
 from .options import format_in_option, no_color_option, output_options, width_option
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--level", type=click.Choice(OPS_LEVELS), default="opcode", show_default=True,
               help="engine x opcode, HLO op, framework layer, or NKI kernel source line.")

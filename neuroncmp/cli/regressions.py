@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from ..choices import WORSE
-from .app import cli
+from .app import BoundaryCommand
 from .options import Number, no_color_option, output_options, width_option
 from .store_options import (
     engine_options,
@@ -18,7 +18,7 @@ from .store_options import (
 )
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @where_option
 @series_by_option
 @click.option("--since", metavar="ISO-TIME", default=None,

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .app import cli
+from .app import BoundaryCommand
 from .store_options import (
     engine_options,
     pairs,
@@ -16,7 +16,7 @@ from .store_options import (
 )
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @where_option
 @series_by_option
 @click.option("--since", metavar="ISO-TIME", default=None,

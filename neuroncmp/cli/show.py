@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from .app import cli
+from .app import BoundaryCommand
 from .options import format_in_option, no_color_option, output_options, width_option
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @output_options("profiles")
 @format_in_option

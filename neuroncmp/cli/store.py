@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .app import App, cli
+from .app import App
 from .options import listing_options
 from .store_options import (
     engine_options,
@@ -22,7 +22,7 @@ INTERRUPTED = ("store add interrupted: an add is all or nothing, so none of this
                "the files the unfinished add left")
 
 
-@cli.group(cls=App)
+@click.group(cls=App)
 def store() -> None:
     """Keep profiles in a store (a folder of Parquet tables) for history and regressions."""
 

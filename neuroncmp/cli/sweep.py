@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .app import cli
+from .app import BoundaryCommand
 from .options import Number, format_in_option, no_color_option, output_options, width_option
 
 
@@ -28,7 +28,7 @@ def _bytes(text: str | None) -> float | None:
         raise UsageError(f"--hbm-per-core {text!r}: {str(exc).split(': ', 1)[-1]}") from None
 
 
-@cli.command()
+@click.command(cls=BoundaryCommand)
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--price-per-hour", type=Number(1e6, " USD"), default=None, metavar="USD",
               help="Instance price per hour, for the cost per million samples (no price is assumed).")

@@ -1,0 +1,83 @@
+"""The commands are listed in ``cli/commands.py`` (name and one-line help) and imported on first use:
+the list must not drift from the command modules, and ``--help`` must read as click would write it
+from the real commands."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT, RUN
+
+from neuroncmp.cli import cli
+from neuroncmp.cli.commands import COMMANDS
+
+CLI = ROOT / "neuroncmp" / "cli"
+
+
+def defined_commands() -> dict[str, str]:
+    """Each command module's top-level command and the first line of its docstring, read from the
+    source (a function decorated with click's ``command`` or ``group``, named as its module)."""
+    found = {}
+    for path in sorted(CLI.glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef) and node.name == path.stem and any(
+                    isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
+                    and d.func.attr in ("command", "group") for d in node.decorator_list):
+                found[node.name] = (ast.get_docstring(node) or "").splitlines()[0]
+    return found
+
+
+def test_every_command_module_is_listed_with_its_docstrings_first_line():
+    assert defined_commands() == COMMANDS
+    assert len(COMMANDS) == 12
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_listed_command_loads_and_runs_under_its_name(name):
+    command = cli.commands[name]
+    assert isinstance(command, click.Command) and command.name == name
+    assert (command.help or "").splitlines()[0] == COMMANDS[name]
+    result = CliRunner().invoke(cli, [name, "--help"], prog_name="neuroncmp")
+    assert result.exit_code == 0 and f"Usage: neuroncmp {name} [OPTIONS]" in result.output
+
+
+LISTING = """
+import json, sys, click
+from neuroncmp.cli import cli
+ctx = click.Context(cli, info_name="neuroncmp")  # as wide as the terminal (COLUMNS), at most 80
+lazy = cli.get_help(ctx)
+loaded = sorted(m for m in sys.modules if m.startswith("neuroncmp.cli."))
+formatter = ctx.make_formatter()
+click.Group.format_commands(cli, ctx, formatter)  # click's own listing, from the imported commands
+print(json.dumps([lazy, loaded, formatter.getvalue()]))
+"""
+
+
+@pytest.mark.parametrize("width", [40, 80, 200])
+def test_the_help_lists_every_command_as_click_would_without_importing_one(width):
+    # click writes help at most 80 columns wide, so a docstring's first line (74 characters or more
+    # here) always reaches past what the listing shows of it
+    out = subprocess.run([sys.executable, "-c", LISTING], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env=dict(os.environ, COLUMNS=str(width)))
+    lazy, loaded, eager = json.loads(out.stdout)
+    assert loaded == ["neuroncmp.cli.app", "neuroncmp.cli.commands"]
+    assert eager.startswith("Commands:\n") and eager.count("\n") == 13
+    assert (lazy + "\n").endswith(eager)  # get_help drops the last newline
+
+
+def test_a_misspelt_command_is_a_usage_error_with_a_suggestion():
+    result = CliRunner().invoke(cli, ["dif", str(RUN / "b32.json")])
+    assert result.exit_code == 2 and "No such command 'dif'. Did you mean 'diff'?" in result.output
+
+
+def test_the_command_table_behaves_as_a_mapping():
+    names = list(cli.commands)
+    assert names == sorted(COMMANDS) and len(cli.commands) == 12
+    assert "diff" in cli.commands and "dif" not in cli.commands and cli.commands.get("dif") is None
