@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import units as u
 
@@ -20,7 +20,7 @@ from .choices import HIGHER as HIGHER
 from .choices import LOWER as LOWER
 from .choices import NEUTRAL as NEUTRAL
 from .choices import SAMPLE, STEP, Better, ShownBasis
-from .records import record
+from .records import NamedTuple, record
 
 # Display order of groups; after the derived throughput, the profiler's own (formats.md 2, 5).
 GROUPS = ("throughput", "overall_stats", "data_movement", "tensor_engine", "vector_engine", "scalar_engine",

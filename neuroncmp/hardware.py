@@ -34,9 +34,8 @@ memory table does not list it: "around 2 GB" of 64 or 128 MB buffers on trn1/inf
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
-from .records import record
+from .records import NamedTuple, record
 
 GIB = 2**30
 _TRN1_RESERVE = ("about 2 GB of profiler buffers (AWS, neuron-runtime/explore/device-memory.rst)", 2e9)

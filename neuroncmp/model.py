@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from . import catalog
 from .catalog import MetricSpec
-from .records import record
+from .records import NamedTuple, record
 from .units import BYTE, format_value, is_finite, quantity
 
 Value = int | float | str

@@ -10,9 +10,8 @@ from __future__ import annotations
 import math
 from itertools import combinations
 from math import comb
-from typing import NamedTuple
 
-from .records import record
+from .records import NamedTuple, record
 
 EXACT_LIMIT = 20_000
 SAMPLES = 20_000

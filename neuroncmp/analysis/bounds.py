@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import pairwise
-from typing import NamedTuple
 
-from ..records import record
+from ..records import NamedTuple, record
 from .roofline import Roof, Values
 
 ENGINES = (("tensor", "tensor engine"), ("vector", "vector engine"), ("scalar", "scalar engine"),

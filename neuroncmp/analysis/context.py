@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..comparison.result import Side
-from ..records import record
+from ..records import NamedTuple, record
 from . import fits
 from .bounds import Bounds
 from .roofline import Roof, RooflinePoint

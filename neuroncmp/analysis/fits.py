@@ -28,10 +28,9 @@
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 from ..per_sample import flops_per_sample
-from ..records import record
+from ..records import NamedTuple, record
 from ..stats import LinearFit, linear_fit
 from .series import Point
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol, TypeGuard
+from typing import Protocol, TypeGuard
 
 from ..hardware import Hardware
-from ..records import record
+from ..records import NamedTuple, record
 from ..stats import median
 from .series import Point
 

@@ -12,12 +12,12 @@ out of the axis and listed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple, TypeGuard
+from typing import TypeGuard
 
 from .. import per_sample as basis
 from ..comparison.differ import suspects
 from ..comparison.result import Side
-from ..records import record
+from ..records import NamedTuple, record
 from ..stats import median
 from ..units import is_finite
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import arguments, hardware
 from ..comparison.differ import suspects
 from ..comparison.result import Side
 from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
-from ..records import record
+from ..records import NamedTuple, record
 from . import fits
 from .bounds import Bounds, Shift, bounds_of, shifts_along
 from .context import Context

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import units as u
-from ..records import record
+from ..records import NamedTuple, record
 from .bounds import Bounds
 from .series import Point
 

@@ -24,12 +24,11 @@ import re
 from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase, translate
 from functools import cache
-from typing import NamedTuple
 
 from .. import units as u
 from ..catalog import MetricSpec, catalog, closest, lookup
 from ..errors import RuleError
-from ..records import record
+from ..records import NamedTuple, record
 
 
 @record

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import arguments, stats
 from ..catalog import GROWS_WITH_BATCH, HIGHER, MetricSpec, derived_specs, group_rank, lookup
@@ -37,7 +37,7 @@ from ..choices import (
 )
 from ..model import Metric
 from ..per_sample import per_sample_all
-from ..records import FrozenDict
+from ..records import FrozenDict, NamedTuple
 from .bands import Band, Bands
 from .comparability import unlike_eval_sets, unlike_memory, warnings_for
 from .result import ALPHA, Cell, Comparison, Delta, Row, Side

@@ -13,12 +13,11 @@ import operator
 import re
 from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
-from typing import NamedTuple
 
 from ..catalog import closest
 from ..choices import SAMPLE, SHOWN_BASES, ShownBasis, check
 from ..errors import RuleError
-from ..records import record
+from ..records import NamedTuple, record
 from .result import Cell, Comparison, Delta, Row
 
 _RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"

@@ -12,11 +12,9 @@ time already includes its children's). Semaphore waits are compared apart and ne
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..choices import ADDED, BETTER, REMOVED, SAMPLE, SUSPECT, UNCHANGED, WORSE
 from ..ingest.ops import LEVEL_NAMES, NONE, Op, OpTable
-from ..records import record
+from ..records import NamedTuple, record
 from .bands import Band
 
 

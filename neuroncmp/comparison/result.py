@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..catalog import MetricSpec
 from ..choices import ABSENT, AUTO, SAMPLE, STEP, UNCHANGED, Basis, ShownBasis, Verdict
 from ..model import Profile
-from ..records import record
+from ..records import NamedTuple, record
 from .bands import Band, Bands
 
 ALPHA = 0.05  # significance level for repeated captures

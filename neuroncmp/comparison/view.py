@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
-from typing import NamedTuple
 
 from ..arguments import flag, texts
 from ..catalog import closest, resolve_name
 from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE, ShownBasis, Sort, check
 from ..errors import UsageError
-from ..records import record
+from ..records import NamedTuple, record
 from .bands import Band
 from .result import Comparison, Delta, Row
 

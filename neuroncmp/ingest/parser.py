@@ -7,10 +7,9 @@ in ``PARSERS``); ``ingest/registry.py`` lists the modules in sniffing order.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from ..model import Profile
-from ..records import record
+from ..records import NamedTuple, record
 
 ParseFn = Callable[[str, str], list[Profile]]  # (text, or a directory's path; path) -> profiles
 

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import NamedTuple
 
 from ..model import Skipped
-from ..records import record
+from ..records import NamedTuple, record
 
 # Patterns are compiled on first use (through re's cache), not at import: most runs read clean
 # files and need two of them; a cold CLI start pays for every pattern compiled at import.

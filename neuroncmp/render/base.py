@@ -10,9 +10,9 @@ module in ``render/formats/`` defining ``RENDERER``; nothing else changes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..records import record
+from ..records import NamedTuple, record
 
 if TYPE_CHECKING:  # types only: the registry (metrics, formats, the store's commands) loads no analysis
     from ..analysis.sweep import Sweep

@@ -8,14 +8,12 @@ each side's step and how many times that bound the step takes (``analysis/bounds
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..analysis.bounds import Bounds, Shift, shift
 from ..analysis.sweep import bounds_for
 from ..catalog import HEADLINE
 from ..choices import BETTER, SAMPLE, SUSPECT, WORSE, Verdict
 from ..comparison.result import Comparison
-from ..records import record
+from ..records import NamedTuple, record
 from .rows import Line, line
 
 

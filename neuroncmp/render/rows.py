@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..choices import SAMPLE, STEP, ShownBasis
 from ..comparison.result import Comparison, Delta, Row
 from ..comparison.view import View
-from ..records import record
+from ..records import NamedTuple, record
 from ..units import format_value, is_finite, pick_scale
 from .changes import finite_numbers, sparkline
 

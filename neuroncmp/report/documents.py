@@ -3,13 +3,13 @@ says how each format shows them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ..analysis.findings.base import Finding
 from ..comparison.result import Comparison
 from ..comparison.view import View, select
 from ..model import Profile
-from ..records import record
+from ..records import NamedTuple, record
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
     from ..comparison.gates import GateResult

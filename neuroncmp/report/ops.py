@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 from .. import arguments
 from ..choices import (
@@ -26,7 +25,7 @@ from ..choices import (
 from ..comparison.ops import OpsComparison, OpsSide
 from ..errors import UsageError
 from ..model import Profile
-from ..records import record
+from ..records import NamedTuple, record
 
 TOP = 20  # operators shown per variant by default (--top)
 

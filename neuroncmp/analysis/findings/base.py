@@ -10,9 +10,9 @@ at the point the finding is about; a child rule never claims more than its paren
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
-from ...records import record
+from ...records import NamedTuple, record
 from ..context import Context
 
 PERFORMANCE, BATCH, QUALITY = "performance", "batch size", "data quality"

@@ -14,11 +14,11 @@ are listed in ``skipped``, never guessed.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from ... import catalog
 from ... import units as u
-from ...records import record
+from ...records import NamedTuple, record
 
 DOCUMENTED_MAJOR = 7
 DOCUMENTED = "7.4.0"

@@ -9,10 +9,8 @@ profiler's ``<engine>_engine_instruction_time`` adds up, kept to check against i
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ...choices import OPS_LEVELS
-from ...records import record
+from ...records import NamedTuple, record
 
 LEVELS = OPS_LEVELS
 LEVEL_NAMES = {"opcode": "engine x opcode", "hlo": "HLO op", "layer": "layer", "kernel": "NKI source line"}
