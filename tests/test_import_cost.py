@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, RUN
+from conftest import ROOT, RUN, VARIANT_FILES
 
 HEAVY = ("pint", "pandas", "numpy", "pyarrow", "matplotlib", "duckdb", "pyspark")
 PROBE = """
@@ -78,6 +78,33 @@ def test_a_commands_help_imports_its_own_module_and_no_other_command(command):
     loaded = package_modules(command, "--help")
     # (a --format option's help lists the renderers, so it imports render/formats/: its usage line)
     assert loaded & COMMAND_MODULES == {f"neuroncmp.cli.{command}"}
+
+
+def test_diff_loads_its_own_command_and_nothing_of_the_store_capture_or_api():
+    loaded = package_modules("diff", *(str(RUN / f) for f in VARIANT_FILES), "--no-color")
+    assert loaded & COMMAND_MODULES == {"neuroncmp.cli.diff"}
+    assert not {m for m in loaded if m.split(".")[1:2] in (["store"], ["capture"], ["api"], ["examples"])}
+    # explorer_parquet is sniffed (loaded) but its schema tables load only with an Explorer folder
+    assert "neuroncmp.ingest.formats.explorer_schema" not in loaded
+
+
+def test_show_loads_no_comparison_and_no_analysis():
+    # a profile's view (render/profile_text.py): none of the comparison's views, differ or sweep analysis
+    loaded = package_modules("show", str(RUN / "b32.json"), "--no-color")
+    assert "neuroncmp.render.profile_text" in loaded  # it did run
+    assert {m for m in loaded if m.split(".")[1:2] in (["comparison"], ["analysis"])} == set()
+    assert not {"neuroncmp.render.term_text", "neuroncmp.report.diff", "neuroncmp.cli.diff"} & loaded
+
+
+def test_library_records_are_built_without_typings_annotation_checks():
+    # records.NamedTuple (3.6 ms of a cold diff): every record class of the package is built by it
+    code = ("import json, sys, neuroncmp.api, neuroncmp.report.diff, neuroncmp.render.term_text; "
+            "print(json.dumps(sorted(f'{c.__module__}.{c.__qualname__}' for m in list(sys.modules.values()) "
+            "if getattr(m, '__name__', '').startswith('neuroncmp') for c in vars(m).values() "
+            "if isinstance(c, type) and issubclass(c, tuple) and hasattr(c, '_fields') and c.__module__ == m.__name__ "
+            "and any(not isinstance(a, str) for a in c.__annotations__.values()))))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert json.loads(result.stdout) == []
 
 
 def test_reading_a_comparison_result_does_not_load_the_parsers():

@@ -92,3 +92,11 @@ def profile_lines(profile: Profile, width: int = 100) -> list[Line]:
             lines += [[]] + block
     footer = _footer(profile, width)
     return lines + ([[]] + footer if footer else [])
+
+
+def profiles_lines(profiles: list[Profile], width: int) -> list[Line]:
+    """``neuroncmp show``: each profile grouped by catalog group, a rule between profiles."""
+    out: list[Line] = []
+    for index, profile in enumerate(profiles):
+        out += ([[], [("─" * width, "dim")], []] if index else []) + profile_lines(profile, width)
+    return out

@@ -1,4 +1,4 @@
-"""Terminal rendering of a comparison (the ``term`` format's diff, show and sweep; ``formats/term.py``
+"""Terminal rendering of a comparison (the ``term`` format's diff and sweep; ``formats/term.py``
 loads it only for those documents): title, headline, warnings, the full table, footer.
 
 The report is laid out as lines of (text, style) pieces with plain string padding
@@ -32,7 +32,6 @@ from .sweep_text import hanging
 
 if TYPE_CHECKING:  # types only
     from ..comparison.result import Comparison
-    from ..model import Profile
     from ..report.documents import DiffReport
 
 STYLE = {BETTER: "green", WORSE: "red", SUSPECT: "yellow", UNCHANGED: "dim"}
@@ -314,13 +313,3 @@ def styled_lines(report: DiffReport, width: int = 100, summary: bool = False) ->
     """The report as styled lines (the CLI prints them plain or in colour)."""
     return header(report.comparison, width) + [[]] + body(report, width, summary) \
         + findings(report, width) + [[]] + footer(report, width, summary)
-
-
-def profiles_lines(profiles: list[Profile], width: int) -> list[Styled]:
-    """``neuroncmp show``: each profile grouped by catalog group, a rule between profiles."""
-    from .profile_text import profile_lines
-
-    out: list[Styled] = []
-    for index, profile in enumerate(profiles):
-        out += ([[], [("─" * width, "dim")], []] if index else []) + profile_lines(profile, width)
-    return out

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..analysis.findings.base import Finding
-from ..comparison.result import Comparison
-from ..comparison.view import View, select
-from ..model import Profile
 from ..records import NamedTuple, record
 
-if TYPE_CHECKING:  # gates load only when --fail-on is used
+if TYPE_CHECKING:  # gates load only when --fail-on is used; the rest types only (show's Loaded needs none)
+    from ..analysis.findings.base import Finding
     from ..comparison.gates import GateResult
+    from ..comparison.result import Comparison
+    from ..comparison.view import View
+    from ..model import Profile
 
 
 @record
@@ -28,6 +28,8 @@ class DiffReport(NamedTuple):
     @classmethod
     def of(cls, comparison: Comparison, view: View | None = None, gates: tuple[GateResult, ...] = (),
            summary: bool = False, findings: tuple[Finding, ...] = ()) -> DiffReport:
+        from ..comparison.view import select
+
         return cls(comparison, view if view is not None else select(comparison), gates, summary, findings)
 
     def __repr__(self) -> str:

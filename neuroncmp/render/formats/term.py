@@ -38,8 +38,8 @@ def styled_lines(report: DiffReport, width: int = 100, summary: bool = False) ->
 
 
 def profiles_lines(profiles: list[Profile], width: int) -> list[Styled]:
-    """``neuroncmp show`` as styled lines (``term_text.profiles_lines``)."""
-    from ..term_text import profiles_lines as profile_lines
+    """``neuroncmp show`` as styled lines (``profile_text.profiles_lines``: none of the comparison's views)."""
+    from ..profile_text import profiles_lines as profile_lines
 
     return profile_lines(profiles, width)
 
