@@ -81,3 +81,16 @@ def test_the_command_table_behaves_as_a_mapping():
     names = list(cli.commands)
     assert names == sorted(COMMANDS) and len(cli.commands) == 12
     assert "diff" in cli.commands and "dif" not in cli.commands and cli.commands.get("dif") is None
+
+
+@pytest.mark.parametrize("columns", ["57", "120", "0", "wide", None])
+def test_the_help_width_is_shutils_without_importing_it(monkeypatch, columns):
+    import shutil
+
+    from neuroncmp.cli.app import _terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert _terminal_columns() == shutil.get_terminal_size().columns

@@ -107,6 +107,31 @@ def test_library_records_are_built_without_typings_annotation_checks():
     assert json.loads(result.stdout) == []
 
 
+STDLIB_PROBE = """
+import io, json, sys
+from neuroncmp.cli import main
+absent = json.loads(sys.argv[2])
+sys.argv = ["neuroncmp", *json.loads(sys.argv[1])]
+sys.stdout = io.StringIO()
+try:
+    main()
+except SystemExit:
+    pass
+sys.stdout = sys.__stdout__
+print(json.dumps(sorted(m for m in absent if m in sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("args, absent", [
+    (["--help"], ["shutil", "pkgutil"]),  # click's formatter took shutil for the width (2 ms)
+    (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--no-color"], ["pkgutil", "shutil"]),
+])
+def test_standard_library_modules_a_command_does_without(args, absent):
+    result = subprocess.run([sys.executable, "-c", STDLIB_PROBE, json.dumps(args), json.dumps(absent)],
+                            capture_output=True, text=True, cwd=ROOT, check=True)
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == []
+
+
 def test_reading_a_comparison_result_does_not_load_the_parsers():
     # comparison.result's records and ingest.tool_notes are small; the package inits used to import
     # the differ and the loader (every parser) with them

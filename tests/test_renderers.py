@@ -35,6 +35,13 @@ def test_the_five_formats_are_registered():
     assert registry.by_name("table", "profiles") is registry.by_name("term")  # show --format table
 
 
+@pytest.mark.parametrize("name", ["__pycache__", "os.path", "../term", "registry", "TERM", "json_", ""])
+def test_a_name_that_is_no_format_is_refused(name):
+    # by_name imports the format's own module without listing the folder; these name none
+    with pytest.raises(neuroncmp.UsageError, match="unknown output format"):
+        registry.by_name(name)
+
+
 @pytest.mark.parametrize("name", FORMATS)
 def test_every_format_renders_the_comparison(report, name):
     renderer = registry.by_name(name)
