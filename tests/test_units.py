@@ -63,3 +63,39 @@ def test_format_value(value, unit, text):
 def test_unparseable_display_is_none():
     assert u.parse_display("fast") is None
     assert u.parse_display("3 parsecs") is None
+
+
+def _by_decimal(number: str, token: str) -> tuple[int | float, str]:
+    """The conversion worked out with Decimal, as ``to_canonical`` did for every number before
+    short ones took integer arithmetic: the oracle for that shortcut."""
+    from decimal import Decimal
+
+    unit, factor, _ = u.DISPLAY_UNITS[token]
+    product = Decimal(number) * Decimal(factor)
+    if unit in ("B", "FLOP", "cycle", "count"):
+        return int(product.to_integral_value()), unit
+    return float(product), unit
+
+
+@pytest.mark.parametrize("token", sorted(u.DISPLAY_UNITS))
+def test_short_numbers_convert_exactly_as_decimal_does(token):
+    import random
+
+    chosen = random.Random(token)
+    numbers = ["0", "0.0", "4.", ".5", "0.5", "1.5", "2.5", "4.5", "1.25", "0.005", "999999999999999",
+               "99999999999999.9", "0.000000000000001"]
+    for _ in range(400):
+        digits = str(chosen.randint(0, 10 ** chosen.randint(1, 15)))
+        cut = chosen.randint(0, len(digits))
+        numbers.append(f"{digits[:cut]}.{digits[cut:]}" if chosen.random() < 0.8 else digits)
+    for number in numbers:
+        got, expected = u.to_canonical(number, token), _by_decimal(number, token)
+        assert got == expected and type(got[0]) is type(expected[0]), (number, token)
+
+
+def test_a_half_rounds_to_even_in_a_whole_unit():
+    assert u.to_canonical("0.5", "B") == (0, "B")
+    assert u.to_canonical("1.5", "B") == (2, "B")
+    assert u.to_canonical("2.5", "B") == (2, "B")
+    assert u.to_canonical("0.0005", "KB") == (0, "B")  # 0.5 B
+    assert u.to_canonical("0.0015", "kB") == (2, "B")  # 1.5 B

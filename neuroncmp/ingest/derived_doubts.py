@@ -23,9 +23,12 @@ TINY = sys.float_info.min  # below it a float is subnormal: its reciprocal overf
 
 def doubts(profile: Profile) -> list[Anomaly]:
     """The anomalies of ``profile``'s derived values that are not finite (see the docstring)."""
-    values = profile.numeric_values()
+    values, derived = profile.numeric_values(), profile.derived_metrics()
     out: list[Anomaly] = []
     for spec in derived_specs():
+        made = derived.get(spec.name)
+        if made is not None and not isinstance(made.value, str) and is_finite(made.value):
+            continue  # the value set computed it from these same numbers: finite, no doubt
         if all(name in values for name in spec.inputs):
             out += _doubts_of(spec, values)
     return _once_per_input(out)

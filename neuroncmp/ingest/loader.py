@@ -16,7 +16,7 @@ from . import anomalies, validate
 from .batch_sizes import infer_batch_sizes
 from .decode import HEAD_BYTES, read_text
 from .inputs import assemble
-from .manifest import MANIFEST, Entry, apply_entry, entry_for, read_manifest
+from .manifest import MANIFEST, Entry, apply_entry, entry_for, read_manifest, remembered
 from .registry import by_name, for_directory, for_text
 from .surround import first_content, unwrap
 from .tool_notes import add_note, tool_warning
@@ -56,14 +56,15 @@ def load_set(paths: Iterable[str | Path], format: str | None = None) -> tuple[li
     """Profiles of a set of inputs as typed (``inputs.assemble``: plain folders, a glob over a
     run folder, sidecars joined, the same content once), batch sizes inferred across the whole
     set, and the notes saying what the set assembly did."""
-    chosen = assemble(paths)
     profiles = []
-    for path in chosen.paths:
-        loaded = _read(path, format)
-        if len(loaded) == 1:
-            for sidecar in chosen.sidecars.get(path, []):
-                _merge_sidecar(loaded[0], sidecar)
-        profiles += loaded
+    with remembered():  # each folder's manifest read once for the set (a stat or two per file saved)
+        chosen = assemble(paths)
+        for path in chosen.paths:
+            loaded = _read(path, format)
+            if len(loaded) == 1:
+                for sidecar in chosen.sidecars.get(path, []):
+                    _merge_sidecar(loaded[0], sidecar)
+            profiles += loaded
     _check(profiles)
     return profiles, chosen.notes
 

@@ -53,8 +53,18 @@ def read_manifest(directory: Path) -> list[Entry] | None:
     profiles = _profiles(directory)
     if profiles is None:
         return None
-    file = directory / MANIFEST
-    return [_entry(directory, file, index, entry) for index, entry in enumerate(profiles)]
+    file, root = directory / MANIFEST, _resolved(directory)
+    return [_entry(directory, file, index, entry, root) for index, entry in enumerate(profiles)]
+
+
+def _resolved(directory: Path) -> Path | None:
+    """The folder with symlinks resolved, once for all its entries (a resolve is a stat per part
+    of the path: a fifth of loading the bundled run folder went to resolving it again per file);
+    None when it cannot be: each entry then says why, as it did."""
+    try:
+        return directory.resolve(strict=True)
+    except (OSError, RuntimeError, ValueError):
+        return None
 
 
 def manifest_document(directory: Path) -> dict[str, Any] | None:
@@ -127,7 +137,7 @@ def _read_profiles(directory: Path) -> list[Any] | None:
     return profiles
 
 
-def _entry(directory: Path, file: Path, index: int, entry: Any) -> Entry:
+def _entry(directory: Path, file: Path, index: int, entry: Any, root: Path | None = None) -> Entry:
     where = f"profiles[{index}]"
     if not isinstance(entry, dict):
         raise ParseError(str(file), where, 'an object such as {"file": "b32.json", "label": "b32"}',
@@ -140,8 +150,8 @@ def _entry(directory: Path, file: Path, index: int, entry: Any) -> Entry:
     if notes is not None and not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)):
         raise ParseError(str(file), f"{where}.notes", "a list of text lines", found(notes))
     _check_params(file, f"{where}.params", entry.get("params") or {})
-    path = inside(directory, file, f"{where}.file", entry.get("file"), folder_ok=True)
-    sidecars = tuple(inside(directory, file, f"{where}.{key}", entry[key])
+    path = inside(directory, file, f"{where}.file", entry.get("file"), folder_ok=True, root=root)
+    sidecars = tuple(inside(directory, file, f"{where}.{key}", entry[key], root=root)
                      for key in SIDECAR_KEYS if entry.get(key) is not None)
     return Entry(path, entry, sidecars)
 
@@ -161,15 +171,17 @@ def _check_params(file: Path, where: str, params: dict[str, Any]) -> None:
         raise ParseError(str(file), f"{where}.tags", "a list of text tags", found(tags))
 
 
-def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool = False) -> Path:
+def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool = False,
+           root: Path | None = None) -> Path:
     """``directory / name`` if it is an existing file inside ``directory`` once symlinks are
-    resolved (or, with ``folder_ok``, a sub-folder that is not a run folder); else a ParseError."""
+    resolved (or, with ``folder_ok``, a sub-folder that is not a run folder); else a ParseError.
+    ``root``: ``directory`` resolved already (else resolved here)."""
     expected = "the name of a file inside the run folder" + (" (or of an Explorer sub-folder)" * folder_ok)
     if not isinstance(name, str) or not name.strip():
         raise ParseError(str(file), where, expected, found(name))
     path = directory / name
     try:
-        real, root = path.resolve(strict=True), directory.resolve(strict=True)
+        real, root = path.resolve(strict=True), root or directory.resolve(strict=True)
     except (OSError, RuntimeError, ValueError) as exc:  # missing, a symlink loop, a NUL byte
         reason = getattr(exc, "strerror", None) or type(exc).__name__
         raise ParseError(str(file), where, expected, f"{name!r} ({str(reason).lower()})") from None

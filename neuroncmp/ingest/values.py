@@ -85,6 +85,16 @@ def _plain(key: str) -> tuple[str, str, str] | None:
     return spec.name, spec.unit, spec.group
 
 
+@lru_cache(maxsize=4096)
+def _plain_text(key: str) -> tuple[str, str] | None:
+    """(name, group) when a ``str`` value of ``key`` is kept as read (what ``raw_metric`` does
+    with text for a text metric, or for an uncatalogued one) and the name is not blank."""
+    spec = catalog.lookup(key)
+    if (spec.unit != u.TEXT and spec.catalogued) or not spec.name.strip():
+        return None
+    return spec.name, spec.group
+
+
 def _text_metric(path: str, where: str, key: str, spec: catalog.MetricSpec, value: Any,
                  group: str) -> Metric:
     if isinstance(value, (dict, list)):
@@ -150,8 +160,8 @@ def add_raw_block(profile: Profile, path: str, where: str, block: dict[str, Any]
     """``add_metric(profile, raw_metric(path, where, key, value), where)`` for each pair of a flat
     JSON object, in order; a nested value or a null is not a metric (recorded as skipped).
 
-    A plain number whose metric the profile does not have yet (most of a summary-json, some
-    80 a profile) is added here directly, with the same result.
+    A plain number or text whose metric the profile does not have yet (most of a summary-json,
+    some 80 a profile) is added here directly, with the same result.
     """
     metrics = profile.metrics
     for key, value in block.items():
@@ -161,6 +171,11 @@ def add_raw_block(profile: Profile, path: str, where: str, block: dict[str, Any]
             if plain is not None and plain[0] not in metrics:
                 name, unit, group = plain
                 metrics[name] = _new(Metric, (name, value, unit, repr(value), group))
+                continue
+        elif kind is str:  # versions, instance type: a few a profile, each ~2 us the full way
+            named = _plain_text(key)
+            if named is not None and named[0] not in metrics:
+                metrics[named[0]] = _new(Metric, (named[0], value, u.TEXT, value, named[1]))
                 continue
         if isinstance(value, (dict, list)):
             profile.skipped.append(Skipped(f"{where}, key '{key}'", repr(value)[:60],
