@@ -114,6 +114,12 @@ def names_in(folder: str) -> set[str]:
     return names
 
 
+def names_if_remembered(folder: str) -> set[str] | None:
+    """``names_in(folder)`` inside ``remembered()`` (listed once for the block); None outside it,
+    where a listing per call would cost more than the look it saves."""
+    return names_in(folder) if _LISTED.get() is not None else None
+
+
 def _profiles(directory: Path) -> list[Any] | None:
     """The manifest's ``profiles`` list (entries not checked yet), or None without a manifest."""
     read = _READ.get()

@@ -179,8 +179,10 @@ def _is_dir(path: Path) -> bool:
 def _sidecars(file: Path) -> dict[str, Path]:
     """The sidecar files a run folder's manifest names for ``file`` (else those beside it, named
     after it), by their object names."""
-    entry = entry_for(file) if file.is_file() else None
-    found = entry.sidecars if entry is not None else _inside_of(file.parent, beside(file)) if file.is_file() else ()
+    if not file.is_file():
+        return {}
+    entry = entry_for(file)
+    found = entry.sidecars if entry is not None else _inside_of(file.parent, beside(file))
     return {objects.object_path(objects.digest(p), p): p for p in found if p.is_file()}
 
 
