@@ -189,6 +189,9 @@ def _sidecars(file: Path) -> dict[str, Path]:
 def _inside_of(folder_path: Path, files: Any) -> list[Path]:
     """``files`` that lie inside ``folder_path`` once symlinks are resolved (a sidecar beside a
     profile may be a link leading out: its file is not copied into the store)."""
+    files = list(files)
+    if not files:
+        return []  # most profiles have no sidecar: no realpath of the folder (a stat per part of it)
     top = os.path.realpath(folder_path)
     return [p for p in files if os.path.commonpath([top, os.path.realpath(p)]) == top]
 
