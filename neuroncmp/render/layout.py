@@ -29,18 +29,18 @@ def wrapped(text: str, style: str, width: int) -> list[Line]:
 
 def words(text: str, separators: str) -> list[str]:
     """``total_time/sample [ms]`` -> ``total_``, ``time/``, ``sample ``, ``[ms]``: pieces that end at
-    a separator; a bracketed unit stays whole."""
+    a separator; a bracketed unit stays whole; a ``[`` no ``]`` follows is a piece of its own (a
+    metric named ``a[b`` in an input file keeps its bracket)."""
     seps = separators
-    return re.findall(rf"\[[^\]]*\][^{seps}]*[{seps}]*|[^{seps}\[]*[{seps}]+|[^{seps}\[]+", text) or [text]
+    return re.findall(rf"\[[^\]]*\][^{seps}]*[{seps}]*|[^{seps}\[]*[{seps}]+|[^{seps}\[]+|\[", text) or [text]
 
 
 def fold(text: str, width: int, separators: str = "_/ -") -> list[str]:
     """``text`` in lines of at most ``width``, broken after a separator; a word longer than the
     width (rare: no separator in 24 characters) is cut as a last resort."""
     width = max(width, 1)
-    # A text that fits is one line, without the regex (~1 ms of a cold diff); not one with a "["
-    # no "]" follows, which ``words`` leaves out (that case goes the long way, as before)
-    if len(text) <= width and ("[" not in text or text.rfind("[") < text.rfind("]")):
+    # A text that fits is one line, without the regex (~1 ms of a cold diff)
+    if len(text) <= width:
         return [text.rstrip() or text]
     out = [""]
     for word in words(text, re.escape(separators)):
