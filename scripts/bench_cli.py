@@ -3,7 +3,7 @@
 
   python scripts/bench_cli.py [--repeat N] [--variants 500] [--check]
 
-1. cold `neuroncmp diff` of the 8 bundled profiles (plain, and in colour through rich) and cold
+1. cold `neuroncmp diff` of the 8 bundled profiles (plain, and in colour: FORCE_COLOR=1, ANSI codes) and cold
    `neuroncmp sweep` of their run folder vs `python -c` json-loading the same 8 files;
 2. cold `neuroncmp --help` and `neuroncmp show` vs `python -c 'import json'`;
 3. a generated sweep of N variants: `load_many` + `compare` in process vs json-loading the same files
@@ -117,7 +117,7 @@ def main() -> int:
     cli = _cli()
     floor = timed(floor_cmd(FILES), args.repeat)
     diff = timed([*cli, "diff", *FILES, "--no-color"], args.repeat)
-    colour = timed([*cli, "diff", *FILES], args.repeat, FORCE_COLOR="1")  # the rich path
+    colour = timed([*cli, "diff", *FILES], args.repeat, FORCE_COLOR="1")  # the colour path (render/layout.ansi)
     helps = timed([*cli, "--help"], args.repeat)
     sweep = timed([*cli, "sweep", str(RUN), "--no-color"], args.repeat)
     bare = timed([sys.executable, "-c", "import json"], args.repeat)
@@ -135,7 +135,7 @@ def main() -> int:
               "sweep": sweep / floor, "variants": in_library / json_floor}
     print(f"floor (python -c json.load x8): {floor * 1000:7.1f} ms")
     print(f"neuroncmp diff (8 profiles):     {diff * 1000:7.1f} ms  = {ratios['diff']:.1f}x floor (target {TARGETS['diff']:g}x)")
-    print(f"neuroncmp diff, colour (rich):   {colour * 1000:7.1f} ms  = {ratios['diff (colour)']:.1f}x floor (target 8x)")
+    print(f"neuroncmp diff, colour:          {colour * 1000:7.1f} ms  = {ratios['diff (colour)']:.1f}x floor (target 8x)")
     print(f"neuroncmp --help:               {helps * 1000:7.1f} ms  = {ratios['help']:.1f}x python -c 'import json' "
           f"(target {TARGETS['help']:g}x)")
     print(f"neuroncmp sweep (run folder):   {sweep * 1000:7.1f} ms  = {ratios['sweep']:.1f}x floor (target {TARGETS['sweep']:g}x)")
