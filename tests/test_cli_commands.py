@@ -94,3 +94,12 @@ def test_the_help_width_is_shutils_without_importing_it(monkeypatch, columns):
     else:
         monkeypatch.setenv("COLUMNS", columns)
     assert _terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_the_listing_is_capped_where_the_one_line_helps_suffice():
+    # --help lists stand-ins holding each docstring's first line only; click cuts a command's short
+    # help to fit at most 80 columns (max_content_width unset), which the first lines always fill.
+    # Raise the cap and the listing would show more of a loaded command's help than a stand-in's:
+    # keep whole first paragraphs in cli/commands.py first.
+    assert cli.context_settings.get("max_content_width") is None
+    assert min(len(line) for line in COMMANDS.values()) >= 80 - len(max(COMMANDS, key=len)) - 6

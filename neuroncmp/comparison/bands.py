@@ -75,7 +75,8 @@ class Band(NamedTuple):
     def against(self, b: float) -> Callable[[float], bool]:
         """``inside`` with the baseline ``b`` fixed: the test of each variant's value. What depends
         only on the band and ``b`` (the log limit, ln|b|, its sign) is worked out once, for a row's
-        every variant, and ``_log_change`` is inline (500 variants: the band tests take half the time)."""
+        every variant, and ``_log_change`` is inline (500 variants: the band tests take half the time);
+        tests/test_band_rule.py holds it to the rule as stated, with ``_log_change``."""
         floor, points, value = self.floor, self.points, self.value
         level = self.level if points else 0.0
         relative = self.relative if points else value  # the relative band a change must be inside, if any
