@@ -7,8 +7,8 @@ relative %; a verdict mark makes the change readable without colour (colour only
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, TypeVar
 
 from ..choices import (
     ABSENT,
@@ -86,27 +86,37 @@ def change_with_mark(delta: Delta, sep: str = " ") -> str:
     return f"{change_text(delta)}{sep}{mark(delta)}".strip()
 
 
+T = TypeVar("T")
+
+
+def written_once(write: Callable[[T], str], key: Callable[[T], Hashable],
+                 keep: Callable[[T], bool] | None = None) -> Callable[[T], str]:
+    """``write``, remembering what it wrote under ``key(item)`` (a value or change that repeats across
+    a row's many variants is written once); ``keep`` says which texts may be remembered."""
+    written: dict[Hashable, str] = {}
+
+    def cached(item: T) -> str:
+        known = key(item)
+        try:
+            return written[known]
+        except KeyError:
+            text = write(item)
+            if keep is None or keep(item):
+                written[known] = text
+            return text
+        except TypeError:  # an unhashable value: written each time
+            return write(item)
+
+    return cached
+
+
 def changes_written_once() -> Callable[[Delta], str]:
     """``change_with_mark``, remembering what it wrote: the text depends only on the change and
     its verdict (``delta[3:]``: delta, relative, points, ratio, verdict, p-value, in band), which
     repeat across many variants (a 500-variant diff wrote 68,500 changes, 15,107 of them distinct:
     70 ms -> 25 ms). Equal numbers are written alike whatever their type (``+.2f``, ``.3g``); a
     relative change of 0 is not remembered: -0.0 equals 0.0 but reads ``-0.00%``."""
-    written: dict[tuple[Any, ...], str] = {}
-
-    def cached(delta: Delta) -> str:
-        key = delta[3:]
-        try:
-            return written[key]
-        except KeyError:
-            text = change_with_mark(delta)
-            if delta.relative != 0:
-                written[key] = text
-            return text
-        except TypeError:  # an unhashable value: written each time
-            return change_with_mark(delta)
-
-    return cached
+    return written_once(change_with_mark, key=lambda delta: delta[3:], keep=lambda delta: delta.relative != 0)
 
 
 def word(delta: Delta) -> str:
