@@ -9,7 +9,7 @@ baseline, points = 100 x delta for fractions); the CSV writes them out (README, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...analysis.sweep import Sweep
@@ -42,15 +42,18 @@ def _side(side: Side) -> dict[str, Any]:
             "sources": [str(p.source) for p in side.profiles]}
 
 
+def _written_once(show: Callable[[Any], str]) -> Callable[[Any], str]:
+    """``show``, remembering what it wrote: a row's values repeat across variants (zeros, versions,
+    the same setting). Keyed by type too: 1 and 1.0 are equal keys but need not be written alike."""
+    return written_once(show, key=lambda value: (type(value), value))
+
+
 def _row(shown: Line) -> dict[str, Any]:
     """One metric: what it is, its baseline once, and a column per field with one entry per variant
     (in the order of the document's ``variants``). Columns, not an object per cell: schema /2's
     68,500 cell objects repeated the baseline in each and took 0.48 s to encode, 39 MB."""
     row, spec, cells = shown.row, shown.row.spec, shown.row.cells
-    # a row's values repeat across variants (zeros, versions, the same setting); keyed by type too:
-    # 1 and 1.0 are equal keys but need not be written alike
-    write = written_once(shown.value, key=lambda value: (type(value), value))
-    change = changes_written_once()
+    write, change = _written_once(shown.value), changes_written_once()
     steps = [cell.step for cell in cells]
     samples = [cell.sample for cell in cells]
     with_sample = [delta for delta in samples if delta is not None]
