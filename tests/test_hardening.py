@@ -115,10 +115,10 @@ def test_infinite_model_flops_infers_no_batch_size(tmp_path):
 def test_a_huge_memory_amount_is_refused_quickly(tmp_path):
     table = "| ND Idx | NC Idx | Usage Type | Amount |\n| - | - | - | - |\n| 0 | 0 | io | 1e999990 KiB |\n"
     path = write(tmp_path, "m.memory.md", table)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time, here and below: load on the machine stretches wall time only
     with pytest.raises(ParseError, match="amount in bytes"):
         neuroncmp.load(path)
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
 
 
 def test_opposite_infinities_compare_without_a_nan_crash(tmp_path):
@@ -228,11 +228,11 @@ def test_manifest_entries_are_checked_and_contained(tmp_path, entry, place):
     (folder / "nested").mkdir()
     (folder / "nested" / "manifest.json").write_text('{"schema": "neuroncmp.manifest/1", "profiles": [{"file": ".."}]}')
     (folder / "manifest.json").write_text(json.dumps({"schema": "neuroncmp.manifest/1", "profiles": [entry]}))
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(ParseError) as caught:
         neuroncmp.load(folder)
     assert place in str(caught.value) and "manifest.json" in str(caught.value)
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2
 
 
 def test_an_empty_profiles_list_in_a_manifest_is_an_error(tmp_path):
@@ -270,12 +270,12 @@ def _long_inputs():
 @pytest.mark.parametrize("name", sorted(_long_inputs()))
 def test_megabyte_lines_are_parsed_in_linear_time(tmp_path, name):
     path = write(tmp_path, name, _long_inputs()[name])
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         neuroncmp.load(path)
     except NeuroncmpError:
         pass
-    assert time.perf_counter() - start < 1.5
+    assert time.process_time() - start < 1.5
 
 
 def test_a_fifo_is_refused_without_blocking(tmp_path):

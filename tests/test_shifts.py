@@ -167,10 +167,10 @@ def test_a_100_run_series_takes_under_5_ms():
 
     rng = random.Random(11)
     series = [synthetic.series(rng, 100, shift_sigma=3).values for _ in range(50)]
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded machine stretches wall time, not this
     for values in series:
         detect_shifts(values)
-    assert (time.perf_counter() - start) / len(series) < 0.005
+    assert (time.process_time() - start) / len(series) < 0.005
 
 
 def test_the_generator_places_the_truth_it_reports():
