@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import make_explorer_fixtures as fixtures
+import make_explorer_fixtures as fixtures  # noqa: E402  (found through the sys.path line above)
 
-from neuroncmp.ingest.ops import read_ops
+from neuroncmp.ingest.ops import read_ops  # noqa: E402  (the checkout, through sys.path)
 
 
 def main(rows: int, keep: str | None, wide: bool) -> None:

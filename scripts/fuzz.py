@@ -81,7 +81,7 @@ def run_surface_chunk(task: tuple[str, int, int]) -> tuple[str, Counter[str], li
     with tempfile.TemporaryDirectory(prefix="neuroncmp-fuzz-") as temp:
         for number in range(start, start + count):
             rnd = random.Random(f"{surface}:{number}")
-            outcome, how = fuzzing.quietly(lambda: _surface_outcome(surface, rnd, Path(temp) / "case"))
+            outcome, how = fuzzing.quietly(lambda rnd=rnd: _surface_outcome(surface, rnd, Path(temp) / "case"))
             counts["runs"] += 1
             counts[_column(outcome)] += 1
             if outcome.kind in ("crash", "hang", "silent") and len(examples) < 20:
@@ -96,7 +96,7 @@ def _surface_outcome(surface: str, rnd: random.Random, workdir: Path) -> tuple[f
 def _column(outcome: fuzzing.Outcome) -> str:
     if outcome.kind != "crash":
         return outcome.kind
-    if "wrote outside" in outcome.detail or "left" in outcome.detail and "behind" in outcome.detail:
+    if "wrote outside" in outcome.detail or ("left" in outcome.detail and "behind" in outcome.detail):
         return "write outside the output"
     if ": exit " in outcome.detail or "not one line" in outcome.detail:
         return "wrong exit code"

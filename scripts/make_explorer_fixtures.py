@@ -8,7 +8,8 @@ writes three profile folders into OUT_DIR (the tests call ``write`` into a tempo
   ``Summary`` with every documented field the bundled b32 profile has (its real values: seconds,
   bytes, FLOP counts, 0-1 fractions), ``Metadata`` (one row, one column per field, the clock in GHz),
   ``ThrottleSummary`` (per ``nc_idx`` and ``throttle_type``), ``HbmUsageSummaryByType`` (b32's memory
-  table; the three labels seen in real Explorer output in its Title Case, the rest as the seed has them), ``Warning`` (the doc's own example message) and
+  table; the three labels seen in real Explorer output in its Title Case, the rest as the seed has
+  them), ``Warning`` (the doc's own example message) and
   ``SchemaFields`` (one row per table and field with its documented unit).
 - ``split@7.4.0/``: the same Summary for two NeuronCores, written as ``Summary_0.parquet`` and
   ``Summary_1.parquet`` (one row each), which Explorer does for large tables.
@@ -47,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RUN = ROOT / "profiles" / "trn1-2xlarge-bs-sweep"
 sys.path.insert(0, str(ROOT))
 
-from neuroncmp.ingest.formats.explorer_schema import SCHEMA_7_4_0
+from neuroncmp.ingest.formats.explorer_schema import SCHEMA_7_4_0  # noqa: E402  (the checkout, through sys.path)
 
 WARNING = "Current NEFF is missing compiler metrics. Please re-compile using latest version of the compiler."
 _BINARY = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
@@ -88,7 +89,8 @@ def throttle_rows() -> list[dict[str, Any]]:
     for kind in ("activity_0", "activity_1"):
         rows.append({"nc_idx": 0, "throttle_type": kind, "throttle_active_time_ns": None,
                      "throttle_active_time_percent": block[f"throttle_{kind}_active_time_nc0_percent"],
-                     "max_achievable_util_with_throttling_percent": block[f"throttle_{kind}_avg_util_limit_nc0_percent"]})
+                     "max_achievable_util_with_throttling_percent":
+                         block[f"throttle_{kind}_avg_util_limit_nc0_percent"]})
     return rows
 
 
@@ -163,7 +165,8 @@ def _op_tables(directory: Path, ops: dict[str, tuple[str, str, int, int, str, st
     for row in rows:
         by_opcode.setdefault((row["engine"], row["opcode"]), []).append(row)
     _table(directory, "OpcodeSummary", [
-        {"engine": e, "opcode": o, "instruction_count": len(rs), "instruction_time_ns": sum(r["duration_ns"] for r in rs),
+        {"engine": e, "opcode": o, "instruction_count": len(rs),
+         "instruction_time_ns": sum(r["duration_ns"] for r in rs),
          "active_time_ns": max(r["end_ts"] for r in rs) - min(r["start_ts"] for r in rs), "active_time_percent": None}
         for (e, o), rs in by_opcode.items()])  # one op per opcode, back to back: its span is its union
     hlo = []
@@ -187,8 +190,9 @@ def _op_tables(directory: Path, ops: dict[str, tuple[str, str, int, int, str, st
                                         for layer in layers])
     _table(directory, "CcOp", [{"start_ts": 0, "end_ts": 0, "duration_ns": 0, "operation": "all_reduce",
                                 "algorithm": "ring", "num_elements": 0, "dtype": "bf16", "op_id": 0}])
-    _table(directory, "TensorInfo", [{"variable_name": "input0", "type": "input", "format": "bf16", "shape": "[128,512]",
-                                      "size": 131072, "node": 0, "pcore_idx": 0, "load_to_sbuf_repeat_factor": 1.0}])
+    _table(directory, "TensorInfo", [{"variable_name": "input0", "type": "input", "format": "bf16",
+                                      "shape": "[128,512]", "size": 131072, "node": 0, "pcore_idx": 0,
+                                      "load_to_sbuf_repeat_factor": 1.0}])
     _table(directory, "NeffHeader", [{"network_name": "graph.neff", "uuid": neff_hash[::-1], "hash": neff_hash}])
 
 

@@ -7,6 +7,7 @@ screenshot, and every console error, uncaught exception and network request the 
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -39,7 +40,7 @@ class Browser:
              "--no-first-run", "--no-default-browser-check", "--disable-extensions",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              f"--user-data-dir={profile}", f"--window-size={width},{height}", "about:blank"],
-            preexec_fn=wire, pass_fds=(3, 4),  # noqa: PLW1509 (the tests start it from one thread)
+            preexec_fn=wire, pass_fds=(3, 4),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_browser), os.close(from_browser)
         self._buffer = b""
@@ -106,10 +107,8 @@ class Browser:
             self._read(deadline)
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(AssertionError, OSError):
             self._call("Browser.close", timeout=5)
-        except (AssertionError, OSError):
-            pass
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:

@@ -30,9 +30,10 @@ import shutil
 import signal
 import sys
 import traceback
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "profiles" / "trn1-2xlarge-bs-sweep"
@@ -200,7 +201,7 @@ def dump(value: Any) -> str:
 
 
 def _containers(value: Any, out: list[Any]) -> list[Any]:
-    if isinstance(value, Pairs) or isinstance(value, dict) and "__pairs__" in value:
+    if isinstance(value, Pairs) or (isinstance(value, dict) and "__pairs__" in value):
         return out  # already holds a duplicate key: left as it is
     if isinstance(value, (dict, list)):
         out.append(value)

@@ -32,8 +32,9 @@ import re
 import shutil
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import fuzzing
 from fuzzing import RUN, Hang, Outcome, mutate_bytes, mutate_json, strict_json, time_limit

@@ -70,7 +70,8 @@ def test_frames_are_numeric_and_carry_units():
     assert (total.unit, total.display_unit, total.display_factor) == ("s", "ms", 1e-3)
     wide = comparison.to_frame(wide=True)
     row = wide[(wide.metric == "total_time") & (wide.basis == "step")].iloc[0]
-    assert (row["baseline"], row["b64"]) == (json.loads((RUN / "baseline.json").read_text())["n_" + _key("baseline")]["total_time"], 0.19644)
+    baseline = json.loads((RUN / "baseline.json").read_text())["n_" + _key("baseline")]["total_time"]
+    assert (row["baseline"], row["b64"]) == (baseline, 0.19644)
     sweep = nc.sweep(nc.load(RUN))
     table = sweep.to_frame()
     assert list(table.batch_size) == [2, 4, 8, 16, 32, 48, 64] and table["mfu"].dtype == "float64"

@@ -190,7 +190,8 @@ def test_diff_headline_on_the_bundled_sweep():
 def test_no_bound_line_without_the_inputs():
     """Explorer's summary text excerpt gives engine shares but no total_time: no bound is computable,
     and the headline leaves the line out rather than guess."""
-    path = ROOT / "tests/data/third_party/explorer-summary-text/trainium_neuron-explorer_runtime-2.33.10_summary-text_excerpt.txt"
+    path = (ROOT / "tests/data/third_party/explorer-summary-text"
+            / "trainium_neuron-explorer_runtime-2.33.10_summary-text_excerpt.txt")
     output = CliRunner().invoke(cli, ["diff", str(path), str(path), "--summary", "--no-color"]).output
     assert "bound by" not in output
 

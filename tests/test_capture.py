@@ -47,7 +47,7 @@ def swept(tmp_path_factory):
 
 
 def test_sweep_exits_0_and_reports_the_upper_bound(swept):
-    out, result = swept
+    _, result = swept
     assert result.exit_code == 0, result.output
     assert "b64  out-of-memory" in result.stdout
     assert f"upper bound: batch 64 ran out of device memory (asked for {6 * GiB} bytes" in result.stdout

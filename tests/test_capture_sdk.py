@@ -12,13 +12,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import TRAIN
 
 from neuroncmp.capture import discovery, tools
 from neuroncmp.cli import cli
-
-
 
 
 def test_a_session_trace_is_refused_with_one_clear_line(standin_path, tmp_path):

@@ -54,7 +54,7 @@ def test_a_value_outside_is_a_usage_error_naming_the_argument_and_every_choice(n
 
 
 def test_a_misspelling_is_answered_with_the_closest_choice():
-    with pytest.raises(UsageError, match="basis='smaple'.*did you mean 'sample'"):
+    with pytest.raises(UsageError, match=r"basis='smaple'.*did you mean 'sample'"):
         choices.check("basis", "smaple", choices.BASES)
 
 
@@ -71,7 +71,7 @@ def _choice_options(group: click.Group, prefix: str = ""):
             yield from _choice_options(command, path)
             continue
         for param in command.params:
-            if isinstance(param.type, click.Choice) and param.name != "fmt" or (
+            if (isinstance(param.type, click.Choice) and param.name != "fmt") or (
                     param.name == "fmt" and type(param.type) is click.Choice):
                 yield path, param
 

@@ -113,7 +113,8 @@ def test_the_500_variant_document_is_small(tmp_path):
 
 JSONS = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5)
                      | st.floats(allow_nan=True, allow_infinity=True),
-                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+                     lambda inner: (st.lists(inner, max_size=4)
+                                    | st.dictionaries(st.text(max_size=4), inner, max_size=4)),
                      max_leaves=20)
 
 

@@ -7,8 +7,9 @@ import ast
 import re
 from pathlib import Path
 
-import neuroncmp
 from conftest import RUN
+
+import neuroncmp
 from neuroncmp.analysis.findings import base, pointwise, scaling
 from neuroncmp.analysis.sweep import sweep
 from neuroncmp.catalog import catalog
@@ -53,9 +54,9 @@ def test_no_finding_message_hard_codes_a_percent():
     restated = []
     for path in sorted(FINDINGS.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if re.search(r"\b(?!100 %)\d+(\.\d+)? %", node.value):  # 100 % is a fact, not a threshold
-                    restated.append(f"{path.name}:{node.lineno}: {node.value!r}")
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and re.search(r"\b(?!100 %)\d+(\.\d+)? %", node.value)):  # 100 % is a fact, not a threshold
+                restated.append(f"{path.name}:{node.lineno}: {node.value!r}")
     # docstrings and comments are examples, not thresholds: allowed
     docstrings = {f"{path.name}:{n.body[0].lineno}" for path in FINDINGS.glob("*.py")
                   for n in ast.walk(ast.parse(path.read_text()))

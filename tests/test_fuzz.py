@@ -13,12 +13,11 @@ import random
 import tempfile
 from pathlib import Path
 
+import fuzzing
+import fuzzing_surfaces
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import fuzzing
-import fuzzing_surfaces
 
 pytest.importorskip("pyarrow")
 

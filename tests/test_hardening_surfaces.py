@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import RUN, TRAIN
 
 import neuroncmp as nc
-from conftest import RUN, TRAIN
 from neuroncmp.cli import cli
 from neuroncmp.errors import InputError, NeuroncmpError, UsageError
 from neuroncmp.stats import linear_fit
@@ -257,7 +257,7 @@ def test_a_part_id_is_never_a_path_outside_the_store(store, tmp_path):
     outside.write_bytes(_part(store, "runs").read_bytes())  # a readable part, outside the store
     (store / "snapshot.json").write_text((store / "snapshot.json").read_text().replace(
         _part(store, "runs").stem, "../../x"))
-    with pytest.raises(InputError, match="snapshot.json.*part id"):
+    with pytest.raises(InputError, match=r"snapshot\.json.*part id"):
         nc.Store(store).runs()
 
 
@@ -303,7 +303,7 @@ def test_a_symlink_leading_out_of_a_plain_folder_is_not_followed(tmp_path):
     three(folder)
     secret = profile(tmp_path / "elsewhere", "b8.json", B16, total_time=0.05)
     (folder / "b8.json").symlink_to(secret)
-    with pytest.raises(InputError, match="b8.json.*symlink leading out"):
+    with pytest.raises(InputError, match=r"b8\.json.*symlink leading out"):
         nc.Store(tmp_path / "store").add(folder)
     report = nc.Store(tmp_path / "store").add(folder, skip_bad=True)
     assert len(report.added) == 3

@@ -16,7 +16,7 @@ from html_tables import Tables
 from neuroncmp.cli import cli
 
 cmarkgfm = pytest.importorskip("cmarkgfm")
-from cmarkgfm.cmark import Options
+from cmarkgfm.cmark import Options  # noqa: E402  (after importorskip: the test is skipped without it)
 
 
 def gfm(markdown: str) -> str:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import FIXTURES, TRAIN
+
 from neuroncmp.capture import oom
 from neuroncmp.cli import cli
 

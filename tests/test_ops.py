@@ -307,7 +307,7 @@ def test_cli_bad_input_is_one_clear_line(tmp_path):
 
 
 def test_options_are_checked():
-    with pytest.raises(UsageError, match="level.*opcode, hlo, layer, kernel"):
+    with pytest.raises(UsageError, match=r"level.*opcode, hlo, layer, kernel"):
         OpsOptions(level="ops")
     with pytest.raises(UsageError, match="top"):
         OpsOptions(top=0)

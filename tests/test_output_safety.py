@@ -14,8 +14,8 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import ROOT, RUN
+
 from neuroncmp.cli import cli
 
 BASE, B32 = str(RUN / "baseline.json"), str(RUN / "b32.json")

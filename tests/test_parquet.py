@@ -70,9 +70,9 @@ def test_explorer_throttle_and_memory(explorer_dir):
 
 def test_missing_summary_table(explorer_dir):
     (explorer_dir / "Summary.parquet").unlink()
-    with pytest.raises(UnknownFormatError, match="Summary.parquet"):
+    with pytest.raises(UnknownFormatError, match=r"Summary\.parquet"):
         neuroncmp.load(explorer_dir)
-    with pytest.raises(ParseError, match="Summary.parquet"):
+    with pytest.raises(ParseError, match=r"Summary\.parquet"):
         neuroncmp.load(explorer_dir, format="explorer-parquet")
 
 

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, RUN
 
 import neuroncmp
-from conftest import FIXTURES, RUN
 from neuroncmp.errors import NeuroncmpError, NoProfileError, ParseError, UnknownFormatError
 from neuroncmp.ingest.registry import parsers
 
@@ -270,7 +270,7 @@ def test_inside_remembered_each_folders_manifest_is_read_once(tmp_path, monkeypa
     (tmp_path / "run" / "manifest.json").write_text("{")  # a manifest that cannot be read: each look says so
     with manifest.remembered():
         for _ in range(2):
-            with pytest.raises(ParseError, match="manifest.json"):
+            with pytest.raises(ParseError, match=r"manifest\.json"):
                 neuroncmp.load(files[0])
     assert len(reads) == 3
 

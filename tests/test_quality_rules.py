@@ -219,7 +219,8 @@ def test_a_dynamic_dma_share_that_is_not_software_plus_hardware_is_flagged(tmp_p
     data = json.loads(path.read_text())
     block = data["summary"][0]
     assert block["dynamic_dma_active_time_percent"] == pytest.approx(
-        block["software_dynamic_dma_active_time_percent"] + block["hardware_dynamic_dma_active_time_percent"], abs=1e-12)
+        block["software_dynamic_dma_active_time_percent"]
+        + block["hardware_dynamic_dma_active_time_percent"], abs=1e-12)
     block["dynamic_dma_active_time_percent"] += 0.05
     (tmp_path / "dynamic.json").write_text(json.dumps(data))
     (profile,) = neuroncmp.load(tmp_path / "dynamic.json")

@@ -111,7 +111,8 @@ def test_fires_at_says_why_a_batch_past_the_threshold_is_left_out(sweep_text_lin
     counted, _, aside = fires.partition(";")
     assert "baseline" not in counted and "b64" in counted
     assert "suspect" in aside and "baseline" in aside
-    assert f"throttle_avg_util_limit_nc0_percent is {baseline['throttle_avg_util_limit_nc0_percent'] * 100:.1f} %" in aside
+    share = baseline["throttle_avg_util_limit_nc0_percent"] * 100
+    assert f"throttle_avg_util_limit_nc0_percent is {share:.1f} %" in aside
 
 
 def test_the_full_table_fits_a_laptop_screen_in_chromium(sweep_diff_html, tmp_path):

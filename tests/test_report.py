@@ -96,7 +96,7 @@ def test_sweep_options_are_checked_and_the_sweep_uses_them():
 
 def test_metrics_report_resolves_a_prefix_and_names_the_closest_for_nothing():
     assert [spec.name for spec in metrics_report(MetricsOptions("mfu"))] == ["mfu_estimated_percent"]
-    with pytest.raises(UsageError, match="no metric matches 'mfu_estimatd'.*mfu_estimated_percent"):
+    with pytest.raises(UsageError, match=r"no metric matches 'mfu_estimatd'.*mfu_estimated_percent"):
         metrics_report(MetricsOptions("mfu_estimatd"))
     with pytest.raises(UsageError, match="glob"):
         MetricsOptions(3)  # type: ignore[arg-type]

@@ -129,7 +129,7 @@ def test_every_series_page_draws_each_metric_with_its_shifts(site):
         text = (folder / page.group(1)).read_text()
         charts = re.findall(r'<svg class="trend".*?</svg>', text)
         assert len(charts) >= len(CHECKED)
-        for metric, (night, change) in history.shifts.items():
+        for metric, (_night, change) in history.shifts.items():
             if metric in CHECKED:  # its chart marks the shift with its change's sign
                 section = text.split(f"<h2>{metric} ")[1].split("</section>")[0]
                 assert f">{'+' if change > 0 else '-'}" in section.split("<svg")[1]
@@ -158,7 +158,7 @@ def test_the_site_replaces_only_a_folder_it_wrote(tmp_path):
     kept = tmp_path / "mine"
     kept.mkdir()
     (kept / "notes.txt").write_text("keep me")
-    with pytest.raises(OutputError, match="no .neuroncmp-report"):
+    with pytest.raises(OutputError, match=r"no \.neuroncmp-report"):
         write_folder(kept, {"index.html": "x"}, MARKER)
     assert (kept / "notes.txt").read_text() == "keep me"
     site = tmp_path / "site"

@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import FIXTURES
 
 import neuroncmp
 from neuroncmp.cli import cli
 from neuroncmp.errors import NoProfileError, ParseError
 from neuroncmp.ingest.surround import unwrap
-
-from conftest import FIXTURES
 
 THIRD = Path(__file__).parent / "data" / "third_party"
 CLEAN = FIXTURES / "summary-json_trimmed_trn1.2xlarge_profiler-2.29.18.json"

@@ -56,7 +56,8 @@ def result():
 
 
 def test_the_axis_is_the_seven_batch_sizes_and_cc_optim_is_an_alternative(result):
-    assert [(p.batch_size, p.label) for p in result.points] == [(b, l) for l, b in sorted(BATCH.items(), key=lambda i: i[1])]
+    assert [(p.batch_size, p.label) for p in result.points] == [
+        (b, label) for label, b in sorted(BATCH.items(), key=lambda i: i[1])]
     assert [s.label for s in result.axis.alternatives] == ["b32-cc-optim"]
 
 
@@ -69,7 +70,8 @@ def test_step_time_fit(result):
     assert fit.fixed == pytest.approx(fixed) and fit.per_sample == pytest.approx(per_sample)
     assert fit.r2 == pytest.approx(r2) and fit.asymptote == pytest.approx(1 / per_sample)
     assert round(1 / per_sample) == 392
-    assert [round(r, 12) for r in fit.residuals] == [round(y - (fixed + per_sample * x), 12) for x, y in zip(xs, ys, strict=True)]
+    assert [round(r, 12) for r in fit.residuals] == [round(y - (fixed + per_sample * x), 12)
+                                                     for x, y in zip(xs, ys, strict=True)]
 
 
 def test_throughput_and_mfu_along_the_sweep(result):
@@ -111,9 +113,10 @@ def test_trainer_step_is_about_twice_the_device_step(result):
 def test_the_time_outside_the_graph_is_split_into_per_step_and_per_run_parts(result):
     """train_runtime - steps x total_time against steps (steps = runtime x steps/s), by least squares
     over the batch sizes with Trainer metrics (b16 to b64): about 40 s a run and 69 ms a step."""
-    labels = [l for l in BATCH if trainer(l)]
-    steps = [trainer(l)["train_runtime"] * trainer(l)["train_steps_per_second"] for l in labels]
-    gaps = [trainer(l)["train_runtime"] - n * raw(l)["total_time"] for l, n in zip(labels, steps, strict=True)]
+    labels = [label for label in BATCH if trainer(label)]
+    steps = [trainer(label)["train_runtime"] * trainer(label)["train_steps_per_second"] for label in labels]
+    gaps = [trainer(label)["train_runtime"] - n * raw(label)["total_time"]
+            for label, n in zip(labels, steps, strict=True)]
     per_run, per_step, r2 = least_squares(steps, gaps)
     assert [round(n) for n in steps] == [1500, 750, 501, 375] and 40 < per_run < 41 and 0.068 < per_step < 0.069
     found = {e.metric: e for e in _finding(result, "outside-graph").evidence}
@@ -140,8 +143,8 @@ def test_roofline_and_intensity_limit(result):
     assert {r.bound for r in result.roofline} == {"memory"}
     # the limit: FLOPs per sample (the profile's intensity numerator, the median across the points, as
     # batch-size inference takes it) over the fitted HBM bytes per sample
-    flops = sorted((raw(l)["hardware_flops"] - raw(l)["transpose_flops"]) / b for l, b in BATCH.items())
-    traffic = [float(raw(l)["hbm_read_bytes"] + raw(l)["hbm_write_bytes"]) for l in BATCH]
+    flops = sorted((raw(label)["hardware_flops"] - raw(label)["transpose_flops"]) / b for label, b in BATCH.items())
+    traffic = [float(raw(label)["hbm_read_bytes"] + raw(label)["hbm_write_bytes"]) for label in BATCH]
     _, bytes_per_sample, _ = least_squares([float(b) for b in BATCH.values()], traffic)
     middle = flops[len(flops) // 2] if len(flops) % 2 else (flops[len(flops) // 2 - 1] + flops[len(flops) // 2]) / 2
     assert result.intensity.limit == pytest.approx(middle / bytes_per_sample)
@@ -149,7 +152,7 @@ def test_roofline_and_intensity_limit(result):
 
 
 def test_recommendation_is_the_best_end_to_end_throughput(result):
-    best = max((trainer(l)["train_samples_per_second"], l) for l in BATCH if trainer(l))
+    best = max((trainer(label)["train_samples_per_second"], label) for label in BATCH if trainer(label))
     assert (result.recommendation.label, result.recommendation.value) == (best[1], best[0]) == ("b64", 168.351)
     assert "learning rate" in result.recommendation.caveat
 
@@ -164,10 +167,12 @@ def test_performance_findings_and_their_impacts(result):
     assert _finding(result, "outside-graph").impact.share == pytest.approx(1 - share)
     gap = _finding(result, "mfu-gap").impact
     assert gap.share == pytest.approx(1 - b64["mfu_estimated_percent"] / b64["mfu_max_achievable_estimated_percent"])
-    assert _finding(result, "memory-bound").impact.share == pytest.approx(1 - b64["mfu_max_achievable_estimated_percent"])
+    assert _finding(result, "memory-bound").impact.share == pytest.approx(
+        1 - b64["mfu_max_achievable_estimated_percent"])
     bandwidth = result.roof.peak_flops / b64["peak_flops_bandwidth_ratio"]
     spill = (b64["spill_reload_bytes"] + b64["spill_save_bytes"]) / bandwidth / b64["total_time"]
-    assert _finding(result, "spill").impact.share == pytest.approx(min(spill, 1 - b64["mfu_max_achievable_estimated_percent"]))
+    assert _finding(result, "spill").impact.share == pytest.approx(
+        min(spill, 1 - b64["mfu_max_achievable_estimated_percent"]))
     assert b64["spill_reload_bytes"] / b64["hbm_read_bytes"] > 0.25
     transposes = b64["transpose_flops"] / result.roof.peak_flops / b64["total_time"]
     assert _finding(result, "transposes").impact.share == pytest.approx(transposes)
@@ -191,7 +196,7 @@ def test_data_quality_findings_and_rules_that_cleared(result):
     assert anomalies.where == ("baseline",) and len(anomalies.evidence) == 2   # 109.67 % and 25300 %
     assert _finding(result, "inferred-batch").where == ("baseline",)
     assert {p.rule for p in result.passed} == {"collectives", "small-dma", "mixed-versions", "bottleneck-shift"}
-    cc = [raw(l)["cc_op_time"] / b for l, b in BATCH.items()]
+    cc = [raw(label)["cc_op_time"] / b for label, b in BATCH.items()]
     assert cc[-1] < 0.9 * cc[0]   # collectives shrink per sample: that rule must not fire
 
 
@@ -307,7 +312,8 @@ def test_json_carries_every_number_of_the_tables():
         for column in COLUMNS:
             assert cell(rebuilt, column) in text, (label, column.name)   # the terminal prints these numbers
     assert data["models"]["step_time"]["per_sample"] == pytest.approx(0.002549, rel=1e-3)
-    fixed, per_sample, _ = least_squares([float(b) for b in BATCH.values()], [raw(l)["total_time"] for l in BATCH])
+    fixed, per_sample, _ = least_squares([float(b) for b in BATCH.values()],
+                                         [raw(label)["total_time"] for label in BATCH])
     for fitted in data["models"]["step_time"]["fitted"]:   # the bar chart's "fit" numbers
         batch = fitted["batch_size"]
         assert fitted["device_throughput"] == pytest.approx(batch / (fixed + per_sample * batch))
@@ -315,19 +321,22 @@ def test_json_carries_every_number_of_the_tables():
     anomalies = next(f for f in data["findings"] if f["rule"] == "input-anomalies")["evidence"]
     assert {(e["metric"], e["value"]) for e in anomalies} == {
         ("throttle_avg_util_limit_nc0_percent", raw("baseline")["throttle_avg_util_limit_nc0_percent"]),
-        ("throttle_periodic_avg_util_limit_nc0_percent", raw("baseline")["throttle_periodic_avg_util_limit_nc0_percent"])}
+        ("throttle_periodic_avg_util_limit_nc0_percent",
+         raw("baseline")["throttle_periodic_avg_util_limit_nc0_percent"])}
     assert len(data["findings"]) == len(re.findall(r"^\d+\. \[", text, re.M))
 
 
 def test_price_gives_cost_per_million_samples():
-    data = json.loads(CliRunner().invoke(cli, ["sweep", str(RUN), "--format", "json", "--price-per-hour", "1.34"]).output)
+    data = json.loads(CliRunner().invoke(cli, ["sweep", str(RUN), "--format", "json",
+                                               "--price-per-hour", "1.34"]).output)
     row = next(r for r in data["table"] if r["label"] == "b64")
     assert row.get("cost_device") == pytest.approx(1.34 / 3600 / (64 / raw("b64")["total_time"]) * 1e6)
     assert row["cost_e2e"] == pytest.approx(1.34 / 3600 / trainer("b64")["train_samples_per_second"] * 1e6)
 
 
 def test_hardware_overrides_change_the_forecast():
-    data = json.loads(CliRunner().invoke(cli, ["sweep", str(RUN), "--format", "json", "--hbm-per-core", "24GiB"]).output)
+    data = json.loads(CliRunner().invoke(cli, ["sweep", str(RUN), "--format", "json",
+                                               "--hbm-per-core", "24GiB"]).output)
     assert data["models"]["memory"]["hbm"] == 24 * GIB
     assert data["models"]["memory"]["largest_profiled"] > 118
 

@@ -97,7 +97,8 @@ def test_a_negative_fitted_slope_is_the_reason_not_the_number_of_points(tmp_path
     result = write(tmp_path, {b: {"total_time": ms / 1e3} for b, ms in zip(BATCHES, STEP_MS, strict=True)})
     n = len(BATCHES)
     mx, my = sum(BATCHES) / n, sum(STEP_MS) / n
-    slope = sum((x - mx) * (y - my) for x, y in zip(BATCHES, STEP_MS, strict=True)) / sum((x - mx) ** 2 for x in BATCHES)
+    slope = (sum((x - mx) * (y - my) for x, y in zip(BATCHES, STEP_MS, strict=True))
+             / sum((x - mx) ** 2 for x in BATCHES))
     assert slope < 0 and result.step_fit.per_sample * 1e3 == pytest.approx(slope)
     assert result.knee is not None and len(result.points) == 7
     reason = outcome(result, "diminishing-returns").reason

@@ -53,7 +53,8 @@ def test_neuron_top_gigabytes_are_binary():
 
 @pytest.mark.parametrize("value, unit, text", [
     (0.1147, "s", "114.7 ms"), (round(8.583 * 2**30), "B", "8.583 GiB"), (0.2039, "fraction", "20.39 %"),
-    (3.11e-6, "s", "3.110 us"), (0.000058, "fraction", "0.005800 %"), (75289488, "cycle", "75.29M"), (61105, "count", "61105"),
+    (3.11e-6, "s", "3.110 us"), (0.000058, "fraction", "0.005800 %"), (75289488, "cycle", "75.29M"),
+    (61105, "count", "61105"),
     (2_145_000_000_000, "FLOP", "2.145 TFLOP"), (25300 / 100, "fraction", "25300 %"),
 ])
 def test_format_value(value, unit, text):

@@ -128,7 +128,7 @@ def test_sniff_knows_the_document_by_any_section_first():
 def test_a_view_document_without_summary_says_so(tmp_path):
     path = tmp_path / "v.json"
     path.write_text('{"instruction": [{"opcode": "MATMUL"}], "nc_mem_usage": []}', encoding="utf-8")
-    with pytest.raises(ParseError, match="section 'summary'.*a list of one or more profile objects"):
+    with pytest.raises(ParseError, match=r"section 'summary'.*a list of one or more profile objects"):
         neuroncmp.load(path)
 
 

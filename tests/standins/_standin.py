@@ -20,7 +20,8 @@ reference):
 - ``--version``: one line.
 The values come from the bundled real profiles (``profiles/trn1-2xlarge-bs-sweep/``): the stand-in
 NTFF names its batch size and graph, and ``view`` prints that batch size's real summary (8 is the
-baseline) for the training-step graph, a tiny one for the helper graphs. Stand-in NEFF/NTFF files are small JSON texts, not the real binary formats.
+baseline) for the training-step graph, a tiny one for the helper graphs. Stand-in NEFF/NTFF files
+are small JSON texts, not the real binary formats.
 
 Behaviour switches (environment): ``STANDIN_NO_DEVICE=1`` (capture and neuron-ls find no device),
 ``STANDIN_VIEW_FAIL=<batch>`` (view fails for that batch's trace).
