@@ -1,4 +1,4 @@
-"""The band test the differ runs (``Band.against``, with its log change inline for speed) against
+"""The band test the differ runs (``Band.inside_all``, with its log change inline for speed) against
 the rule as the module docstring states it, written here with the module's ``_log_change``."""
 
 from __future__ import annotations
@@ -43,5 +43,31 @@ pairs = st.one_of(st.tuples(numbers, numbers), near)  # any two numbers, and cha
 @given(bands, pairs)
 def test_the_fast_band_test_is_the_stated_rule(band: Band, pair: tuple[float, float]) -> None:
     b, v = pair
-    assert band.against(b)(v) == stated_rule(band, b, v)
+    assert band.inside_all(b, [v, b, v]) == [stated_rule(band, b, v), stated_rule(band, b, b), stated_rule(band, b, v)]
     assert band.inside(b, v) == stated_rule(band, b, v)
+
+
+def _nudged(value: float, ulps: int) -> float:
+    for _ in range(abs(ulps)):
+        value = math.nextafter(value, math.inf if ulps > 0 else -math.inf)
+    return value
+
+
+edge_bands = st.one_of(
+    st.tuples(st.one_of(st.sampled_from([0.01, 0.02, 0.05]), st.floats(0, 0.7)),
+              st.sampled_from([0.0, 1e-6, 1024.0])).map(lambda drawn: (drawn[0], Band(drawn[0], floor=drawn[1]))),
+    st.tuples(st.one_of(st.sampled_from([0.05, 0.1]), st.floats(0, 0.7)), st.sampled_from([0.5, 100.0, 1e300]),
+              st.sampled_from([0.0, 1e-5])).map(
+        lambda drawn: (drawn[0], Band(drawn[1], True, relative=drawn[0], level=drawn[2]))))
+
+
+@settings(max_examples=800)
+@given(st.one_of(st.floats(1e-300, 1e300), st.floats(1e-7, 1e-3)), edge_bands, st.booleans(), st.integers(-4, 4),
+       st.sampled_from([0.0, 1e-12, 1e-10, 1e-9, 2e-9]))
+def test_the_band_test_is_the_stated_rule_at_a_relative_bands_edges(b, drawn, up, ulps, off):
+    """Values on and a few ulps or a hair beside each edge of a relative band (b (1 + band), b / (1 + band)),
+    alone or beside a band in points: where the quick test without a logarithm hands over to the rule's own."""
+    width, band = drawn
+    edge = b * (1 + width) if up else b / (1 + width)
+    values = [_nudged(edge, ulps), _nudged(edge * (1 + off), ulps), _nudged(edge * (1 - off), ulps)]
+    assert band.inside_all(b, values) == [stated_rule(band, b, v) for v in values]

@@ -1,6 +1,7 @@
-"""The differ's fast paths (one plain number a side; a variant lacking the metric) against its general
-rules: ``compare`` with every cell built by ``differ._cell`` is the reference, and each cell of the
-ordinary ``compare`` must equal it, field by field (NaN included, hence ``repr``)."""
+"""The differ's fast path (a row of one plain baseline number, computed as columns; the variants lacking
+the metric patched in) against its general rules: ``compare`` with every cell built by ``differ._cell`` is
+the reference, and each cell of the ordinary ``compare`` must equal it, field by field (NaN included,
+hence ``repr``), read both as records (``row.cells``) and from the columns."""
 
 from __future__ import annotations
 
@@ -22,15 +23,10 @@ def sweep():
     return neuroncmp.load_many([RUN / f"{name}.json" for name in FILES])
 
 
-def _general_only(facts, shared):
-    """Every cell through the general rules, none through a fast path."""
-    return tuple(differ._cell(facts, shared, index) for index in range(1, len(shared.sides)))
-
-
 def _both(monkeypatch, *args, **kwargs):
     fast = compare(*args, **kwargs)
     with monkeypatch.context() as patched:
-        patched.setattr(differ, "_cells", _general_only)
+        patched.setattr(differ, "_plain_row", lambda facts, shared, unit, *_: differ._general_row(facts, shared, unit))
         general = compare(*args, **kwargs)
     return fast, general
 
@@ -41,6 +37,24 @@ def _assert_same(fast, general):
         for cell, reference in zip(ours.cells, theirs.cells, strict=True):
             assert type(cell.step) is type(reference.step) and type(cell) is type(reference)
             assert repr(tuple(cell)) == repr(tuple(reference)), (ours.name, cell.variant)
+        _assert_columns_are_the_cells(ours, theirs.cells)
+
+
+def _assert_columns_are_the_cells(row, cells):
+    """Each column entry is the field of the reference cell (read column by column, not through ``row.cells``)."""
+    assert row.variants == tuple(cell.variant for cell in cells)
+    for basis in ("step", "sample"):
+        columns, deltas = getattr(row, basis), [getattr(cell, basis) for cell in cells]
+        if columns is None:
+            assert deltas == [None] * len(cells), row.name
+            continue
+        for field in ("variant", "delta", "relative", "points", "ratio", "verdict", "p_value", "in_band"):
+            expected = [getattr(d, field) if d is not None else (False if field == "in_band" else None)
+                        for d in deltas]
+            assert repr(list(getattr(columns, field))) == repr(expected), (row.name, basis, field)
+        assert {repr(d.baseline) for d in deltas if d is not None} <= {repr(columns.baseline)}
+    for field in ("n_variant", "spread_variant", "suspect"):
+        assert list(getattr(row, field)) == [getattr(cell, field) for cell in cells], (row.name, field)
 
 
 # values a profile can hold that a plain number path must not get wrong: zero, a sign change, an

@@ -70,33 +70,61 @@ class Band(NamedTuple):
         """Whether ``b`` -> ``v`` is noise: under the absolute floor, or inside the band (for a
         fraction: under its level, or inside both its bands). Comparisons only, no division, so
         an integer beyond a float's range never overflows; a NaN is outside."""
-        return self.against(b)(v)
+        return self.inside_all(b, (v,))[0]
 
-    def against(self, b: float) -> Callable[[float], bool]:
-        """``inside`` with the baseline ``b`` fixed: the test of each variant's value. What depends
-        only on the band and ``b`` (the log limit, ln|b|, its sign) is worked out once, for a row's
-        every variant, and ``_log_change`` is inline (500 variants: the band tests take half the time);
-        tests/test_band_rule.py holds it to the rule as stated, with ``_log_change``."""
+    def inside_all(self, b: float, values: Iterable[float]) -> list[bool]:
+        """``inside(b, v)`` of each of ``values``: a row's every variant against its baseline. What
+        depends only on the band and ``b`` (the log limit, ln|b|, its sign) is worked out once, and the
+        rule is one expression in a list comprehension, ``_log_change`` inline (500 variants' 72,000
+        band tests: 95 ms as a call per value, 25 as one comprehension a row); tests/test_band_rule.py
+        holds it to the rule as stated, with ``_log_change``."""
         floor, points, value = self.floor, self.points, self.value
-        level = self.level if points else 0.0
+        # max(|b|, |v|) <= level is never true for |b| above the level (nor for a NaN baseline)
+        level = self.level if points and abs(b) <= self.level else 0.0
         relative = self.relative if points else value  # the relative band a change must be inside, if any
-        limit = None if relative is None else math.log1p(relative)
-        log_b, negative = (math.log(abs(b)) if b else 0.0), b < 0
-
-        def inside(v: float) -> bool:
-            if b == v or (floor and abs(v - b) <= floor) or (level and max(abs(b), abs(v)) <= level):
-                return True
-            if points and not abs(v - b) * 100 <= value:
-                return False
-            if limit is None:
-                return True
-            change = abs(math.log(abs(v)) - log_b) if b and v and (v < 0) == negative else math.inf  # _log_change
-            return change <= limit
-
-        return inside
+        limit = math.inf if relative is None else math.log1p(relative)  # none: every change is inside it
+        if _NORMAL < b < 1 / _NORMAL and limit < 1:
+            return _positive_inside(b, values, floor, limit, value if points else None, level)
+        log_b, negative, log, inf = (math.log(abs(b)) if b else 0.0), b < 0, math.log, math.inf
+        floored, levelled = bool(floor), bool(level)
+        if not points:
+            return [b == v or (floored and abs(v - b) <= floor)
+                    or (abs(log(abs(v)) - log_b) if b and v and (v < 0) == negative else inf) <= limit
+                    for v in values]
+        return [b == v or (floored and abs(v - b) <= floor) or (levelled and max(abs(b), abs(v)) <= level)
+                or (abs(v - b) * 100 <= value
+                    and (abs(log(abs(v)) - log_b) if b and v and (v < 0) == negative else inf) <= limit)
+                for v in values]
 
     def _under_level(self, b: float, v: float) -> bool:
         return bool(self.points and self.level) and max(abs(b), abs(v)) <= self.level
+
+
+_NORMAL = 1e-300  # baselines from here to its inverse: their band's edges are plain floats, far from 0 and inf
+_MARGIN = 1e-9    # far wider than the rounding of the edges and of ln(v) - ln(b) (~1e-13 for |ln| <= 700)
+
+
+def _positive_inside(b: float, values: Iterable[float], floor: float, limit: float, points: float | None,
+                     level: float) -> list[bool]:
+    """``inside_all`` of a positive baseline of normal size and a relative band under ln(2) (with a
+    band in ``points``, a fraction's): a value well inside the relative band's edges (b e^-limit,
+    b e^limit) is inside it and one well outside them is outside without a logarithm; only one within
+    ``_MARGIN`` of an edge is tested as the rule says (|ln v - ln b| <= limit). A value that is not
+    positive, NaN included, is outside it as in the rule; and |x| <= y is written -y <= x <= y (the
+    same for every x but NaN, false both ways). 500 variants' 72,000 band tests: 25 -> 12 ms."""
+    low, high, log, log_b, floored = b * math.exp(-limit), b * math.exp(limit), math.log, math.log(b), bool(floor)
+    inner_low, inner_high = low * (1 + _MARGIN), high * (1 - _MARGIN)
+    outer_low, outer_high = low * (1 - _MARGIN), high * (1 + _MARGIN)
+    if points is None:
+        return [b == v or (floored and -floor <= v - b <= floor) or (
+                v > 0 and (inner_low <= v <= inner_high
+                           or (outer_low <= v <= outer_high and -limit <= log(v) - log_b <= limit)))
+                for v in values]
+    levelled = bool(level)
+    return [b == v or (floored and -floor <= v - b <= floor) or (levelled and max(b, abs(v)) <= level) or (
+            -points <= (v - b) * 100 <= points and v > 0 and (
+                inner_low <= v <= inner_high or (outer_low <= v <= outer_high and -limit <= log(v) - log_b <= limit)))
+            for v in values]
 
 
 def _log_change(b: float, v: float) -> float:
