@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 
 import pytest
-from conftest import RUN
+from conftest import ROOT, RUN
 
 import neuroncmp
 from neuroncmp.comparison import differ
@@ -99,3 +100,16 @@ def test_the_fast_paths_give_the_general_rules_cells_beside_repeated_captures(mo
     again = dataclasses.replace(b32, metrics={n: m._replace(value=m.value * 1.01) if isinstance(m.value, float) else m
                                               for n, m in b32.metrics.items()})
     _assert_same(*_both(monkeypatch, b16, b32, again, _odd_variant(b32, "odd", 3)))
+
+
+def test_the_columns_are_the_general_rules_cells_on_a_generated_sweep(monkeypatch, tmp_path):
+    """``bench_cli``'s generated sweep (every number of b32 nudged up or down by up to 10 %, the
+    in-process benchmark's input), 60 variants, beside the bundled b2 (another batch size) and a
+    second capture of a variant (repeated captures): the auto basis, per sample and per step."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench_cli
+
+    profiles = neuroncmp.load_many(bench_cli.generate_sweep(tmp_path, 60) + [str(RUN / "b2.json")])
+    again = dataclasses.replace(profiles[5], metrics=dict(profiles[5].metrics))
+    for basis in ("auto", "step", "sample"):
+        _assert_same(*_both(monkeypatch, *profiles, again, basis=basis))
