@@ -44,6 +44,7 @@ pairs = st.one_of(st.tuples(numbers, numbers), near)  # any two numbers, and cha
 def test_the_fast_band_test_is_the_stated_rule(band: Band, pair: tuple[float, float]) -> None:
     b, v = pair
     assert band.inside_all(b, [v, b, v]) == [stated_rule(band, b, v), stated_rule(band, b, b), stated_rule(band, b, v)]
+    assert band.inside_all(b, [v, b] * 9) == [stated_rule(band, b, v), stated_rule(band, b, b)] * 9  # a row's many
     assert band.inside(b, v) == stated_rule(band, b, v)
 
 
@@ -69,5 +70,5 @@ def test_the_band_test_is_the_stated_rule_at_a_relative_bands_edges(b, drawn, up
     alone or beside a band in points: where the quick test without a logarithm hands over to the rule's own."""
     width, band = drawn
     edge = b * (1 + width) if up else b / (1 + width)
-    values = [_nudged(edge, ulps), _nudged(edge * (1 + off), ulps), _nudged(edge * (1 - off), ulps)]
-    assert band.inside_all(b, values) == [stated_rule(band, b, v) for v in values]
+    values = [_nudged(edge, ulps), _nudged(edge * (1 + off), ulps), _nudged(edge * (1 - off), ulps)] * 6
+    assert band.inside_all(b, values) == [stated_rule(band, b, v) for v in values]  # more than a few: the quick test

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fnmatch import fnmatchcase, translate
 from functools import cache
 
@@ -72,7 +72,7 @@ class Band(NamedTuple):
         an integer beyond a float's range never overflows; a NaN is outside."""
         return self.inside_all(b, (v,))[0]
 
-    def inside_all(self, b: float, values: Iterable[float]) -> list[bool]:
+    def inside_all(self, b: float, values: Sequence[float]) -> list[bool]:
         """``inside(b, v)`` of each of ``values``: a row's every variant against its baseline. What
         depends only on the band and ``b`` (the log limit, ln|b|, its sign) is worked out once, and the
         rule is one expression in a list comprehension, ``_log_change`` inline (500 variants' 72,000
@@ -83,7 +83,7 @@ class Band(NamedTuple):
         level = self.level if points and abs(b) <= self.level else 0.0
         relative = self.relative if points else value  # the relative band a change must be inside, if any
         limit = math.inf if relative is None else math.log1p(relative)  # none: every change is inside it
-        if _NORMAL < b < 1 / _NORMAL and limit < 1:
+        if len(values) > _FEW and _NORMAL < b < 1 / _NORMAL and limit < 1:
             return _positive_inside(b, values, floor, limit, value if points else None, level)
         log_b, negative, log, inf = (math.log(abs(b)) if b else 0.0), b < 0, math.log, math.inf
         floored, levelled = bool(floor), bool(level)
@@ -101,10 +101,11 @@ class Band(NamedTuple):
 
 
 _NORMAL = 1e-300  # baselines from here to its inverse: their band's edges are plain floats, far from 0 and inf
+_FEW = 16  # values: fewer, and the edges' set-up (two exp) costs more than the logarithms it saves
 _MARGIN = 1e-9    # far wider than the rounding of the edges and of ln(v) - ln(b) (~1e-13 for |ln| <= 700)
 
 
-def _positive_inside(b: float, values: Iterable[float], floor: float, limit: float, points: float | None,
+def _positive_inside(b: float, values: Sequence[float], floor: float, limit: float, points: float | None,
                      level: float) -> list[bool]:
     """``inside_all`` of a positive baseline of normal size and a relative band under ln(2) (with a
     band in ``points``, a fraction's): a value well inside the relative band's edges (b e^-limit,

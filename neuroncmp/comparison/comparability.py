@@ -132,7 +132,7 @@ def _unrelated(sides: list[Side]) -> list[str]:
 
 
 def _usage_types(side: Side) -> frozenset[str]:
-    return frozenset(r.usage_type for r in side.profiles[0].memory if r.usage_type != "total")
+    return frozenset({r.usage_type for r in side.profiles[0].memory} - {"total"})
 
 
 def unlike_memory(sides: list[Side]) -> frozenset[int]:

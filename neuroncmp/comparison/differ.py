@@ -132,6 +132,9 @@ class _Context(NamedTuple):
     labels: tuple[str, ...]      # the variants' labels
     doubted: dict[str, dict[int, str]]  # metric -> side index -> why its value cannot be trusted
     values: dict[str, list[Any]]  # metric -> each variant's value (``_MISSING``, ``_SEVERAL``: see there)
+    batched: frozenset[int]      # sides with a batch size
+    ones: tuple[int, ...]        # a 1 per variant (captures), and a None per variant: a row's usual columns
+    nones: tuple[None, ...]
 
 
 def _rows(sides: list[Side], captures: list[Captures], bands: Bands,
@@ -142,7 +145,9 @@ def _rows(sides: list[Side], captures: list[Captures], bands: Bands,
     unscored = frozenset(i for i, side in enumerate(sides) if _batches_differ(sides[0], side)) | unlike_memory
     shared = _Context(sides, captures, singles, doubts, bands, step_context, unlike_eval, unscored,
                       [side.batch_size for side in sides[1:]], tuple(side.label for side in sides[1:]),
-                      _by_metric(doubts), _values_by_metric(names, singles))
+                      _by_metric(doubts), _values_by_metric(names, singles),
+                      frozenset(i for i, side in enumerate(sides) if side.batch_size), (1,) * (len(sides) - 1),
+                      (None,) * (len(sides) - 1))
     rows = [_row(name, shared) for name in names]
     return tuple(sorted(rows, key=lambda r: group_rank(r.spec.group)))  # stable: keeps input order
 
@@ -210,7 +215,7 @@ def _general_row(facts: _Facts, shared: _Context, unit: str) -> Row:
     return Row.of_cells(facts.name, facts.spec, unit, facts.band, cells)
 
 Columns = list[list[Any]]  # a basis' columns while a row is built: ``Delta``'s fields from ``variant`` on
-Computed = Callable[[_Facts, _Context, list[Any], list[int], list[str | None]], tuple[Columns, Columns | None]]
+Computed = Callable[[_Facts, _Context, list[Any], list[int], list[str | None] | None], tuple[Columns, Columns | None]]
 
 
 def _plain_row(facts: _Facts, shared: _Context, unit: str, odd_ones: Callable[[list[Any]], list[int]],
@@ -225,18 +230,25 @@ def _plain_row(facts: _Facts, shared: _Context, unit: str, odd_ones: Callable[[l
     values = shared.values[name]
     every = values.count(_MISSING) == n  # no variant has the metric (42 of 137 rows, 500 variants)
     odd = list(range(n)) if every else odd_ones(values)
-    missing = odd if every else [i for i in odd if values[i] is _MISSING]
     doubts = _doubts(facts, shared)
+    suspect = shared.nones if doubts is None else tuple(doubts[1:])
+    if not odd:  # the usual row
+        step, sample = computed(facts, shared, values, odd, doubts)
+        return Row(name, facts.spec, unit, facts.band, shared.labels, _deltas(facts.step, step),
+                   _deltas(facts.sample, sample) if facts.sample and sample else None, len(facts.step.values),
+                   shared.ones, facts.spread, shared.nones, suspect)
+    missing = odd if every else [i for i in odd if values[i] is _MISSING]
     removed = _removed(facts, shared, n) if missing else None
     if every:  # nothing to compute
         step, sample = cast("tuple[Columns, Columns | None]", removed)
-    else:
+    else:  # the columns patched below may share a list (a column of None) or be ``values``: copied
         step, sample = computed(facts, shared, values, odd, doubts)
-    n_variant: list[int] = [1] * n
-    spread_variant: list[tuple[float, float] | None] = [None] * n
-    if missing and not every:
+        step = [list(column) for column in step]
+        sample = None if sample is None else [list(column) for column in sample]
         for i in missing:
             _patch_from(step, sample, removed, i)
+    n_variant: list[int] = [1] * n
+    spread_variant: list[tuple[float, float] | None] = [None] * n
     for i in missing:
         n_variant[i] = 0
     for i in [] if every else odd:
@@ -248,8 +260,7 @@ def _plain_row(facts: _Facts, shared: _Context, unit: str, odd_ones: Callable[[l
             n_variant[i], spread_variant[i] = cell.n_variant, cell.spread_variant
     return Row(name, facts.spec, unit, facts.band, shared.labels, _deltas(facts.step, step),
                _deltas(facts.sample, sample) if facts.sample and sample else None, len(facts.step.values),
-               tuple(n_variant),
-               facts.spread, tuple(spread_variant), tuple(doubts[1:]))
+               tuple(n_variant), facts.spread, tuple(spread_variant), suspect)
 
 
 _MISSING = object()  # the value of a metric a variant lacks: a value no metric has
@@ -272,7 +283,7 @@ def _odd(values: list[Any]) -> list[int]:
     return [i for i, v in enumerate(values) if not ((type(v) is float or type(v) is int) and v == v)]
 
 
-def _computed(facts: _Facts, shared: _Context, values: list[Any], odd: list[int], doubts: list[str | None]
+def _computed(facts: _Facts, shared: _Context, values: list[Any], odd: list[int], doubts: list[str | None] | None
               ) -> tuple[Columns, Columns | None]:
     """The per-step and per-sample columns of a plain row; the ``odd`` variants (not one plain number
     each) computed with the baseline standing in for their values, to be replaced."""
@@ -289,7 +300,7 @@ def _not_texts(values: list[Any]) -> list[int]:
     return [i for i, v in enumerate(values) if type(v) is not str]
 
 
-def _text_columns(facts: _Facts, shared: _Context, values: list[Any], odd: list[int], doubts: list[str | None]
+def _text_columns(facts: _Facts, shared: _Context, values: list[Any], odd: list[int], doubts: list[str | None] | None
                   ) -> tuple[Columns, Columns | None]:
     """``_delta``'s fields of each text against the baseline's one text (no per-sample basis):
     unchanged or neutral, and the rules' suspect or context instead."""
@@ -298,7 +309,8 @@ def _text_columns(facts: _Facts, shared: _Context, values: list[Any], odd: list[
     judged = _step_rules(facts, shared, doubts)[0]
     if judged is not None:
         verdict = [rule or verdict for rule, verdict in zip(judged, verdict, strict=True)]
-    return [list(values), [None] * n, [None] * n, [None] * n, [None] * n, verdict, [None] * n, [False] * n], None
+    none = [None] * n
+    return [values, none, none, none, none, verdict, none, [False] * n], None  # shared lists: copied to patch
 
 
 def _removed(facts: _Facts, shared: _Context, n: int) -> tuple[Columns, Columns | None]:
@@ -335,21 +347,25 @@ def _plain_columns(scale: _Scale, band: Band, numbers: list[Any], judged: list[V
     else:
         verdict = [rule or (UNCHANGED if inside else pair[0] if v > b else pair[1])
                    for rule, pair, inside, v in zip(judged, verdicts, in_band, numbers, strict=True)]
-    return [list(numbers), deltas, list(relative), list(points), list(ratio), verdict, list(none), in_band]
+    return [numbers, deltas, relative, points, ratio, verdict, none, in_band]  # shared lists: copied to patch
 
 
-def _step_rules(facts: _Facts, shared: _Context, doubts: list[str | None]
+_NONE: frozenset[int] = frozenset()
+
+
+def _step_rules(facts: _Facts, shared: _Context, doubts: list[str | None] | None
                 ) -> tuple[list[Verdict | None] | None, list[tuple[Verdict, Verdict]] | tuple[Verdict, Verdict]]:
     """``_cell``'s rules of the per-step verdicts, per variant: suspect, context (an eval-pass timing
     against an eval set of another size; per-step context beside a per-sample row), unscored (memory
     across batch sizes); (None, the row's verdicts) when no rule applies to any variant."""
     verdicts = facts.verdicts
-    context = set(shared.unlike_eval) if facts.eval_pass else set()  # sides whose per-step delta is context
+    context = shared.unlike_eval if facts.eval_pass else _NONE  # sides whose per-step delta is context
     if shared.step_context and facts.sample is not None:
-        context.update(i for i, side in enumerate(shared.sides) if side.batch_size)
-    unscored = shared.unscored if facts.grows else frozenset()
-    if not context and not unscored and doubts.count(None) == len(doubts):
+        context = context | shared.batched
+    unscored = shared.unscored if facts.grows else _NONE
+    if not context and not unscored and doubts is None:
         return None, verdicts
+    doubts = doubts or [None] * len(shared.sides)
     unscored_verdicts = (_UNSCORED[verdicts[0]], _UNSCORED[verdicts[1]])
     variants = range(1, len(shared.sides))
     judged: list[Any] = [SUSPECT if doubts[i] is not None else CONTEXT if i in context else None for i in variants]
@@ -357,16 +373,16 @@ def _step_rules(facts: _Facts, shared: _Context, doubts: list[str | None]
             [unscored_verdicts if i in unscored else verdicts for i in variants])
 
 
-def _sample_columns(facts: _Facts, shared: _Context, numbers: list[Any], doubts: list[str | None]) -> Columns:
+def _sample_columns(facts: _Facts, shared: _Context, numbers: list[Any], doubts: list[str | None] | None) -> Columns:
     """The per-sample columns of a plain row: each value over its side's batch size; a variant
     without a batch size has none (None in every column)."""
     scale = cast(_Scale, facts.sample)
     batches = shared.batches
-    batched = None not in batches and 0 not in batches
+    batched = len(shared.batched) == len(shared.sides)  # every side has a batch size
     per_sample = [v / batch for v, batch in zip(numbers, batches, strict=True)] if batched else \
         [v / batch if batch else scale.central for v, batch in zip(numbers, batches, strict=True)]
     judged: list[Verdict | None] | None = None
-    if doubts.count(None) < len(doubts):
+    if doubts is not None:
         judged = [SUSPECT if doubt is not None else None for doubt in doubts[1:]]
     columns = _plain_columns(scale, facts.band, per_sample, judged,
                              facts.verdicts if judged is None else [facts.verdicts] * len(numbers))
@@ -398,15 +414,15 @@ _NO_DELTA = (None, None, None, None, None, None, None, False)  # a variant's ent
 
 
 def _deltas(scale: _Scale, columns: Columns) -> Deltas:
-    return Deltas(scale.basis, scale.central, *(tuple(column) for column in columns))
+    return tuple.__new__(Deltas, (scale.basis, scale.central, *map(tuple, columns)))  # no NamedTuple.__new__ frame
 
 
-def _doubts(facts: _Facts, shared: _Context) -> list[str | None]:
-    """Per side: why its value of the row's metric (or the baseline's) cannot be trusted."""
+def _doubts(facts: _Facts, shared: _Context) -> list[str | None] | None:
+    """Per side: why its value of the row's metric (or the baseline's) cannot be trusted; None: no side's doubted."""
     if facts.doubt is not None:
         return [facts.doubt] * len(shared.sides)
     doubted = shared.doubted.get(facts.name)
-    return [None] * len(shared.sides) if doubted is None else [doubted.get(i) for i in range(len(shared.sides))]
+    return None if doubted is None else [doubted.get(i) for i in range(len(shared.sides))]
 
 
 def _values_by_metric(names: Iterable[str], singles: list[Mapping[str, Metric] | None]) -> dict[str, list[Any]]:

@@ -107,8 +107,8 @@ def evaluate(comparison: Comparison, rules: Iterable[Rule]) -> tuple[GateResult,
         for row in rows:
             _check_units(rule, row)
         hits = tuple(hit for row in rows for hit in _hits(rule, row, comparison.basis))
-        skipped = tuple(f"{row.name} {cell.variant}: {cell.suspect}" for row in rows for cell in row.cells
-                        if cell.suspect is not None)
+        skipped = tuple(f"{row.name} {variant}: {suspect}" for row in rows
+                        for variant, suspect in zip(row.variants, row.suspect, strict=True) if suspect is not None)
         results.append(GateResult(rule, hits, skipped))
     return tuple(results)
 

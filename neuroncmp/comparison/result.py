@@ -10,7 +10,7 @@ kind); the ``Comparison`` container is a frozen dataclass, so the notebook API c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -127,12 +127,15 @@ class Deltas(NamedTuple):
                             self.in_band[index]))
 
     @classmethod
-    def of(cls, basis: ShownBasis, baseline: Any, deltas: list[Delta | None]) -> Deltas:
+    def of(cls, basis: ShownBasis, baseline: Any, deltas: Sequence[Delta | None]) -> Deltas:
         """The columns of ``deltas`` (one per variant, None where a variant has none in this basis)."""
-        def column(field: int) -> tuple[Any, ...]:
-            return tuple(None if delta is None else delta[field] for delta in deltas)
-        return cls(basis, baseline, column(2), column(3), column(4), column(5), column(6), column(7), column(8),
-                   tuple(delta is not None and delta.in_band for delta in deltas))
+        if None not in deltas:
+            return _new(cls, (basis, baseline, *tuple(zip(*deltas, strict=True))[2:]))  # transposed at once
+        filled = [_NO_DELTA if delta is None else delta for delta in deltas]
+        return _new(cls, (basis, baseline, *tuple(zip(*filled, strict=True))[2:]))
+
+
+_NO_DELTA = (None, None, None, None, None, None, None, None, None, False)  # a variant's entries, no value
 
 
 class Row:
@@ -141,7 +144,7 @@ class Row:
     first read: a 500-variant comparison builds 2,700 tuples in place of 180,000 records (compare
     200 -> 50 ms, the collector's share of it gone). Immutable; equal to a row of the same values."""
 
-    __slots__ = ("_cells", "band", "n_baseline", "n_variant", "name", "sample", "spec", "spread_baseline",
+    __slots__ = ("_cells", "_shown", "band", "n_baseline", "n_variant", "name", "sample", "spec", "spread_baseline",
                  "spread_variant", "step", "suspect", "unit", "variants")
     _FIELDS = ("name", "spec", "unit", "band", "variants", "step", "sample", "n_baseline", "n_variant",
                "spread_baseline", "spread_variant", "suspect")  # the arguments, in order
@@ -159,27 +162,37 @@ class Row:
     spread_variant: tuple[tuple[float, float] | None, ...]
     suspect: tuple[str | None, ...]  # per variant: why its values (or the baseline's) cannot be trusted
     _cells: tuple[Cell, ...] | None
+    _shown: dict[ShownBasis, tuple[Delta, ...]] | None
 
     def __init__(self, name: str, spec: MetricSpec, unit: str, band: Band, variants: tuple[str, ...],
                  step: Deltas, sample: Deltas | None, n_baseline: int, n_variant: tuple[int, ...],
                  spread_baseline: tuple[float, float] | None, spread_variant: tuple[tuple[float, float] | None, ...],
                  suspect: tuple[str | None, ...]) -> None:
-        for field, value in zip(self._FIELDS, (name, spec, unit, band, variants, step, sample, n_baseline,
-                                               n_variant, spread_baseline, spread_variant, suspect), strict=True):
-            object.__setattr__(self, field, value)
-        object.__setattr__(self, "_cells", None)
+        fixed = object.__setattr__  # one call a field, no loop: 137 rows of 8 profiles, a cold diff's every row
+        fixed(self, "name", name)
+        fixed(self, "spec", spec)
+        fixed(self, "unit", unit)
+        fixed(self, "band", band)
+        fixed(self, "variants", variants)
+        fixed(self, "step", step)
+        fixed(self, "sample", sample)
+        fixed(self, "n_baseline", n_baseline)
+        fixed(self, "n_variant", n_variant)
+        fixed(self, "spread_baseline", spread_baseline)
+        fixed(self, "spread_variant", spread_variant)
+        fixed(self, "suspect", suspect)
+        fixed(self, "_cells", None)
+        fixed(self, "_shown", None)
 
     @classmethod
     def of_cells(cls, name: str, spec: MetricSpec, unit: str, band: Band, cells: tuple[Cell, ...]) -> Row:
         """The row of ``cells`` (one per variant, at least one): the columns of their fields."""
-        first = cells[0]
-        samples = [cell.sample for cell in cells]
+        labels, steps, samples, n_baseline, n_variant, spread_baseline, spreads, suspect = zip(*cells, strict=True)
+        step = steps[0]
         sample = next((delta for delta in samples if delta is not None), None)
-        return cls(name, spec, unit, band, tuple(cell.variant for cell in cells),
-                   Deltas.of(first.step.basis, first.step.baseline, [cell.step for cell in cells]),
+        return cls(name, spec, unit, band, labels, Deltas.of(step.basis, step.baseline, steps),
                    None if sample is None else Deltas.of(sample.basis, sample.baseline, samples),
-                   first.n_baseline, tuple(cell.n_variant for cell in cells), first.spread_baseline,
-                   tuple(cell.spread_variant for cell in cells), tuple(cell.suspect for cell in cells))
+                   n_baseline[0], n_variant, spread_baseline[0], spreads, suspect)
 
     def _fields(self) -> tuple[Any, ...]:
         return tuple(getattr(self, field) for field in self._FIELDS)
@@ -215,12 +228,36 @@ class Row:
         return _new(Cell, (self.variants[index], step, sample, self.n_baseline, self.n_variant[index],
                            self.spread_baseline, self.spread_variant[index], self.suspect[index]))
 
-    def shown(self, basis: ShownBasis) -> list[Delta]:
-        """Each variant's delta in ``basis`` (``Cell.shown``: per step where it has no per-sample value)."""
+    def shown(self, basis: ShownBasis) -> tuple[Delta, ...]:
+        """Each variant's delta in ``basis`` (``Cell.shown``: per step where it has no per-sample value),
+        made once, when first read (a renderer reads them for the values, the changes and the trend)."""
+        shown = self._shown
+        if shown is None:
+            shown = {}
+            object.__setattr__(self, "_shown", shown)
+        deltas = shown.get(basis)
+        if deltas is None:
+            step, sample = self.step, self.sample
+            if basis != SAMPLE or sample is None:
+                deltas = tuple(step.made(i) for i in range(len(self.variants)))
+            else:
+                deltas = tuple(sample.at(i) or step.made(i) for i in range(len(self.variants)))
+            shown[basis] = deltas
+        return deltas
+
+    def values(self, basis: ShownBasis) -> list[Any]:
+        """Each variant's value in ``basis`` (``Cell.shown(basis).variant``), read from the columns."""
         step, sample = self.step, self.sample
         if basis != SAMPLE or sample is None:
-            return [step.made(i) for i in range(len(self.variants))]
-        return [sample.at(i) or step.made(i) for i in range(len(self.variants))]
+            return list(step.variant)
+        return [s if verdict is not None else v
+                for s, verdict, v in zip(sample.variant, sample.verdict, step.variant, strict=True)]
+
+    def baseline(self, basis: ShownBasis) -> Any:
+        """The baseline's value in ``basis`` as the first variant's cell shows it (``Cell.shown``)."""
+        sample = self.sample
+        return sample.baseline if basis == SAMPLE and sample is not None and sample.verdict[0] is not None \
+            else self.step.baseline
 
     def verdicts(self, basis: ShownBasis) -> tuple[Verdict, ...]:
         """Each variant's verdict in ``basis``, read from the columns (``Cell.shown(basis).verdict``)."""

@@ -100,7 +100,7 @@ def change_in_bands(row: Row, basis: ShownBasis) -> float:
     relative change counts |ln(variant / baseline)| / ln(1 + band); points count |pp| / band (a
     fraction: the larger of its two bands); a change from or to zero, or across zero, is
     infinitely many bands."""
-    sizes = [_size(cell.shown(basis), row.band) for cell in row.cells]
+    sizes = [_size(delta, row.band) for delta in row.shown(basis)]
     return max(sizes, default=0.0)
 
 
@@ -113,7 +113,7 @@ def _size(delta: Delta, band: Band) -> float:
 def change_rank(row: Row, basis: ShownBasis) -> int:
     """better/worse first, then neutral, suspect and unscored changes (memory across batch sizes),
     then rows on one side only, then unchanged."""
-    verdicts = {cell.shown(basis).verdict for cell in row.cells}
+    verdicts = set(row.verdicts(basis))
     for rank, kinds in enumerate(({BETTER, WORSE}, {NEUTRAL, SUSPECT, CONTEXT}, {ADDED, REMOVED})):
         if verdicts & kinds:
             return rank

@@ -55,11 +55,11 @@ class Line(NamedTuple):
 
     @property
     def deltas(self) -> list[Delta]:
-        return [cell.shown(self.basis) for cell in self.row.cells]
+        return list(self.row.shown(self.basis))
 
     @property
     def baseline(self) -> Any:
-        return self.row.cells[0].shown(self.basis).baseline
+        return self.row.baseline(self.basis)
 
     def value(self, value: Any, *, with_unit: bool = True) -> str:
         """A value of this row in its display unit."""
@@ -116,6 +116,6 @@ def scale_for(row: Row, basis: ShownBasis) -> tuple[float, str] | None:
     """The display scale of a row, chosen from the baseline (else the first variant) with a finite
     number: an infinity or NaN says nothing about the scale the other values read best in."""
     # lazily: the first value usually decides (a list of every cell's was 137,000 calls for 500 variants)
-    values = chain((c.shown(basis).baseline for c in row.cells[:1]), (c.shown(basis).variant for c in row.cells))
+    values = chain((row.baseline(basis),), row.values(basis))
     reference = next((v for v in values if isinstance(v, (int, float)) and is_finite(v)), None)
     return None if reference is None else pick_scale(reference, row.unit)

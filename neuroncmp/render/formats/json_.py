@@ -9,12 +9,12 @@ baseline, points = 100 x delta for fractions); the CSV writes them out (README, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
-from ...comparison.result import Delta, Side
+from ...comparison.result import Deltas, Side
 from ...model import Profile
 from ..base import (
     DiffReport,
@@ -52,33 +52,28 @@ def _row(shown: Line) -> dict[str, Any]:
     """One metric: what it is, its baseline once, and a column per field with one entry per variant
     (in the order of the document's ``variants``). Columns, not an object per cell: schema /2's
     68,500 cell objects repeated the baseline in each and took 0.48 s to encode, 39 MB."""
-    row, spec, cells = shown.row, shown.row.spec, shown.row.cells
+    row, spec = shown.row, shown.row.spec
     write, change = _written_once(shown.value), changes_written_once()
-    steps = [cell.step for cell in cells]
-    samples = [cell.sample for cell in cells]
-    with_sample = [delta for delta in samples if delta is not None]
-    deltas = shown.deltas  # each cell in the row's basis
+    sample = row.sample if row.sample is not None and row.sample.verdict.count(None) < len(row.variants) else None
     out = {"metric": row.name, "group": spec.group, "unit": row.unit, "kind": spec.kind,
            "direction": spec.direction, "extensive": spec.extensive, "catalogued": spec.catalogued,
            "meaning": spec.meaning, "derived": spec.derived, "formula": spec.formula or None,
            "display_unit": shown.unit, "shown_basis": shown.basis,
-           "baseline": {"step": steps[0].baseline, "sample": with_sample[0].baseline if with_sample else None,
-                        "display": write(deltas[0].baseline), "n": cells[0].n_baseline,
-                        "spread": cells[0].spread_baseline},
-           "n": [cell.n_variant for cell in cells],
-           "step": _column(steps), "sample": _column(samples) if with_sample else None,
-           "display": [write(delta.variant) for delta in deltas],
-           "change": [change(delta) for delta in deltas]}
-    _optional(out, "spread", [cell.spread_variant for cell in cells])
-    _optional(out, "suspect", [cell.suspect for cell in cells])
+           "baseline": {"step": row.step.baseline, "sample": sample.baseline if sample else None,
+                        "display": write(shown.baseline), "n": row.n_baseline, "spread": row.spread_baseline},
+           "n": list(row.n_variant),
+           "step": _column(row.step), "sample": _column(sample) if sample else None,
+           "display": [write(value) for value in row.values(shown.basis)],
+           "change": [change(delta) for delta in shown.deltas]}
+    _optional(out, "spread", list(row.spread_variant))
+    _optional(out, "suspect", list(row.suspect))
     return out
 
 
-def _column(deltas: Sequence[Delta | None]) -> dict[str, Any]:
+def _column(deltas: Deltas) -> dict[str, Any]:
     """A basis' values and verdicts per variant (null where a variant has no value in this basis)."""
-    out = {"value": [delta.variant if delta is not None else None for delta in deltas],
-           "verdict": [delta.verdict if delta is not None else None for delta in deltas]}
-    _optional(out, "p_value", [delta.p_value if delta is not None else None for delta in deltas])
+    out = {"value": list(deltas.variant), "verdict": list(deltas.verdict)}
+    _optional(out, "p_value", list(deltas.p_value))
     return out
 
 
