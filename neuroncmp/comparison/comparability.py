@@ -58,13 +58,20 @@ def _only_in_warnings(only_in: Mapping[str, tuple[str, ...]], labels: list[str])
     return lines
 
 
-def _stated(sides: list[Side]) -> dict[str, list[set[str]]]:
-    """Per key of ``KEYS``, per side: the values its captures state (each read once: O(sides x keys))."""
-    return {key: [{str(value) for p in side.profiles if (value := p.info(key)) is not None} for side in sides]
+def _stated(sides: list[Side]) -> dict[str, list[frozenset[str]]]:
+    """Per key of ``KEYS``, per side: the values its captures state (each read once: O(sides x keys)).
+    Equal sets are one object: 500 sides stating the same versions made 6,000 sets, and the garbage
+    collector's walks of them (and of every loaded profile) cost more than building them."""
+    made: dict[frozenset[str], frozenset[str]] = {}
+    return {key: [made.setdefault(states, states) for states in (_states(side, key) for side in sides)]
             for key in KEYS}
 
 
-def _differs(sides: list[Side], key: str, stated: list[set[str]]) -> str | None:
+def _states(side: Side, key: str) -> frozenset[str]:
+    return frozenset(str(value) for p in side.profiles if (value := p.info(key)) is not None)
+
+
+def _differs(sides: list[Side], key: str, stated: list[frozenset[str]]) -> str | None:
     """``key differs`` only between values that are stated; a side that does not state it is
     "not stated", never a difference (a Trainer file states no instance type)."""
     known = set().union(*stated)
@@ -79,7 +86,7 @@ def _differs(sides: list[Side], key: str, stated: list[set[str]]) -> str | None:
     return f"{key} differs: {parts}{unstated}"
 
 
-def _not_stated(sides: list[Side], stated: dict[str, list[set[str]]]) -> list[str]:
+def _not_stated(sides: list[Side], stated: dict[str, list[frozenset[str]]]) -> list[str]:
     """One line per side that leaves unstated what other sides agree on: not a difference."""
     agreed = [key for key, values in stated.items() if len(set().union(*values)) == 1]
     out = []

@@ -135,6 +135,7 @@ class _Context(NamedTuple):
     batched: frozenset[int]      # sides with a batch size
     ones: tuple[int, ...]        # a 1 per variant (captures), and a None per variant: a row's usual columns
     nones: tuple[None, ...]
+    none: list[None]             # a None per variant, for the columns while they are built (never changed)
 
 
 def _rows(sides: list[Side], captures: list[Captures], bands: Bands,
@@ -147,7 +148,7 @@ def _rows(sides: list[Side], captures: list[Captures], bands: Bands,
                       [side.batch_size for side in sides[1:]], tuple(side.label for side in sides[1:]),
                       _by_metric(doubts), _values_by_metric(names, singles),
                       frozenset(i for i, side in enumerate(sides) if side.batch_size), (1,) * (len(sides) - 1),
-                      (None,) * (len(sides) - 1))
+                      (None,) * (len(sides) - 1), [None] * (len(sides) - 1))
     rows = [_row(name, shared) for name in names]
     return tuple(sorted(rows, key=lambda r: group_rank(r.spec.group)))  # stable: keeps input order
 
@@ -234,8 +235,8 @@ def _plain_row(facts: _Facts, shared: _Context, unit: str, odd_ones: Callable[[l
     suspect = shared.nones if doubts is None else tuple(doubts[1:])
     if not odd:  # the usual row
         step, sample = computed(facts, shared, values, odd, doubts)
-        return Row(name, facts.spec, unit, facts.band, shared.labels, _deltas(facts.step, step),
-                   _deltas(facts.sample, sample) if facts.sample and sample else None, len(facts.step.values),
+        return Row(name, facts.spec, unit, facts.band, shared.labels, _deltas(facts.step, step, shared),
+                   _deltas(facts.sample, sample, shared) if facts.sample and sample else None, len(facts.step.values),
                    shared.ones, facts.spread, shared.nones, suspect)
     missing = odd if every else [i for i in odd if values[i] is _MISSING]
     removed = _removed(facts, shared, n) if missing else None
@@ -258,8 +259,8 @@ def _plain_row(facts: _Facts, shared: _Context, unit: str, odd_ones: Callable[[l
             if sample is not None:
                 _patch(sample, i, cell.sample)
             n_variant[i], spread_variant[i] = cell.n_variant, cell.spread_variant
-    return Row(name, facts.spec, unit, facts.band, shared.labels, _deltas(facts.step, step),
-               _deltas(facts.sample, sample) if facts.sample and sample else None, len(facts.step.values),
+    return Row(name, facts.spec, unit, facts.band, shared.labels, _deltas(facts.step, step, shared),
+               _deltas(facts.sample, sample, shared) if facts.sample and sample else None, len(facts.step.values),
                tuple(n_variant), facts.spread, tuple(spread_variant), suspect)
 
 
@@ -292,7 +293,7 @@ def _computed(facts: _Facts, shared: _Context, values: list[Any], odd: list[int]
         numbers = list(values)
         for i in odd:
             numbers[i] = facts.step.central
-    step = _plain_columns(facts.step, facts.band, numbers, *_step_rules(facts, shared, doubts))
+    step = _plain_columns(facts.step, facts.band, numbers, shared.none, *_step_rules(facts, shared, doubts))
     return step, None if facts.sample is None else _sample_columns(facts, shared, numbers, doubts)
 
 
@@ -309,7 +310,7 @@ def _text_columns(facts: _Facts, shared: _Context, values: list[Any], odd: list[
     judged = _step_rules(facts, shared, doubts)[0]
     if judged is not None:
         verdict = [rule or verdict for rule, verdict in zip(judged, verdict, strict=True)]
-    none = [None] * n
+    none = shared.none
     return [values, none, none, none, none, verdict, none, [False] * n], None  # shared lists: copied to patch
 
 
@@ -328,14 +329,13 @@ def _removed(facts: _Facts, shared: _Context, n: int) -> tuple[Columns, Columns 
 
 
 
-def _plain_columns(scale: _Scale, band: Band, numbers: list[Any], judged: list[Verdict | None] | None,
+def _plain_columns(scale: _Scale, band: Band, numbers: list[Any], none: list[None], judged: list[Verdict | None] | None,
                    verdicts: list[tuple[Verdict, Verdict]] | tuple[Verdict, Verdict]) -> Columns:
     """``_delta``'s fields of each of ``numbers`` against the scale's one plain number. ``judged``:
     per variant, the verdict the row's rules give instead (suspect, context), or None for none at
     all; ``verdicts``: of a change beyond the band, up and down (per variant when ``judged`` is given)."""
-    b, n = scale.central, len(numbers)
+    b = scale.central
     deltas = [v - b for v in numbers]
-    none: list[Any] = [None] * n
     relative = [d / b for d in deltas] if b else none
     ratio = [v / b for v in numbers] if b else none
     points = [d * 100 for d in deltas] if scale.fraction else none
@@ -384,9 +384,10 @@ def _sample_columns(facts: _Facts, shared: _Context, numbers: list[Any], doubts:
     judged: list[Verdict | None] | None = None
     if doubts is not None:
         judged = [SUSPECT if doubt is not None else None for doubt in doubts[1:]]
-    columns = _plain_columns(scale, facts.band, per_sample, judged,
+    columns = _plain_columns(scale, facts.band, per_sample, shared.none, judged,
                              facts.verdicts if judged is None else [facts.verdicts] * len(numbers))
     if not batched:
+        columns = [list(column) for column in columns]  # not ``shared.none``
         for i, batch in enumerate(batches):
             if not batch:
                 _patch(columns, i, None)
@@ -413,8 +414,12 @@ def _patch(columns: Columns, index: int, delta: Delta | None) -> None:
 _NO_DELTA = (None, None, None, None, None, None, None, False)  # a variant's entries in a basis it has no value in
 
 
-def _deltas(scale: _Scale, columns: Columns) -> Deltas:
-    return tuple.__new__(Deltas, (scale.basis, scale.central, *map(tuple, columns)))  # no NamedTuple.__new__ frame
+def _deltas(scale: _Scale, columns: Columns, shared: _Context) -> Deltas:
+    """The record of a basis' columns; a column of None is the comparison's one tuple of None (each
+    tuple of 500 entries is one more for the garbage collector to walk: 7 of 20 ms in compare)."""
+    none, nones = shared.none, shared.nones
+    return tuple.__new__(Deltas, (scale.basis, scale.central,  # no NamedTuple.__new__ frame
+                                  *[nones if column is none else tuple(column) for column in columns]))
 
 
 def _doubts(facts: _Facts, shared: _Context) -> list[str | None] | None:

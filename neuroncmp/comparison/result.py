@@ -10,6 +10,7 @@ kind); the ``Comparison`` container is a frozen dataclass, so the notebook API c
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -304,11 +305,9 @@ class Comparison:
 
     def tally(self) -> tuple[dict[Verdict, int], ...]:
         """Per variant: how many rows got each verdict, each row judged in the compared basis."""
-        counts: list[dict[Verdict, int]] = [{} for _ in self.variants]
-        for row in self.rows:
-            for count, verdict in zip(counts, row.verdicts(row.basis(self.basis)), strict=False):
-                count[verdict] = count.get(verdict, 0) + 1
-        return tuple(counts)
+        per_variant = zip(*(row.verdicts(row.basis(self.basis)) for row in self.rows), strict=True)
+        counted = tuple(dict(Counter(verdicts)) for verdicts in per_variant)  # each verdict where first seen
+        return counted or tuple({} for _ in self.variants)
 
     def row(self, name: str) -> Row:
         """The row of metric ``name`` (KeyError if no side has it)."""
