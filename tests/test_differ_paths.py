@@ -113,3 +113,5 @@ def test_the_columns_are_the_general_rules_cells_on_a_generated_sweep(monkeypatc
     again = dataclasses.replace(profiles[5], metrics=dict(profiles[5].metrics))
     for basis in ("auto", "step", "sample"):
         _assert_same(*_both(monkeypatch, *profiles, again, basis=basis))
+    assert differ._same_names([p.values.all for p in profiles[1:-1]]) is not None  # values read at once:
+    _assert_same(*_both(monkeypatch, *profiles[:-1]))  # the variants state the same names in the same order
