@@ -1,11 +1,16 @@
 """What ``compare()`` returns: immutable values, nothing about how they are shown.
 
-A ``Comparison`` holds every row (one per metric), each with one ``Cell`` per variant, each cell
-with a ``Delta`` per basis (per step; per sample for extensive metrics with known batch sizes).
-Selecting, filtering and sorting rows is a separate, cheap step (``view.select``).
+A ``Comparison`` holds every row (one per metric). A ``Row`` holds its variants' deltas as columns,
+``Deltas`` per basis (per step; per sample for extensive metrics with known batch sizes): each field
+(value, delta, relative, points, ratio, verdict, p-value, in band) one tuple with an entry per
+variant, all computed by ``compare()``. ``row.cells`` gives the same values as one ``Cell`` per
+variant, each with a ``Delta`` per basis, made when first read (``comparison.rows[i].cells[j].step.relative``
+reads as it always did); the renderers read the columns. Selecting, filtering and sorting rows is a
+separate, cheap step (``view.select``).
 
 Records are strict NamedTuples (``records.record``: immutable, cheap, equal only to their own
-kind); the ``Comparison`` container is a frozen dataclass, so the notebook API can subclass it.
+kind); a ``Row`` is a small immutable slotted class (it keeps its cells once made); the
+``Comparison`` container is a frozen dataclass, so the notebook API can subclass it.
 """
 
 from __future__ import annotations
