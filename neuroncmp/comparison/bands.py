@@ -75,9 +75,9 @@ class Band(NamedTuple):
     def inside_all(self, b: float, values: Sequence[float]) -> list[bool]:
         """``inside(b, v)`` of each of ``values``: a row's every variant against its baseline. What
         depends only on the band and ``b`` (the log limit, ln|b|, its sign) is worked out once, and the
-        rule is one expression in a list comprehension, ``_log_change`` inline (500 variants' 72,000
-        band tests: 95 ms as a call per value, 25 as one comprehension a row); tests/test_band_rule.py
-        holds it to the rule as stated, with ``_log_change``."""
+        rule is one expression in a list comprehension, ``_log_change`` inline (a row of 500 values:
+        half the time of a closure called per value, a third for a fraction's band, with the edges
+        below); tests/test_band_rule.py holds it to the rule as stated, with ``_log_change``."""
         floor, points, value = self.floor, self.points, self.value
         # max(|b|, |v|) <= level is never true for |b| above the level (nor for a NaN baseline)
         level = self.level if points and abs(b) <= self.level else 0.0
@@ -112,7 +112,8 @@ def _positive_inside(b: float, values: Sequence[float], floor: float, limit: flo
     b e^limit) is inside it and one well outside them is outside without a logarithm; only one within
     ``_MARGIN`` of an edge is tested as the rule says (|ln v - ln b| <= limit). A value that is not
     positive, NaN included, is outside it as in the rule; and |x| <= y is written -y <= x <= y (the
-    same for every x but NaN, false both ways). 500 variants' 72,000 band tests: 25 -> 12 ms."""
+    same for every x but NaN, false both ways). A row of 500 values: a third less time than a
+    logarithm each (170 -> 112 ns a value, measured side by side)."""
     low, high, log, log_b, floored = b * math.exp(-limit), b * math.exp(limit), math.log, math.log(b), bool(floor)
     inner_low, inner_high = low * (1 + _MARGIN), high * (1 - _MARGIN)
     outer_low, outer_high = low * (1 - _MARGIN), high * (1 + _MARGIN)
