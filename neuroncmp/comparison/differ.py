@@ -38,7 +38,7 @@ from ..choices import (
     check,
 )
 from ..model import Metric
-from ..per_sample import per_sample_all
+from ..per_sample import per_sample, per_sample_all
 from ..records import FrozenDict, NamedTuple
 from .bands import Band, Bands
 from .comparability import unlike_eval_sets, unlike_memory, warnings_for
@@ -191,6 +191,8 @@ def _row(name: str, shared: _Context) -> Row:
         return _plain_row(facts, shared, unit, _odd, _computed)
     if type(facts.step.central) is str and len(facts.step.values) == 1 and facts.sample is None:
         return _plain_row(facts, shared, unit, _not_texts, _text_columns)
+    if facts.step.central is None and len(facts.step.values) <= 1:  # a metric the baseline lacks (or its None)
+        return _plain_row(facts, shared, unit, _not_single, _added_columns)
     return _general_row(facts, shared, unit)
 
 
@@ -319,6 +321,25 @@ def _text_columns(facts: _Facts, shared: _Context, values: list[Any], odd: list[
         verdict = [rule or verdict for rule, verdict in zip(judged, verdict, strict=True)]
     none = shared.none
     return [values, none, none, none, none, verdict, none, [False] * n], None  # shared lists: copied to patch
+
+
+def _not_single(values: list[Any]) -> list[int]:
+    return [i for i, v in enumerate(values) if v is _MISSING or v is _SEVERAL]
+
+
+def _added_columns(facts: _Facts, shared: _Context, values: list[Any], odd: list[int],
+                   doubts: list[str | None] | None) -> tuple[Columns, Columns | None]:
+    """``_delta``'s fields of each value against a baseline without one: added, or absent (None on
+    both sides), whatever else the rules say; per sample where a side has a batch size."""
+    none, n = shared.none, len(values)
+    added: Verdict = ADDED
+    step = [values, none, none, none, none, [ABSENT if v is None else added for v in values], none, [False] * n]
+    if facts.sample is None:
+        return step, None
+    per_samples = [per_sample(v, batch) if batch else None for v, batch in zip(values, shared.batches, strict=True)]
+    verdicts = [None if not batch else ABSENT if v is None else added
+                for v, batch in zip(per_samples, shared.batches, strict=True)]
+    return step, [per_samples, none, none, none, none, verdicts, none, [False] * n]
 
 
 def _removed(facts: _Facts, shared: _Context, n: int) -> tuple[Columns, Columns | None]:

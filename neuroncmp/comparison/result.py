@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
+from itertools import repeat
 from typing import Any, cast
 
 from ..catalog import MetricSpec
@@ -103,6 +105,10 @@ class Cell(NamedTuple):
 _new = tuple.__new__  # a record made from its items without NamedTuple.__new__'s Python frame
 
 
+_DELTA = partial(_new, Delta)  # a Delta of a tuple of its fields (``map`` over zipped columns)
+_CELL = partial(_new, Cell)
+
+
 @record
 class Deltas(NamedTuple):
     """One row's deltas in one basis, as columns: an entry per variant (in the comparison's order).
@@ -131,6 +137,16 @@ class Deltas(NamedTuple):
         return _new(Delta, (self.basis, self.baseline, self.variant[index], self.delta[index], self.relative[index],
                             self.points[index], self.ratio[index], self.verdict[index], self.p_value[index],
                             self.in_band[index]))
+
+    def all(self) -> tuple[Delta | None, ...]:
+        """``at(i)`` of every variant, made in one pass of ``map`` and ``zip`` (no Python frame a record:
+        500 variants' 68,500 deltas in 55 ms against 87 by ``made`` each, the same at 8 profiles)."""
+        n = len(self.verdict)
+        made = map(_DELTA, zip(repeat(self.basis, n), repeat(self.baseline, n), self.variant, self.delta,
+                               self.relative, self.points, self.ratio, self.verdict, self.p_value, self.in_band))
+        if None not in self.verdict:
+            return tuple(made)
+        return tuple(None if verdict is None else delta for verdict, delta in zip(self.verdict, made, strict=True))
 
     @classmethod
     def of(cls, basis: ShownBasis, baseline: Any, deltas: Sequence[Delta | None]) -> Deltas:
@@ -223,7 +239,10 @@ class Row:
         """A ``Cell`` per variant, made once, when first read."""
         cells = self._cells
         if cells is None:
-            cells = tuple(self.cell(i) for i in range(len(self.variants)))
+            n, sample = len(self.variants), self.sample
+            cells = tuple(map(_CELL, zip(self.variants, self.step.all(), repeat(None, n) if sample is None
+                                         else sample.all(), repeat(self.n_baseline, n), self.n_variant,
+                                         repeat(self.spread_baseline, n), self.spread_variant, self.suspect)))
             object.__setattr__(self, "_cells", cells)
         return cells
 
@@ -243,11 +262,12 @@ class Row:
             object.__setattr__(self, "_shown", shown)
         deltas = shown.get(basis)
         if deltas is None:
-            step, sample = self.step, self.sample
+            sample = self.sample
             if basis != SAMPLE or sample is None:
-                deltas = tuple(step.made(i) for i in range(len(self.variants)))
+                deltas = cast("tuple[Delta, ...]", self.step.all())  # per step, every variant has one
             else:
-                deltas = tuple(sample.at(i) or step.made(i) for i in range(len(self.variants)))
+                deltas = cast("tuple[Delta, ...]", tuple(s or t for s, t in zip(sample.all(), self.step.all(),
+                                                                                 strict=True)))
             shown[basis] = deltas
         return deltas
 
