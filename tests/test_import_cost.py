@@ -86,6 +86,7 @@ def test_diff_loads_its_own_command_and_nothing_of_the_store_capture_or_api():
     assert not {m for m in loaded if m.split(".")[1:2] in (["store"], ["capture"], ["api"], ["examples"])}
     # explorer_parquet is sniffed (loaded) but its schema tables load only with an Explorer folder
     assert "neuroncmp.ingest.formats.explorer_schema" not in loaded
+    assert "neuroncmp.render.sweep_text" not in loaded  # the sweep's views (the findings' layout is layout's)
 
 
 def test_show_loads_no_comparison_and_no_analysis():
@@ -124,7 +125,8 @@ print(json.dumps(sorted(m for m in absent if m in sys.modules)))
 
 @pytest.mark.parametrize("args, absent", [
     (["--help"], ["shutil", "pkgutil"]),  # click's formatter took shutil for the width (2 ms)
-    (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--no-color"], ["pkgutil", "shutil"]),
+    # textwrap: layout.wrap wraps the diff's lines (its regexes: 1 ms)
+    (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--no-color"], ["pkgutil", "shutil", "textwrap"]),
 ])
 def test_standard_library_modules_a_command_does_without(args, absent):
     result = subprocess.run([sys.executable, "-c", STDLIB_PROBE, json.dumps(args), json.dumps(absent)],

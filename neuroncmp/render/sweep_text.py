@@ -15,7 +15,7 @@ from ..analysis.sweep import Sweep
 from ..analysis.table import ENGINES, EVERY, MOVEMENT, THROUGHPUT, Column, TableRow
 from ..units import FRACTION, SAMPLE_RATE, format_value, significant
 from .captions import impact_text, where_text
-from .layout import Line, grid, wrapped
+from .layout import Line, grid, hanging, wrapped
 
 BAR = "█"
 
@@ -236,15 +236,6 @@ def finding_lines(index: int, finding: Finding, width: int) -> list[Line]:
     out += hanging("   evidence: ", "; ".join(shown), "dim", width)
     out += hanging("   fires at: ", where_text(finding), "dim", width)
     return out + hanging("   action: ", finding.action, "", width)
-
-
-def hanging(lead: str, text: str, style: str, width: int) -> list[Line]:
-    """``lead`` then ``text`` wrapped, later lines indented under the text."""
-    import textwrap
-
-    lines = textwrap.wrap(text, width, initial_indent=lead, subsequent_indent=" " * len(lead),
-                          break_on_hyphens=False) or [lead]
-    return [[(line, style)] for line in lines]
 
 
 OVERLAP = "each impact is an upper bound on its own; they overlap, so do not add them up"

@@ -26,9 +26,8 @@ from .captions import (
 from .changes import FLAT, LEGEND, change_with_mark
 from .headline import BOUND_LABEL, BoundLine, bound_line, headline, notes, tally_text
 from .layout import Line as Styled
-from .layout import fold, words, wrapped
+from .layout import fold, hanging, words, wrapped
 from .rows import Heading, Line, identical_text, lines, trend_order
-from .sweep_text import hanging
 
 if TYPE_CHECKING:  # types only
     from ..comparison.result import Comparison
