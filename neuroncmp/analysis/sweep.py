@@ -42,6 +42,9 @@ class Recommendation(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Sweep:
+    """A batch-size sweep read as a whole (``sweep()``): its axis and table, the models, the
+    recommendation and the findings."""  # (a docstring also spares dataclass an inspect.signature)
+
     axis: Axis
     table: tuple[TableRow, ...]
     step_fit: fits.StepFit | None
