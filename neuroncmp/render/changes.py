@@ -22,10 +22,11 @@ from ..choices import (
     UNCHANGED,
     WORSE,
     Direction,
+    Verdict,
 )
 
 if TYPE_CHECKING:  # types only: the store's views (sparklines, directions) load no comparison code
-    from ..comparison.result import Delta
+    from ..comparison.result import Delta, Deltas
 
 MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone",
         SUSPECT: "!", CONTEXT: "", ABSENT: ""}
@@ -50,20 +51,22 @@ _LARGEST = 1.7976931348623157e308  # the largest float; NaN fails the test too
 def change_text(delta: Delta) -> str:
     """``+9.52pp``, ``-9.5%``, ``x2.13`` for big ratios; ``from 0``; ``changed`` for text. A
     fraction moving less than 0.1pp is written relative (MFU 0.0049 % -> 0.0196 %: ``+302%``)."""
-    change = delta.delta
-    if delta.verdict in _ONE_SIDED or change == 0:
+    return _change(delta.delta, delta.relative, delta.points, delta.ratio, delta.verdict)
+
+
+def _change(change: float | None, relative: float | None, points: float | None, ratio: float | None,
+            verdict: Verdict) -> str:
+    if verdict in _ONE_SIDED or change == 0:
         return ""
     if isinstance(change, (int, float)) and not -_LARGEST <= change <= _LARGEST:
         return "n/a"  # from or to an infinity or NaN: no size of change exists (the value is flagged)
-    points = delta.points
     if points is not None and abs(points) >= SMALL_POINTS:
         return points_text(points)
-    relative = delta.relative
     if relative is not None:
-        return f"x{delta.ratio:.3g}" if abs(relative) >= 10 else _percent(relative)
+        return f"x{ratio:.3g}" if abs(relative) >= 10 else _percent(relative)
     if change is not None:  # baseline 0: no relative change exists
         return "from 0"
-    return "" if delta.verdict == UNCHANGED else "changed"
+    return "" if verdict == UNCHANGED else "changed"
 
 
 _ONE_SIDED = (ADDED, REMOVED, ABSENT)  # a change has no size
@@ -89,6 +92,22 @@ def change_with_mark(delta: Delta, sep: str = " ") -> str:
     """The change, ``sep`` and the mark (either alone when the other is empty): ``+9.52pp ✔``."""
     change, marked = change_text(delta), mark(delta)
     return f"{change}{sep}{marked}" if change and marked else change or marked
+
+
+def changes_with_marks(deltas: Deltas, sep: str = " ") -> list[str]:
+    """``change_with_mark`` of each variant of a row's columns, read from the columns (a ``Delta``
+    made each only where a p-value may make the mark ``?``: repeated captures)."""
+    if any(p_value is not None for p_value in deltas.p_value):
+        return [change_with_mark(deltas.made(i), sep) for i in range(len(deltas.verdict))]
+    out = []
+    for change, relative, points, ratio, verdict in zip(deltas.delta, deltas.relative, deltas.points,
+                                                        deltas.ratio, deltas.verdict, strict=True):
+        if verdict is None:  # no value in this basis: nothing to write
+            out.append("")
+            continue
+        text, marked = _change(change, relative, points, ratio, verdict), MARK[verdict]
+        out.append(f"{text}{sep}{marked}" if text and marked else text or marked)
+    return out
 
 
 T = TypeVar("T")

@@ -14,7 +14,7 @@ from itertools import chain
 from typing import Any
 
 from ..choices import SAMPLE, STEP, ShownBasis
-from ..comparison.result import Comparison, Delta, Row
+from ..comparison.result import Comparison, Delta, Deltas, Row
 from ..comparison.view import View
 from ..records import NamedTuple, record
 from ..units import format_value, is_finite, pick_scale
@@ -61,10 +61,18 @@ class Line(NamedTuple):
     def baseline(self) -> Any:
         return self.row.baseline(self.basis)
 
-    def sides(self) -> tuple[list[Delta], list[Any]]:
-        """``deltas``, and the values they compare: the baseline's, then each variant's."""
-        deltas = self.deltas
-        return deltas, [deltas[0].baseline] + [delta.variant for delta in deltas]
+    def columns(self) -> Deltas:
+        """``deltas`` as the row's columns (no ``Delta`` made): its own in this basis, or, where some
+        variant has no value per sample (a side without a batch size), gathered from ``deltas``."""
+        row = self.row
+        sample = row.sample
+        if self.basis != SAMPLE or sample is None:
+            return row.step
+        return sample if None not in sample.verdict else Deltas.of(SAMPLE, self.baseline, self.deltas)
+
+    def values(self, columns: Deltas) -> list[Any]:
+        """The values ``columns`` (this line's) compare: the baseline's, then each variant's."""
+        return [columns.baseline, *columns.variant]
 
     def value(self, value: Any, *, with_unit: bool = True) -> str:
         """A value of this row in its display unit."""
@@ -79,7 +87,7 @@ class Line(NamedTuple):
         """A sparkline of the sides' values (``values``, else this line's), in ``order`` (side indexes;
         see ``trend_order``)."""
         if values is None:
-            values = self.sides()[1]
+            values = self.values(self.columns())
         # flat when the values' whole range, lowest to highest, is inside the row's noise band
         return sparkline([values[i] for i in order], inside=self.row.band.inside)
 
