@@ -6,12 +6,14 @@ import math
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
 from .. import catalog
 from .. import units as u
 from ..errors import ParseError
 from ..model import Anomaly, Metric, Profile, Skipped
+from ..records import NamedTuple, record
 from .decode import repeated
 
 _NUMERIC_TYPES = (int, float)
@@ -160,10 +162,22 @@ def add_raw_block(profile: Profile, path: str, where: str, block: dict[str, Any]
     """``add_metric(profile, raw_metric(path, where, key, value), where)`` for each pair of a flat
     JSON object, in order; a nested value or a null is not a metric (recorded as skipped).
 
-    A plain number or text whose metric the profile does not have yet (most of a summary-json,
-    some 80 a profile) is added here directly, with the same result.
+    A block of plain numbers and text only (most of a summary-json, some 80 values a profile)
+    whose keys and value types were seen before is added in one step (``_Layout``), with the same
+    result; a plain value whose metric the profile does not have yet is added directly.
     """
     metrics = profile.metrics
+    if not metrics:
+        values = tuple(block.values())
+        layout = _layout(tuple(block), tuple(map(type, values)))
+        if layout is not None:
+            # str() of an int or a float is its repr, of a str the str itself: the raw text as below
+            made = list(map(_new, repeat(Metric), zip(layout.names, values, layout.units, map(str, values),
+                                                      layout.groups)))
+            for index in layout.converted:  # a unit to convert (``_ns``): the full way
+                made[index] = raw_metric(path, where, layout.keys[index], values[index])
+            metrics.update(zip(layout.names, made))
+            return
     for key, value in block.items():
         kind = type(value)
         if kind is float or kind is int:
@@ -184,6 +198,66 @@ def add_raw_block(profile: Profile, path: str, where: str, block: dict[str, Any]
             profile.skipped.append(Skipped(f"{where}, key '{key}'", "null", "no value"))
         else:
             add_metric(profile, raw_metric(path, where, key, value), where)
+
+
+@record
+class _Layout(NamedTuple):
+    """What ``add_raw_block`` makes of a block's keys, given their values' types: the metrics'
+    names, units and groups, in order, and the places of the numbers whose unit is converted."""
+
+    keys: tuple[str, ...]
+    names: tuple[str, ...]
+    units: tuple[str, ...]
+    groups: tuple[str, ...]
+    converted: tuple[int, ...]
+
+
+# (keys, value types) -> their layout (``_CHECKED``: a key takes the full checks: a nested value,
+# a null, a bool, a unit to convert, a name given twice). A run's blocks share keys and types:
+# decided once, a block's metrics are then made in C loops (a variant's block: 611k -> 545k instructions,
+# callgrind; most of the rest is repr of each number, the raw text).
+_LAYOUTS: dict[tuple[tuple[str, ...], tuple[type, ...]], _Layout] = {}
+_CHECKED = _Layout((), (), (), (), ())
+
+
+def _layout(keys: tuple[str, ...], types: tuple[type, ...]) -> _Layout | None:
+    found = _LAYOUTS.get((keys, types))
+    if found is None:
+        if len(_LAYOUTS) >= 256:  # keys come from input files: keep the memory bounded
+            _LAYOUTS.clear()
+        found = _LAYOUTS[(keys, types)] = _new_layout(keys, types) or _CHECKED
+    return None if found is _CHECKED else found
+
+
+def _new_layout(keys: tuple[str, ...], types: tuple[type, ...]) -> _Layout | None:
+    names, units, groups, converted = [], [], [], []
+    for index, (key, kind) in enumerate(zip(keys, types)):
+        if kind is float or kind is int:
+            plain = _plain(key) or _converted(key)
+            if plain is not None and plain[1] == "":
+                converted.append(index)
+        elif kind is str:
+            text = _plain_text(key)
+            plain = None if text is None else (text[0], u.TEXT, text[1])
+        else:
+            return None
+        if plain is None:
+            return None
+        names.append(plain[0])
+        units.append(plain[1])
+        groups.append(plain[2])
+    if len(set(names)) < len(names):
+        return None
+    return _Layout(keys, tuple(names), tuple(units), tuple(groups), tuple(converted))
+
+
+def _converted(key: str) -> tuple[str, str, str] | None:
+    """(name, "", group) when ``raw_metric`` converts ``key``'s numbers to the catalog's unit
+    (``_ns`` -> s) and adds them under a name that is not blank."""
+    spec = catalog.lookup(key)
+    if spec.unit == u.TEXT or spec.raw_unit == spec.unit or not spec.name.strip():
+        return None
+    return spec.name, "", spec.group
 
 
 def add_metric(profile: Profile, metric: Metric, where: str) -> None:

@@ -1,0 +1,135 @@
+"""The quick paths of loading give what the general rules give.
+
+``values.add_raw_block`` makes a block whose keys and value types it has seen in one step (a
+layout decided once per process); the oracle here is its contract written out key by key:
+``add_metric(profile, raw_metric(...))`` for each pair, a nested value or a null skipped.
+``limits.held`` reads each limit once per load, and a later load reads the environment again.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from conftest import RUN
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import neuroncmp
+from neuroncmp.errors import LimitError, ParseError
+from neuroncmp.ingest import limits
+from neuroncmp.ingest import values as V
+from neuroncmp.ingest.decode import documents
+from neuroncmp.model import Profile, Skipped, Source
+
+THIRD_PARTY = Path(__file__).parent / "data" / "third_party"
+
+
+def by_the_contract(block: dict) -> Profile:
+    """What ``add_raw_block`` is documented to do, one key at a time."""
+    profile = Profile(Source("f.json", "summary-json"), "f")
+    for key, value in block.items():
+        if isinstance(value, (dict, list)):
+            profile.skipped.append(Skipped(f"w, key '{key}'", repr(value)[:60], "nested value, not a metric"))
+        elif value is None:
+            profile.skipped.append(Skipped(f"w, key '{key}'", "null", "no value"))
+        else:
+            V.add_metric(profile, V.raw_metric("f.json", "w", key, value), "w")
+    return profile
+
+
+def added(block: dict) -> Profile:
+    profile = Profile(Source("f.json", "summary-json"), "f")
+    V.add_raw_block(profile, "f.json", "w", block)
+    return profile
+
+
+def same(block: dict) -> None:
+    try:
+        expected = by_the_contract(block)
+    except ParseError as error:
+        with pytest.raises(ParseError, match=str(error).replace("(", r"\(").replace(")", r"\)")[:40]):
+            added(block)
+        return
+    for _ in range(2):  # the first decides the layout, the second takes it
+        found = added(block)
+        assert list(found.metrics.items()) == list(expected.metrics.items())
+        assert [type(m.value) for m in found.metrics.values()] == [type(m.value) for m in expected.metrics.values()]
+        assert (found.skipped, found.anomalies) == (expected.skipped, expected.anomalies)
+
+
+def blocks_of(path: Path) -> list[dict]:
+    """The flat objects of a JSON file (each object whose values hold no object)."""
+    try:
+        found = [document for _, document in documents(path.read_text(encoding="utf-8"), str(path))]
+    except (ParseError, UnicodeDecodeError, LimitError):
+        return []
+    out: list[dict] = []
+    while found:
+        item = found.pop()
+        if isinstance(item, dict):
+            if item and not any(isinstance(v, dict) for v in item.values()):
+                out.append(item)
+            found += item.values()
+        elif isinstance(item, list):
+            found += item
+    return out
+
+
+REAL = sorted([*RUN.glob("*.json"), *THIRD_PARTY.rglob("*.json")])
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_a_real_block_is_added_as_its_keys_one_by_one_would_be(path):
+    for block in blocks_of(path):
+        same(block)
+
+
+def test_the_bundled_blocks_take_the_quick_path():
+    block = next(iter(json.loads((RUN / "b32.json").read_text()).values()))
+    keys = tuple(block)
+    assert V._layout(keys, tuple(map(type, block.values()))) is not None
+    same(block)
+
+
+@pytest.mark.parametrize("block", [
+    {"total_time": 0.5, "throttle_active_nc0_time_ns": 1_500_000_000, "collectives_version": "2.28"},  # converted
+    {"total_time": 0.5, "total_time_": 1, "x_count": 3},  # uncatalogued
+    {"explorer_version": "2.1", "profiler_version": "2.2"},  # an alias and its name: a duplicate
+    {"total_time": 0.5, "nested": {"a": 1}, "nothing": None, "flag": True},  # skipped, a bool
+    {" ": 1.0, "": "x", "total_time": 0.25},  # blank names
+    {"total_time": "slow"},  # text for a number: refused
+    {"total_time": float("nan"), "hbm_read_bytes": 10**400, "dma_active_time": -1.0, "nc_idx": 2.5},
+])
+def test_a_made_up_block_is_added_as_its_keys_one_by_one_would_be(block):
+    same(block)
+
+
+KEYS = st.sampled_from(["total_time", "hbm_read_bytes", "nc_idx", "collectives_version", "some_time_ns",
+                        "tensor_engine_active_time_percent", "explorer_version", "profiler_version", "x_count",
+                        "", " ", "throttle_active_nc0_time_ns", "instance_type", "weird"])
+VALUES = st.one_of(st.floats(allow_nan=True), st.integers(min_value=-10**20, max_value=10**20), st.text(max_size=5),
+                   st.booleans(), st.none(), st.just([1]), st.just(math.inf))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, VALUES, min_size=1, max_size=8))
+def test_any_block_is_added_as_its_keys_one_by_one_would_be(block):
+    same(block)
+
+
+def test_a_limit_is_read_once_in_a_load_and_again_in_the_next(monkeypatch, tmp_path):
+    path = tmp_path / "b8.json"
+    path.write_text(json.dumps({"n_1": {"total_time": 0.1, "model_flops": 10**12}}))
+    monkeypatch.setenv("NEURONCMP_MAX_VALUES", "2")
+    with pytest.raises(LimitError):
+        neuroncmp.load(path)  # 3 members: one over the limit
+    monkeypatch.setenv("NEURONCMP_MAX_VALUES", "3")
+    assert neuroncmp.load(path)[0].value("total_time") == 0.1  # the environment read again
+    with limits.held():
+        assert limits.setting("NEURONCMP_MAX_VALUES") == 3
+        monkeypatch.setenv("NEURONCMP_MAX_VALUES", "7")
+        assert limits.setting("NEURONCMP_MAX_VALUES") == 3  # held for the block
+    assert limits.setting("NEURONCMP_MAX_VALUES") == 7
