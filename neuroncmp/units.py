@@ -163,6 +163,8 @@ _SCALES: dict[str, list[tuple[float, str]]] = {
     BYTE_RATE: [(1.0, "B/s"), (1e9, "GB/s")],
     HERTZ: [(1.0, "Hz"), (1e6, "MHz"), (1e9, "GHz")],
 }
+_PERCENT = (0.01, "%")  # a fraction's scale
+_SHORT_UNITS = (COUNT, CYCLE, DIMENSIONLESS)  # written short (``160.6M``) from 100,000
 _SUFFIX = {FRACTION: "%", INTENSITY: "FLOP/B", SAMPLE_RATE: "samples/s", STEP_RATE: "steps/s",
            CYCLE: "cycles"}
 
@@ -170,7 +172,7 @@ _SUFFIX = {FRACTION: "%", INTENSITY: "FLOP/B", SAMPLE_RATE: "samples/s", STEP_RA
 def pick_scale(value: float, unit: str) -> tuple[float, str]:
     """The (factor, label) a column of ``unit`` should use, chosen from a reference ``value``."""
     if unit == FRACTION:
-        return 0.01, "%"
+        return _PERCENT
     scales = _SCALES.get(unit)
     if not scales:
         return 1.0, _SUFFIX.get(unit, "")
@@ -187,7 +189,10 @@ def significant(number: float, digits: int = 4) -> str:
     than ``digits`` in full (``61105``)."""
     if number == 0:
         return "0"
-    if not is_finite(number):
+    if type(number) is float:
+        if number - number != 0.0:  # only an infinity or NaN gives NaN (the test as a float is_finite)
+            return non_finite(number)
+    elif not is_finite(number):
         return non_finite(as_float(number))
     # the default precision's spec written out: a nested one is built per call (1,300 of a cold diff)
     text = f"{number:#.4g}" if digits == 4 else f"{number:#.{digits}g}"
@@ -231,15 +236,20 @@ def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None, 
     (or ``scale``, so a column reads in one unit); counts, cycles and plain ratios of 100,000 or
     more in short form (``160.6M``); ``with_unit=False`` leaves the unit to a column title.
     """
-    if value is None:
-        return "-"
-    if isinstance(value, str) or unit == TEXT:
-        return str(value)
-    if not is_finite(value):
-        return non_finite(as_float(value))
-    if unit in (COUNT, CYCLE, DIMENSIONLESS) and abs(value) >= 1e5:
+    # A float in a numeric unit (most calls) skips the checks below: a message or a table cell
+    # formats thousands (a percent: 11.6k -> 10.1k instructions, callgrind)
+    if type(value) is not float or unit == TEXT:
+        if value is None:
+            return "-"
+        if isinstance(value, str) or unit == TEXT:
+            return str(value)
+        if not is_finite(value):
+            return non_finite(as_float(value))
+    elif value - value != 0.0:  # an infinity or NaN
+        return non_finite(value)
+    if unit in _SHORT_UNITS and abs(value) >= 1e5:
         return compact(value)
-    factor, label = scale or pick_scale(value, unit)
+    factor, label = scale or (_PERCENT if unit == FRACTION else pick_scale(value, unit))
     whole = isinstance(value, int) and factor == 1 and abs(value) < 1e15
     text = str(value) if whole else significant(value / factor)
     return f"{text} {label}" if with_unit and label else text

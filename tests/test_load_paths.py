@@ -18,11 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neuroncmp
+import neuroncmp.errors
 from neuroncmp.errors import LimitError, ParseError
-from neuroncmp.ingest import limits
+from neuroncmp.ingest import limits, validate
 from neuroncmp.ingest import values as V
 from neuroncmp.ingest.decode import documents
-from neuroncmp.model import Profile, Skipped, Source
+from neuroncmp.model import Metric, Profile, Skipped, Source
 
 THIRD_PARTY = Path(__file__).parent / "data" / "third_party"
 
@@ -133,3 +134,56 @@ def test_a_limit_is_read_once_in_a_load_and_again_in_the_next(monkeypatch, tmp_p
         monkeypatch.setenv("NEURONCMP_MAX_VALUES", "7")
         assert limits.setting("NEURONCMP_MAX_VALUES") == 3  # held for the block
     assert limits.setting("NEURONCMP_MAX_VALUES") == 7
+
+
+def each_on_its_own(profile: Profile) -> list:
+    """``validate.findings`` as defined: ``metric_anomaly`` of every value, then the memory rows."""
+    metrics = (*profile.metrics.values(), *profile.training.values())
+    found = [anomaly for metric in metrics if (anomaly := validate.metric_anomaly(metric)) is not None]
+    return found + [a for row in profile.memory if (a := validate._row_anomaly(row)) is not None]
+
+
+LOADABLE = sorted([*RUN.glob("*.json"), *RUN.glob("*.md"), *THIRD_PARTY.rglob("*.json"), *THIRD_PARTY.rglob("*.txt"),
+                   *THIRD_PARTY.rglob("*.md"), *THIRD_PARTY.rglob("*.log")])
+
+
+@pytest.mark.parametrize("path", LOADABLE, ids=lambda p: p.name)
+def test_the_range_findings_of_a_real_profile_are_each_values_own(path):
+    try:
+        profiles = neuroncmp.load(path)
+    except neuroncmp.errors.NeuroncmpError:
+        return
+    for profile in profiles:
+        for _ in range(2):  # the first decides the layout, the second takes it
+            assert validate.findings(profile) == each_on_its_own(profile)
+
+
+NAMES = st.sampled_from(["total_time", "hbm_read_bytes", "nc_idx", "collectives_version", "mfu_estimated_percent",
+                         "throttle_x_nc0_y_percent", "x_count", "weird", "model_flops"])
+UNITS = st.sampled_from(["s", "B", "fraction", "count", "text", "dimensionless", "FLOP"])
+NUMBERS = st.one_of(st.floats(allow_nan=True), st.integers(min_value=-10**400, max_value=10**400), st.booleans(),
+                    st.text(max_size=3), st.sampled_from([0, 1, 1.5, 2.0, -0.0, 1e308, 10**309]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(NAMES, UNITS), min_size=1, max_size=9, unique_by=lambda pair: pair[0]),
+       st.data())
+def test_the_range_findings_of_any_profile_are_each_values_own(layout, data):
+    for _ in range(3):  # one layout, values drawn afresh: decided once, then taken
+        profile = Profile(Source("f.json", "summary-json"), "f")
+        for name, unit in layout:
+            value = data.draw(NUMBERS)
+            profile.metrics[name] = Metric(name, value, unit, str(value)[:20], "g")
+        assert validate.findings(profile) == each_on_its_own(profile)
+
+
+@pytest.mark.parametrize("name, value", [("nc_idx", 2.5), ("nc_idx", 3.0), ("total_time", -1.0),
+                                         ("mfu_estimated_percent", 1.5), ("hbm_read_bytes", 10**400),
+                                         ("total_time", math.nan), ("collectives_version", 7)])
+def test_one_value_out_among_a_bundled_profiles_is_found(name, value):
+    (profile,) = neuroncmp.load(RUN / "b32.json")
+    metric = profile.metrics[name]
+    profile.metrics[name] = metric._replace(value=value)
+    for _ in range(2):
+        assert validate.findings(profile) == each_on_its_own(profile)
+    assert (validate.metric_anomaly(profile.metrics[name]) is None) == (value in (3.0, 7))

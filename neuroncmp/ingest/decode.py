@@ -91,14 +91,16 @@ def read_text(path: Path) -> str:
     """The file as text (UTF-8, or UTF-16/32 with a byte-order mark); empty and binary files are
     errors naming the file."""
     text = _decode(read_bytes(path), path)
-    if not text.strip():
+    if not text or text.isspace():  # as "not text.strip()", without copying the text
         raise ParseError(str(path), "whole file", "a Neuron profile", "an empty file")
     nul = text.find("\0", 0, HEAD_BYTES)
     if nul >= 0:
         raise ParseError(str(path), f"character {nul}", "text", "binary data (a NUL byte)")
-    lines = text.count("\n")
-    if lines >= limits.setting("NEURONCMP_MAX_VALUES"):
-        raise limits.exceeded(path, "NEURONCMP_MAX_VALUES", f"{lines:,} lines")
+    limit = limits.setting("NEURONCMP_MAX_VALUES")
+    if len(text) >= limit:  # fewer characters than the limit hold fewer lines: no count needed
+        lines = text.count("\n")
+        if lines >= limit:
+            raise limits.exceeded(path, "NEURONCMP_MAX_VALUES", f"{lines:,} lines")
     return text
 
 
