@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import neuroncmp
 import neuroncmp.errors
+from neuroncmp import model
 from neuroncmp.errors import LimitError, ParseError
 from neuroncmp.ingest import limits, validate
 from neuroncmp.ingest import values as V
@@ -187,3 +188,27 @@ def test_one_value_out_among_a_bundled_profiles_is_found(name, value):
     for _ in range(2):
         assert validate.findings(profile) == each_on_its_own(profile)
     assert (validate.metric_anomaly(profile.metrics[name]) is None) == (value in (3.0, 7))
+
+
+def finite_by_definition(value) -> bool:
+    try:
+        return isinstance(value, (int, float)) and math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+EDGE = 2**1024 - 2**970  # half a step above the largest float: float() overflows from here
+ANY_VALUE = st.one_of(st.floats(allow_nan=True), st.integers(), st.booleans(), st.text(max_size=2),
+                      st.integers(min_value=EDGE - 3, max_value=EDGE + 3),
+                      st.integers(min_value=-EDGE - 3, max_value=-EDGE + 3),
+                      st.sampled_from([10**308, 2**1023, 1e308, -0.0]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ANY_VALUE, max_size=12))
+def test_the_value_sets_numbers_are_the_finite_ones(values):
+    measured = {f"m{i}": Metric(f"m{i}", value, "count", "", "g") for i, value in enumerate(values)}
+    expected = {name: metric.value for name, metric in measured.items() if finite_by_definition(metric.value)}
+    found = model._finite_numbers(measured)
+    assert found == expected and list(found) == list(expected)
+    assert [type(v) for v in found.values()] == [type(v) for v in expected.values()]
