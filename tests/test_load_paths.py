@@ -21,9 +21,10 @@ import neuroncmp
 import neuroncmp.errors
 from neuroncmp import model
 from neuroncmp.errors import LimitError, ParseError
-from neuroncmp.ingest import limits, validate
+from neuroncmp.ingest import limits, manifest, validate
 from neuroncmp.ingest import values as V
 from neuroncmp.ingest.decode import documents
+from neuroncmp.ingest.loader import load_set
 from neuroncmp.model import Metric, Profile, Skipped, Source
 
 THIRD_PARTY = Path(__file__).parent / "data" / "third_party"
@@ -212,3 +213,20 @@ def test_the_value_sets_numbers_are_the_finite_ones(values):
     found = model._finite_numbers(measured)
     assert found == expected and list(found) == list(expected)
     assert [type(v) for v in found.values()] == [type(v) for v in expected.values()]
+
+
+def test_a_sets_manifest_entries_are_checked_once_each(monkeypatch):
+    resolved: list[str] = []
+    original = manifest.inside
+
+    def counting(directory, file, where, name, *args, **kwargs):
+        resolved.append(name)
+        return original(directory, file, where, name, *args, **kwargs)
+
+    monkeypatch.setattr(manifest, "inside", counting)
+    files = [RUN / f"{stem}.json" for stem in ("baseline", "b2", "b16", "b32", "b64")]
+    profiles, _ = load_set(files)
+    assert [p.label for p in profiles] == ["baseline", "b2", "b16", "b32", "b64"]
+    assert sorted(resolved) == sorted(set(resolved))  # each name resolved once
+    assert {"b32.json", "b32.memory.md", "b32.all_results.json"} <= set(resolved)
+    assert neuroncmp.load(RUN / "b32.json")[0].metrics == profiles[3].metrics  # the same as read alone
