@@ -122,9 +122,11 @@ def _measure(labels: list[str], entries: list[Entry]) -> tuple[list[int], list[i
         if kind != "group":
             for i in range(1, len(cells)):
                 cell = cells[i]
-                top[i] = max(top[i], len(cell[0][0]))
+                if len(cell[0][0]) > top[i]:  # (comparisons, not max(): 2,000 cells a cold diff)
+                    top[i] = len(cell[0][0])
                 for line in range(1, len(cell)):
-                    under[i] = max(under[i], len(cell[line][0]))
+                    if len(cell[line][0]) > under[i]:
+                        under[i] = len(cell[line][0])
     return top, under
 
 
