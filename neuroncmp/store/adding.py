@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,7 @@ class Prepared:
     content_hash: str
     object: str
     sidecars: dict[str, Path]  # object name -> file
+    data: dict[str, bytes] = field(default_factory=dict)  # object name -> the bytes hashed (small files)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,26 @@ class _Staged:
     content_hash: str
     runs: list[AddedRun]
     rows: dict[str, range]  # table -> its rows in the add's columns
-    copies: tuple[tuple[str, Path], ...]  # (object name, file): the file, then its sidecars
+    copies: tuple[tuple[str, Path, bytes | None], ...]  # (object name, file, its bytes if held):
+    # the file, then its sidecars
+
+
+# the small files' bytes an add holds from their hashing to their copy, at most (3,000 profiles
+# of 4 kB: 12 MB); beyond it a copy reads its file again
+HELD_BYTES = 64 << 20
+
+
+class _Held:
+    """The bytes an add holds for its copies, within HELD_BYTES."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def take(self, data: bytes | None) -> bytes | None:
+        if data is None or self.total + len(data) > HELD_BYTES:
+            return None
+        self.total += len(data)
+        return data
 
 
 def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
@@ -84,7 +104,7 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
     folder.usable(root)
     problems = list(problems or [])
     staged: list[_Staged] = []
-    columns, provisional = table_rows.Columns(), times.now()
+    columns, provisional, held = table_rows.Columns(), times.now(), _Held()
     with remembered():  # one read of each folder's manifest for the whole add
         for given in entries:
             found, outside = expand(given)
@@ -95,7 +115,7 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
                 except NeuroncmpError as exc:
                     problems.append(Problem(entry.where, _listing_hint(entry.path) or str(exc)))
                     continue
-                staged += [_stage(item, columns, provisional) for item in prepared]
+                staged += [_stage(item, columns, provisional, held) for item in prepared]
     if problems and not skip_bad:
         raise InputError(refusal(problems))
     if not staged:  # an empty folder or listing: say so, and make no store for it
@@ -104,12 +124,14 @@ def add(root: Path, entries: list[Entry], *, skip_bad: bool = False,
     return AddReport(_commit(root, staged, columns), tuple(problems))
 
 
-def _stage(item: Prepared, columns: table_rows.Columns, added: datetime) -> _Staged:
+def _stage(item: Prepared, columns: table_rows.Columns, added: datetime, held: _Held) -> _Staged:
     """Append ``item``'s rows to ``columns``; ``added`` is provisional (``_commit`` sets it)."""
     start = {table: columns.count(table) for table in columns.tables}
     runs = run_rows(item, added, columns, present=False)
     rows = {table: range(first, columns.count(table)) for table, first in start.items()}
-    return _Staged(item.content_hash, runs, rows, ((item.object, item.source), *item.sidecars.items()))
+    copies = tuple((name, file, held.take(item.data.get(name)))
+                   for name, file in ((item.object, item.source), *item.sidecars.items()))
+    return _Staged(item.content_hash, runs, rows, copies)
 
 
 def nothing_to_add(root: Path, entries: list[Entry], problems: list[Problem]) -> str:
@@ -158,9 +180,10 @@ def prepare(entry: Entry) -> list[Prepared]:
     out = []
     for source, group in by_source.items():
         file = path if source == str(path) else Path(source)
-        content_hash = objects.digest(file)
-        out.append(Prepared(entry, file, group, content_hash, objects.object_path(content_hash, file),
-                             _sidecars(file)))
+        content = objects.read(file)
+        data = {content.object: content.data} if content.data is not None else {}
+        sidecars = _sidecars(file, data, is_file=True if content.data is not None else None)
+        out.append(Prepared(entry, file, group, content.content_hash, content.object, sidecars, data))
     return out
 
 
@@ -176,14 +199,22 @@ def _is_dir(path: Path) -> bool:
     return path.is_dir()
 
 
-def _sidecars(file: Path) -> dict[str, Path]:
+def _sidecars(file: Path, data: dict[str, bytes], is_file: bool | None = None) -> dict[str, Path]:
     """The sidecar files a run folder's manifest names for ``file`` (else those beside it, named
-    after it), by their object names."""
-    if not file.is_file():
+    after it), by their object names; the bytes of those read whole go to ``data``. ``is_file``:
+    whether ``file`` is a file, when known."""
+    if not (file.is_file() if is_file is None else is_file):
         return {}
     entry = entry_for(file)
     found = entry.sidecars if entry is not None else _inside_of(file.parent, beside(file))
-    return {objects.object_path(objects.digest(p), p): p for p in found if p.is_file()}
+    out = {}
+    for path in found:
+        if path.is_file():
+            content = objects.read(path)
+            out[content.object] = path
+            if content.data is not None:
+                data[content.object] = content.data
+    return out
 
 
 def _inside_of(folder_path: Path, files: Any) -> list[Path]:
@@ -244,8 +275,8 @@ def _commit(root: Path, staged: list[_Staged], columns: table_rows.Columns) -> t
                 new.append(item)
         if new:
             for item in new:
-                for relative, file in item.copies:
-                    objects.keep(root, relative, file)
+                for relative, file, data in item.copies:
+                    objects.keep(root, relative, file, data)
             chosen = columns if len(new) == len(staged) else columns.take([item.rows for item in new])
             chosen.tables["runs"]["added"] = [added] * chosen.count("runs")  # the time of the commit
             part = parts.new_part_id()

@@ -10,8 +10,10 @@ import secrets
 import shutil
 import stat
 from pathlib import Path
+from typing import NamedTuple
 
 CHUNK = 1 << 20
+SMALL = 1 << 20  # a file up to this size is hashed from bytes read once and copied from them
 OBJECT_NAME = re.compile(r"objects/[0-9a-f]{2}/[0-9a-f]{64}(\.[A-Za-z0-9_-]{1,20})?")
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _BINARY
@@ -32,21 +34,63 @@ def digest(path: Path) -> str:
     return sha.hexdigest()
 
 
-def object_path(content_hash: str, source: Path) -> str:
-    """Where the copy lives, relative to the store: ``objects/ab/<hash><suffix>`` (``.d`` folders)."""
-    suffix = ".d" if source.is_dir() else "".join(source.suffixes[-1:]).lower()
+class Content(NamedTuple):
+    """What ``read`` found: the content hash, the object name, and a small file's bytes."""
+
+    content_hash: str
+    object: str
+    data: bytes | None  # the bytes hashed (a file of at most SMALL bytes), else None
+
+
+def read(path: Path) -> Content:
+    """``digest(path)`` and ``object_path`` in one open of the file (no stat to ask whether it is a
+    folder), a small file's bytes kept: its copy is then written from the very bytes hashed, not
+    read again (an add of small files opened each twice more: ~15 us a file)."""
+    try:
+        handle = os.open(path, _READ_FLAGS)
+    except OSError:
+        handle = None  # a folder on Windows, or gone: as ``digest`` does
+    if handle is not None:
+        try:
+            info = os.fstat(handle)
+            if stat.S_ISREG(info.st_mode) and info.st_size <= SMALL:
+                data = _read_all(handle, info.st_size)
+                content_hash = hashlib.sha256(data).hexdigest()
+                return Content(content_hash, object_path(content_hash, path, folder=False), data)
+        finally:
+            os.close(handle)
+    content_hash = digest(path)
+    return Content(content_hash, object_path(content_hash, path), None)
+
+
+def _read_all(handle: int, size: int) -> bytes:
+    """Every byte of an open file (``size`` as its stat said; read on to the end if it grew)."""
+    parts = [os.read(handle, size + 1)]
+    while parts[-1]:
+        parts.append(os.read(handle, CHUNK))
+    return b"".join(parts)
+
+
+def object_path(content_hash: str, source: Path, folder: bool | None = None) -> str:
+    """Where the copy lives, relative to the store: ``objects/ab/<hash><suffix>`` (``.d`` folders).
+    ``folder``: whether ``source`` is one, when known (else it is asked)."""
+    suffix = ".d" if (source.is_dir() if folder is None else folder) else "".join(source.suffixes[-1:]).lower()
     return f"objects/{content_hash[:2]}/{content_hash}{suffix}"
 
 
-def keep(root: Path, relative: str, source: Path) -> None:
+def keep(root: Path, relative: str, source: Path, data: bytes | None = None) -> None:
     """Copy ``source`` to ``root / relative`` unless it is there already (same name, same content),
-    under a hidden temporary name first and then renamed: the copy is whole or absent."""
+    under a hidden temporary name first and then renamed: the copy is whole or absent. ``data``:
+    the file's bytes, when read already (``read``): written, the file not opened again."""
     target = root / relative
     if target.exists():
         return
     staged = target.parent / f".incoming-{os.getpid()}-{secrets.token_hex(4)}-{target.name}"
     try:
-        if source.is_dir():
+        if data is not None:
+            _write_file(data, staged)
+            os.replace(staged, target)
+        elif source.is_dir():
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copytree(source, staged)
             os.rename(staged, target)
@@ -78,6 +122,16 @@ def _copy_file(source: Path, staged: Path) -> None:
             os.close(out)
     finally:
         os.close(src)
+
+
+def _write_file(data: bytes, staged: Path) -> None:
+    out = _create(staged)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(out, view):]
+    finally:
+        os.close(out)
 
 
 def _create(path: Path) -> int:
