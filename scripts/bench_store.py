@@ -28,15 +28,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import make_history  # noqa: E402
+import make_history
 
-from neuroncmp.ingest import load  # noqa: E402
-from neuroncmp.store import Store  # noqa: E402
-from neuroncmp.store.engines import choose  # noqa: E402
+from neuroncmp.ingest import load
+from neuroncmp.store import Store
+from neuroncmp.store.engines import choose
 
 
 def cold(args: list[str], repeat: int) -> float:

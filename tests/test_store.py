@@ -25,7 +25,7 @@ pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import make_history  # noqa: E402
+import make_history
 
 SHIFTS = {"total_time": (40, 0.05), "mfu_estimated_percent": (40, -0.05)}
 
@@ -338,10 +338,12 @@ def test_compaction_changes_no_answer(generated, tmp_path):
     store = Store(tmp_path / "s")
     for chunk in (files[:25], files[25:45], files[45:], [str(RUN)]):
         store.add(*chunk)
-    asked = lambda: (store.runs(), store.history("total_time"), store.history("mfu_estimated_percent"),
-                     store.regressions(all_changes=True),
-                     store.table("metrics").sort_values(["run", "metric"]).reset_index(drop=True),
-                     store.table("memory").sort_values(["run", "usage_type", "core"]).reset_index(drop=True))
+    def asked():
+        return (store.runs(), store.history("total_time"), store.history("mfu_estimated_percent"),
+                store.regressions(all_changes=True),
+                store.table("metrics").sort_values(["run", "metric"]).reset_index(drop=True),
+                store.table("memory").sort_values(["run", "usage_type", "core"]).reset_index(drop=True))
+
     before = asked()
     report = store.compact()
     assert (report.parts_before, report.parts_after, report.runs) == (4, 1, 68)
@@ -562,7 +564,7 @@ def test_baseline_history_from_the_cli_and_its_refusals(generated, tmp_path):
                            "--where", "instance=trn1.2xlarge", store=store_path)
     assert code == 0, output
     code, output = cli_run("diff", str(RUN / "b16.json"), "--baseline-history", store=store_path)
-    assert code == 1 and "only 0 earlier runs" in output or "at least 5" in output
+    assert (code == 1 and "only 0 earlier runs" in output) or "at least 5" in output
 
 
 def test_a_runs_listing_inside_a_folder_is_named_as_one(tmp_path):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import RUN
+
 from neuroncmp.cli import cli
 from neuroncmp.errors import UsageError
 from neuroncmp.store import Store, folder

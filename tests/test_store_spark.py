@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import ROOT, RUN
+
 from neuroncmp.cli import cli
 from neuroncmp.errors import InputError, UsageError
 from neuroncmp.store import Store
@@ -80,7 +80,8 @@ def test_both_engines_give_the_same_runs_on_both_stores(stores, spark):
         for name, store in by_engine(path, spark).items():
             assert store.runs() == reference, (path, name)
             assert store.runs(model="sweep", batch_size=["8", "32"]) == \
-                tuple(r for r in reference if r.tags.get("model") == "sweep" and r.tags.get("batch_size") in ("8", "32"))
+                tuple(r for r in reference
+                      if r.tags.get("model") == "sweep" and r.tags.get("batch_size") in ("8", "32"))
 
 
 @pytest.mark.parametrize("metric", ["total_time", "mfu_estimated_percent", "dma_active_time",
@@ -166,8 +167,10 @@ def test_a_spark_written_store_checks_and_compacts_with_every_answer_unchanged(g
     store = Store(path)
     report = store.check()
     assert report.ok and not report.leftovers and report.runs == 300
-    asked = lambda: [(s.runs(), s.history("total_time"), s.regressions(all_changes=True))
-                     for s in by_engine(path, spark).values()]
+    def asked():
+        return [(s.runs(), s.history("total_time"), s.regressions(all_changes=True))
+                for s in by_engine(path, spark).values()]
+
     before = asked()
     assert before[0] == before[1]
     assert store.compact().parts_after == 1
