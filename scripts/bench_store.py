@@ -9,7 +9,8 @@ Generates ``--runs`` summary-json runs of the bundled b32 (values from
 1. adds them in one call in-process (``Store.add_listing``), after a warm-up add to another store
    so imports (and, for Spark, the session start, timed separately) are not counted; for DuckDB
    beside a floor in the same process: reading and ``json.loads``-ing the same files (what any
-   tool must do at least) and ``neuroncmp.ingest.load`` of each;
+   tool must do at least) and ``neuroncmp.ingest.load`` of each; with ``--stages``, one more add
+   with its CPU split by stage (listing, load, hash, sidecars, rows, copies, parquet, other);
 2. times ``history total_time`` (one series of ``--runs`` points) and ``regressions`` (every
    series of every metric) twice: in-process on the warm engine (the query itself), and as cold
    CLI runs (a new process each, like a user's; for Spark that includes starting the JVM), against
@@ -21,6 +22,7 @@ Numbers vary with the machine; the script prints them with the floor measured be
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import shutil
 import statistics
@@ -28,7 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +75,58 @@ def floor(files: list[Path]) -> tuple[float, float]:
     return plain, time.perf_counter() - start
 
 
+# the stages of an add, timed in CPU by wrapping the function that does each (``--stages``);
+# ``load`` holds the parse and the set assembly (sidecars joined), ``hash`` the file's one read
+STAGES = {
+    "listing": ("neuroncmp.store.listing", "read"),
+    "load": ("neuroncmp.store.adding", "load_set"),
+    "hash": ("neuroncmp.store.objects", "read"),
+    "sidecars": ("neuroncmp.store.adding", "_sidecars"),
+    "rows": ("neuroncmp.store.adding", "_stage"),
+    "copies": ("neuroncmp.store.objects", "keep"),
+    "parquet": ("neuroncmp.store.parts", "write"),
+}
+
+
+@contextmanager
+def stage_clock() -> Iterator[dict[str, float]]:
+    """CPU seconds spent in each of STAGES while the block runs (the functions wrapped, then
+    restored)."""
+    spent = dict.fromkeys(STAGES, 0.0)
+    saved = []
+    for stage, (module_name, name) in STAGES.items():
+        module = importlib.import_module(module_name)
+        real = getattr(module, name)
+
+        def timed(*args: Any, _real: Callable[..., Any] = real, _stage: str = stage, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                spent[_stage] += time.process_time() - start
+
+        saved.append((module, name, real))
+        setattr(module, name, timed)
+    try:
+        yield spent
+    finally:
+        for module, name, real in saved:
+            setattr(module, name, real)
+
+
+def staged_add(engine: Any, store_path: Path, listing: Path) -> None:
+    """One more add of the listing to a new store, its CPU split by stage."""
+    shutil.rmtree(store_path, ignore_errors=True)
+    with stage_clock() as spent:
+        start = time.process_time()
+        report = Store(store_path, engine=engine).add_listing(listing)
+        total = time.process_time() - start
+    n = len(report.added)
+    split = "  ".join(f"{stage} {seconds / n * 1e6:.0f}" for stage, seconds in spent.items())
+    print(f"  stages (CPU us an add; {total / n * 1e6:.0f} in all, other "
+          f"{(total - sum(spent.values())) / n * 1e6:.0f}): {split}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5000)
@@ -80,6 +135,7 @@ def main() -> None:
     parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="a Spark setting")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per query")
     parser.add_argument("--no-floor", action="store_true", help="skip the json/ingest floor")
+    parser.add_argument("--stages", action="store_true", help="one more add, its CPU split by stage (DuckDB)")
     parser.add_argument("--keep", type=Path, default=None, help="keep the generated files and store here")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="neuroncmp-bench-"))
@@ -107,6 +163,8 @@ def main() -> None:
         plain, ingest = floor(files)
         print(f"  floor: json                       {plain:8.2f} s  {n / plain:8.0f} files/s (read + json.loads)")
         print(f"  floor: ingest                     {ingest:8.2f} s  {n / ingest:8.0f} profiles/s (ingest.load)")
+    if args.stages and args.engine == "duckdb":  # Spark parses on its executors, out of this process
+        staged_add(engine, work / f"store-{args.engine}-stages", data / "runs.csv")
 
     store = Store(store_path, engine=engine)
     found = store.regressions()
