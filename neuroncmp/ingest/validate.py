@@ -96,23 +96,12 @@ class _Places(NamedTuple):
     texts: Callable[[tuple[Any, ...]], tuple[Any, ...]]
 
 
-# (names, units) -> their places (``_EACH``: none, every value checked on its own). A run's
-# profiles share one layout: a summary-json's 90 values then take a few C loops instead of a
-# Python loop (a variant's findings: 205k -> 160k instructions, callgrind).
-_PLACES: dict[tuple[tuple[str, ...], tuple[str, ...]], _Places] = {}
-_EACH = _Places((), tuple, (), (), (), tuple)
-
-
+# (names, units) -> their places, or None where every value is checked on its own. A run's
+# profiles share one layout (remembered for 256: names come from input files): a summary-json's 90
+# values then take a few C loops instead of a Python loop (a variant's findings: 205k -> 160k
+# instructions, callgrind).
+@lru_cache(maxsize=256)
 def _places(names: tuple[str, ...], units: tuple[str, ...]) -> _Places | None:
-    found = _PLACES.get((names, units))
-    if found is None:
-        if len(_PLACES) >= 256:  # names come from input files: keep the memory bounded
-            _PLACES.clear()
-        found = _PLACES[(names, units)] = _new_places(names, units) or _EACH
-    return None if found is _EACH else found
-
-
-def _new_places(names: tuple[str, ...], units: tuple[str, ...]) -> _Places | None:
     picked, lows, highs, each, texts = [], [], [], [], []
     for index, (name, unit) in enumerate(zip(names, units)):
         if unit == TEXT:

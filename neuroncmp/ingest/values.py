@@ -212,24 +212,12 @@ class _Layout(NamedTuple):
     converted: tuple[int, ...]
 
 
-# (keys, value types) -> their layout (``_CHECKED``: a key takes the full checks: a nested value,
-# a null, a bool, a unit to convert, a name given twice). A run's blocks share keys and types:
-# decided once, a block's metrics are then made in C loops (a variant's block: 611k -> 545k instructions,
-# callgrind; most of the rest is repr of each number, the raw text).
-_LAYOUTS: dict[tuple[tuple[str, ...], tuple[type, ...]], _Layout] = {}
-_CHECKED = _Layout((), (), (), (), ())
-
-
+# (keys, value types) -> their layout, or None where a key takes the full checks (a nested value, a
+# null, a bool, a name given twice). A run's blocks share keys and types: decided once (remembered for
+# 256 layouts: keys come from input files), a block's metrics are then made in C loops (a variant's
+# block: 611k -> 545k instructions, callgrind; most of the rest is repr of each number, the raw text).
+@lru_cache(maxsize=256)
 def _layout(keys: tuple[str, ...], types: tuple[type, ...]) -> _Layout | None:
-    found = _LAYOUTS.get((keys, types))
-    if found is None:
-        if len(_LAYOUTS) >= 256:  # keys come from input files: keep the memory bounded
-            _LAYOUTS.clear()
-        found = _LAYOUTS[(keys, types)] = _new_layout(keys, types) or _CHECKED
-    return None if found is _CHECKED else found
-
-
-def _new_layout(keys: tuple[str, ...], types: tuple[type, ...]) -> _Layout | None:
     names, units, groups, converted = [], [], [], []
     for index, (key, kind) in enumerate(zip(keys, types)):
         if kind is float or kind is int:
