@@ -141,7 +141,7 @@ VALUES = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-
 
 
 def _delta(b: float, v: float, fraction: bool, verdict: str, p_value: float | None, in_band: bool) -> Delta:
-    """A delta as the differ makes one from two numbers (comparison/differ.py ``_delta``)."""
+    """A delta as the differ makes one from two numbers (comparison/cell_rules.py ``delta_of``)."""
     change = v - b
     return Delta("step", b, v, change, change / b if b else None, change * 100 if fraction else None,
                  v / b if b else None, verdict, p_value, in_band)

@@ -98,7 +98,7 @@ def test_human_formatting_never_raises(value, unit, expected):
                                           (-1e400, 1e400, False), (1.0, 1.01, True)])
 def test_noise_band_has_no_math_domain_error(b, v, inside):
     from neuroncmp.comparison.bands import Band
-    from neuroncmp.comparison.differ import inside_band
+    from neuroncmp.comparison.cell_rules import inside_band
 
     assert inside_band(Band(0.02), b, v, None) is inside
 
