@@ -233,7 +233,7 @@ def _finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
     callgrind); any other number by ``math.isfinite``."""
     numbers: dict[str, float] = {}
     for name, metric in measured.items():
-        value = metric[1]
+        value = metric.value
         if type(value) is float:
             if value - value == 0.0:  # NaN for an infinity or NaN
                 numbers[name] = value
