@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
+from ..catalog import canonical_name
 from ..choices import SAMPLE, ShownBasis
 from ..model import Profile
 from . import tool_warnings
@@ -63,12 +65,43 @@ def _stated(sides: list[Side]) -> dict[str, list[frozenset[str]]]:
     Equal sets are one object: 500 sides stating the same versions made 6,000 sets, and the garbage
     collector's walks of them (and of every loaded profile) cost more than building them."""
     made: dict[frozenset[str], frozenset[str]] = {}
-    return {key: [made.setdefault(states, states) for states in (_states(side, key) for side in sides)]
-            for key in KEYS}
+    one: dict[str | None, frozenset[str]] = {}  # a single capture's value as text (None: none) -> its set
+    keys = _canonical_keys()
+    stated: dict[str, list[frozenset[str]]] = {key: [] for key in KEYS}
+    for side in sides:
+        if len(side.profiles) == 1:  # the usual side: one capture, a value or none per key, no set built
+            for key, text in zip(KEYS, _texts(side.profiles[0], keys), strict=True):
+                states = one.get(text)
+                if states is None:
+                    states = one[text] = frozenset() if text is None else frozenset((text,))
+                stated[key].append(states)
+        else:
+            for key in KEYS:
+                states = frozenset(str(value) for p in side.profiles if (value := p.info(key)) is not None)
+                stated[key].append(made.setdefault(states, states))
+    return stated
 
 
-def _states(side: Side, key: str) -> frozenset[str]:
-    return frozenset(str(value) for p in side.profiles if (value := p.info(key)) is not None)
+@cache
+def _canonical_keys() -> tuple[tuple[str, str], ...]:
+    """Each of ``KEYS`` and its catalog name (``Profile.info`` resolves it again at every call)."""
+    return tuple((key, canonical_name(key)) for key in KEYS)
+
+
+def _texts(profile: Profile, keys: tuple[tuple[str, str], ...]) -> list[str | None]:
+    """``str(profile.info(key))`` of each key, None where it states none (the metadata first,
+    then a metric or Trainer value: ``Profile.info`` and ``Profile.value``, their names resolved
+    once; 500 sides' 6,000 reads: 4.4 -> 1 ms)."""
+    metadata, metrics, training = profile.metadata, profile.metrics, profile.training
+    texts: list[str | None] = []
+    for key, name in keys:
+        if key in metadata:
+            value = metadata[key]
+        else:
+            metric = metrics.get(name) or training.get(name)
+            value = None if metric is None else metric.value
+        texts.append(None if value is None else str(value))
+    return texts
 
 
 def _differs(sides: list[Side], key: str, stated: list[frozenset[str]]) -> str | None:
