@@ -115,3 +115,26 @@ def test_the_columns_are_the_general_rules_cells_on_a_generated_sweep(monkeypatc
         _assert_same(*_both(monkeypatch, *profiles, again, basis=basis))
     assert differ._same_names([p.values.all for p in profiles[1:-1]]) is not None  # values read at once:
     _assert_same(*_both(monkeypatch, *profiles[:-1]))  # the variants state the same names in the same order
+
+
+def test_the_variants_names_read_once_give_what_reading_each_gives(monkeypatch, tmp_path, sweep):
+    """``compare`` reads one variant's names for all when every variant states the same names in one
+    order (``_same_names``): the missing metrics (``only_in``) and every row are those of reading each
+    variant's own, with a baseline that has names the variants lack and lacks some they have."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench_cli
+
+    profiles = neuroncmp.load_many(bench_cli.generate_sweep(tmp_path, 12))
+    first = profiles[0]
+    extra = next(iter(first.metrics.values()))._replace(name="made_up_count", value=3)
+    odd = dataclasses.replace(first, label="odd", params=dict(first.params), metrics={
+        **{name: metric for i, (name, metric) in enumerate(first.metrics.items()) if i % 5}, "made_up_count": extra})
+    for baseline in (first, odd):
+        fast = compare(baseline, *profiles[1:])
+        assert differ._same_names([p.values.all for p in profiles[1:]]) is not None
+        with monkeypatch.context() as patched:
+            patched.setattr(differ, "_same_names", lambda variants: None)  # each variant's names read
+            general = compare(baseline, *profiles[1:])
+        assert dict(fast.only_in) == dict(general.only_in) and list(fast.only_in) == list(general.only_in)
+        assert fast.rows == general.rows and fast.warnings == general.warnings
+    assert set(fast.only_in.values()) == {("odd",), tuple(side.label for side in fast.variants)}  # both kinds
