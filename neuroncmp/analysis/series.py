@@ -12,6 +12,7 @@ out of the axis and listed.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import chain
 from typing import TypeGuard
 
 from .. import per_sample as basis
@@ -109,13 +110,11 @@ def medians(sides: list[Side]) -> dict[str, float]:
     """Every numeric value of ``sides`` by name, the median of their captures."""
     if len(sides) == 1 and len(sides[0].profiles) == 1:  # one capture (the usual point): its own values
         return usable_values(sides[0].profiles[0].values.all)
-    collected: dict[str, list[float]] = {}
-    for side in sides:
-        for profile in side.profiles:
-            for name, metric in profile.values.all.items():
-                numbers, value = collected.setdefault(name, []), metric.value
-                if _usable(value):
-                    numbers.append(value)
+    every = [profile.values.all for side in sides for profile in side.profiles]
+    collected: dict[str, list[float]] = {name: [] for name in dict.fromkeys(chain.from_iterable(every))}
+    for values in every:  # the names in order of first appearance, usable or not, as read
+        for name, value in usable_values(values).items():
+            collected[name].append(value)
     return {name: median(numbers) for name, numbers in collected.items() if numbers}
 
 

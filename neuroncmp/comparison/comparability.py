@@ -67,11 +67,10 @@ def _stated(sides: list[Side]) -> dict[str, list[frozenset[str]]]:
     collector's walks of them (and of every loaded profile) cost more than building them."""
     made: dict[frozenset[str], frozenset[str]] = {}
     one: dict[str | None, frozenset[str]] = {}  # a single capture's value as text (None: none) -> its set
-    keys = _canonical_keys()
     stated: dict[str, list[frozenset[str]]] = {key: [] for key in KEYS}
     for side in sides:
         if len(side.profiles) == 1:  # the usual side: one capture, a value or none per key, no set built
-            for key, text in zip(KEYS, _texts(side.profiles[0], keys), strict=True):
+            for key, text in zip(KEYS, stated_texts(side.profiles[0]), strict=True):
                 states = one.get(text)
                 if states is None:
                     states = one[text] = frozenset() if text is None else frozenset((text,))
@@ -89,13 +88,13 @@ def _canonical_keys() -> tuple[tuple[str, str], ...]:
     return tuple((key, canonical_name(key)) for key in KEYS)
 
 
-def _texts(profile: Profile, keys: tuple[tuple[str, str], ...]) -> list[str | None]:
-    """``str(profile.info(key))`` of each key, None where it states none (the metadata first,
+def stated_texts(profile: Profile) -> list[str | None]:
+    """``str(profile.info(key))`` of each of ``KEYS``, None where it states none (the metadata first,
     then a metric or Trainer value: ``Profile.info`` and ``Profile.value``, their names resolved
     once; 500 sides' 6,000 reads: 4.4 -> 1 ms)."""
     metadata = profile.metadata
     texts: list[str | None] = []
-    for key, name in keys:
+    for key, name in _canonical_keys():
         value = metadata[key] if key in metadata else _value(profile, name)
         texts.append(None if value is None else str(value))
     return texts

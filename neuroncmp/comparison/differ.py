@@ -137,7 +137,8 @@ def _basis(sides: list[Side], requested: Basis) -> tuple[ShownBasis, str]:
 def _rows(sides: list[Side], captures: list[Captures], singles: list[Mapping[str, Metric] | None],
           same: list[str] | None, bands: Bands, doubts: list[dict[str, str]], step_context: bool,
           unlike_eval: frozenset[int], unlike_memory: frozenset[int] = frozenset()) -> tuple[Row, ...]:
-    names = dict.fromkeys(chain.from_iterable(values for side_captures in captures for values in side_captures))
+    names = dict.fromkeys(chain(chain.from_iterable(captures[0]), same) if same is not None else
+                          chain.from_iterable(values for side_captures in captures for values in side_captures))
     unscored = frozenset(i for i, side in enumerate(sides) if batches_differ(sides[0], side)) | unlike_memory
     shared = RowContext(sides, captures, singles, doubts, bands, step_context, unlike_eval, unscored,
                       [side.batch_size for side in sides[1:]], tuple(side.label for side in sides[1:]),

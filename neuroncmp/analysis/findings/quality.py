@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...comparison.comparability import KEYS
+from ...comparison.comparability import KEYS, stated_texts
 from ...model import Anomaly, Profile
 from ..context import Context
 from .base import QUALITY, Evidence, Finding, Outcome, Passed
@@ -53,9 +53,9 @@ class MixedVersions:
 
     def apply(self, context: Context) -> Outcome:
         differing = {}
-        for key in KEYS:
-            values = {str(value) for point in context.points for side in point.sides
-                      for p in side.profiles if (value := p.info(key)) is not None}
+        stated = [stated_texts(p) for point in context.points for side in point.sides for p in side.profiles]
+        for index, key in enumerate(KEYS):  # each profile's keys read once (500 profiles: 6,000 reads)
+            values = {text for texts in stated if (text := texts[index]) is not None}
             if len(values) > 1:
                 differing[key] = sorted(values)
         if not differing:
