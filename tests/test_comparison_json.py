@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from neuroncmp.choices import ABSENT, ADDED, BETTER, NEUTRAL, REMOVED, SUSPECT, UNCHANGED, WORSE
 from neuroncmp.cli import cli
-from neuroncmp.comparison.result import Delta
-from neuroncmp.render.changes import change_with_mark, changes_written_once
+from neuroncmp.comparison.result import Delta, Deltas
+from neuroncmp.render.changes import change_with_mark, changes_once
 from neuroncmp.render.json_out import dumps, laid_out
 
 RUN = Path(__file__).parent.parent / "neuroncmp" / "examples" / "trn1-2xlarge-bs-sweep"
@@ -150,19 +150,18 @@ def _delta(b: float, v: float, fraction: bool, verdict: str, p_value: float | No
 @given(st.lists(st.tuples(VALUES, VALUES, st.booleans(), st.sampled_from(VERDICTS),
                           st.one_of(st.none(), st.floats(0, 1)), st.booleans()), max_size=30))
 def test_remembered_change_texts_are_the_written_ones(changes):
-    remembered = changes_written_once()
     deltas = [_delta(*change) for change in changes] + [Delta("step", None, 1.0, None, None, None, None, ADDED),
                                                          Delta("step", "a", "b", None, None, None, None, NEUTRAL)]
-    for delta in deltas + deltas[::-1]:
-        assert remembered(delta) == change_with_mark(delta)
+    deltas += deltas[::-1]
+    columns = Deltas.of("step", None, deltas)  # each delta's own baseline is not read by its change text
+    assert changes_once(columns) == [change_with_mark(delta) for delta in deltas]
 
 
 def test_a_relative_change_of_minus_zero_is_not_taken_for_plus_zero():
     """The one pair of equal keys that read differently: a change so small against so large a
     baseline that the relative change underflows to -0.0 or 0.0 (-0.00% and +0.00%)."""
-    remembered = changes_written_once()
     up = _delta(1e308, 1e308 + 5e-324, False, UNCHANGED, None, False)._replace(delta=5e-324, relative=5e-324 / 1e308)
     down = up._replace(baseline=-1e308, relative=5e-324 / -1e308)
     assert (math.copysign(1, up.relative), math.copysign(1, down.relative)) == (1, -1)
-    assert [remembered(up), remembered(down)] == [change_with_mark(up), change_with_mark(down)]
+    assert changes_once(Deltas.of("step", None, [up, down])) == [change_with_mark(up), change_with_mark(down)]
     assert change_with_mark(up) != change_with_mark(down)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from neuroncmp.catalog import catalog, derived_specs
-from neuroncmp.render.formats.json_ import _written_once
+from neuroncmp.render.formats.json_ import _written_each
 
 
 def test_a_value_is_written_once_and_kept_apart_from_an_equal_value_of_another_type():
@@ -13,15 +13,13 @@ def test_a_value_is_written_once_and_kept_apart_from_an_equal_value_of_another_t
         calls.append(value)
         return f"{type(value).__name__}:{value}"
 
-    cached = _written_once(show)
-    assert [cached(1), cached(1), cached(1.0), cached(1.0)] == ["int:1", "int:1", "float:1.0", "float:1.0"]
+    assert _written_each([1, 1, 1.0, 1.0], show) == ["int:1", "int:1", "float:1.0", "float:1.0"]
     assert calls == [1, 1.0]  # 1 == 1.0, but they may be written differently: two calls, not one
 
 
 def test_an_unhashable_value_is_written_each_time():
     calls: list[object] = []
-    cached = _written_once(lambda value: calls.append(value) or "x")
-    assert [cached([1]), cached([1])] == ["x", "x"]
+    assert _written_each([[1], [1]], lambda value: calls.append(value) or "x") == ["x", "x"]
     assert calls == [[1], [1]]
 
 

@@ -7,8 +7,8 @@ relative %; a verdict mark makes the change readable without colour (colour only
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..choices import (
     ABSENT,
@@ -110,37 +110,25 @@ def changes_with_marks(deltas: Deltas, sep: str = " ") -> list[str]:
     return out
 
 
-T = TypeVar("T")
-
-
-def written_once(write: Callable[[T], str], key: Callable[[T], Hashable],
-                 keep: Callable[[T], bool] | None = None) -> Callable[[T], str]:
-    """``write``, remembering what it wrote under ``key(item)`` (a value or change that repeats across
-    a row's many variants is written once); ``keep`` says which texts may be remembered."""
-    written: dict[Hashable, str] = {}
-
-    def cached(item: T) -> str:
-        known = key(item)
-        try:
-            return written[known]
-        except KeyError:
-            text = write(item)
-            if keep is None or keep(item):
-                written[known] = text
-            return text
-        except TypeError:  # an unhashable value: written each time
-            return write(item)
-
-    return cached
-
-
-def changes_written_once() -> Callable[[Delta], str]:
-    """``change_with_mark``, remembering what it wrote: the text depends only on the change and
-    its verdict (``delta[3:]``: delta, relative, points, ratio, verdict, p-value, in band), which
-    repeat across many variants (a 500-variant diff wrote 68,500 changes, 15,107 of them distinct:
-    70 ms -> 25 ms). Equal numbers are written alike whatever their type (``+.2f``, ``.3g``); a
-    relative change of 0 is not remembered: -0.0 equals 0.0 but reads ``-0.00%``."""
-    return written_once(change_with_mark, key=lambda delta: delta[3:], keep=lambda delta: delta.relative != 0)
+def changes_once(deltas: Deltas) -> list[str]:
+    """``change_with_mark`` of each variant's delta in ``deltas`` (each has one), read from the columns
+    and remembered: the text depends only on the change and its verdict (``delta[3:]``: delta,
+    relative, points, ratio, verdict, p-value, in band), which repeat across many variants, so a
+    ``Delta`` is made only for a change not written yet (a 500-variant diff writes 68,500 changes,
+    15,107 of them distinct; a record and two calls each were 25 ms). Equal numbers are written
+    alike whatever their type (``+.2f``, ``.3g``); a relative change of 0 is not remembered: -0.0
+    equals 0.0 but reads ``-0.00%``."""
+    written: dict[tuple[Any, ...], str] = {}
+    out = []
+    for index, key in enumerate(zip(deltas.delta, deltas.relative, deltas.points, deltas.ratio, deltas.verdict,
+                                    deltas.p_value, deltas.in_band, strict=True)):
+        text = written.get(key)
+        if text is None:
+            text = change_with_mark(deltas.made(index))
+            if key[1] != 0:
+                written[key] = text
+        out.append(text)
+    return out
 
 
 def word(delta: Delta) -> str:
