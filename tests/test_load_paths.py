@@ -230,3 +230,12 @@ def test_a_sets_manifest_entries_are_checked_once_each(monkeypatch):
     assert sorted(resolved) == sorted(set(resolved))  # each name resolved once
     assert {"b32.json", "b32.memory.md", "b32.all_results.json"} <= set(resolved)
     assert neuroncmp.load(RUN / "b32.json")[0].metrics == profiles[3].metrics  # the same as read alone
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b.json", ".", "..", "", ".x", "x.", "x..y", "é.json", " ", "\\", "c.tar.gz"]),
+                max_size=4).map("/".join), st.sampled_from(["", "/", "./", "//"]))
+def test_a_file_stem_is_pathlibs(path, prefix):
+    from neuroncmp.ingest.formats.summary_json import _stem
+
+    assert _stem(prefix + path) == Path(prefix + path).stem

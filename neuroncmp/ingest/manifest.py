@@ -35,13 +35,13 @@ _TEXT_KEYS = ("label", "section")
 _OBJECT_KEYS = ("params", "metadata")
 # The manifests read so far by folder, inside ``remembered()`` (None: outside, read each time);
 # each as a 1-tuple, so that a folder without one is remembered too.
-_READ: ContextVar[dict[Path, tuple[list[Any] | None]] | None] = ContextVar("manifests_read", default=None)
+_READ: ContextVar[dict[str, tuple[list[Any] | None]] | None] = ContextVar("manifests_read", default=None)
 # Each folder's file names listed so far, inside ``remembered()`` (sidecars are looked for there).
 _LISTED: ContextVar[dict[str, set[str]] | None] = ContextVar("folders_listed", default=None)
 # The entries ``entry_for`` checked so far, inside ``remembered()``, by folder and file name: each
 # check resolves its paths (a stat per path part), and a set asks twice for each file (its
 # sidecars, then its load): a cold diff of the bundled run folder resolved 72 paths for 8 files.
-_CHECKED: ContextVar[dict[tuple[Path, str], Entry] | None] = ContextVar("entries_checked", default=None)
+_CHECKED: ContextVar[dict[tuple[str, str], Entry] | None] = ContextVar("entries_checked", default=None)
 
 
 class Entry(NamedTuple):
@@ -125,14 +125,16 @@ def names_if_remembered(folder: str) -> set[str] | None:
     return names_in(folder) if _LISTED.get() is not None else None
 
 
-def _profiles(directory: Path) -> list[Any] | None:
-    """The manifest's ``profiles`` list (entries not checked yet), or None without a manifest."""
+def _profiles(directory: Path | str) -> list[Any] | None:
+    """The manifest's ``profiles`` list (entries not checked yet), or None without a manifest.
+    Remembered by the folder's path as text: a Path is made only for the folder's first look."""
     read = _READ.get()
     if read is None:
-        return _read_profiles(directory)
-    found = read.get(directory)
+        return _read_profiles(Path(directory))
+    key = str(directory)
+    found = read.get(key)
     if found is None:  # the folder's first look
-        found = read[directory] = (_read_profiles(directory),)
+        found = read[key] = (_read_profiles(Path(directory)),)
     return found[0]
 
 
@@ -211,20 +213,23 @@ def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool =
 
 def entry_for(path: Path) -> Entry | None:
     """The manifest entry describing ``path``, if its folder has a manifest that lists it."""
-    if path.name == MANIFEST:
+    name = path.name
+    if name == MANIFEST:
         return None
+    # the folder as text, without making ``path.parent`` (a Path made and hashed twice was most
+    # of a look in a folder without a manifest: 48k instructions, callgrind)
+    folder = os.path.dirname(str(path)) or "."
     checked = _CHECKED.get()
-    known = None if checked is None else checked.get((path.parent, path.name))
+    known = None if checked is None else checked.get((folder, name))
     if known is not None:
         return known
-    profiles = _profiles(path.parent) or []
-    index = next((i for i, e in enumerate(profiles) if isinstance(e, dict) and e.get("file") == path.name),
-                 None)
+    profiles = _profiles(folder) or []
+    index = next((i for i, e in enumerate(profiles) if isinstance(e, dict) and e.get("file") == name), None)
     if index is None:
         return None
     entry = _entry(path.parent, path.parent / MANIFEST, index, profiles[index])  # a bad one raises each time
     if checked is not None:
-        checked[(path.parent, path.name)] = entry
+        checked[(folder, name)] = entry
     return entry
 
 
