@@ -239,3 +239,15 @@ def test_a_file_stem_is_pathlibs(path, prefix):
     from neuroncmp.ingest.formats.summary_json import _stem
 
     assert _stem(prefix + path) == Path(prefix + path).stem
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b.json", ".", "..", "", ".x", "é"]), max_size=4).map("/".join),
+       st.sampled_from(["", "/", "//", "./", "../"]))
+def test_a_files_folder_key_is_its_parents_normalised_path(path, prefix):
+    import os
+
+    from neuroncmp.ingest.inputs import _folder
+
+    given_path = Path(prefix + path)
+    assert _folder(given_path) == os.path.normpath(os.path.abspath(given_path.parent))
