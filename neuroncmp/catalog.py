@@ -76,6 +76,20 @@ class MetricSpec(NamedTuple):
     def __repr__(self) -> str:
         return f"<MetricSpec {self.name} [{self.unit}] {self.group} {self.direction}>"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A derived spec pickles as its name, read back from the catalog: its ``compute`` is a
+        function made inside the catalog (a lambda), which pickle cannot name, so a Comparison
+        or Sweep holding one could not be saved or sent to another process. Any other spec
+        pickles field by field, as a NamedTuple does."""
+        if self.compute is not None and catalog().get(self.name) is self:
+            return lookup, (self.name,)
+        return _new_spec, (tuple(self),)
+
+
+def _new_spec(fields: tuple[Any, ...]) -> MetricSpec:
+    """A spec from its fields, in order (what unpickling a spec that is not derived calls)."""
+    return MetricSpec(*fields)
+
 
 def _spec(name: str, group: str, unit: str, direction: Better = NEUTRAL, extensive: bool = False,
           meaning: str = "", **extra: Any) -> MetricSpec:  # extra: MetricSpec's other fields, each its own type
