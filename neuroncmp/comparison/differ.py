@@ -190,8 +190,8 @@ def _values_by_metric(names: Iterable[str], singles: list[Mapping[str, Metric] |
     n = len(variants)
     table = {name: [MISSING] * n for name in names}
     if same is not None:  # a sweep of one format: the values transposed at once (500 variants: 6 -> 2 ms)
-        rows = [list(map(_VALUE, values.values())) for values in cast("list[Mapping[str, Metric]]", variants)]
-        table.update(zip(same, map(list, zip(*rows, strict=True)), strict=True))
+        rows = [map(_VALUE, values.values()) for values in cast("list[Mapping[str, Metric]]", variants)]
+        table.update(zip(same, map(list, zip(*rows, strict=True)), strict=True))  # no list a variant
         return table
     for index, values in enumerate(variants):
         if values is None:
