@@ -1,15 +1,20 @@
-"""``series.usable_values`` (a point's numbers read without a call per value) against the rule it
-stands for, ``series._usable``, on every kind of value a profile can hold."""
+"""``series.usable_values`` and ``usable_numbers`` (a point's numbers, read from what the value set
+holds) against the rule they stand for, ``series._usable``, on every kind of value a profile can hold."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
+from conftest import ROOT, RUN
 from hypothesis import given
 from hypothesis import strategies as st
 
-from neuroncmp.analysis.series import _usable, usable_values
-from neuroncmp.model import Metric
+import neuroncmp
+from neuroncmp.analysis.series import _usable, usable_numbers, usable_values
+from neuroncmp.catalog import derived_specs
+from neuroncmp.errors import NeuroncmpError
+from neuroncmp.model import Metric, Profile
 
 values = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(),
                    st.sampled_from([2**1024, -(2**1024), 2**1024 - 2**970, 2**1024 - 2**970 - 1, -(2**1023),
@@ -30,3 +35,35 @@ def test_the_integer_edge_is_a_floats_range() -> None:
     edge = 2**1024 - 2**970
     assert not _usable(edge) and _usable(edge - 1) and not usable_values({"m": Metric("m", edge, "", "", "t")})
     assert usable_values({"m": Metric("m", edge - 1, "", "", "t")}) == {"m": edge - 1}
+
+
+def _profiles() -> list[Profile]:
+    """Every profile the repository holds that loads, and the bundled b32 with odd values: a bool, NaN,
+    an infinity, a huge integer, a metric named as a derived one and one named ``batch_size``."""
+    files = sorted(p for p in [*RUN.iterdir(), *(ROOT / "tests" / "data").rglob("*")]
+                   if p.is_file() and p.suffix in (".json", ".jsonl", ".txt", ".log", ".md", ".csv"))
+    loaded = []
+    for path in files:
+        try:
+            loaded.extend(neuroncmp.load(path))
+        except NeuroncmpError:
+            continue
+    b32 = next(p for p in loaded if p.label == "b32")
+    some = next(iter(b32.metrics.values()))
+    derived = derived_specs()[0].name
+    for extra in ({"flag": True, "nan": math.nan, "inf": -math.inf, "huge": 10**400},
+                  {derived: 1.5}, {"batch_size": 7}, {"batch_size": 7, derived: math.nan}):
+        metrics = {**b32.metrics, **{name: some._replace(name=name, value=value) for name, value in extra.items()}}
+        loaded.append(dataclasses.replace(b32, metrics=metrics, params=dict(b32.params)))
+    return loaded
+
+
+def test_the_numbers_of_a_value_set_are_its_usable_values() -> None:
+    profiles = _profiles()
+    assert len(profiles) > 20
+    for profile in profiles:
+        values = profile.values
+        expected = {name: metric.value for name, metric in values.all.items() if _usable(metric.value)}
+        found = usable_numbers(values)
+        assert list(found) == list(expected), profile
+        assert all(found[name] is expected[name] for name in expected)
