@@ -152,7 +152,8 @@ def _added_columns(facts: Facts, shared: RowContext, values: list[Any], odd: lis
 def _removed(facts: Facts, shared: RowContext, n: int) -> tuple[Columns, Columns | None]:
     """The columns of a row no variant has: ``cell``'s removed (or absent) deltas for each."""
     step = delta_of(facts.spec, facts.band, STEP, facts.step.values, facts.step.central, [])
-    columns = [[item] * n for item in step[2:]]
+    none = shared.none  # never patched: a column of None is the comparison's one (42 rows of 500 variants)
+    columns = [none if item is None else [item] * n for item in step[2:]]
     if facts.sample is None:
         return columns, None
     sample = delta_of(facts.spec, facts.band, SAMPLE, facts.sample.values, facts.sample.central, [])

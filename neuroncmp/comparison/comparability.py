@@ -92,10 +92,14 @@ def stated_texts(profile: Profile) -> list[str | None]:
     """``str(profile.info(key))`` of each of ``KEYS``, None where it states none (the metadata first,
     then a metric or Trainer value: ``Profile.info`` and ``Profile.value``, their names resolved
     once; 500 sides' 6,000 reads: 4.4 -> 1 ms)."""
-    metadata = profile.metadata
+    metadata, metrics, training = profile.metadata, profile.metrics, profile.training  # read once, not per key
     texts: list[str | None] = []
     for key, name in _canonical_keys():
-        value = metadata[key] if key in metadata else _value(profile, name)
+        if key in metadata:
+            value = metadata[key]
+        else:
+            metric = metrics.get(name) or training.get(name)
+            value = None if metric is None else metric.value
         texts.append(None if value is None else str(value))
     return texts
 
