@@ -7,7 +7,7 @@ is held to these rules, cell for cell (``tests/test_differ_paths.py``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import stats
@@ -55,7 +55,7 @@ class RowContext(NamedTuple):
     batches: list[int | None]    # the variants' batch sizes
     labels: tuple[str, ...]      # the variants' labels
     doubted: dict[str, dict[int, str]]  # metric -> side index -> why its value cannot be trusted
-    values: dict[str, list[Any]]  # metric -> each variant's value (``MISSING``, ``SEVERAL``: see there)
+    values: Mapping[str, Sequence[Any]]  # metric -> each variant's value (``MISSING``, ``SEVERAL``: see there)
     batched: frozenset[int]      # sides with a batch size
     ones: tuple[int, ...]        # a 1 per variant (captures), and a None per variant: a row's usual columns
     nones: tuple[None, ...]

@@ -7,7 +7,7 @@ cells, about 200 -> 55 ms, a fifth of the objects for the collector.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ..choices import ABSENT, ADDED, CONTEXT, NEUTRAL, SAMPLE, STEP, SUSPECT, UNCHANGED, Verdict
@@ -29,11 +29,13 @@ def row(facts: Facts, shared: RowContext, unit: str) -> Row | None:
     return None
 
 
-Columns = list[list[Any]]  # a basis' columns while a row is built: ``Delta``'s fields from ``variant`` on
-Computed = Callable[[Facts, RowContext, list[Any], list[int], list[str | None] | None], tuple[Columns, Columns | None]]
+Values = Sequence[Any]  # each variant's value of a row's metric (``RowContext.values``)
+Columns = Sequence[Sequence[Any]]  # a basis' columns while a row is built: ``Delta``'s fields from ``variant`` on
+Patchable = list[list[Any]]  # columns copied to have some variants' entries replaced
+Computed = Callable[[Facts, RowContext, Values, list[int], list[str | None] | None], tuple[Columns, Columns | None]]
 
 
-def _plain_row(facts: Facts, shared: RowContext, unit: str, odd_ones: Callable[[list[Any]], list[int]],
+def _plain_row(facts: Facts, shared: RowContext, unit: str, odd_ones: Callable[[Values], list[int]],
                computed: Computed) -> Row:
     """The row of a baseline of one plain number (or one text), as columns: each field of every
     variant's deltas in a list comprehension (``computed``), with ``cell``'s verdicts (its rules decided
@@ -44,6 +46,8 @@ def _plain_row(facts: Facts, shared: RowContext, unit: str, odd_ones: Callable[[
     every = values.count(MISSING) == n  # no variant has the metric (42 of 137 rows, 500 variants)
     odd = list(range(n)) if every else odd_ones(values)
     doubts = _doubts(facts, shared)
+    step: Columns
+    sample: Columns | None
     if odd:
         step, sample, n_variant, spreads = _patched(facts, shared, values, odd, every, doubts, computed)
     else:  # the usual row
@@ -53,7 +57,7 @@ def _plain_row(facts: Facts, shared: RowContext, unit: str, odd_ones: Callable[[
                n_variant, facts.spread, spreads, shared.nones if doubts is None else tuple(doubts[1:]))
 
 
-def _patched(facts: Facts, shared: RowContext, values: list[Any], odd: list[int], every: bool,
+def _patched(facts: Facts, shared: RowContext, values: Values, odd: list[int], every: bool,
              doubts: list[str | None] | None, computed: Computed
              ) -> tuple[Columns, Columns | None, tuple[int, ...], tuple[tuple[float, float] | None, ...]]:
     """The columns of a row with ``odd`` variants, and its capture counts and spreads: a variant lacking
@@ -62,12 +66,14 @@ def _patched(facts: Facts, shared: RowContext, values: list[Any], odd: list[int]
     n = len(values)
     missing = odd if every else [i for i in odd if values[i] is MISSING]
     removed = _removed(facts, shared, n) if missing else None
+    step: Patchable
+    sample: Patchable | None
     if every:
-        step, sample = cast("tuple[Columns, Columns | None]", removed)
+        step, sample = cast("tuple[Patchable, Patchable | None]", removed)
     else:  # the columns may share a list (a column of None) or be ``values``: copied to be patched
-        step, sample = computed(facts, shared, values, odd, doubts)
-        step = [list(column) for column in step]
-        sample = None if sample is None else [list(column) for column in sample]
+        computed_step, computed_sample = computed(facts, shared, values, odd, doubts)
+        step = [list(column) for column in computed_step]
+        sample = None if computed_sample is None else [list(column) for column in computed_sample]
         for i in missing:
             _patch_from(step, sample, removed, i)
     n_variant: list[int] = [1] * n
@@ -87,12 +93,12 @@ def _patched(facts: Facts, shared: RowContext, values: list[Any], odd: list[int]
 _NUMBERS = frozenset({int, float})
 
 
-def _odd(values: list[Any]) -> list[int]:
+def _odd(values: Values) -> list[int]:
     """The indexes of ``values`` that are not one plain number (an int or float, not NaN). All
     numbers and a sum that is not NaN (the usual row) answers without a look at each."""
     if set(map(type, values)) <= _NUMBERS:
         try:
-            total = sum(values)
+            total: float = sum(values)
         except OverflowError:  # an integer beyond a float's range
             total = math.nan
         if total == total:
@@ -100,24 +106,25 @@ def _odd(values: list[Any]) -> list[int]:
     return [i for i, v in enumerate(values) if not ((type(v) is float or type(v) is int) and v == v)]
 
 
-def _computed(facts: Facts, shared: RowContext, values: list[Any], odd: list[int], doubts: list[str | None] | None
+def _computed(facts: Facts, shared: RowContext, values: Values, odd: list[int], doubts: list[str | None] | None
               ) -> tuple[Columns, Columns | None]:
     """The per-step and per-sample columns of a plain row; the ``odd`` variants (not one plain number
     each) computed with the baseline standing in for their values, to be replaced."""
     numbers = values
     if odd:
-        numbers = list(values)
+        stand_ins = list(values)
         for i in odd:
-            numbers[i] = facts.step.central
+            stand_ins[i] = facts.step.central
+        numbers = stand_ins
     step = _plain_columns(facts.step, facts.band, numbers, shared.none, *_step_rules(facts, shared, doubts))
     return step, None if facts.sample is None else _sample_columns(facts, shared, numbers, doubts)
 
 
-def _not_texts(values: list[Any]) -> list[int]:
+def _not_texts(values: Values) -> list[int]:
     return [i for i, v in enumerate(values) if type(v) is not str]
 
 
-def _text_columns(facts: Facts, shared: RowContext, values: list[Any], odd: list[int], doubts: list[str | None] | None
+def _text_columns(facts: Facts, shared: RowContext, values: Values, odd: list[int], doubts: list[str | None] | None
                   ) -> tuple[Columns, Columns | None]:
     """``delta_of``'s fields of each text against the baseline's one text (no per-sample basis):
     unchanged or neutral, and the rules' suspect or context instead."""
@@ -130,11 +137,11 @@ def _text_columns(facts: Facts, shared: RowContext, values: list[Any], odd: list
     return [values, none, none, none, none, verdict, none, [False] * n], None  # shared lists: copied to patch
 
 
-def _not_single(values: list[Any]) -> list[int]:
+def _not_single(values: Values) -> list[int]:
     return [i for i, v in enumerate(values) if v is MISSING or v is SEVERAL]
 
 
-def _added_columns(facts: Facts, shared: RowContext, values: list[Any], odd: list[int],
+def _added_columns(facts: Facts, shared: RowContext, values: Values, odd: list[int],
                    doubts: list[str | None] | None) -> tuple[Columns, Columns | None]:
     """``delta_of``'s fields of each value against a baseline without one: added, or absent (None on
     both sides), whatever else the rules say; per sample where a side has a batch size."""
@@ -149,7 +156,7 @@ def _added_columns(facts: Facts, shared: RowContext, values: list[Any], odd: lis
     return step, [per_samples, none, none, none, none, verdicts, none, [False] * n]
 
 
-def _removed(facts: Facts, shared: RowContext, n: int) -> tuple[Columns, Columns | None]:
+def _removed(facts: Facts, shared: RowContext, n: int) -> tuple[Patchable, Patchable | None]:
     """The columns of a row no variant has: ``cell``'s removed (or absent) deltas for each."""
     step = delta_of(facts.spec, facts.band, STEP, facts.step.values, facts.step.central, [])
     none = shared.none  # never patched: a column of None is the comparison's one (42 rows of 500 variants)
@@ -165,7 +172,7 @@ def _removed(facts: Facts, shared: RowContext, n: int) -> tuple[Columns, Columns
 
 
 
-def _plain_columns(scale: Scale, band: Band, numbers: list[Any], none: list[None], judged: list[Verdict | None] | None,
+def _plain_columns(scale: Scale, band: Band, numbers: Values, none: list[None], judged: list[Verdict | None] | None,
                    verdicts: list[tuple[Verdict, Verdict]] | tuple[Verdict, Verdict]) -> Columns:
     """``delta_of``'s fields of each of ``numbers`` against the scale's one plain number. ``judged``:
     per variant, the verdict the row's rules give instead (suspect, context), or None for none at
@@ -218,7 +225,7 @@ def _step_rules(facts: Facts, shared: RowContext, doubts: list[str | None] | Non
     return judged, [unscored_verdicts if i in unscored else verdicts for i in variants]
 
 
-def _sample_columns(facts: Facts, shared: RowContext, numbers: list[Any], doubts: list[str | None] | None) -> Columns:
+def _sample_columns(facts: Facts, shared: RowContext, numbers: Values, doubts: list[str | None] | None) -> Columns:
     """The per-sample columns of a plain row: each value over its side's batch size; a variant
     without a batch size has none (None in every column)."""
     scale = cast(Scale, facts.sample)
@@ -232,17 +239,18 @@ def _sample_columns(facts: Facts, shared: RowContext, numbers: list[Any], doubts
     columns = _plain_columns(scale, facts.band, per_sample, shared.none, judged,
                              facts.verdicts if judged is None else [facts.verdicts] * len(numbers))
     if not batched:
-        columns = [list(column) for column in columns]  # not ``shared.none``
+        patched = [list(column) for column in columns]  # not ``shared.none``
         for i, batch in enumerate(batches):
             if not batch:
-                _patch(columns, i, None)
+                _patch(patched, i, None)
+        return patched
     return columns
 
 
-def _patch_from(step: Columns, sample: Columns | None, source: tuple[Columns, Columns | None] | None,
+def _patch_from(step: Patchable, sample: Patchable | None, source: tuple[Patchable, Patchable | None] | None,
                 index: int) -> None:
     """Variant ``index``'s entries in both bases replaced by those of ``source``'s."""
-    source_step, source_sample = cast("tuple[Columns, Columns | None]", source)
+    source_step, source_sample = cast("tuple[Patchable, Patchable | None]", source)
     for column, items in zip(step, source_step, strict=True):
         column[index] = items[index]
     if sample is not None and source_sample is not None:
@@ -250,7 +258,7 @@ def _patch_from(step: Columns, sample: Columns | None, source: tuple[Columns, Co
             column[index] = items[index]
 
 
-def _patch(columns: Columns, index: int, delta: Delta | None) -> None:
+def _patch(columns: Patchable, index: int, delta: Delta | None) -> None:
     """Variant ``index``'s entries replaced by ``delta``'s fields (None: no value in this basis)."""
     for column, item in zip(columns, _NO_DELTA if delta is None else delta[2:], strict=True):
         column[index] = item
