@@ -19,6 +19,7 @@ its name changes. A bound that cannot be computed says which input it lacks.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from itertools import pairwise
 
 from ..records import NamedTuple, record
@@ -101,14 +102,20 @@ def _positive(value: float | None) -> bool:
 
 def _engine_bound(values: Values, key: str, label: str, prefix: str) -> Bound | Missing:
     """An engine's (or the DMA's) active time: the profile's own, else its share x total_time."""
-    time, share, step = values.get(f"{prefix}_active_time"), values.get(f"{prefix}_active_time_percent"), \
-        values.get("total_time")
+    time_name, share_name, formula, absent = _names(prefix)
+    time, share, step = values.get(time_name), values.get(share_name), values.get("total_time")
     if time is not None:
-        return Bound(key, label, time, f"{prefix}_active_time", ((f"{prefix}_active_time", time),))
+        return Bound(key, label, time, time_name, ((time_name, time),))
     if share is not None and step is not None:
-        return Bound(key, label, share * step, f"{prefix}_active_time_percent x total_time",
-                     ((f"{prefix}_active_time_percent", share), ("total_time", step)))
-    return Missing(key, label, f"no {prefix}_active_time (nor its percent with total_time)")
+        return Bound(key, label, share * step, formula, ((share_name, share), ("total_time", step)))
+    return Missing(key, label, absent)
+
+
+@cache
+def _names(prefix: str) -> tuple[str, str, str, str]:
+    """An engine's metric names, formula and missing reason, written once (500 sides wrote them 17,000 times)."""
+    return (f"{prefix}_active_time", f"{prefix}_active_time_percent", f"{prefix}_active_time_percent x total_time",
+            f"no {prefix}_active_time (nor its percent with total_time)")
 
 
 def _compute_bound(values: Values, roof: Roof) -> Bound | Missing:
