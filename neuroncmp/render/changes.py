@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..choices import (
     ABSENT,
@@ -90,8 +90,7 @@ def mark(delta: Delta) -> str:
 
 def change_with_mark(delta: Delta, sep: str = " ") -> str:
     """The change, ``sep`` and the mark (either alone when the other is empty): ``+9.52pp ✔``."""
-    change, marked = change_text(delta), mark(delta)
-    return f"{change}{sep}{marked}" if change and marked else change or marked
+    return _with_mark(change_text(delta), mark(delta), sep)
 
 
 def changes_with_marks(deltas: Deltas, sep: str = " ") -> list[str]:
@@ -105,19 +104,37 @@ def changes_with_marks(deltas: Deltas, sep: str = " ") -> list[str]:
         if verdict is None:  # no value in this basis: nothing to write
             out.append("")
             continue
-        text, marked = _change(change, relative, points, ratio, verdict), MARK[verdict]
-        out.append(f"{text}{sep}{marked}" if text and marked else text or marked)
+        out.append(_with_mark(_change(change, relative, points, ratio, verdict), MARK[verdict], sep))
     return out
 
 
 def changes_once(deltas: Deltas) -> list[str]:
-    """``change_with_mark`` of each variant's delta in ``deltas`` (each has one), read from the columns
-    and remembered: the text depends only on the change and its verdict (``delta[3:]``: delta,
-    relative, points, ratio, verdict, p-value, in band), which repeat across many variants, so a
-    ``Delta`` is made only for a change not written yet (a 500-variant diff writes 68,500 changes,
-    15,107 of them distinct; a record and two calls each were 25 ms). Equal numbers are written
-    alike whatever their type (``+.2f``, ``.3g``); a relative change of 0 is not remembered: -0.0
+    """``change_with_mark`` of each variant's delta in ``deltas`` (each has one), read from the columns,
+    each distinct change written once: the text depends only on the change and its verdict (delta,
+    relative, points, ratio, verdict; the p-value and band too where a p-value may make the mark
+    ``?``), which repeat across many variants (a 500-variant diff writes 68,500 changes, 15,107 of
+    them distinct: each written, then every variant's looked up at once). Equal numbers are written
+    alike whatever their type (``+.2f``, ``.3g``); a relative change of 0 is written for each: -0.0
     equals 0.0 but reads ``-0.00%``."""
+    if deltas.p_value.count(None) != len(deltas.p_value):
+        return _changes_each(deltas)
+    verdicts = cast("tuple[Verdict, ...]", deltas.verdict)  # each variant has one in this basis
+    keys = list(zip(deltas.delta, deltas.relative, deltas.points, deltas.ratio, verdicts, strict=True))
+    written = {key: _with_mark(_change(*key), MARK[key[4]]) for key in dict.fromkeys(keys) if key[1] != 0}
+    texts = list(map(written.get, keys))
+    if None in texts:
+        return [_with_mark(_change(*key), MARK[key[4]]) if text is None else text for text, key in zip(texts, keys)]
+    return cast("list[str]", texts)
+
+
+def _with_mark(change: str, marked: str, sep: str = " ") -> str:
+    """``change_with_mark``'s text of a change and a mark."""
+    return f"{change}{sep}{marked}" if change and marked else change or marked
+
+
+def _changes_each(deltas: Deltas) -> list[str]:
+    """``changes_once`` of a row with p-values (repeated captures): its ``Delta`` made for each change
+    not written yet, the mark read from it."""
     written: dict[tuple[Any, ...], str] = {}
     out = []
     for index, key in enumerate(zip(deltas.delta, deltas.relative, deltas.points, deltas.ratio, deltas.verdict,
