@@ -1,5 +1,7 @@
-"""``series.usable_values`` and ``usable_numbers`` (a point's numbers, read from what the value set
-holds) against the rule they stand for, ``series._usable``, on every kind of value a profile can hold."""
+"""Values read once, against the rules they stand for: ``series.usable_values`` and ``usable_numbers``
+(a point's numbers, read from what the value set holds) against ``series._usable``, on every kind of
+value a profile can hold; ``comparability.stated_texts`` (the stated versions and hardware, each
+profile's dicts read once) against ``Profile.info``."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 import neuroncmp
 from neuroncmp.analysis.series import _usable, usable_numbers, usable_values
 from neuroncmp.catalog import derived_specs
+from neuroncmp.comparison.comparability import KEYS, stated_texts
 from neuroncmp.errors import NeuroncmpError
 from neuroncmp.model import Metric, Profile
 
@@ -67,3 +70,19 @@ def test_the_numbers_of_a_value_set_are_its_usable_values() -> None:
         found = usable_numbers(values)
         assert list(found) == list(expected), profile
         assert all(found[name] is expected[name] for name in expected)
+
+
+def test_the_stated_texts_are_what_profile_info_says() -> None:
+    """Every loadable profile, and b32 stating its keys in every way ``info`` reads them: in the metadata
+    (an empty text, a number, None), as a metric, as a Trainer value, and not at all."""
+    profiles = _profiles()
+    b32 = next(p for p in profiles if p.label == "b32")
+    some = next(iter(b32.metrics.values()))
+    metadata = {KEYS[0]: "", KEYS[1]: 2.5, KEYS[2]: None, KEYS[3]: 0}
+    as_metric = {KEYS[4]: some._replace(name=KEYS[4], value=3), KEYS[2]: some._replace(name=KEYS[2], value="x")}
+    as_trainer = {KEYS[5]: some._replace(name=KEYS[5], value=None), KEYS[6]: some._replace(name=KEYS[6], value=7.0)}
+    profiles.append(dataclasses.replace(b32, metadata=metadata, metrics={**b32.metrics, **as_metric},
+                                        training=as_trainer, params=dict(b32.params)))
+    for profile in profiles:
+        assert stated_texts(profile) == [None if (value := profile.info(key)) is None else str(value)
+                                         for key in KEYS], profile
