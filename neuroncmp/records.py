@@ -190,8 +190,13 @@ class FrozenDict(dict[Any, Any]):
         return self  # its values are tuples of strings: nothing inside can change either
 
 
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def plain(value: Any) -> Any:
     """Records (and dataclasses, mappings, sequences) as plain dicts and lists, recursively (for JSON)."""
+    if type(value) in _ATOMS:  # most values: no attribute looked up (500 variants' findings: 16,000)
+        return value
     if hasattr(value, "_asdict"):
         return {key: plain(item) for key, item in value._asdict().items()}
     if hasattr(value, "__dataclass_fields__"):
