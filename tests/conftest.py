@@ -12,8 +12,25 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "profiles" / "trn1-2xlarge-bs-sweep"
 SEED = RUN / "003_a8d02f199ef107f4.txt"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+THIRD_PARTY = Path(__file__).resolve().parent / "data" / "third_party"
+# Every real input at hand that ``load`` may read: the bundled run and the third-party files.
+LOADABLE = sorted([*RUN.glob("*.json"), *RUN.glob("*.md"), *THIRD_PARTY.rglob("*.json"), *THIRD_PARTY.rglob("*.txt"),
+                   *THIRD_PARTY.rglob("*.md"), *THIRD_PARTY.rglob("*.log")])
 VARIANT_FILES = ["baseline.json", "b2.json", "b4.json", "b16.json", "b32.json",
                  "b32-cc-optim.json", "b48.json", "b64.json"]
+
+
+
+def loaded(path: Path) -> list:
+    """The profiles ``neuroncmp.load`` reads from ``path``; none from a file it refuses."""
+    import neuroncmp
+    import neuroncmp.errors
+
+    try:
+        return neuroncmp.load(path)
+    except neuroncmp.errors.NeuroncmpError:
+        return []
+
 
 # The capture tests' stand-ins for the Neuron tools and a training job (tests/standins/)
 STANDINS = Path(__file__).resolve().parent / "standins"

@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import RUN
+from conftest import LOADABLE, RUN, THIRD_PARTY, loaded
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,8 +26,6 @@ from neuroncmp.ingest import values as V
 from neuroncmp.ingest.decode import documents
 from neuroncmp.ingest.loader import load_set
 from neuroncmp.model import Metric, Profile, Skipped, Source
-
-THIRD_PARTY = Path(__file__).parent / "data" / "third_party"
 
 
 def by_the_contract(block: dict) -> Profile:
@@ -145,17 +143,9 @@ def each_on_its_own(profile: Profile) -> list:
     return found + [a for row in profile.memory if (a := validate._row_anomaly(row)) is not None]
 
 
-LOADABLE = sorted([*RUN.glob("*.json"), *RUN.glob("*.md"), *THIRD_PARTY.rglob("*.json"), *THIRD_PARTY.rglob("*.txt"),
-                   *THIRD_PARTY.rglob("*.md"), *THIRD_PARTY.rglob("*.log")])
-
-
 @pytest.mark.parametrize("path", LOADABLE, ids=lambda p: p.name)
 def test_the_range_findings_of_a_real_profile_are_each_values_own(path):
-    try:
-        profiles = neuroncmp.load(path)
-    except neuroncmp.errors.NeuroncmpError:
-        return
-    for profile in profiles:
+    for profile in loaded(path):
         for _ in range(2):  # the first decides the layout, the second takes it
             assert validate.findings(profile) == each_on_its_own(profile)
 

@@ -18,9 +18,14 @@ and the tolerance chosen over it):
 
 from __future__ import annotations
 
-from .. import hardware
-from ..model import Anomaly, Profile
-from ..units import format_value
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from .. import catalog, hardware, model
+from ..model import Anomaly, Picker, Profile, picker
+from ..records import NamedTuple, record
+from ..units import FRACTION, format_value
 from . import derived_doubts, validate
 
 # Tolerances, from the real summaries (README "Data-quality rules"): the largest deviation seen
@@ -42,9 +47,53 @@ def check(profile: Profile) -> None:
     """Append every anomaly found in ``profile`` (idempotent: replaces earlier check results,
     keeps what the parsers recorded, such as ``duplicate-metric``)."""
     profile.anomalies[:] = [a for a in profile.anomalies if a.code not in CODES]
-    profile.anomalies.extend(validate.findings(profile))
-    for finder in (_memory_total, _cycles, _active_shares, _dynamic_dma, derived_doubts.doubts):
-        profile.anomalies.extend(finder(profile))
+    columns = model.columns(profile)  # read once: every check below reads them
+    profile.anomalies.extend(validate.findings(profile, columns))
+    profile.anomalies.extend(_memory_total(profile))
+    if columns is None:
+        for finder in (_cycles, _active_shares, _dynamic_dma):
+            profile.anomalies.extend(finder(profile))
+        profile.anomalies.extend(derived_doubts.doubts(profile))
+        return
+    plan = _plan(columns.names, columns.metrics)
+    values = (*columns.values, None)  # None at the place of a name the profile lacks
+    cycles, total, clock, instance_type, dma, dynamic, software, hardware_ = plan.reads(values)
+    profile.anomalies.extend(_cycles_found(cycles, total, _clock((clock, instance_type), profile)))
+    profile.anomalies.extend(_shares_of(plan.shares, plan.written(values), plan.times(values), total, dma))
+    profile.anomalies.extend(_dynamic_found(dynamic, software, hardware_))
+    profile.anomalies.extend(derived_doubts.doubts(profile, model.remembered_values(profile, columns)))
+
+
+@record
+class _Plan(NamedTuple):
+    """Where the checks read a layout's values (``model.Columns``, then None at the last place): a
+    name's place is its metric's, else its Trainer value's (``Profile.value``), else the last.
+    Decided once per layout: a run's profiles share one (a variant's checks: ~58 -> ~30 us)."""
+
+    reads: Picker  # the single values the checks read, in ``_READS`` order
+    shares: tuple[tuple[str, bool], ...]  # each X_active_time_percent metric with its time: name, a DMA class?
+    written: Picker     # their values
+    times: Picker       # their X_active_time values
+
+
+_READS = ("neuroncore_cycle_count", "total_time", "neuroncore_frequency", "instance_type", "dma_active_time",
+          *(f"{kind}dynamic_dma_active_time_percent" for kind in ("", "software_", "hardware_")))
+
+
+# (names, how many are metrics) -> the plan. Remembered for 256 layouts: names come from input files.
+@lru_cache(maxsize=256)
+def _plan(names: tuple[str, ...], metrics: int) -> _Plan:
+    places = {name: index for index, name in enumerate(names[:metrics])}
+    trainer = {name: metrics + index for index, name in enumerate(names[metrics:])}
+
+    def place(name: str) -> int:
+        name = catalog.canonical_name(name)
+        return places.get(name, trainer.get(name, len(names)))
+
+    shares = [(index, name) for index, name in enumerate(names[:metrics])
+              if name.endswith(_SHARE) and place(name[:-8]) < len(names)]
+    return _Plan(picker([place(name) for name in _READS]), tuple((name, name in DMA_CLASSES) for _, name in shares),
+                 picker([index for index, _ in shares]), picker([place(name[:-8]) for _, name in shares]))
 
 
 def _memory_total(profile: Profile) -> list[Anomaly]:
@@ -69,15 +118,25 @@ def _memory_total(profile: Profile) -> list[Anomaly]:
 
 
 def clock_hz(profile: Profile) -> float | None:
-    clock = profile.value("neuroncore_frequency")
+    return _clock((profile.value("neuroncore_frequency"), None), profile)
+
+
+def _clock(read: tuple[Any, ...], profile: Profile) -> float | None:
+    """The NeuronCore clock: ``neuroncore_frequency`` (read: it, and the ``instance_type`` value the
+    plan read with it), else the instance family's (``Profile.info``: the metadata first)."""
+    clock, instance_type = read
     if isinstance(clock, (int, float)):
         return float(clock)
-    return hardware.clock_hz(profile.info("instance_type"))  # the family's, when the profile has none
+    if "instance_type" in profile.metadata or instance_type is None:
+        instance_type = profile.info("instance_type")
+    return hardware.clock_hz(instance_type)  # the family's, when the profile has none
 
 
 def _cycles(profile: Profile) -> list[Anomaly]:
-    cycles, total, clock = (profile.value("neuroncore_cycle_count"), profile.value("total_time"),
-                            clock_hz(profile))
+    return _cycles_found(profile.value("neuroncore_cycle_count"), profile.value("total_time"), clock_hz(profile))
+
+
+def _cycles_found(cycles: Any, total: Any, clock: float | None) -> list[Anomaly]:
     if not isinstance(cycles, (int, float)) or not isinstance(total, (int, float)) or not clock or not total:
         return []
     implied = cycles / clock
@@ -91,37 +150,55 @@ def _cycles(profile: Profile) -> list[Anomaly]:
 def _active_shares(profile: Profile) -> list[Anomaly]:
     """``X_time / total_time`` should equal ``X_time_percent`` (active-time pairs); a DMA class's
     share may be of ``dma_active_time`` instead."""
-    total = profile.value("total_time")
+    names = [name for name in profile.metrics if name.endswith(_SHARE)]
+    return _shares_of([(name, name in DMA_CLASSES) for name in names], [profile.metrics[name].value for name in names],
+                      [profile.value(name[:-8]) for name in names],
+                      profile.value("total_time"), profile.value("dma_active_time"))
+
+
+def _shares_of(pairs: Iterable[tuple[str, bool]], written: Iterable[Any], times: Iterable[Any], total: Any,
+               dma: Any) -> list[Anomaly]:
+    """The share mismatches of ``pairs`` (``X_active_time_percent``'s name, whether a DMA class):
+    each ``written`` percent against its ``times``' share of ``total`` (or of ``dma``)."""
     if not isinstance(total, (int, float)) or not total:
         return []
-    dma = profile.value("dma_active_time")
     found = []
-    # the pairs picked out first (a dozen of some 90 names), each tested inline: this check was a
-    # tenth of loading a summary-json (a variant with 7 mismatches: 385k -> 335k instructions, callgrind)
-    for name in [name for name in profile.metrics if name.endswith(_SHARE)]:
-        written = profile.metrics[name].value
-        if not isinstance(written, (int, float)):
-            continue
-        time = profile.value(name[:-8])  # X_active_time
-        if not isinstance(time, (int, float)):
+    # every pair tested inline: this check was a tenth of loading a summary-json (a variant
+    # with 7 mismatches: 385k -> 335k instructions, callgrind)
+    for (name, dma_class), percent, time in zip(pairs, written, times):
+        if not isinstance(percent, (int, float)) or not isinstance(time, (int, float)):
             continue
         share = time / total
-        if abs(share - written) <= SHARE_TOLERANCE * max(share, written) + SHARE_STEP:
+        if abs(share - percent) <= SHARE_TOLERANCE * max(share, percent) + SHARE_STEP:
             continue
-        of_dma = time / dma if name in DMA_CLASSES and isinstance(dma, (int, float)) and dma else None
-        if of_dma is not None and _close(of_dma, written):
-            continue
-        found.append(_share_mismatch(name, written, share, of_dma))
+        of_dma = time / dma if dma_class and isinstance(dma, (int, float)) and dma else None
+        if of_dma is None or not _close(of_dma, percent):
+            found.append(_share_mismatch(name, percent, share, of_dma))
     return found
 
 
 def _share_mismatch(name: str, written: float, share: float, of_dma: float | None) -> Anomaly:
     """``X_percent is 82.40 % but X / total_time is 84.59 %`` (the DMA share named first when there is one)."""
     time = name[:-8]
-    said = f"{time} / total_time is {format_value(share, 'fraction')}"
-    if of_dma is not None:
-        said = f"{time} / dma_active_time is {format_value(of_dma, 'fraction')} or {said}"
-    return Anomaly("share-mismatch", f"{name} is {format_value(written, 'fraction')} but {said}", name)
+    if of_dma is None:  # each message joined once (7 a variant)
+        said = f"{name} is {_percent(written)} but {time} / total_time is {_percent(share)}"
+    else:
+        said = (f"{name} is {_percent(written)} but {time} / dma_active_time is {_percent(of_dma)} or "
+                f"{time} / total_time is {_percent(share)}")
+    return Anomaly("share-mismatch", said, name)
+
+
+def _percent(fraction: float) -> str:
+    """``format_value(fraction, "fraction")`` (``82.40 %``): a float that needs no exponent written
+    in one format, without the general checks (a share message: 20k -> ~10k instructions, callgrind);
+    anything else (0, NaN, an exponent, an int) by ``format_value``."""
+    if type(fraction) is float:
+        scaled = fraction / 0.01  # format_value's scale of a fraction, applied as it does
+        if scaled and scaled - scaled == 0.0:
+            text = f"{scaled:#.4g}"
+            if "e" not in text:
+                return f"{text.removesuffix('.')} %"
+    return format_value(fraction, FRACTION)
 
 
 def _close(share: float, written: float) -> bool:
@@ -130,8 +207,11 @@ def _close(share: float, written: float) -> bool:
 
 def _dynamic_dma(profile: Profile) -> list[Anomaly]:
     """The dynamic DMA class is the software- and hardware-generated ones together."""
-    dynamic, software, hardware = (profile.value(f"{kind}dynamic_dma_active_time_percent")
-                                   for kind in ("", "software_", "hardware_"))
+    return _dynamic_found(*(profile.value(f"{kind}dynamic_dma_active_time_percent")
+                            for kind in ("", "software_", "hardware_")))
+
+
+def _dynamic_found(dynamic: Any, software: Any, hardware: Any) -> list[Anomaly]:
     if not (isinstance(dynamic, (int, float)) and isinstance(software, (int, float))
             and isinstance(hardware, (int, float))):
         return []

@@ -20,14 +20,12 @@ what is shown is what the file said and nothing downstream mistakes it for a mea
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from functools import lru_cache
-from itertools import compress, repeat
-from operator import and_, itemgetter, le, not_
+from itertools import repeat
 from typing import Any
 
-from .. import catalog
-from ..model import Anomaly, MemoryRow, Metric, Profile
+from .. import catalog, model
+from ..model import Anomaly, Columns, MemoryRow, Metric, Picker, Profile, picker
 from ..records import NamedTuple, record
 from ..units import TEXT, as_float, format_value, non_finite
 
@@ -36,11 +34,18 @@ CODES = ("nan-value", "non-finite-value", "negative-value", "out-of-range", "per
 _QUIET: dict[str, tuple[str, float, float]] = {}  # name -> what ``_unremarkable`` says of it
 
 
-def findings(profile: Profile) -> list[Anomaly]:
+def findings(profile: Profile, columns: Columns | None = None) -> list[Anomaly]:
     """An anomaly for every value of ``profile`` outside its kind's range (metrics, Trainer
-    metrics and memory rows)."""
-    metrics = (*profile.metrics.values(), *profile.training.values())
-    found = _quick(metrics)
+    metrics and memory rows); ``columns``: the profile's own (``model.columns``), when the caller
+    has them."""
+    if columns is None:
+        columns = model.columns(profile)  # None for fewer than two (or a key not its metric's name)
+    if columns is None:
+        metrics = (*profile.metrics.values(), *profile.training.values())
+        found = None
+    else:
+        metrics = columns.records
+        found = _quick(metrics, columns.names, columns.values, columns.units)
     if found is None:
         found = [anomaly for metric in metrics if not _quiet(metric) and (anomaly := metric_anomaly(metric))]
     found += [a for row in profile.memory if (a := _row_anomaly(row)) is not None]
@@ -58,42 +63,63 @@ def _quiet(metric: Metric) -> bool:
     return quiet[1] <= value <= quiet[2]
 
 
-def _quick(metrics: tuple[Metric, ...]) -> list[Anomaly] | None:
-    """The anomalies of ``metrics`` from their layout (``_Places``): the values one comparison
-    passes in C loops, the others each on its own; None when the layout does not fit the values
-    (then each value is checked on its own)."""
-    if len(metrics) < 2:
-        return None
-    names, values, units, _, _ = zip(*metrics)
+def _quick(metrics: tuple[Metric, ...], names: tuple[str, ...], values: tuple[Any, ...],
+           units: tuple[str, ...]) -> list[Anomaly] | None:
+    """The anomalies of ``metrics`` (``names``, ``values``, ``units``: their columns) from their
+    layout (``_Places``): each range's values told quiet at once (``_calm``), only those of a range
+    that is not searched one by one; None when the layout does not fit the values (then each value
+    is checked on its own)."""
     places = _places(names, units)
-    if places is None:
+    if places is None or not all(map(isinstance, places.texts(values), repeat(str))):
         return None
-    if not all(map(isinstance, places.texts(values), repeat(str))):
-        return None
-    picked = places.pick(values)
+    flagged = [index for index in places.each if not _quiet_index(values[index])]
     try:
-        if all(map(le, places.lows, picked)) and all(map(le, picked, places.highs)):
-            each: tuple[int, ...] = places.each
-        else:
-            passed = map(and_, map(le, places.lows, picked), map(le, picked, places.highs))
-            each = tuple(sorted((*places.each, *compress(places.picked, map(not_, passed)))))
-    except TypeError:  # a value that is no number where the unit says one
+        groups = [(group, picked) for group in places.groups if not _calm(group, picked := group.pick(values))]
+        for group, picked in groups:  # the values outside it: a few, in a range or two
+            flagged += [place for place, value in zip(group.places, picked) if not group.low <= value <= group.high]
+    except (TypeError, OverflowError):  # text where a number belongs; an int beyond a float's range
         return None
-    return [anomaly for index in each if (anomaly := metric_anomaly(metrics[index]))]
+    return [anomaly for index in sorted(set(flagged)) if (anomaly := metric_anomaly(metrics[index]))]
+
+
+def _calm(group: _Group, picked: tuple[Any, ...]) -> bool:
+    """Whether all ``picked`` values lie in ``group``'s range, told by a sum and a min or max, not
+    a comparison each (a variant's findings: 12.8 -> ~5 us). The float sum of values >= 0 is at
+    least each of them (rounding is monotonic; an int beyond a float's range rounds to the largest
+    float, or raises), so a sum below the largest float bounds them all; NaN or an infinity makes
+    the sum so. Raises TypeError for a value that is no number."""
+    if not picked:
+        return True
+    total = sum(picked, 0.0)
+    if group.low == 0 and group.high == _LARGEST:
+        return total < _LARGEST and min(picked) >= 0
+    return total - total == 0.0 and group.low <= min(picked) and max(picked) <= group.high
+
+
+def _quiet_index(value: Any) -> bool:
+    """Whether ``metric_anomaly`` passes ``value`` as an index: an int in a float's range, >= 0."""
+    return type(value) is int and 0 <= value <= _LARGEST
+
+
+@record
+class _Group(NamedTuple):
+    """The places of a layout's values that one range (of ``_unremarkable``) holds quiet."""
+
+    places: tuple[int, ...]
+    pick: Picker
+    low: float
+    high: float
 
 
 @record
 class _Places(NamedTuple):
-    """Of a layout of metrics (names and units): the places of the values one comparison passes
-    (``picked``, with the ranges of ``_unremarkable``), of those checked each on its own (an
-    index: a float one must be whole) and of the text values (a str each, or the layout does not fit)."""
+    """Of a layout of metrics (names and units): its values' places by quiet range (``groups``),
+    the places checked each on its own (an index: a float one must be whole) and those of the text
+    values (a str each, or the layout does not fit)."""
 
-    picked: tuple[int, ...]
-    pick: Callable[[tuple[Any, ...]], tuple[float, ...]]  # itemgetter of two places or more: a tuple
-    lows: tuple[float, ...]
-    highs: tuple[float, ...]
+    groups: tuple[_Group, ...]
     each: tuple[int, ...]
-    texts: Callable[[tuple[Any, ...]], tuple[Any, ...]]
+    texts: Picker
 
 
 # (names, units) -> their places, or None where every value is checked on its own. A run's
@@ -102,22 +128,21 @@ class _Places(NamedTuple):
 # instructions, callgrind).
 @lru_cache(maxsize=256)
 def _places(names: tuple[str, ...], units: tuple[str, ...]) -> _Places | None:
-    picked, lows, highs, each, texts = [], [], [], [], []
+    ranges: dict[tuple[float, float], list[int]] = {}
+    each, texts = [], []
     for index, (name, unit) in enumerate(zip(names, units)):
         if unit == TEXT:
             texts.append(index)
             continue
         _, low, high = _unremarkable(name, unit)
         if low <= high:
-            picked.append(index)
-            lows.append(low)
-            highs.append(high)
+            ranges.setdefault((low, high), []).append(index)
         else:
             each.append(index)
-    if len(picked) < 2:
+    if sum(map(len, ranges.values())) < 2:
         return None
-    return _Places(tuple(picked), itemgetter(*picked), tuple(lows), tuple(highs), tuple(each),
-                   itemgetter(*texts) if len(texts) > 1 else lambda values: tuple(values[i] for i in texts))
+    groups = tuple(_Group(tuple(places), picker(places), low, high) for (low, high), places in ranges.items())
+    return _Places(groups, tuple(each), picker(texts))
 
 
 def metric_anomaly(metric: Metric) -> Anomaly | None:
