@@ -75,10 +75,12 @@ def _quick(metrics: tuple[Metric, ...], names: tuple[str, ...], values: tuple[An
     flagged = [index for index in places.each if not _quiet_index(values[index])]
     try:
         groups = [(group, picked) for group in places.groups if not _calm(group, picked := group.pick(values))]
-        for group, picked in groups:  # the values outside it: a few, in a range or two
-            flagged += [place for place, value in zip(group.places, picked) if not group.low <= value <= group.high]
+        for (group_places, _, low, high), picked in groups:  # the values outside it: a few, in a range or two
+            flagged += [place for place, value in zip(group_places, picked) if not low <= value <= high]
     except (TypeError, OverflowError):  # text where a number belongs; an int beyond a float's range
         return None
+    if not flagged:
+        return []
     return [anomaly for index in sorted(set(flagged)) if (anomaly := metric_anomaly(metrics[index]))]
 
 
