@@ -336,9 +336,14 @@ def _number_layout(names: tuple[str, ...], types: tuple[type, ...]) -> _NumberLa
 
 def _ready(names: Container[str]) -> tuple[Derivation, ...]:
     """The catalog's derivations whose inputs are all among ``names``, in catalog order."""
-    return tuple((spec.name, spec.compute, spec.unit, f"= {spec.formula}", spec.group)
-                 for spec in catalog.derived_specs()
-                 if spec.compute is not None and all(map(names.__contains__, spec.inputs)))
+    return tuple(derivation for inputs, derivation in _derivations() if all(map(names.__contains__, inputs)))
+
+
+@lru_cache(maxsize=1)
+def _derivations() -> tuple[tuple[tuple[str, ...], Derivation], ...]:
+    """Each derived spec's inputs and derivation, made once (a value set built the general way asks each time)."""
+    return tuple((spec.inputs, (spec.name, spec.compute, spec.unit, f"= {spec.formula}", spec.group))
+                 for spec in catalog.derived_specs() if spec.compute is not None)
 
 
 Picker = Callable[[tuple[Any, ...]], tuple[Any, ...]]  # the values at some places of a tuple
