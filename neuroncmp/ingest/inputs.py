@@ -140,10 +140,12 @@ def _folders_for_manifests(paths: list[Path], out: InputSet) -> list[Path]:
 
 def _sidecars(paths: list[Path], out: InputSet) -> None:
     """Sidecars given or found beside a profile are joined to it; the rest are inputs."""
-    profiles = [p for p in paths if not _sidecar_stem(p)]
-    by_stem = {(_folder(p), _stem(p)): p for p in profiles}
-    for path in paths:
-        stem = _sidecar_stem(path)
+    # each path's name read once: a bulk add assembles each of thousands of files on its own
+    sidecar_stems = [_sidecar_stem(p) for p in paths]
+    profiles = [p for p, stem in zip(paths, sidecar_stems) if stem is None]
+    keys = [(_folder(p), _stem(p)) for p in profiles]
+    by_stem = dict(zip(keys, profiles))
+    for path, stem in zip(paths, sidecar_stems):
         if stem is None:
             continue
         owner = by_stem.get((_folder(path), stem))
@@ -158,8 +160,9 @@ def _sidecars(paths: list[Path], out: InputSet) -> None:
         if entry_for(owner) is None:  # a manifest entry's sidecars are joined by load()
             out.sidecars.setdefault(owner, []).append(path)
             out.notes.append(f"{path}: joined to {owner.name} as its sidecar")
-    for profile in profiles:
-        if _has_sidecars(profile) and profile.is_file() and entry_for(profile) is None:
+    for index, profile in enumerate(profiles):
+        folder, stem = keys[index] if index < len(keys) else (_folder(profile), _stem(profile))
+        if _has_sidecars(folder, stem) and profile.is_file() and entry_for(profile) is None:
             _beside(profile, out)
     out.paths = profiles
 
@@ -197,15 +200,16 @@ def _folder(path: Path) -> str:
     return os.path.dirname(os.path.abspath(path))
 
 
-def _has_sidecars(profile: Path) -> bool:
-    """Whether a sidecar named after ``profile`` may be beside it (one listing per folder, for the
-    whole ``remembered()`` block: a set, or a bulk add of its files one by one)."""
-    names, stem = names_in(_folder(profile)), _stem(profile)
+def _has_sidecars(folder: str, stem: str) -> bool:
+    """Whether a sidecar named after the profile ``stem`` in ``folder`` (``_folder``) may be beside
+    it (one listing per folder, for the whole ``remembered()`` block: a set, or a bulk add of its
+    files one by one)."""
+    names = names_in(folder)
     return any(stem + ending in names for ending in SIDECAR_ENDINGS)
 
 
 def _stem(path: Path) -> str:
-    return path.name[: -len(path.suffix)] if path.suffix else path.name
+    return path.stem  # the name without its last suffix (pathlib's rule), the name read once
 
 
 def _sidecar_stem(path: Path) -> str | None:
@@ -222,19 +226,20 @@ def _deduplicated(out: InputSet) -> None:
     first kept, the others named. Same content under other names stays: a name can carry the
     batch size, and generated or stand-in files may share their values."""
     sizes = [_size(path) for path in out.paths]  # one stat a path
+    names = [path.name for path in out.paths]
     counts: dict[tuple[str, int], int] = {}
-    for path, size in zip(out.paths, sizes):
+    for name, size in zip(names, sizes):
         if size is not None:
-            counts[(path.name, size)] = counts.get((path.name, size), 0) + 1
+            counts[(name, size)] = counts.get((name, size), 0) + 1
     seen: dict[tuple[str, str], Path] = {}
     kept = []
-    for path, size in zip(out.paths, sizes):
+    for path, name, size in zip(out.paths, names, sizes):
         if size is None:
             digest = (f"dir:{path.resolve()}", "")
-        elif counts[(path.name, size)] == 1:  # no other file has its name and size: no hashing
-            digest = (f"unique:{path}", path.name)
+        elif counts[(name, size)] == 1:  # no other file has its name and size: no hashing
+            digest = (f"unique:{path}", name)
         else:
-            digest = (_digest(path), path.name)
+            digest = (_digest(path), name)
         if digest in seen:
             out.notes.append(f"{path}: the same content as {seen[digest]}; read once (one capture)")
             continue
