@@ -276,6 +276,8 @@ class Row:
         step, sample = self.step, self.sample
         if basis != SAMPLE or sample is None:
             return list(step.variant)
+        if None not in sample.verdict:  # every variant has a per-sample value: the column as it is
+            return list(sample.variant)
         return [s if verdict is not None else v
                 for s, verdict, v in zip(sample.variant, sample.verdict, step.variant, strict=True)]
 
@@ -290,6 +292,8 @@ class Row:
         step, sample = cast("tuple[Verdict, ...]", self.step.verdict), self.sample  # per step every variant has one
         if basis != SAMPLE or sample is None:
             return step
+        if None not in sample.verdict:  # every variant has a per-sample verdict (the usual row: 500 variants, tally)
+            return cast("tuple[Verdict, ...]", sample.verdict)
         return tuple(s if s is not None else v for s, v in zip(sample.verdict, step, strict=True))
 
     def basis(self, basis: ShownBasis) -> ShownBasis:
