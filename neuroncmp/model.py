@@ -259,14 +259,14 @@ def value_set(profile: Profile, columns: Columns | None = None) -> ValueSet:
         layout = _number_layout(columns.names, tuple(map(type, columns.values)))
         numbers = None if layout is None else layout.finite(columns.values)
     if numbers is None:
-        layout, numbers = None, _finite_numbers(measured)
+        layout, numbers = None, finite_numbers(measured)
     if profile.batch_size:
         numbers["batch_size"] = profile.batch_size
     derived = _derived_metrics(numbers, None if layout is None else layout.ready["batch_size" in numbers])
     return ValueSet(memory, measured, derived, numbers, {**measured, **derived})
 
 
-def _finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
+def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
     """The finite numbers among ``measured`` (a huge int sum is not one). A float and an int are
     told finite by arithmetic, without a call (a variant's 96 values: 149k -> 128k instructions,
     callgrind); any other number by ``math.isfinite``."""
@@ -304,7 +304,7 @@ class _NumberLayout(NamedTuple):
     ready: tuple[tuple[Derivation, ...], tuple[Derivation, ...]]
 
     def finite(self, values: tuple[Value, ...]) -> dict[str, float] | None:
-        """``_finite_numbers`` of ``values`` when every number among them is finite (one sum says
+        """``finite_numbers`` of ``values`` when every number among them is finite (one sum says
         so: an infinity or NaN makes it so, an int beyond a float's range raises); else None."""
         picked = self.pick(values)
         try:
@@ -318,11 +318,11 @@ class _NumberLayout(NamedTuple):
         return numbers
 
 
-_NUMBER_TYPES = (int, float, bool)  # the types ``_finite_numbers`` takes as numbers that the sum above reads alike
+_NUMBER_TYPES = (int, float, bool)  # the types ``finite_numbers`` takes as numbers that the sum above reads alike
 
 
 # (names, value types) -> their _NumberLayout; None where a value is of another type (then
-# ``_finite_numbers`` decides). A run's profiles share one: their numbers are then picked in C loops
+# ``finite_numbers`` decides). A run's profiles share one: their numbers are then picked in C loops
 # (a variant's value set: 16.0 -> ~10 us). Remembered for 256 layouts: names come from input files.
 @lru_cache(maxsize=256)
 def _number_layout(names: tuple[str, ...], types: tuple[type, ...]) -> _NumberLayout | None:

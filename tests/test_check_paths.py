@@ -3,7 +3,7 @@ each gives what its general rule gives.
 
 The oracle is each rule read the general way, one value at a time: ``validate.metric_anomaly`` of
 every value, ``anomalies._cycles``, ``_active_shares`` and ``_dynamic_dma`` (through
-``Profile.value``), ``model._finite_numbers`` and every derivation tried, and the derived doubts'
+``Profile.value``), ``model.finite_numbers`` and every derivation tried, and the derived doubts'
 spec-by-spec loop written out below; on the real profiles at hand and on made-up ones (hypothesis),
 each layout checked several times (the first decides its plan, the next take it).
 """

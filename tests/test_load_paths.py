@@ -200,7 +200,7 @@ ANY_VALUE = st.one_of(st.floats(allow_nan=True), st.integers(), st.booleans(), s
 def test_the_value_sets_numbers_are_the_finite_ones(values):
     measured = {f"m{i}": Metric(f"m{i}", value, "count", "", "g") for i, value in enumerate(values)}
     expected = {name: metric.value for name, metric in measured.items() if finite_by_definition(metric.value)}
-    found = model._finite_numbers(measured)
+    found = model.finite_numbers(measured)
     assert found == expected and list(found) == list(expected)
     assert [type(v) for v in found.values()] == [type(v) for v in expected.values()]
 

@@ -18,8 +18,11 @@ from typing import TypeGuard
 from .. import per_sample as basis
 from ..comparison.differ import suspects
 from ..comparison.result import Side
-from ..model import Metric, ValueSet
-from ..model import _finite_numbers as finite_numbers  # the one rule of a finite number
+from ..model import (
+    Metric,
+    ValueSet,
+    finite_numbers,  # the one rule of a finite number
+)
 from ..records import NamedTuple, record
 from ..stats import median
 from ..units import is_finite
