@@ -22,7 +22,7 @@ import neuroncmp
 from neuroncmp import catalog, model
 from neuroncmp.ingest import anomalies, derived_doubts, validate
 from neuroncmp.model import Anomaly, MemoryRow, Metric, Profile, Source
-from neuroncmp.units import format_value, is_finite
+from neuroncmp.units import is_finite
 
 
 def doubts_spec_by_spec(value_set: model.ValueSet) -> list[Anomaly]:
@@ -150,13 +150,6 @@ def test_a_metric_under_another_name_is_read_the_general_way():
     profile.__dict__.pop("_cached_values", None)  # the value set follows a change of size only
     assert model.columns(profile) is None
     same_checks(profile)
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**20, 10**20),
-                 st.sampled_from([0.0, -0.0, 5e-324, 9.9995e-3, 0.099995, 0.00099995, 1e-7, 1e13, 1e15, 1e300])))
-def test_a_percent_is_written_as_format_value_writes_it(value):
-    assert anomalies._percent(value) == format_value(value, "fraction")
 
 
 def test_the_numbers_are_picked_by_place_only_when_each_is_finite():

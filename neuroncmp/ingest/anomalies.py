@@ -177,7 +177,7 @@ def _shares_of(pairs: Iterable[tuple[str, bool]], written: Iterable[Any], times:
         if not isinstance(percent, (int, float)) or not isinstance(time, (int, float)):
             continue
         share = time / total
-        if abs(share - percent) <= SHARE_TOLERANCE * max(share, percent) + SHARE_STEP:
+        if _close(share, percent):
             continue
         of_dma = time / dma if dma_class and isinstance(dma, (int, float)) and dma else None
         if of_dma is None or not _close(of_dma, percent):
@@ -188,25 +188,13 @@ def _shares_of(pairs: Iterable[tuple[str, bool]], written: Iterable[Any], times:
 def _share_mismatch(name: str, written: float, share: float, of_dma: float | None) -> Anomaly:
     """``X_percent is 82.40 % but X / total_time is 84.59 %`` (the DMA share named first when there is one)."""
     time = name[:-8]
+    written_text, share_text = format_value(written, FRACTION), format_value(share, FRACTION)
     if of_dma is None:  # each message joined once (7 a variant)
-        said = f"{name} is {_percent(written)} but {time} / total_time is {_percent(share)}"
+        said = f"{name} is {written_text} but {time} / total_time is {share_text}"
     else:
-        said = (f"{name} is {_percent(written)} but {time} / dma_active_time is {_percent(of_dma)} or "
-                f"{time} / total_time is {_percent(share)}")
+        said = (f"{name} is {written_text} but {time} / dma_active_time is {format_value(of_dma, FRACTION)} "
+                f"or {time} / total_time is {share_text}")
     return _new(Anomaly, ("share-mismatch", said, name))
-
-
-def _percent(fraction: float) -> str:
-    """``format_value(fraction, "fraction")`` (``82.40 %``): a float that needs no exponent written
-    in one format, without the general checks (a share message: 20k -> ~10k instructions, callgrind);
-    anything else (0, NaN, an exponent, an int) by ``format_value``."""
-    if type(fraction) is float:
-        scaled = fraction / 0.01  # format_value's scale of a fraction, applied as it does
-        if scaled and scaled - scaled == 0.0:
-            text = f"{scaled:#.4g}"
-            if "e" not in text:
-                return f"{text.removesuffix('.')} %"
-    return format_value(fraction, FRACTION)
 
 
 def _close(share: float, written: float) -> bool:
