@@ -331,11 +331,12 @@ def _number_layout(names: tuple[str, ...], types: tuple[type, ...]) -> _NumberLa
     places = [index for index, kind in enumerate(types) if kind in _NUMBER_TYPES]
     numbers = tuple(names[index] for index in places)
     return _NumberLayout(numbers, picker(places), dict.fromkeys(numbers, 0.0),
-                         (_ready(set(numbers)), _ready({*numbers, "batch_size"})))
+                         (ready_derivations(set(numbers)), ready_derivations({*numbers, "batch_size"})))
 
 
-def _ready(names: Container[str]) -> tuple[Derivation, ...]:
-    """The catalog's derivations whose inputs are all among ``names``, in catalog order."""
+def ready_derivations(names: Container[str]) -> tuple[Derivation, ...]:
+    """The catalog's derivations whose inputs are all among ``names``, in catalog order (the derived
+    metrics a value set of those numbers makes)."""
     return tuple(derivation for inputs, derivation in _derivations() if all(map(names.__contains__, inputs)))
 
 
@@ -373,7 +374,7 @@ def _derived_metrics(numbers: Mapping[str, float],
     """The derived metrics computed from ``numbers`` (``ready``: the derivations whose inputs it
     holds, when known)."""
     out: dict[str, Metric] = {}
-    for name, compute, unit, formula, group in _ready(numbers) if ready is None else ready:
+    for name, compute, unit, formula, group in ready_derivations(numbers) if ready is None else ready:
         try:
             value = compute(numbers)
         except ZeroDivisionError:

@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any
 
 from ..catalog import MetricSpec, derived_specs, lookup
-from ..model import Anomaly, Metric, Profile, ValueSet
+from ..model import Anomaly, Metric, Profile, ValueSet, ready_derivations
 from ..units import format_value, is_finite
 
 _VALUE = attrgetter("value")
@@ -41,12 +41,11 @@ def doubts(profile: Profile, value_set: ValueSet | None = None) -> list[Anomaly]
     return _once_per_input(out)
 
 
-# names of the numbers -> how many derived metrics have all their inputs among them (the value set
-# computes those). Remembered for 256 sets of names: names come from input files.
+# names of the numbers -> how many derived metrics the value set makes from them. Remembered for 256
+# sets of names: names come from input files.
 @lru_cache(maxsize=256)
 def _computable(names: tuple[str, ...]) -> int:
-    held = set(names)
-    return sum(spec.compute is not None and all(map(held.__contains__, spec.inputs)) for spec in derived_specs())
+    return len(ready_derivations(set(names)))
 
 
 def _all_finite(derived: Mapping[str, Metric]) -> bool:
