@@ -130,14 +130,7 @@ def _clock(read: tuple[Any, ...], profile: Profile) -> float | None:
         return float(clock)
     if "instance_type" in profile.metadata or instance_type is None:
         instance_type = profile.info("instance_type")
-    if type(instance_type) is str:
-        return _family_clock(instance_type)
     return hardware.clock_hz(instance_type)  # the family's, when the profile has none
-
-
-# instance type -> its family's clock: the same few types a run (a regex each: ~5k instructions a variant).
-# Remembered for 64 types: they come from input files.
-_family_clock = lru_cache(maxsize=64)(hardware.clock_hz)
 
 
 def _cycles(profile: Profile) -> list[Anomaly]:
