@@ -200,9 +200,18 @@ def _options(rnd: random.Random, workdir: Path) -> tuple[Outcome, str]:
             args += [option, value]
             bad |= wrong
     if command == "diff" and rnd.random() < 0.3:
-        value, wrong = _good_or_bad(rnd, ["5%", "time=2%", "bytes=1MiB", "1e308%", "fraction=1pp"],
-                                    ["nan%", "-5%", "inf%", "x", "time=nanus", "tme=5%", "time=5pp"])
+        value, wrong = _good_or_bad(rnd, ["5%", "time=2%", "bytes=1MiB", "10000%", "fraction=1pp", "time=5ns"],
+                                    ["nan%", "-5%", "inf%", "x", "time=nanus", "tme=5%", "time=5pp", "1e308%",
+                                     "1e400%", "time=1e400s", "1" * 400 + "%", "fraction=101pp"])
         args += ["--threshold", value]
+        bad |= wrong
+    gated = command == "diff" and rnd.random() < 0.2
+    if gated:  # a gate may trip (exit 3); its threshold bounded as --threshold's is
+        value, wrong = _good_or_bad(rnd, ["total_time>+5%", "mfu_estimated_percent<-2pp", "memory.*>=2x",
+                                          "total_time>+10000%"],
+                                    ["total_time>+" + "9" * 400 + "%", "total_time>+10001%",
+                                     "memory.*>=" + "1" * 330 + "x", "mfu_estimated_percent<-101pp"])
+        args += ["--fail-on", value]
         bad |= wrong
     if command == "sweep" and rnd.random() < 0.1:
         charts = out / "charts"
@@ -230,7 +239,7 @@ def _options(rnd: random.Random, workdir: Path) -> tuple[Outcome, str]:
             (rnd.choice(_inputs_of(args, workdir)), True)
         args += ["-o", target]
         bad |= wrong
-    outcome = cli(args, workdir, out, (2,) if bad else (0,))
+    outcome = cli(args, workdir, out, (2,) if bad else (0, 3) if gated else (0,))
     return outcome, " ".join(a[:40] for a in args[:1] + args[2:])
 
 

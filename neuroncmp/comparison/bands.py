@@ -14,7 +14,9 @@ on both sides are never scored (a share that small is one instruction's time in 
 
 ``--threshold`` overrides them globally (``5%``), per kind (``time=2%``, ``fraction=1pp``,
 ``bytes=4MiB``) or per metric glob (``spill_*=0.5%``, ``memory.*=16MiB``); a bare number is a
-floor in the kind's base unit (``count=2``).
+floor in the kind's base unit (``count=2``). Every threshold's number, here and in ``--fail-on``
+(``gates.py``), is checked by ``threshold_number``: finite and at most ``LIMITS`` (a wider band
+would call every change noise, so no verdict and no gate could ever fire).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from functools import cache
 from .. import units as u
 from ..catalog import MetricSpec, catalog, closest, lookup
 from ..errors import RuleError
+from ..escape import clip
 from ..records import NamedTuple, record
 
 
@@ -188,6 +191,33 @@ class Override(NamedTuple):
         return str(self.band) if self.band is not None else "floor " + setting(self.floor or 0.0, self.floor_unit)
 
 
+# The widest threshold of each form: far beyond any use, and finite. "1e400%" was read as an infinite
+# band (no change and no gate could fire) where "inf%" was refused. %: a relative change (10,000 %
+# is a 101x ratio); pp: percentage points (a fraction spans 100); x: a ratio.
+LIMITS = {"%": 10_000.0, "pp": 100.0, "x": 10_000.0}
+# A floor in its kind's base unit: an hour, a pebibyte, 1e15 counts or cycles, 1e21 FLOP.
+FLOOR_LIMITS = {u.SECOND: 3600.0, u.BYTE: float(2**50), u.COUNT: 1e15, u.CYCLE: 1e15, u.FLOP: 1e21}
+
+
+def threshold_number(option: str, text: str, number: str | float, unit: str) -> float:
+    """The number of a threshold (``--threshold``, ``--fail-on``, ``thresholds=``) as a float:
+    finite, and at most ``LIMITS[unit]`` (a floor in a base unit: ``FLOOR_LIMITS``); otherwise a
+    ``RuleError`` naming the option, the text and the limit. Thresholds are never negative here
+    (a gate's sign is its direction: ``-`` allowed, the size bounded)."""
+    try:
+        value = float(number)
+    except OverflowError:  # an integer of 400 digits
+        value = math.inf
+    limit = LIMITS.get(unit, FLOOR_LIMITS.get(unit, math.inf))
+    if not math.isfinite(value):
+        raise RuleError(f"{option} '{clip(text, 60)}': the number is not finite")
+    if abs(value) > limit:
+        shown = f"{limit:g}{unit}" if unit in LIMITS else setting(limit, unit)
+        raise RuleError(f"{option} '{clip(text, 60)}': at most {shown} (anything wider calls every "
+                        "change noise)")
+    return value
+
+
 def parse_band(text: str) -> Override:
     """``"5%"``, ``"fraction=1pp"``, ``"bytes=1MiB"``, ``"time=1us"``, ``"spill_*=0.5%"``."""
     match = _SPEC.match(text.strip())
@@ -198,12 +228,15 @@ def parse_band(text: str) -> Override:
     key = key.strip() if key else None
     kinds = _kinds_of(key, text)
     if unit == "%":
-        return Override(key, band=Band(float(number) / 100))
+        return Override(key, band=Band(threshold_number(_OPTION, text, number, "%") / 100))
     if unit == "pp":
         _require(kinds <= {"fraction"}, text, _points_misused(key, number))
-        return Override(key, band=Band(float(number), points=True))
+        return Override(key, band=Band(threshold_number(_OPTION, text, number, "pp"), points=True))
     value, base = _floor(number, unit, kinds, text)
-    return Override(key, floor=value, floor_unit=base)
+    return Override(key, floor=threshold_number(_OPTION, text, value, base), floor_unit=base)
+
+
+_OPTION = "--threshold"
 
 
 def _points_misused(key: str | None, number: str) -> str:

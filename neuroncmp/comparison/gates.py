@@ -18,6 +18,7 @@ from ..catalog import closest
 from ..choices import SAMPLE, SHOWN_BASES, ShownBasis, check
 from ..errors import RuleError
 from ..records import NamedTuple, record
+from .bands import threshold_number
 from .result import Cell, Comparison, Delta, Row
 
 _RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"
@@ -92,7 +93,9 @@ def parse_rule(text: str) -> Rule:
         raise RuleError(f"--fail-on '{text}': expected METRIC[/sample] OP NUMBER[%|pp|x], "
                         "e.g. 'mfu_estimated_percent<-2pp' or 'total_time/sample>+5%'")
     basis = check("basis", match["basis"], SHOWN_BASES) if match["basis"] else None  # the pattern's words
-    return Rule(text.strip(), match["metric"], basis, match["op"], float(match["num"]), match["unit"] or "")
+    unit = match["unit"] or ""
+    return Rule(text.strip(), match["metric"], basis, match["op"],
+                threshold_number("--fail-on", text.strip(), match["num"], unit), unit)
 
 
 def evaluate(comparison: Comparison, rules: Iterable[Rule]) -> tuple[GateResult, ...]:

@@ -6,7 +6,7 @@ summaries: step time, batch size, label), reads each one's operation table at th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import arguments
@@ -22,6 +22,7 @@ from ..choices import (
     Order,
     check,
 )
+from ..comparison.bands import Band
 from ..comparison.ops import OpsComparison, OpsSide
 from ..errors import UsageError
 from ..model import Profile
@@ -44,8 +45,11 @@ class OpsOptions:
     thresholds: tuple[str, ...] = ()
     order: Order = "batch"
     format_in: str | None = None
+    band: Band = field(init=False, repr=False, compare=False)  # the time band the thresholds make
 
     def __post_init__(self) -> None:
+        from ..comparison.bands import Bands
+
         fixed = object.__setattr__
         fixed(self, "level", check("level", self.level, OPS_LEVELS))
         if self.top is not None:
@@ -53,6 +57,7 @@ class OpsOptions:
         arguments.optional_text("baseline", self.baseline)
         fixed(self, "basis", check("basis", self.basis, BASES))
         fixed(self, "thresholds", arguments.texts("thresholds", self.thresholds))
+        fixed(self, "band", Bands(self.thresholds).for_kind("time"))  # checked before anything is read
         fixed(self, "order", check("order", self.order, ORDERS))
         arguments.optional_text("format_in", self.format_in)
 
@@ -72,7 +77,6 @@ class OpsReport(NamedTuple):
 
 def ops_report(paths: Iterable[str | Path], options: OpsOptions) -> OpsReport:
     """Compare the operators of the baseline (the first path, or ``options.baseline``) with the others."""
-    from ..comparison.bands import Bands
     from ..comparison.ops import compare_ops
     from ..ingest import load_set
 
@@ -84,8 +88,7 @@ def ops_report(paths: Iterable[str | Path], options: OpsOptions) -> OpsReport:
     variants = [side for side in sides if side is not baseline]
     if options.order == "batch" and all(s.batch_size for s in variants):
         variants.sort(key=lambda s: s.batch_size or 0)
-    band = Bands(options.thresholds).for_kind("time")
-    comparison = compare_ops(baseline, variants, options.level, _basis(sides, options.basis), band)
+    comparison = compare_ops(baseline, variants, options.level, _basis(sides, options.basis), options.band)
     return OpsReport(comparison, options.top, tuple(said))
 
 

@@ -1,0 +1,62 @@
+"""Thresholds are finite and bounded everywhere (issue 33, item 4): one check,
+``bands.threshold_number``, behind ``--threshold`` of ``diff`` and ``ops``, ``--fail-on`` and the
+Python API. ``1e400`` is a float's infinity: read as a band it made every change noise, so no
+verdict and no gate could fire, where ``inf%`` was refused."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT, RUN
+
+import neuroncmp as nc
+from neuroncmp.cli import cli
+from neuroncmp.comparison.bands import Band, parse_band
+from neuroncmp.comparison.gates import parse_rule
+from neuroncmp.errors import RuleError, UsageError
+from neuroncmp.report.ops import OpsOptions
+
+VIEW = ROOT / "tests" / "data" / "third_party" / "view-json"
+INF2 = [str(VIEW / f"inf2.xlarge_profiler-2.27_matmul_128x128x{n}.json") for n in (256, 1024)]
+HUGE = "1" + "0" * 400  # a float's infinity once read
+
+
+@pytest.mark.parametrize("threshold", ["1e400%", "time=1e400s", "time=1e400", f"{HUGE}%", "1e308%", "10001%",
+                                       "fraction=101pp", "time=2h", "bytes=2000TiB"])
+@pytest.mark.parametrize("command", [["diff", str(RUN / "baseline.json"), str(RUN / "b32.json")], ["ops", *INF2]])
+def test_an_infinite_or_boundless_threshold_is_refused(command, threshold):
+    result = CliRunner().invoke(cli, [*command, "--threshold", threshold])
+    assert result.exit_code == 2, result.output
+    (line,) = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert "--threshold '" in line and ("not finite" in line or "at most" in line)
+
+
+def test_the_widest_thresholds_are_taken():
+    assert parse_band("10000%").band == Band(100.0)
+    assert parse_band("fraction=100pp").band == Band(100.0, points=True)
+    assert parse_band("time=1h").floor == 3600.0
+    assert parse_band("time=5ns").floor == pytest.approx(5e-9)
+
+
+@pytest.mark.parametrize("rule", [f"total_time>+{HUGE}%", "total_time>+10001%", "mfu_estimated_percent<-101pp",
+                                  f"memory.*>={HUGE}x", f"total_time>{HUGE}"])
+def test_a_gate_threshold_is_checked_the_same_way(rule):
+    with pytest.raises(RuleError, match=r"--fail-on '.*': (the number is not finite|at most)"):
+        parse_rule(rule)
+    result = CliRunner().invoke(cli, ["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--fail-on", rule])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_a_gate_at_its_bound_is_taken():
+    assert parse_rule("total_time>+10000%").threshold == 10000
+    assert parse_rule("mfu_estimated_percent<-100pp").threshold == -100
+
+
+@pytest.mark.parametrize("call", [
+    lambda: nc.compare(RUN / "baseline.json", RUN / "b32.json", thresholds=["1e400%"]),
+    lambda: nc.ops(*INF2, thresholds=["time=1e400s"]),
+    lambda: OpsOptions(thresholds=("1e400%",)),
+])
+def test_the_api_refuses_them_before_reading(call):
+    with pytest.raises(UsageError, match="not finite"):
+        call()
