@@ -585,9 +585,37 @@ def resolve_name(name: str) -> str:
     """``name`` as the catalog knows it: an alias resolved, else a prefix of catalogued names
     (``mfu`` -> ``mfu_estimated_percent``, the shortest name it begins, as typed on a command
     line); anything else unchanged (a store may hold uncatalogued metrics)."""
-    name = canonical_name(name)
+    return resolve_metric(name)
+
+
+WILDCARDS = "*?["
+
+
+def resolve_metric(text: str, present: Iterable[str] = ()) -> str:
+    """The metric a user typed, the one rule of every place that takes a metric name (``--metric``,
+    ``--fail-on``, ``--threshold KEY=``, ``history``'s METRIC, ``metrics``, the Python API): a glob is
+    itself; a name among ``present`` (the rows, the store's metrics) or in the catalog is itself; else
+    an alias (``mfu`` -> ``mfu_estimated_percent``), else the shortest catalogued name it begins
+    (``tensor_engine_active`` -> ``tensor_engine_active_time``), else the shortest of ``present`` it
+    begins; anything else unchanged, for the caller to refuse with ``suggestion``."""
+    if not text or any(char in text for char in WILDCARDS):
+        return text
+    names = present if isinstance(present, (set, frozenset, dict)) else set(present)
+    if text in names:
+        return text
+    name = canonical_name(text)
     known = catalog()
-    if name in known or not name:
+    if name in known or name in names:
         return name
-    begun = sorted((n for n in known if n.startswith(name + "_")), key=lambda n: (len(n), n))
-    return begun[0] if begun else name
+    for pool in (known, names):
+        begun = sorted((n for n in pool if n.startswith(name + "_")), key=lambda n: (len(n), n))
+        if begun:
+            return begun[0]
+    return name
+
+
+def suggestion(text: str, names: Iterable[str]) -> str:
+    """``"; did you mean a, b?"`` (the ``closest`` names), or ``""`` when none is near: what every
+    refusal of a metric name ends with."""
+    near = closest(text, names)
+    return f"; did you mean {', '.join(near)}?" if near else ""

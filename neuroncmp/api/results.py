@@ -97,16 +97,14 @@ class Comparison(_result.Comparison):
         """``metrics`` checked against the rows (a name no row has is a usage error naming the closest)."""
         if metrics is None:
             return None
-        from ..catalog import closest
+        from ..catalog import resolve_metric, suggestion
         from ..errors import UsageError
 
-        names = list(texts("metrics", metrics))
         present = [row.name for row in self.rows]
-        for name in names:
+        names = [resolve_metric(name, present) for name in texts("metrics", metrics)]
+        for typed, name in zip(texts("metrics", metrics), names, strict=True):
             if name not in present:
-                near = closest(name, present)
-                hint = f" (closest: {', '.join(near)})" if near else ""
-                raise UsageError(f"metrics: {name!r} is no row of this comparison{hint}")
+                raise UsageError(f"metrics: {typed!r} is no row of this comparison{suggestion(typed, present)}")
         return names
 
     def _repr_html_(self) -> str:

@@ -28,7 +28,7 @@ from fnmatch import fnmatchcase, translate
 from functools import cache
 
 from .. import units as u
-from ..catalog import MetricSpec, catalog, closest, lookup
+from ..catalog import MetricSpec, catalog, lookup, resolve_metric, suggestion
 from ..errors import RuleError
 from ..escape import clip
 from ..records import NamedTuple, record
@@ -226,6 +226,8 @@ def parse_band(text: str) -> Override:
                         f"or a floor such as bytes=1MiB or time=1us (kinds: {', '.join(KINDS)})")
     key, number, unit = match.group("key"), match.group("num"), match.group("unit")
     key = key.strip() if key else None
+    if key is not None and key not in KINDS:
+        key = resolve_metric(key)  # an alias or a prefix, as every option that takes a metric name
     kinds = _kinds_of(key, text)
     if unit == "%":
         return Override(key, band=Band(threshold_number(_OPTION, text, number, "%") / 100))
@@ -283,10 +285,8 @@ def _kinds_of(key: str | None, text: str) -> set[str]:
     if not specs and key.startswith(("memory.", "throttle_")):
         return {"bytes"} if key.startswith("memory.") else {"time", "fraction"}
     if not specs:
-        close = closest(key, [*KINDS, *catalog()])
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise RuleError(f"--threshold '{text}': '{key}' is neither a kind ({', '.join(KINDS)}) nor "
-                        f"a metric or glob matching one{hint}")
+                        f"a metric or glob matching one{suggestion(key, [*KINDS, *catalog()])}")
     return {spec.kind for spec in specs}
 
 

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import operator
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
 
-from ..catalog import closest
-from ..choices import SAMPLE, SHOWN_BASES, ShownBasis, check
+from ..catalog import resolve_metric, suggestion
+from ..choices import SAMPLE, SHOWN_BASES, STEP, ShownBasis, check
 from ..errors import RuleError
 from ..records import NamedTuple, record
 from .bands import threshold_number
-from .result import Cell, Comparison, Delta, Row
+from .result import Comparison, Delta, Row
 
 _RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"
                    r"(?P<op><=|>=|<|>)\s*(?P<num>[+-]?(?:\d+\.?\d*|\.\d+))\s*(?P<unit>%|pp|x)?\s*$")
@@ -48,6 +49,11 @@ class Rule(NamedTuple):
             return delta.ratio
         return delta.delta
 
+    def per(self, basis: ShownBasis) -> Rule:
+        """The same rule in ``basis``: ``total_time>+5%`` -> ``total_time/step>+5%``."""
+        cut = len(self.metric)  # the text begins with the metric (stripped, the pattern anchored)
+        return self._replace(text=f"{self.text[:cut]}/{basis}{self.text[cut:]}", basis=basis)
+
 
 @record
 class Hit(NamedTuple):
@@ -58,33 +64,66 @@ class Hit(NamedTuple):
     basis: ShownBasis
     value: float
     unit: str
+    extensive: bool = False  # the metric has a per-sample value too: its per-step hit says "/step"
 
     def __str__(self) -> str:
-        basis = "/sample" if self.basis == SAMPLE else ""
+        basis = "/sample" if self.basis == SAMPLE else "/step" if self.extensive else ""
         return f"{self.metric}{basis} {self.variant}: {self.value:+.4g}{self.unit}"
+
+
+HITS_SHOWN = 3  # of the rule per step beside a per-sample one: the first few (JSON lists every one)
 
 
 @record
 class GateResult(NamedTuple):
-    """One rule's outcome: every metric x variant x basis where it tripped."""
+    """One rule's outcome: every metric x variant x basis where it tripped, and the basis each metric
+    was judged in. ``chosen``: why the comparison chose that basis when the rule named none and a
+    metric was judged per sample (batch sizes differ); ``other`` is then the same rule per step
+    (``METRIC/step``) and ``other_hits`` where it trips, said beside the outcome, never gating."""
 
     rule: Rule
     hits: tuple[Hit, ...] = ()
     skipped: tuple[str, ...] = ()  # "metric variant: why" for suspect values the rule did not judge
+    judged: tuple[tuple[str, ShownBasis], ...] = ()  # each metric the rule matched, and its basis
+    chosen: str = ""
+    other: Rule | None = None
+    other_hits: tuple[Hit, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"<GateResult {self.rule.text}: {'tripped' if self.tripped else 'passed'}, judged {self.bases}>"
 
     @property
     def tripped(self) -> bool:
         return bool(self.hits)
 
     @property
+    def bases(self) -> str:
+        """``per sample``, ``per step``, or both with their counts of metrics."""
+        counts = Counter(basis for _, basis in self.judged)
+        if not counts:
+            return "nothing"
+        if len(counts) == 1:
+            return f"per {next(iter(counts))}"
+        return ", ".join(f"per {basis} for {counts[basis]} metric{'s' if counts[basis] > 1 else ''}"
+                         for basis in SHOWN_BASES[::-1] if basis in counts)
+
+    @property
     def line(self) -> str:
-        """``passed --fail-on RULE`` or ``FAILED --fail-on RULE: hit; hit``, and what was not judged."""
+        """``passed --fail-on RULE (judged per ...)`` or ``FAILED --fail-on RULE: hit; hit (judged
+        per ...)``; the rule per step when the basis was chosen for the user, and what was not judged."""
         head = f"FAILED --fail-on {self.rule.text}: " + "; ".join(map(str, self.hits)) if self.tripped \
             else f"passed --fail-on {self.rule.text}"
+        named = self.judged[0][0] if len(self.judged) == 1 and self.judged[0][0] != self.rule.metric else ""
+        basis = f"judged {named + ' ' if named else ''}{self.bases}"  # the name an alias or prefix resolved to
+        if self.other is not None:
+            shown = "; ".join(map(str, self.other_hits[:HITS_SHOWN]))
+            more = f"; ... ({len(self.other_hits) - HITS_SHOWN} more)" if len(self.other_hits) > HITS_SHOWN else ""
+            outcome = f"it trips: {shown}{more}" if self.other_hits else "it passes"
+            basis += f", as {self.chosen}; per step, '{self.other.text}', {outcome}"
+        head += f" ({basis})"
         if self.skipped:
             head += f" (not evaluated, suspect input: {'; '.join(self.skipped)})"
         return head
-
 
 
 def parse_rule(text: str) -> Rule:
@@ -100,20 +139,52 @@ def parse_rule(text: str) -> Rule:
 
 def evaluate(comparison: Comparison, rules: Iterable[Rule]) -> tuple[GateResult, ...]:
     """Check every rule against every variant (over all rows, whatever a view shows)."""
-    results = []
-    for rule in rules:
-        rows = [r for r in comparison.rows if fnmatchcase(r.name, rule.metric)]
-        if not rows:
-            close = closest(rule.metric, [row.name for row in comparison.rows])
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise RuleError(f"--fail-on '{rule.text}': no metric matches '{rule.metric}'{hint}")
-        for row in rows:
-            _check_units(rule, row)
-        hits = tuple(hit for row in rows for hit in _hits(rule, row, comparison.basis))
-        skipped = tuple(f"{row.name} {variant}: {suspect}" for row in rows
-                        for variant, suspect in zip(row.variants, row.suspect, strict=True) if suspect is not None)
-        results.append(GateResult(rule, hits, skipped))
-    return tuple(results)
+    return tuple(_evaluated(comparison, rule) for rule in rules)
+
+
+def _evaluated(comparison: Comparison, rule: Rule) -> GateResult:
+    names = [row.name for row in comparison.rows]
+    metric = resolve_metric(rule.metric, names)  # the one resolver: an alias or a prefix, as --metric takes it
+    rows = [r for r in comparison.rows if fnmatchcase(r.name, metric)]
+    if not rows:
+        raise RuleError(f"--fail-on '{rule.text}': no metric matches '{rule.metric}'{suggestion(rule.metric, names)}")
+    for row in rows:
+        _check_units(rule, row)
+    bases = [_judged_basis(rule, row, comparison.basis) for row in rows]
+    hits = tuple(hit for row, basis in zip(rows, bases, strict=True) for hit in _hits(rule, row, basis))
+    skipped = tuple(_skipped(rows, bases))
+    judged = tuple((row.name, basis) for row, basis in zip(rows, bases, strict=True) if basis is not None)
+    if rule.basis is not None or SAMPLE not in bases:
+        return GateResult(rule, hits, skipped, judged)
+    # the comparison chose per sample for the user (batch sizes differ): the same rule per step beside it
+    other = rule.per(STEP)
+    other_hits = tuple(hit for row in rows for hit in _hits(other, row, STEP))
+    return GateResult(rule, hits, skipped, judged, "batch sizes differ", other, other_hits)
+
+
+def _judged_basis(rule: Rule, row: Row, default_basis: ShownBasis) -> ShownBasis | None:
+    """The basis ``rule`` judges ``row`` in: an intensive metric's one value (per step, the same per
+    sample); an extensive metric's in the rule's basis, else in the basis the comparison shows it;
+    None where the rule asks per sample and the row has no per-sample value (a batch size unknown)."""
+    if not row.spec.extensive:
+        return STEP
+    if rule.basis is not None:
+        return rule.basis if rule.basis == STEP or row.sample is not None else None
+    return row.basis(default_basis)
+
+
+def _skipped(rows: list[Row], bases: list[ShownBasis | None]) -> list[str]:
+    """"metric variant: why" of each value the rule could not judge: a suspect input, no per-sample value."""
+    out = []
+    for row, basis in zip(rows, bases, strict=True):
+        for index, (variant, suspect) in enumerate(zip(row.variants, row.suspect, strict=True)):
+            if suspect is not None:
+                out.append(f"{row.name} {variant}: {suspect}")
+            elif basis == SAMPLE and (row.sample is None or row.sample.verdict[index] is None):
+                out.append(f"{row.name} {variant}: no per-sample value (a batch size is unknown)")
+            elif basis is None:
+                out.append(f"{row.name} {variant}: no per-sample value (the baseline's batch size is unknown)")
+    return out
 
 
 def _check_units(rule: Rule, row: Row) -> None:
@@ -127,20 +198,14 @@ def _check_units(rule: Rule, row: Row) -> None:
                         f"pp (percentage points, e.g. <-2pp) or % (relative change, e.g. <-5%)")
 
 
-def _hits(rule: Rule, row: Row, default_basis: ShownBasis) -> list[Hit]:
-    """Where the rule trips (values flagged as suspect are never judged)."""
+def _hits(rule: Rule, row: Row, basis: ShownBasis | None) -> list[Hit]:
+    """Where the rule trips, judged in ``basis`` (values flagged as suspect are never judged)."""
+    if basis is None:
+        return []
     hits = []
-    for cell in row.cells:
-        if cell.suspect is not None:
-            continue
-        delta = _pick(cell, rule.basis or default_basis, rule)
-        value = None if delta is None else rule.measure(delta)
-        if delta is not None and value is not None and _OPS[rule.op](value, rule.threshold):
-            hits.append(Hit(row.name, cell.variant, delta.basis, value, rule.unit))
+    for index, suspect in enumerate(row.suspect):
+        delta = row.step.at(index) if basis == STEP or row.sample is None else row.sample.at(index)
+        value = None if delta is None or suspect is not None else rule.measure(delta)
+        if value is not None and _OPS[rule.op](value, rule.threshold):
+            hits.append(Hit(row.name, row.variants[index], basis, value, rule.unit, row.spec.extensive))
     return hits
-
-
-def _pick(cell: Cell, basis: ShownBasis, rule: Rule) -> Delta | None:
-    if rule.basis == SAMPLE:
-        return cell.sample  # None when the metric is intensive or batch sizes unknown
-    return cell.shown(basis) if rule.basis is None else cell.step

@@ -22,7 +22,7 @@ from functools import partial
 from itertools import repeat
 from typing import Any, cast
 
-from ..catalog import MetricSpec
+from ..catalog import MetricSpec, resolve_metric, suggestion
 from ..choices import ABSENT, AUTO, SAMPLE, STEP, UNCHANGED, Basis, ShownBasis, Verdict
 from ..model import Profile
 from ..records import NamedTuple, record
@@ -339,11 +339,13 @@ class Comparison:
         return counted or tuple({} for _ in self.variants)
 
     def row(self, name: str) -> Row:
-        """The row of metric ``name`` (KeyError if no side has it)."""
-        for row in self.rows:
-            if row.name == name:
-                return row
-        raise KeyError(name)
+        """The row of metric ``name``, resolved as every option takes a metric name (``mfu`` is
+        ``mfu_estimated_percent``); KeyError naming the closest if no side has it."""
+        names = [row.name for row in self.rows]
+        resolved = resolve_metric(name, names)
+        if resolved in names:
+            return self.rows[names.index(resolved)]
+        raise KeyError(f"{name!r} is no row of this comparison{suggestion(name, names)}")
 
     def cell(self, metric: str, variant: str) -> Cell:
         """One metric against one variant (by label): ``comparison.cell("total_time", "b32")``."""

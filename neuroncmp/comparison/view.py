@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from fnmatch import fnmatchcase
 
 from ..arguments import flag, texts
-from ..catalog import closest, resolve_name
+from ..catalog import resolve_metric, suggestion
 from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE, ShownBasis, Sort, check
 from ..errors import UsageError
 from ..records import NamedTuple, record
@@ -46,7 +46,8 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
     sort = check("sort", sort, SORTS)
     flag("only_changed", only_changed)
     rows = comparison.rows
-    globs = [_resolved(g, rows) for g in texts("metrics", metrics)]
+    names = [row.name for row in rows]
+    globs = [resolve_metric(g, names) for g in texts("metrics", metrics)]
     _check_filters(rows, groups, globs)
     kept = [r for r in rows if (not groups or r.spec.group in groups)
             and (not globs or any(fnmatchcase(r.name, g) for g in globs))]
@@ -58,30 +59,18 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
     return View(tuple(_sorted(kept, sort, comparison.basis)), sort, hidden, filtered_out)
 
 
-def _resolved(glob: str, rows: tuple[Row, ...]) -> str:
-    """A plain name (no wildcard) that names no row, resolved as ``history`` resolves a metric:
-    an alias, or a prefix of catalogued names (``mfu`` -> ``mfu_estimated_percent``)."""
-    if any(c in glob for c in "*?[") or any(row.name == glob for row in rows):
-        return glob
-    return resolve_name(glob)
-
-
 def _check_filters(rows: tuple[Row, ...], groups: list[str], globs: list[str]) -> None:
     """A filter that matches nothing is a mistake: say so, with the names it may have meant."""
     present = [row.spec.group for row in rows]
     for group in groups:
         if group not in present:
             raise UsageError(f"--group {group}: no such group in this comparison"
-                             f"{_hint(closest(group, present))} (groups: {', '.join(dict.fromkeys(present))})")
+                             f"{suggestion(group, present)} (groups: {', '.join(dict.fromkeys(present))})")
     names = [row.name for row in rows]
     for glob in globs:
         if not any(fnmatchcase(name, glob) for name in names):
-            raise UsageError(f"--metric {glob}: matches no metric{_hint(closest(glob, names))}; "
+            raise UsageError(f"--metric {glob}: matches no metric{suggestion(glob, names)}; "
                              "globs match whole names ('mfu*'); 'neuroncmp metrics' lists them")
-
-
-def _hint(names: list[str]) -> str:
-    return f"; did you mean {', '.join(names)}?" if names else ""
 
 
 def _sorted(rows: list[Row], sort: Sort, basis: ShownBasis) -> list[Row]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import arguments
-from ..catalog import GROUPS, MetricSpec, closest, listing, resolve_name
+from ..catalog import GROUPS, MetricSpec, listing, resolve_metric, suggestion
 from ..errors import UsageError
 
 
@@ -28,10 +28,9 @@ def metrics_report(options: MetricsOptions) -> list[MetricSpec]:
     specs = listing(glob)
     if not specs and glob in GROUPS:
         specs = [spec for spec in listing() if spec.group == glob]
-    if not specs and resolve_name(glob) != glob:  # an alias or a prefix, as history takes it
-        specs = listing(resolve_name(glob))
+    if not specs and resolve_metric(glob) != glob:  # an alias or a prefix, as every metric option takes it
+        specs = listing(resolve_metric(glob))
     if not specs:
         known = [spec.name for spec in listing()] + list(GROUPS)
-        hint = closest(glob, known)
-        raise UsageError(f"no metric matches '{glob}'" + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+        raise UsageError(f"no metric matches '{glob}'{suggestion(glob, known)}")
     return specs

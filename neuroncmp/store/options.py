@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .. import arguments
-from ..catalog import resolve_name
+from ..catalog import resolve_metric
 from ..errors import UsageError
 from ..escape import quote
 from .identity import parse_keys
@@ -37,7 +37,7 @@ class HistoryOptions:
            series_by: SeriesBy = None) -> HistoryOptions:
         if not isinstance(metric, str):
             raise UsageError(f"{arguments.shown('metric', metric)}: expected a metric name (a string)")
-        return cls(resolve_name(metric), tags(where or {}), keys(series_by))
+        return cls(resolve_metric(metric), tags(where or {}), keys(series_by))
 
 
 @dataclass(frozen=True, slots=True)

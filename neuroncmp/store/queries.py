@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
+from ..catalog import resolve_metric
 from . import trends
 from .engines.base import Engine, Where
 from .options import HistoryOptions, RegressionsOptions
@@ -29,8 +30,12 @@ def history(engine: Engine, root: Path | str, options: HistoryOptions) -> trends
     has no value of is a usage error, named before a ``--where`` typo."""
     metric = options.metric
     units = engine.units(root, metric)
-    if metric not in units:
-        raise trends.unknown_metric(metric, root, sorted(engine.units(root)))
+    if metric not in units:  # a prefix of a name the store holds and the catalog does not know
+        known = sorted(engine.units(root))
+        metric = resolve_metric(metric, known)
+        if metric not in known:
+            raise trends.unknown_metric(options.metric, root, known)
+        units = engine.units(root, metric)
     keys = trends.choose_keys(engine.tag_sets(root), options.where,
                               series_by(engine, root, options.series_by))
     found = engine.series(root, keys, metric, partial(trends.build_series, points=True))

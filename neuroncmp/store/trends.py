@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from ..analysis.shifts import MIN_SIZE, detect_shifts
-from ..catalog import HIGHER, LOWER, closest, lookup
+from ..catalog import HIGHER, LOWER, closest, lookup, suggestion
 from ..choices import BETTER, CHANGED, WORSE, Direction
 from ..errors import UsageError
 from . import where as where_check
@@ -238,8 +238,6 @@ def _size(change: Change) -> float:
 
 def unknown_metric(metric: str, root: Any, known: list[str]) -> UsageError:
     """The error for a metric the store has no values of, naming a few it has."""
-    near = closest(metric, known)
-    hint = f"; did you mean {', '.join(near)}?" if near else ""
     more = ", ..." if len(known) > 5 else ""
-    return UsageError(f"no metric '{metric}' in the store {root}{hint} ({len(known)} metrics: "
+    return UsageError(f"no metric '{metric}' in the store {root}{suggestion(metric, known)} ({len(known)} metrics: "
                       f"{', '.join(known[:5])}{more}; 'neuroncmp metrics' explains them)")

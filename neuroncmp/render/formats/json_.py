@@ -10,7 +10,7 @@ baseline, points = 100 x delta for fractions); the CSV writes them out (README, 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
@@ -32,6 +32,9 @@ from ..json_out import dumps, laid_out
 from ..profile_json import profile_dict
 from ..rows import Line, line
 from ..sweep_data import BOUNDS_FORMULA, bounds_dict, finding_dict, roof_dict, shift_dict, sweep_dict
+
+if TYPE_CHECKING:  # gates load only when --fail-on is used
+    from ...comparison.gates import GateResult, Hit
 
 SCHEMA = "neuroncmp.comparison/3"
 
@@ -113,6 +116,22 @@ def _bounds(report: DiffReport) -> dict[str, Any] | None:
             "roof": roof_dict(found.bounds), "formula": BOUNDS_FORMULA}
 
 
+def _hits(hits: tuple[Hit, ...]) -> list[dict[str, Any]]:
+    return [{"metric": h.metric, "variant": h.variant, "basis": h.basis, "value": h.value, "unit": h.unit,
+             "text": str(h)} for h in hits]
+
+
+def _gate(gate: GateResult) -> dict[str, Any]:
+    """A ``--fail-on`` rule's outcome: its hits, the basis each metric was judged in, and, when the
+    comparison chose per sample for the user, why and the same rule per step (never gating)."""
+    other = gate.other
+    return {"rule": gate.rule.text, "tripped": gate.tripped, "line": gate.line, "hits": _hits(gate.hits),
+            "judged": dict(gate.judged), "basis_chosen": gate.chosen or None,
+            "per_step": None if other is None else {"rule": other.text, "tripped": bool(gate.other_hits),
+                                                    "hits": _hits(gate.other_hits)},
+            "not_evaluated": list(gate.skipped)}  # suspect inputs, or no per-sample value
+
+
 def to_dict(report: DiffReport) -> dict[str, Any]:
     comparison, view = report.comparison, report.view
     return {
@@ -129,11 +148,7 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
         "only_in": {name: list(labels) for name, labels in comparison.only_in.items()},
         "hidden_unchanged": view.hidden_unchanged,
         "filtered_out": view.filtered_out,
-        "gates": [{"rule": g.rule.text, "tripped": g.tripped,
-                   "hits": [{"metric": h.metric, "variant": h.variant, "basis": h.basis,
-                             "value": h.value, "unit": h.unit, "text": str(h)} for h in g.hits],
-                   "not_evaluated": list(g.skipped)}  # suspect inputs the rule did not judge
-                  for g in report.gates],
+        "gates": [_gate(g) for g in report.gates],
         "findings": [finding_dict(f) for f in report.findings],
         "rows": [_row(line(row, row.basis(comparison.basis))) for row in view.rows],
     }
