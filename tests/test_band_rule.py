@@ -3,12 +3,16 @@ the rule as the module docstring states it, written here with the module's ``_lo
 
 from __future__ import annotations
 
+import json
 import math
+from collections import defaultdict
+from pathlib import Path
 
+from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from neuroncmp.comparison.bands import Band, _log_change
+from neuroncmp.comparison.bands import DEFAULT_BANDS, Band, _log_change
 
 
 def stated_rule(band: Band, b: float, v: float) -> bool:
@@ -72,3 +76,43 @@ def test_the_band_test_is_the_stated_rule_at_a_relative_bands_edges(b, drawn, up
     edge = b * (1 + width) if up else b / (1 + width)
     values = [_nudged(edge, ulps), _nudged(edge * (1 + off), ulps), _nudged(edge * (1 - off), ulps)] * 6
     assert band.inside_all(b, values) == [stated_rule(band, b, v) for v in values]  # more than a few: the quick test
+
+
+# --- the time floor, held to the real kernels it is drawn from ------------------------------------
+
+VIEWS = sorted((ROOT / "tests" / "data" / "third_party" / "view-json").glob("inf2.*matmul*.json")) + sorted(
+    Path("/work/shared/samples/neuron-profile/view-json").glob("inf2*.json"))
+
+
+def _op_times_ns(path: Path) -> dict[str, int]:
+    """Each work operator's (engine x opcode) covered time, by hand: the union of its instructions'
+    [timestamp, timestamp + duration) intervals, in plain Python from the file."""
+    spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for row in json.loads(path.read_text())["instruction"]:
+        if row["opcode"] != "EVENT_SEMAPHORE":
+            spans[f"{row['subgroup']} {row['opcode']}"].append((row["timestamp"], row["timestamp"] + row["duration"]))
+    covered = {}
+    for key, found in spans.items():
+        total, reach = 0, -1
+        for start, end in sorted(found):
+            total += max(0, end - max(start, reach))
+            reach = max(reach, end)
+        covered[key] = total
+    return covered
+
+
+def test_the_time_floor_is_above_the_moves_of_unchanged_work_and_under_real_changes():
+    """The GpSimd, Sync and Vector engines run the same instructions in every 128 x 128 x N kernel:
+    their operators' moves from one kernel to another are timing noise, at most 43 ns (GpSimd
+    TENSOR_LOAD); MATMUL from N = 256 to 1024 grows by 322 ns, six floors."""
+    assert len(VIEWS) >= 8
+    times = [_op_times_ns(path) for path in VIEWS]
+    same_work = {key for table in times for key in table if key.split()[0] in ("GpSimd", "Sync", "Vector")}
+    moves = {key: max(t[key] for t in times) - min(t[key] for t in times) for key in same_work}
+    assert max(moves.values()) == moves["GpSimd TENSOR_LOAD"] == 43
+    floor_ns = DEFAULT_BANDS["time"].floor * 1e9
+    assert max(moves.values()) < floor_ns
+    by_n = {path.stem.rsplit("x", 1)[1]: table for path, table in zip(VIEWS, times) if "bucketed" not in path.stem}
+    assert by_n["1024"]["Tensor MATMUL"] - by_n["256"]["Tensor MATMUL"] == 322 > 6 * floor_ns
+    band = DEFAULT_BANDS["time"]
+    assert not band.inside(443e-9, 765e-9) and band.inside(1052e-9, 1095e-9)

@@ -238,7 +238,7 @@ def test_group_metric_sort_basis_threshold_options():
     assert total["shown_basis"] == "step" and total["step"]["verdict"] == ["worse"]
     loose = json.loads(run(BASE, B32, "--threshold", "time=500%", "--format", "json").output)
     total = next(r for r in loose["rows"] if r["metric"] == "total_time")
-    assert total["sample"]["verdict"] == ["unchanged"] and loose["noise_bands"]["time"] == "500% or 1 us"
+    assert total["sample"]["verdict"] == ["unchanged"] and loose["noise_bands"]["time"] == "500% or 50 ns"
 
 
 def test_bad_threshold_is_usage_error():
