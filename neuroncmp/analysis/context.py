@@ -6,6 +6,7 @@ from ..comparison.result import Side
 from ..records import NamedTuple, record
 from . import fits
 from .bounds import Bounds
+from .capture_bound import OomBound
 from .roofline import Roof, RooflinePoint
 from .series import Point
 from .table import TableRow
@@ -27,6 +28,7 @@ class Context(NamedTuple):
     roofline: tuple[RooflinePoint, ...]
     table: tuple[TableRow, ...]
     bounds: tuple[Bounds, ...] = ()    # per point, in the points' order
+    oom_bound: OomBound | None = None  # the smallest batch size that ran out of memory at capture
 
     def point_of(self, batch: int) -> Point:
         return next(p for p in self.points if p.batch_size == batch)

@@ -17,9 +17,11 @@ from ..comparison.differ import suspects
 from ..comparison.result import Side
 from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
+from ..ingest.failures import Failed
 from ..records import NamedTuple, record
 from . import fits
 from .bounds import Bounds, Shift, bounds_of, shifts_along
+from .capture_bound import OomBound, oom_bound
 from .context import Context
 from .findings import run_rules
 from .findings.base import Finding, NotRun, Passed
@@ -63,6 +65,8 @@ class Sweep:
     notes: tuple[str, ...]
     bounds: tuple[Bounds, ...] = ()    # per point: what bounds its step (``analysis/bounds.py``)
     shifts: tuple[Shift, ...] = ()     # where the bottleneck changes from one batch size to the next
+    failed: tuple[Failed, ...] = ()    # batch sizes the capture could not profile (the run folder's manifest)
+    oom_bound: OomBound | None = None  # the smallest of them that ran out of memory, weighed by the forecast
 
     @property
     def points(self) -> tuple[Point, ...]:
@@ -75,8 +79,10 @@ class Sweep:
 
 
 def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_core: float | None = None,
-          peak_flops: float | None = None, hbm_bandwidth: float | None = None) -> Sweep:
-    """Analyse a batch-size sweep (see the module docstring). Overrides are per NeuronCore, base units."""
+          peak_flops: float | None = None, hbm_bandwidth: float | None = None,
+          failed: Sequence[Failed] = ()) -> Sweep:
+    """Analyse a batch-size sweep (see the module docstring). Overrides are per NeuronCore, base units;
+    ``failed``: the batch sizes its capture could not profile (``ingest.failures``)."""
     given = overrides(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth)
     flat = flatten(profiles)
     if not flat:
@@ -86,14 +92,14 @@ def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_
     if not found.points:
         raise InputError("no profile states or implies a batch size: a sweep needs them "
                          "(name the files b8.json ..., or give them in a manifest)")
-    return _analyse(found, sides, given.price_per_hour, given)
+    return _analyse(found, sides, given.price_per_hour, given, tuple(failed))
 
 
-def findings_for(sides: Iterable[Side]) -> tuple[Finding, ...]:
+def findings_for(sides: Iterable[Side], failed: Sequence[Failed] = ()) -> tuple[Finding, ...]:
     """The findings of the sweep a diff's sides form, ranked; none when no side has a batch size."""
     sides = tuple(sides)
     found = axis(list(sides))
-    return _analyse(found, sides, None, Overrides()).findings if found.points else ()
+    return _analyse(found, sides, None, Overrides(), tuple(failed)).findings if found.points else ()
 
 
 def bounds_for(sides: Iterable[Side]) -> tuple[Bounds, ...]:
@@ -162,7 +168,8 @@ def _profiled(sides: tuple[Side, ...]) -> bool:
     return any(p.memory and p.source.format != "neuron-monitor" for side in sides for p in side.profiles)
 
 
-def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides) -> Sweep:
+def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides,
+             failed: tuple[Failed, ...] = ()) -> Sweep:
     points = found.points
     instance = _first_info(sides, "instance_type")
     facts = _facts(sides)
@@ -171,22 +178,26 @@ def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: O
     table = rows(points, price, bounds)
     reserve = (facts.profiler_reserve, facts.reserve_source) if _profiled(sides) else None
     fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1], reserve)
-    chosen = recommend(points)
+    bound = oom_bound(failed, memory)
+    chosen = recommend(points, bound)
     focus = next((p for p in points if chosen and p.batch_size == chosen.batch_size), points[-1])
     placed = tuple(r for r in (place(p, top) for p in points) if r is not None)
     context = Context(points, sides, focus, fit, fits.knee(points), memory,
                       fits.intensity_model(points, top.ridge), fits.spill_onset(points), top,
-                      placed, table, bounds)
+                      placed, table, bounds, bound)
     findings, passed, not_run = run_rules(context)
     notes = found.notes + tuple(_notes(context, price))
     return Sweep(found, table, fit, context.knee, top, placed, context.intensity, memory, context.spill,
                  chosen, findings, passed, not_run, price, str(instance) if instance else None, notes,
-                 bounds, shifts_along(tuple((p.label, b) for p, b in zip(points, bounds, strict=True))))
+                 bounds, shifts_along(tuple((p.label, b) for p, b in zip(points, bounds, strict=True))),
+                 failed, bound)
 
 
-def recommend(points: tuple[Point, ...]) -> Recommendation | None:
+def recommend(points: tuple[Point, ...], bound: OomBound | None = None) -> Recommendation | None:
     """The batch with the best end-to-end throughput when the Trainer measured at least two, else
-    the best device throughput; a smaller batch within 2 % of it wins (less memory, less tuning)."""
+    the best device throughput; a smaller batch within 2 % of it wins (less memory, less tuning).
+    A batch at or above ``bound`` (it ran out of memory at capture, yet a profile of it is here)
+    is recommended only with a caveat saying so."""
     metric, by = "train_samples_per_second", "end-to-end throughput (Trainer)"
     measured = [(p, value) for p in points if (value := p.get(metric))]
     if len(measured) < 2:
@@ -199,9 +210,12 @@ def recommend(points: tuple[Point, ...]) -> Recommendation | None:
                        key=lambda pair: pair[0].batch_size)
     others = sorted(((p, value) for p, value in measured if p is not chosen), key=lambda pair: -pair[1])
     runner = f"{others[0][0].label} ({others[0][1]:.1f} samples/s)" if others else None
-    return Recommendation(chosen.batch_size, chosen.label, by, rate, runner,
-                          "a larger batch may need a different learning rate (and warm-up) to converge "
-                          "as well: check the loss before you keep it (Shallue et al. 2019)")
+    caveat = ("a larger batch may need a different learning rate (and warm-up) to converge as well: check "
+              "the loss before you keep it (Shallue et al. 2019)")
+    if bound is not None and chosen.batch_size >= bound.batch_size:
+        caveat = (f"{bound.label} ran out of device memory at capture, and this batch is not smaller: it may "
+                  f"not fit every time; {caveat}")
+    return Recommendation(chosen.batch_size, chosen.label, by, rate, runner, caveat)
 
 
 def _notes(context: Context, price: float | None) -> list[str]:

@@ -85,7 +85,7 @@ class OomReport:
 
     def as_dict(self) -> dict[str, Any]:
         device, widest = self.device_row(), self.breakdown()
-        return {"requested_bytes": self.requested_bytes, "requested_usage": self.requested_usage,
+        return {"stage": "runtime", "requested_bytes": self.requested_bytes, "requested_usage": self.requested_usage,
                 "where": self.where, "columns": list(self.columns),
                 "device_bytes_by_type": dict(device.bytes_by_type) if device else None,
                 "bytes_by_type": dict(widest.bytes_by_type) if widest else None,

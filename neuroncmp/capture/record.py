@@ -6,7 +6,8 @@ rest of the environment is never recorded, it may hold secrets), ``steps``, ``gr
 ``tool`` (name, path, version), ``packages`` (Neuron Python packages as neuroncmp's interpreter
 sees them), ``instance_type``, ``started``/``updated`` (UTC), ``failed`` (variants with no
 profile: status, reason, exit status, log) and ``upper_bound`` (the smallest batch size that ran
-out of device memory, with what it asked for and the memory table). Each profile entry adds the
+out of device memory, with what it asked for and the memory table, or, ``stage: compile``, the
+compiler's estimate and limit). Each profile entry adds the
 resolved ``command``, ``exit_status``, ``started``/``ended``/``seconds`` and ``raw`` (paths of the
 log, the NEFF and NTFF, Explorer's Parquet folder, NTFFs with no NEFF), all relative to the folder.
 """
@@ -18,6 +19,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import ParseError, UsageError
+from ..ingest.failures import OUT_OF_MEMORY
 from ..ingest.manifest import (
     MANIFEST_SCHEMA,
     check_manifest,
@@ -28,7 +30,7 @@ from ..ingest.manifest import (
 from .plan import INSPECT, INSPECT_OUTPUT, RAW, Plan, Variant
 from .runner import now
 
-OOM = "out-of-memory"
+OOM = OUT_OF_MEMORY
 CAPTURED = "captured"
 
 
@@ -164,6 +166,8 @@ def upper_bound(failed: list[dict[str, Any]]) -> dict[str, Any] | None:
         return None
     first, oom = ooms[0], ooms[0].get("oom") or {}
     return {"batch_size": first["batch_size"], "label": first["label"],
+            "stage": _text(oom.get("stage")) or "runtime", "code": _text(oom.get("code")),
+            "estimate_bytes": _whole(oom.get("estimate_bytes")), "limit_bytes": _whole(oom.get("limit_bytes")),
             "requested_bytes": oom.get("requested_bytes"),
             "requested_usage": oom.get("requested_usage"), "where": oom.get("where"),
             "device_bytes_by_type": oom.get("device_bytes_by_type"),
@@ -182,6 +186,10 @@ def _amounts(value: Any) -> dict[str, int] | None:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def save(manifest: dict[str, Any], out_dir: Path) -> Path:

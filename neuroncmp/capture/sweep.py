@@ -2,8 +2,10 @@
 
 For each variant: clear its raw folder, run the command (log streamed), then
 - the log shows PyPI's placeholder torch-neuronx: stop the sweep (every variant would fail);
-- non-zero exit with the runtime's out-of-memory report: status ``out-of-memory``, the report
-  kept in the manifest, the smallest such batch size recorded as the sweep's ``upper_bound``;
+- non-zero exit with the runtime's out-of-memory report, or neuronx-cc's refusal of a graph too
+  large for a core's memory (``compiler_oom``): status ``out-of-memory``, the report (or the
+  compiler's estimate and limit, ``stage: compile``) kept in the manifest, the smallest such batch
+  size recorded as the sweep's ``upper_bound``;
 - other non-zero exit: ``failed`` with the log's last line;
 - exit 0: find the NEFF/NTFF pairs (none: ``no-ntff``; only session-mode traces, which hold
   every graph at once: ``session-trace``), pick the training-step graph
@@ -22,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from . import discovery, keep, oom, preflight, record, sidecars
+from . import compiler_oom, discovery, keep, oom, preflight, record, sidecars
 from .events import DONE, LINE, SKIP, START, VIEW, Event, Listener, ignore
 from .plan import Plan, Variant
 from .runner import RunResult, run
@@ -176,6 +178,10 @@ def _failed_run(plan: Plan, variant: Variant, log_text: str, started: float, opt
         what = f"{asked} bytes of {report.requested_usage}" if asked is not None else "memory"
         return _failure(variant, record.OOM, f"out of device memory: the runtime failed to allocate "
                         f"{what} on {report.where or 'the device'}", run_info, raw, report.as_dict())
+    compiled = compiler_oom.parse(log_text)
+    if compiled is not None:
+        return _failure(variant, record.OOM, f"out of device memory at compile time: {compiled.reason()}",
+                        run_info, raw, compiled.as_dict())
     last = next((ln.strip() for ln in reversed(log_text.splitlines()) if ln.strip()), "no output")
     return _failure(variant, "failed", f"exit status {status}: {last[:200]}", run_info, raw)
 

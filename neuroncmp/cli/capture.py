@@ -131,14 +131,23 @@ def _summary(result: Any) -> str:
     lines = [f"{o.label:>6}  {o.status:<14} {o.file or o.reason}" for o in result.outcomes]
     bound = result.upper_bound
     if bound:
-        asked = bound.get("requested_bytes")
-        lines.append(f"upper bound: batch {bound['batch_size']} ran out of device memory"
-                     + (f" (asked for {asked} bytes of {bound.get('requested_usage')})" if asked else ""))
+        lines.append(f"upper bound: batch {bound['batch_size']} ran out of device memory{_bound_detail(bound)}")
         lines += _in_use(bound)
     lines.append(f"manifest: {result.manifest}")
     if _captured(result):  # 'diff DIR' needs at least one profile in the folder
         lines.append(f"next: neuroncmp diff {result.out_dir}")
     return "\n".join(lines)
+
+
+def _bound_detail(bound: dict[str, Any]) -> str:
+    """`` (asked for N bytes of tensors)`` at run time; `` at compile time (neuronx-cc [XCG815]
+    estimated N bytes, over its limit of N bytes)``."""
+    if bound.get("stage") == "compile":
+        estimate, limit = bound.get("estimate_bytes"), bound.get("limit_bytes")
+        sizes = f" estimated {estimate} bytes, over its limit of {limit} bytes" if estimate and limit else ""
+        return f" at compile time (neuronx-cc [{bound.get('code')}]{sizes})"
+    asked = bound.get("requested_bytes")
+    return f" (asked for {asked} bytes of {bound.get('requested_usage')})" if asked else ""
 
 
 def _in_use(bound: dict[str, Any]) -> list[str]:

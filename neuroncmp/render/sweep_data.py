@@ -7,6 +7,7 @@ from typing import Any
 
 from ..analysis import fits, table
 from ..analysis.bounds import Bounds, Shift
+from ..analysis.capture_bound import OomBound
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
 from ..analysis.table import TableRow
@@ -23,6 +24,8 @@ def sweep_dict(sweep: Sweep) -> dict[str, Any]:
                  for p in sweep.points],
         "alternatives": [{"label": s.label, "batch_size": s.batch_size} for s in sweep.axis.alternatives],
         "unknown_batch_size": list(sweep.axis.unknown),
+        "failed": [dict(plain(f), phrase=f.phrase()) for f in sweep.failed],
+        "oom_bound": _bound(sweep.oom_bound),
         "columns": [column.documented() for column in table.COLUMNS],
         "table": [table_row(row) for row in sweep.table],
         "models": _models(sweep),
@@ -76,6 +79,16 @@ def _memory(memory: fits.MemoryForecast | None) -> dict[str, Any] | None:
         return None
     return dict(plain(memory), formula="device_memory_total = fixed + per_sample x batch (least squares); "
                 "largest = floor((hbm - fixed [- profiler_buffers]) / per_sample)")
+
+
+def _bound(bound: OomBound | None) -> dict[str, Any] | None:
+    """The smallest batch size out of memory at capture, the forecast's word on it (``verdict``:
+    compiler, no-forecast, contradicted, may-fit, agrees) and the sentence the finding states."""
+    if bound is None:
+        return None
+    return {"batch_size": bound.batch_size, "label": bound.label, "verdict": bound.verdict,
+            "forecast_profiled": bound.profiled, "forecast_unprofiled": bound.unprofiled, "hbm": bound.hbm,
+            "profiler_buffers": bound.profiler, "margin": bound.margin, "sentence": bound.sentence()}
 
 
 BOUNDS_FORMULA = ("bottleneck = the largest of: hardware_flops / peak FLOP/s, (hbm_read_bytes + hbm_write_bytes) / "

@@ -174,7 +174,8 @@ def _memory(sweep: Sweep) -> list[tuple[str, str]]:
     return [("device memory", f"{format_value(memory.fixed, 'B')} + {format_value(memory.per_sample, 'B')} x batch "
              f"(least squares, {len(memory.batches)} points, R² {_r2(memory.r2)})"),
             ("largest batch", f"{_largest(memory)} ({format_value(memory.hbm, 'B')} "
-             f"per core: {memory.hbm_source.removeprefix('HBM per core: ')}; assumes linear growth)")]
+             f"per core: {memory.hbm_source.removeprefix('HBM per core: ')}; assumes linear growth)"
+             + (f"; {sweep.oom_bound.short()}" if sweep.oom_bound else ""))]
 
 
 def _largest(memory: fits.MemoryForecast) -> str:
@@ -272,14 +273,25 @@ def heading_text(sweep: Sweep) -> list[str]:
     span = f"{len(points)} batch sizes ({points[0].batch_size} to {points[-1].batch_size})" if len(points) > 1 \
         else f"one batch size ({points[0].batch_size})"
     out = [f"neuroncmp sweep: {span}"
-           + (f" on {sweep.instance_type}" if sweep.instance_type else ""),
-           "axis: " + ", ".join(f"{p.label}" + (f" (b{p.batch_size}*)" if p.inferred else "") for p in points)]
+           + (f" on {sweep.instance_type}" if sweep.instance_type else "") + failed_count(sweep),
+           "axis: " + ", ".join(f"{p.label}" + (f" (b{p.batch_size}*)" if p.inferred else "") for p in points)
+           + "".join(f"; {failed.axis_text()}" for failed in sweep.failed)]
     if sweep.axis.alternatives:
         alt = ", ".join(f"{s.label} (batch {s.batch_size})" for s in sweep.axis.alternatives)
         out.append(f"other configurations, not on the axis: {alt}")
     if sweep.axis.unknown:
         out.append(f"left out, batch size unknown: {', '.join(sweep.axis.unknown)}")
     return out
+
+
+def failed_count(sweep: Sweep) -> str:
+    """``; 1 batch size failed at capture: b64``: how many the run folder's capture could not
+    profile, and which ('' when none)."""
+    if not sweep.failed:
+        return ""
+    many = len(sweep.failed)
+    names = ", ".join(failed.label for failed in sweep.failed)
+    return f"; {many} batch size{'s' * (many > 1)} failed at capture: {names}"
 
 
 def _heading(sweep: Sweep, width: int) -> list[Line]:

@@ -5,7 +5,7 @@ the Python API wraps it."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +16,7 @@ from ..comparison.bands import Bands
 from ..comparison.result import Comparison
 from ..comparison.sides import ProfileInput
 from ..comparison.view import View, select
+from ..ingest.failures import Failed, Failures, failures_of
 from .documents import DiffReport
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used, the store only for a history baseline
@@ -102,12 +103,21 @@ def history_diff_report(store: Store, path: str | Path, options: DiffOptions, *,
 def report_of(comparison: Comparison, options: DiffOptions, view: View | None = None) -> DiffReport:
     """A comparison made elsewhere (``compare``, the store's history baseline, the API's result),
     reported: the gates checked, the rows selected (or ``view``), the findings found."""
+    failed = failures_of(profile for side in comparison.sides for profile in side.profiles)
+    comparison = _with_failures(comparison, failed)
     gates = _evaluated(comparison, options.gates)
     if view is None:
         view = select(comparison, groups=options.groups, metrics=options.metrics,
                       only_changed=options.only_changed, sort=options.sort)
-    findings = _findings(comparison) if options.findings else ()
+    findings = _findings(comparison, failed.entries) if options.findings else ()
     return DiffReport(comparison, view, gates, options.summary, findings)
+
+
+def _with_failures(comparison: Comparison, failed: Failures) -> Comparison:
+    """The comparison, warning of each batch size its run folders' capture could not profile
+    (``b64: out of device memory at capture``) and of each capture record left unread."""
+    said = tuple(f"{f.axis_text()} (not in this comparison)" for f in failed.entries) + failed.notes
+    return replace(comparison, warnings=comparison.warnings + said) if said else comparison
 
 
 def _evaluated(comparison: Comparison, rules: tuple[Rule, ...]) -> tuple[GateResult, ...]:
@@ -118,7 +128,7 @@ def _evaluated(comparison: Comparison, rules: tuple[Rule, ...]) -> tuple[GateRes
     return evaluate(comparison, rules)
 
 
-def _findings(comparison: Comparison) -> tuple[Finding, ...]:
+def _findings(comparison: Comparison, failed: tuple[Failed, ...]) -> tuple[Finding, ...]:
     from ..analysis.sweep import findings_for
 
-    return findings_for(comparison.sides)
+    return findings_for(comparison.sides, failed)

@@ -5,10 +5,11 @@ instance family's)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..analysis.sweep import Sweep, overrides, sweep
-from ..comparison.sides import ProfileInput
+from ..comparison.sides import ProfileInput, flatten
+from ..ingest.failures import failures_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,9 @@ class SweepOptions:
 
 def sweep_report(profiles: Iterable[ProfileInput], options: SweepOptions) -> Sweep:
     """The sweep ``profiles`` form (one side per batch size): its table, models, recommendation and
-    ranked findings."""
-    return sweep(*profiles, price_per_hour=options.price_per_hour, hbm_per_core=options.hbm_per_core,
-                 peak_flops=options.peak_flops, hbm_bandwidth=options.hbm_bandwidth)
+    ranked findings, with the batch sizes their run folders' capture could not profile."""
+    flat = flatten(profiles)
+    failed = failures_of(flat)
+    made = sweep(*flat, price_per_hour=options.price_per_hour, hbm_per_core=options.hbm_per_core,
+                 peak_flops=options.peak_flops, hbm_bandwidth=options.hbm_bandwidth, failed=failed.entries)
+    return replace(made, notes=made.notes + failed.notes) if failed.notes else made

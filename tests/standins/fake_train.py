@@ -16,7 +16,13 @@ core in a single NTFF") it lays out what AWS's "Expected output" shows instead:
 ``<instance-id>_pid_<pid>/<timestamp>/neff_<hash>_vnc_0.neff`` per graph and one
 ``profile_nc_0_session_0.ntff`` holding every graph.
 
-Switches: STANDIN_OOM_AT, STANDIN_NO_NTFF=<batch> (exit 0, nothing written),
+With STANDIN_OOM_KIND=XCG815 or EOOM002 it fails at compile time instead, the way neuronx-cc stops a
+graph too large for a core's 16 GiB and torch-neuronx raises it (``RuntimeError: Failed compilation
+with [...]: ... [XCG815]  Estimated peak HBM usage (N) exceeds 16GB. ...``, or the later
+``[NCC_EOOM002] Maximum peak HBM usage of NGB exceeds HBM limit of 16.00GB for Trn1.``: the real
+messages are in tests/fixtures, README there), the estimate 1.05 x 16 GB x batch / STANDIN_OOM_AT.
+
+Switches: STANDIN_OOM_AT, STANDIN_OOM_KIND, STANDIN_NO_NTFF=<batch> (exit 0, nothing written),
 STANDIN_PLACEHOLDER=1 (dies importing PyPI's placeholder torch-neuronx), STANDIN_UNPAIRED=1 (an
 extra NTFF with no NEFF), STANDIN_SLEEP=<seconds> (before exiting), STANDIN_FAIL=<batch> (a plain
 Python error, exit 1), STANDIN_TABLE_DIR=<dir> (the OOM table goes to
@@ -76,6 +82,22 @@ def oom_log(batch: int) -> str:
         "RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: nrt_tensor_allocate failed"])
 
 
+def compile_oom_log(batch: int, kind: str, oom_at: int) -> str:
+    """neuronx-cc's refusal of the training step's graph, as torch-neuronx raises it."""
+    estimate = 1.05 * 16 * batch / oom_at
+    workdir = "/tmp/no-user/neuroncc_compile_workdir/0fe2f6bd/model.MODULE_1323+55d6a20f"
+    command = (f"['neuronx-cc', 'compile', '--target=trn1', '--framework=XLA', '{workdir}.hlo_module.pb', "
+               f"'--output', '{workdir}.neff', '--model-type=transformer', '--verbose=35']")
+    if kind == "EOOM002":
+        message = (f"[NCC_EOOM002] Maximum peak HBM usage of {estimate:.2f}GB exceeds HBM limit of 16.00GB "
+                   "for Trn1.")
+    else:
+        message = (f"[XCG815]  Estimated peak HBM usage ({estimate:.6f}) exceeds 16GB. Neff won't be able to "
+                   "load on chip - Please open a support ticket at https://github.com/aws-neuron/aws-neuron-sdk/"
+                   "issues/new")
+    return f"RuntimeError: Failed compilation with {command}: 2025-05-15T20:58:33Z {message}"
+
+
 def write_graphs(batch: int) -> None:
     out = Path(os.environ["NEURON_RT_INSPECT_OUTPUT_DIR"]) / f"i-0123456789abcdef0_pid_{os.getpid()}"
     out.mkdir(parents=True, exist_ok=True)
@@ -130,7 +152,12 @@ def main() -> int:
     if str(args.batch) == os.environ.get("STANDIN_FAIL"):
         print("ValueError: tokenizer vocabulary file not found", file=sys.stderr)
         return 1
-    if args.batch >= int(os.environ.get("STANDIN_OOM_AT", "64")):
+    oom_at = int(os.environ.get("STANDIN_OOM_AT", "64"))
+    kind = os.environ.get("STANDIN_OOM_KIND", "runtime")
+    if args.batch >= oom_at and kind != "runtime":
+        print(compile_oom_log(args.batch, kind, oom_at), file=sys.stderr)
+        return 1
+    if args.batch >= oom_at:
         log = oom_log(args.batch)
         table_dir = os.environ.get("STANDIN_TABLE_DIR")
         if table_dir:  # the log line cut short; the whole table in the runtime's own file

@@ -2,10 +2,10 @@
 
 ``pointwise`` judges every batch size (outside-graph time, memory-bound, MFU gap, spill,
 transposes, throttling, small DMA); ``scaling`` the sweep as a whole (collectives that do not
-shrink, diminishing returns past the knee, memory headroom); ``quality`` the inputs (anomalies,
-mixed versions, inferred batch sizes); ``bottleneck`` what bounds the step as the batch grows.
-A rule is one class with ``id`` and ``apply(context)``;
-adding one is adding it to its module's ``RULES``.
+shrink, diminishing returns past the knee, memory headroom, the capture's out-of-memory bound);
+``quality`` the inputs (anomalies, mixed versions, inferred batch sizes); ``bottleneck`` what bounds
+the step as the batch grows. A rule is one class with ``id`` and ``apply(context)`` (None: nothing in
+the input for it to judge); adding one is adding it to its module's ``RULES``.
 """
 
 from __future__ import annotations

@@ -76,11 +76,12 @@ Outcome = Finding | Passed | NotRun
 
 
 class Rule(Protocol):
-    """One rule: ``id`` names it, ``apply`` decides."""
+    """One rule: ``id`` names it, ``apply`` decides (None: the input holds nothing the rule is
+    about, such as a capture record for ``capture-bound``: nothing to say, not even that it passed)."""
 
     id: str
 
-    def apply(self, context: Context) -> Outcome: ...
+    def apply(self, context: Context) -> Outcome | None: ...
 
 
 def percent(share: float) -> str:

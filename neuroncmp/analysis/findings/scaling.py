@@ -1,10 +1,12 @@
-"""Rules about the sweep as a whole: what the batch size buys, and what it does not shrink."""
+"""Rules about the sweep as a whole: what the batch size buys, what it does not shrink, and where
+memory bounds it."""
 
 from __future__ import annotations
 
 import math
 
 from .. import fits
+from ..capture_bound import COMPILER, CONTRADICTED, MAY_FIT, OomBound
 from ..context import Context
 from ..table import TableRow
 from .base import BATCH, PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
@@ -112,12 +114,13 @@ def _step(batch: int, gain: float | None, memory: float | None) -> str:
 
 
 class MemoryHeadroom:
-    """Device memory left for a larger batch, by the memory forecast."""
+    """Device memory left for a larger batch, by the memory forecast, below any batch size that ran
+    out of memory at capture."""
 
     id = "memory-headroom"
 
     def apply(self, context: Context) -> Outcome:
-        memory, fit = context.memory, context.step_fit
+        memory, fit, bound = context.memory, context.step_fit, context.oom_bound
         if memory is None:
             return NotRun(self.id, fits.no_memory_forecast(context.points))
         largest = max(p.batch_size for p in context.points)
@@ -125,11 +128,16 @@ class MemoryHeadroom:
             fits_at = f"b{memory.largest_unprofiled}" if memory.largest_unprofiled else "not even b1"
             return NotRun(self.id, f"the memory forecast fits {fits_at} without profiler buffers, less than b{largest} "
                           "measured: the linear model does not describe this sweep's memory")
-        if memory.largest_unprofiled < HEADROOM * largest:
-            return Passed(self.id, f"the forecast fits at most b{memory.largest_unprofiled} without profiler "
-                          f"buffers: little room above b{largest}")
-        candidate = 2 ** int(math.log2(memory.largest_unprofiled))
-        candidate = candidate if candidate > largest else memory.largest_unprofiled
+        if bound is not None and bound.verdict == CONTRADICTED:
+            return NotRun(self.id, f"the memory forecast fits {bound.label} as profiled, yet it ran out of device "
+                          f"memory at capture: the forecast does not hold there, so no batch above b{largest} is "
+                          "recommended from it")
+        room = _room(memory.largest_unprofiled, bound)
+        below = f" below {bound.label}, which ran out of device memory at capture" if bound else ""
+        if room < HEADROOM * largest:
+            return Passed(self.id, f"the forecast fits at most b{room} without profiler buffers{below}: little "
+                          f"room above b{largest}")
+        candidate = round_batch(room, largest)
         best = max(row.get("device_throughput") or 0 for row in context.table)
         gain = fit.throughput(candidate) / best - 1 if fit and best else None
         forecast = memory.at(candidate, profiled=False)
@@ -141,15 +149,17 @@ class MemoryHeadroom:
             self.id, BATCH,
             f"memory has room for a larger batch: b{largest} {uses} {used / 2**30:.2f} GiB of "
             f"{memory.hbm / 2**30:.0f} GiB; the forecast fits up to b{memory.largest_unprofiled} in training "
-            f"({profiling} while profiling); try b{candidate}"
-            + (f" (fit: {fit.throughput(candidate):.0f} device samples/s, {gain:+.1%})"
-               if fit and gain is not None else ""),
+            f"({profiling} while profiling)" + (f"; {bound.label} ran out of device memory at capture" if bound else "")
+            + f"; try b{candidate}" + (f" (fit: {fit.throughput(candidate):.0f} device samples/s, {gain:+.1%})"
+                                       if fit and gain is not None else ""),
             (f"b{largest}",),
             (Evidence(fits.MEMORY, f"b{largest}", used, "B", "measured" if measured is not None else "forecast"),
              Evidence("largest batch that fits", "forecast", memory.largest_unprofiled, "batch",
                       f"{memory.hbm / 2**30:.0f} GiB HBM per core "
                       f"({memory.hbm_source.removeprefix('HBM per core: ')}), "
                       f"less the profiler's {memory.profiler_buffers / 2**30:.2f} GiB of buffers"),
+             *((Evidence("smallest batch out of memory", bound.label, bound.batch_size, "batch",
+                         "at capture: the candidate stays below it"),) if bound else ()),
              Evidence("device memory at the candidate", f"b{candidate}", forecast, "B", "forecast, unprofiled")),
             Impact(max(gain, 0.0), "device throughput", fit.throughput(candidate) - best, "sample/s",
                    f"step-time fit at b{candidate} / best measured - 1") if fit and gain is not None else None,
@@ -157,4 +167,46 @@ class MemoryHeadroom:
             "forecast assumes memory keeps growing linearly with the batch")
 
 
-RULES = (Collectives(), DiminishingReturns(), MemoryHeadroom())
+def _room(largest_unprofiled: int, bound: OomBound | None) -> int:
+    """The largest batch the candidate may be: the forecast's, and below a batch that ran out of memory."""
+    return min(largest_unprofiled, bound.batch_size - 1) if bound is not None else largest_unprofiled
+
+
+def round_batch(room: int, largest: int) -> int:
+    """The roundest batch size above ``largest`` and at most ``room``: the largest multiple of the
+    largest power of two that leaves one there (``room`` 143 over 32: 128; 63 over 32: 48; 127 over 64: 96)."""
+    step = 1 << int(math.log2(room))
+    while step > 1 and (room // step) * step <= largest:
+        step //= 2
+    return (room // step) * step
+
+
+class CaptureBound:
+    """A batch size that ran out of device memory at capture, and what the memory forecast says of it."""
+
+    id = "capture-bound"
+
+    def apply(self, context: Context) -> Outcome | None:
+        bound = context.oom_bound
+        if bound is None:  # no capture record of one: nothing to say
+            return None
+        below = [p.batch_size for p in context.points if p.batch_size < bound.batch_size]
+        ran = f"b{max(below)} is the largest batch that ran" if below else "no smaller batch was captured"
+        evidence = [Evidence("capture status", bound.label, bound.failure.status, "",
+                             bound.failure.detail() or bound.failure.phrase())]
+        if bound.profiled is not None and bound.unprofiled is not None:
+            evidence += [Evidence("device memory forecast", bound.label, bound.profiled, "B", "as profiled"),
+                         Evidence("device memory forecast", bound.label, bound.unprofiled, "B",
+                                  f"without the profiler's buffers; {(bound.hbm or 0) / 2**30:.0f} GiB per core")]
+        if bound.verdict == MAY_FIT:
+            action = (f"to use {bound.label}, run it without the profiler (no NEURON_RT_INSPECT_* variables) and "
+                      f"watch for the runtime's out-of-memory error; {ran}")
+        elif bound.verdict == COMPILER:
+            action = (f"keep the batch below {bound.label} ({ran}), or lower the graph's memory: tensor or "
+                      "pipeline parallelism (neuronx-distributed), activation checkpointing")
+        else:
+            action = f"keep the batch below {bound.label}; {ran}"
+        return Finding(self.id, BATCH, bound.sentence(), (bound.label,), tuple(evidence), None, action)
+
+
+RULES = (Collectives(), DiminishingReturns(), MemoryHeadroom(), CaptureBound())
