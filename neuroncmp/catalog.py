@@ -46,6 +46,15 @@ _KIND_OF_UNIT = {u.SECOND: "time", u.BYTE: "bytes", u.FLOP: "flop", u.CYCLE: "cy
 
 
 @record
+class Formula(NamedTuple):
+    """One way to compute a derived metric: the formula in words, its inputs, the computation."""
+
+    text: str
+    inputs: tuple[str, ...]
+    compute: Callable[[Mapping[str, float]], float]
+
+
+@record
 class MetricSpec(NamedTuple):
     """Catalog entry. ``raw_unit`` is the unit the summary-json stores (``ns`` for ``*_ns``);
     ``kind`` follows from the unit. Build entries with ``_spec``, which fills both in."""
@@ -63,10 +72,24 @@ class MetricSpec(NamedTuple):
     formula: str = ""                     # derived metrics: how they are computed, in words
     inputs: tuple[str, ...] = ()          # derived metrics: what they need
     compute: Callable[[Mapping[str, float]], float] | None = None
+    otherwise: tuple[Formula, ...] = ()   # derived metrics: formulas used, in order, when ``inputs`` are not all there
 
     @property
     def derived(self) -> bool:
         return self.compute is not None
+
+    @property
+    def formulas(self) -> tuple[Formula, ...]:
+        """A derived metric's formulas in the order they are tried: the first whose inputs a
+        profile has makes its value (none for a measured metric)."""
+        if self.compute is None:
+            return ()
+        return (Formula(self.formula, self.inputs, self.compute), *self.otherwise)
+
+    @property
+    def every_input(self) -> tuple[str, ...]:
+        """The inputs of every formula, each once."""
+        return tuple(dict.fromkeys(name for formula in self.formulas for name in formula.inputs))
 
     @property
     def scored(self) -> bool:
@@ -309,9 +332,10 @@ def _ratio(top: str, bottom: str) -> Callable[[Mapping[str, float]], float]:
 def _derived() -> list[MetricSpec]:
     """Metrics computed from others once per profile, when their inputs exist (marked derived)."""
     def d(name: str, group: str, unit: str, direction: Better, extensive: bool, meaning: str,
-          formula: str, inputs: tuple[str, ...], compute: Callable[[Mapping[str, float]], float]) -> MetricSpec:
+          formula: str, inputs: tuple[str, ...], compute: Callable[[Mapping[str, float]], float],
+          otherwise: tuple[Formula, ...] = ()) -> MetricSpec:
         return _spec(name, group, unit, direction, extensive, meaning, formula=formula,
-                          inputs=inputs, compute=compute)
+                     inputs=inputs, compute=compute, otherwise=otherwise)
 
     return [
         d("device_throughput", "throughput", u.SAMPLE_RATE, HIGHER, False,
@@ -325,9 +349,14 @@ def _derived() -> list[MetricSpec]:
           "total_time / trainer_step_time = total_time x train_steps_per_second",
           ("total_time", "train_steps_per_second"),
           lambda v: v["total_time"] * v["train_steps_per_second"]),
+        # without model FLOPs (an NKI kernel's NEFF has no HLO statistics) the profiler's own advice:
+        # "Consider the metrics (hardware_flops - transpose_flops)" (its warning, real trn2 view JSON)
         d("achieved_flop_rate", "throughput", u.FLOP_RATE, HIGHER, False,
-          "model FLOP/s achieved over the step", "model_flops / total_time",
-          ("model_flops", "total_time"), _ratio("model_flops", "total_time")),
+          "FLOP/s achieved over the step: model FLOPs, else the tensor engine's non-transpose FLOPs",
+          "model_flops / total_time", ("model_flops", "total_time"), _ratio("model_flops", "total_time"),
+          otherwise=(Formula("(hardware_flops - transpose_flops) / total_time",
+                             ("hardware_flops", "transpose_flops", "total_time"),
+                             lambda v: (v["hardware_flops"] - v["transpose_flops"]) / v["total_time"]),)),
         d("hbm_traffic_bytes", "data_movement", u.BYTE, LOWER, True, "bytes read from and written to HBM",
           "hbm_read_bytes + hbm_write_bytes", ("hbm_read_bytes", "hbm_write_bytes"),
           lambda v: v["hbm_read_bytes"] + v["hbm_write_bytes"]),

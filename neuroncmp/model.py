@@ -13,9 +13,9 @@ from math import isfinite
 from operator import itemgetter
 from typing import Any, TypeVar
 
-from . import catalog
+from . import catalog, conventions
 from .catalog import MetricSpec
-from .records import NamedTuple, record
+from .records import FrozenDict, NamedTuple, record
 from .units import BYTE, format_value, quantity
 
 Value = int | float | str
@@ -212,6 +212,11 @@ class ValueSet(NamedTuple):
     derived: Mapping[str, Metric]    # the catalog's derived metrics whose inputs are present
     numbers: Mapping[str, float]     # finite measured numbers (with batch_size): the derived inputs
     all: Mapping[str, Metric]        # every value by name (a later kind wins a name clash)
+    # values read but not measurements (``conventions``: a 0 the tool writes for "not known"), left
+    # out of all of the above, and derived metrics an input of which is there but that could not be
+    # computed: name -> why, said where the value would be
+    unavailable: Mapping[str, str] = FrozenDict()
+    not_computed: Mapping[str, str] = FrozenDict()
 
 
 def remembered_values(profile: Profile, columns: Columns | None = None) -> ValueSet:
@@ -260,10 +265,25 @@ def value_set(profile: Profile, columns: Columns | None = None) -> ValueSet:
         numbers = None if layout is None else layout.finite(columns.values)
     if numbers is None:
         layout, numbers = None, finite_numbers(measured)
+    unavailable = conventions.unavailable(numbers)
+    if unavailable:  # then the layout's derivations, worked out for every number, do not hold
+        layout = None
+        for name in unavailable:  # both dicts made here, for this value set
+            del measured[name], numbers[name]
     if profile.batch_size:
         numbers["batch_size"] = profile.batch_size
-    derived = _derived_metrics(numbers, None if layout is None else layout.ready["batch_size" in numbers])
-    return ValueSet(memory, measured, derived, numbers, {**measured, **derived})
+    if layout is None:
+        ready, missed = ready_derivations(numbers), _unready(numbers, unavailable, measured)
+    else:
+        ready, missed = layout.ready["batch_size" in numbers], layout.unready["batch_size" in numbers]
+    derived = _derived_metrics(numbers, ready)
+    if len(derived) < len(ready):  # a ratio over 0
+        missed = FrozenDict({**missed, **_divisions(numbers, ready, derived)})
+    return ValueSet(memory, measured, derived, numbers, {**measured, **derived},
+                    FrozenDict(unavailable) if unavailable else _NONE, missed)
+
+
+_NONE = FrozenDict()
 
 
 def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
@@ -302,6 +322,7 @@ class _NumberLayout(NamedTuple):
     pick: Callable[[tuple[Value, ...]], tuple[float, ...]]  # the numbers only
     blank: dict[str, float]
     ready: tuple[tuple[Derivation, ...], tuple[Derivation, ...]]
+    unready: tuple[FrozenDict, FrozenDict]  # ``_unready`` of the names, without and with a batch size
 
     def finite(self, values: tuple[Value, ...]) -> dict[str, float] | None:
         """``finite_numbers`` of ``values`` when every number among them is finite (one sum says
@@ -330,21 +351,27 @@ def _number_layout(names: tuple[str, ...], types: tuple[type, ...]) -> _NumberLa
         return None
     places = [index for index, kind in enumerate(types) if kind in _NUMBER_TYPES]
     numbers = tuple(names[index] for index in places)
+    plain, batched = set(numbers), {*numbers, "batch_size"}
     return _NumberLayout(numbers, picker(places), dict.fromkeys(numbers, 0.0),
-                         (ready_derivations(set(numbers)), ready_derivations({*numbers, "batch_size"})))
+                         (ready_derivations(plain), ready_derivations(batched)),
+                         (_unready(plain, (), set(names)), _unready(batched, (), set(names))))
 
 
 def ready_derivations(names: Container[str]) -> tuple[Derivation, ...]:
-    """The catalog's derivations whose inputs are all among ``names``, in catalog order (the derived
-    metrics a value set of those numbers makes)."""
-    return tuple(derivation for inputs, derivation in _derivations() if all(map(names.__contains__, inputs)))
+    """The derived metrics a value set of the numbers ``names`` makes, in catalog order: of each, the
+    first formula whose inputs are all among ``names`` (``MetricSpec.formulas``)."""
+    return tuple(ready for formulas in _derivations()
+                 if (ready := next((derivation for inputs, derivation in formulas
+                                    if all(map(names.__contains__, inputs))), None)) is not None)
 
 
 @lru_cache(maxsize=1)
-def _derivations() -> tuple[tuple[tuple[str, ...], Derivation], ...]:
-    """Each derived spec's inputs and derivation, made once (a value set built the general way asks each time)."""
-    return tuple((spec.inputs, (spec.name, spec.compute, spec.unit, f"= {spec.formula}", spec.group))
-                 for spec in catalog.derived_specs() if spec.compute is not None)
+def _derivations() -> tuple[tuple[tuple[tuple[str, ...], Derivation], ...], ...]:
+    """Each derived spec's formulas, in order, as inputs and derivation, made once (a value set built
+    the general way asks each time). A derivation's raw text is the formula it used."""
+    return tuple(tuple((formula.inputs, (spec.name, formula.compute, spec.unit, f"= {formula.text}", spec.group))
+                       for formula in spec.formulas)
+                 for spec in catalog.derived_specs())
 
 
 Picker = Callable[[tuple[Any, ...]], tuple[Any, ...]]  # the values at some places of a tuple
@@ -378,6 +405,59 @@ def _derived_metrics(numbers: Mapping[str, float],
         try:
             value = compute(numbers)
         except ZeroDivisionError:
-            continue  # an input of 0: the ratio does not exist
+            continue  # an input of 0: the ratio does not exist (``_not_computed`` says so)
         out[name] = _new(Metric, (name, value, unit, formula, group))
+    return out
+
+
+def _unready(names: Container[str], unavailable: Container[str], read: Container[str] = ()) -> FrozenDict:
+    """Each derived metric no formula of which has all its inputs among the numbers ``names`` although
+    one of its inputs is there (a number, a value not available, a value ``read`` that is no finite
+    number), with why: per formula, what it lacks. It depends only on where each input stands, so
+    it is worked out once per such state (most profiles of a run share one)."""
+    return _unready_in(tuple(_NUMBER if name in names else _UNAVAILABLE if name in unavailable else
+                             _NOT_FINITE if name in read else _ABSENT for name in _inputs()))
+
+
+_NUMBER, _UNAVAILABLE, _NOT_FINITE, _ABSENT = range(4)  # where a derived metric's input stands
+
+
+@lru_cache(maxsize=1)
+def _inputs() -> tuple[str, ...]:
+    """Every input of every formula of a derived metric, each once."""
+    return tuple(dict.fromkeys(name for spec in catalog.derived_specs() for name in spec.every_input))
+
+
+@lru_cache(maxsize=256)
+def _unready_in(states: tuple[int, ...]) -> FrozenDict:
+    state = dict(zip(_inputs(), states, strict=True))
+    out = {}
+    for spec in catalog.derived_specs():
+        if all(state[name] == _ABSENT for name in spec.every_input) or \
+                any(all(state[name] == _NUMBER for name in formula.inputs) for formula in spec.formulas):
+            continue
+        out[spec.name] = "; ".join(f"{formula.text} needs " + ", ".join(
+            _lacking(name, state[name]) for name in formula.inputs if state[name] != _NUMBER)
+            for formula in spec.formulas)
+    return FrozenDict(out) if out else _NONE
+
+
+def _lacking(name: str, state: int) -> str:
+    if state == _UNAVAILABLE:
+        return f"{name} (not available)"
+    if state == _NOT_FINITE:
+        return f"{name} (not a finite number)"
+    return "a batch size" if name == "batch_size" else name
+
+
+def _divisions(numbers: Mapping[str, float], ready: tuple[Derivation, ...],
+               derived: Mapping[str, Metric]) -> dict[str, str]:
+    """Each derived metric whose formula had its inputs but divided by 0, with the inputs that are 0."""
+    out = {}
+    for name, _, _, formula, _ in ready:
+        if name not in derived:
+            spec = catalog.lookup(name)
+            inputs = next(f.inputs for f in spec.formulas if f"= {f.text}" == formula)
+            zeros = ", ".join(f"{n} is 0" for n in inputs if numbers[n] == 0)
+            out[name] = f"{formula.removeprefix('= ')} divides by 0 ({zeros})"
     return out

@@ -168,7 +168,7 @@ def test_diff_names_the_shift_on_real_trn2_attention_kernels():
     assert sides[1]["shift"]["sentence"].endswith("moves the bottleneck from DMA to the tensor engine")
     assert sides[1]["gap"] == pytest.approx(gaps[1])
     table = list(csv.DictReader(io.StringIO(CliRunner().invoke(cli, ["diff", *map(str, ATTENTION),
-                                                                      "--format", "csv"]).output)))
+                                                                      "--format", "csv"]).stdout)))
     rows = {r["metric"]: r for r in table if r["group"] == "bounds"}
     assert (rows["bottleneck"]["baseline"], rows["bottleneck"]["variant"]) == ("dma", "tensor")
     assert float(rows["bound_gap"]["variant"]) == pytest.approx(gaps[1])

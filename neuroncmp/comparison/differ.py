@@ -34,6 +34,7 @@ from ..choices import (
 from ..model import Metric
 from ..per_sample import per_sample_all
 from ..records import FrozenDict
+from . import value_sources
 from .bands import Band, Bands
 from .cell_rules import (
     MISSING,
@@ -75,10 +76,12 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: Basis =
     singles = [values[0] if len(values) == 1 else None for values in captures]
     same = _same_names(singles[1:])  # read once: rows and only_in share it
     only_in = _only_in(sides, captures, same)
-    rows = _rows(sides, captures, singles, same, bands, [suspects(side) for side in sides], context,
-                 unlike_eval_sets(sides), unlike_memory(sides))
+    doubts = [{**formulas, **suspects(side)} for side, formulas in zip(sides, value_sources.formula_doubts(sides))]
+    rows = _rows(sides, captures, singles, same, bands, doubts, context, unlike_eval_sets(sides), unlike_memory(sides))
+    warnings = [*warnings_for(sides, only_in, chosen), *value_sources.formula_warnings(sides),
+                *value_sources.unavailable_warnings(sides)]
     return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis, bands,
-                      tuple(warnings_for(sides, only_in, chosen)), only_in, _captures_note(sides))
+                      tuple(warnings), only_in, _captures_note(sides))
 
 
 def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[Basis, Order, Bands]:
@@ -111,7 +114,7 @@ def _inherited(doubted: frozenset[str]) -> tuple[tuple[str, str], ...]:
     sides of one sweep doubt the same seven), so it is worked out once per set of them."""
     having, plan = set(doubted), []
     for spec in derived_specs():
-        source = next((name for name in spec.inputs if name in having), None)
+        source = next((name for name in spec.every_input if name in having), None)
         if source is not None and spec.name not in having:
             plan.append((spec.name, source))
             having.add(spec.name)
@@ -229,7 +232,8 @@ def _by_metric(suspects: list[dict[str, str]]) -> dict[str, dict[int, str]]:
 def _only_in(sides: list[Side], captures: list[Captures], same: list[str] | None) -> Mapping[str, tuple[str, ...]]:
     """Metrics some sides lack (derived ones follow their inputs, which are listed already). ``same``:
     the names every variant states, in one order (one variant's names stand for all: 500 variants, 2.4 -> 0.3 ms)."""
-    derived = {spec.name for spec in derived_specs()}
+    derived = {spec.name for spec in derived_specs()}  # and the values not available: said apart
+    derived |= {name for side in sides for profile in side.profiles for name in profile.values.unavailable}
     having = [side_captures[0].keys() if len(side_captures) == 1 else dict.fromkeys(chain(*side_captures)).keys()
               for side_captures in captures]
     if same is not None:  # one variant's names stand for all

@@ -17,7 +17,8 @@ def spec_record(spec: MetricSpec) -> dict[str, Any]:
     """One catalog entry as plain data (the JSON listing)."""
     return {"metric": spec.name, "group": spec.group, "unit": spec.unit, "direction": spec.direction,
             "kind": spec.kind, "extensive": spec.extensive, "meaning": spec.meaning,
-            "derived": spec.derived, "formula": spec.formula or None, "aliases": list(spec.aliases)}
+            "derived": spec.derived, "formula": spec.formula or None,
+            "formulas": [formula.text for formula in spec.formulas], "aliases": list(spec.aliases)}
 
 
 MIN_MEANING = 24  # narrower than this, the meaning goes under its metric instead of beside it
@@ -34,7 +35,8 @@ def catalog_lines(specs: list[MetricSpec], width: int = 100) -> list[Line]:
 
 
 def _meaning(spec: MetricSpec) -> str:
-    meaning = spec.meaning + (f" (derived: {spec.formula})" if spec.derived else "")
+    formulas = "; else ".join(formula.text for formula in spec.formulas)
+    meaning = spec.meaning + (f" (derived: {formulas})" if spec.derived else "")
     return meaning + (" (per sample when batch sizes differ)" if spec.extensive else "")
 
 

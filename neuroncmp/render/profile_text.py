@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..catalog import group_rank
+from ..catalog import group_rank, lookup
 from ..model import Profile
 from ..units import format_value
-from .layout import Line, fitted_grid, wrapped
+from .layout import Line, fitted_grid, hanging, wrapped
 
 
 def _heading(profile: Profile, width: int) -> list[Line]:
@@ -24,16 +24,43 @@ def _heading(profile: Profile, width: int) -> list[Line]:
 
 
 def metrics_lines(profile: Profile, width: int = 100) -> list[Line]:
+    values = profile.values
     rows = []
     group = None
-    shown = [*profile.metrics.values(), *profile.values.derived.values()]
-    for metric in sorted(shown, key=lambda m: (group_rank(m.group), m.group)):
-        if metric.group != group:
-            group = metric.group
+    for name, group_of, note, shown in sorted(_metric_rows(profile), key=lambda r: (group_rank(r[1]), r[1])):
+        if group_of != group:
+            group = group_of
             rows.append([(group, "bold cyan"), ("", "")])
-        note = "  (derived)" if metric.spec.derived else "" if metric.catalogued else "  (uncatalogued)"
-        rows.append([(f"  {metric.name}{note}", ""), (metric.display(), "")])
-    return [[("Metrics", "bold underline")]] + fitted_grid(["metric", "value"], rows, {1}, width)
+        rows.append([(f"  {name}{note}", ""), (shown, "" if name in values.all else "yellow")])
+    return [[("Metrics", "bold underline")]] + fitted_grid(["metric", "value"], rows, {1}, width) \
+        + _why_lines(profile, width)
+
+
+def _metric_rows(profile: Profile) -> list[tuple[str, str, str, str]]:
+    """(name, group, note, value shown) of every metric read, derived or not made, in input order."""
+    values = profile.values
+    rows = []
+    for name, metric in profile.metrics.items():
+        shown = "not available" if name in values.unavailable else metric.display()
+        rows.append((name, metric.group, "" if metric.catalogued else "  (uncatalogued)", shown))
+    rows += [(name, metric.group, "  (derived)", metric.display()) for name, metric in values.derived.items()]
+    rows += [(name, lookup(name).group, "  (derived)", "not computed") for name in values.not_computed]
+    return rows
+
+
+def _why_lines(profile: Profile, width: int) -> list[Line]:
+    """The formula of each derived value, and why each value not shown is not: one line each."""
+    values = profile.values
+    reasons: dict[str, list[str]] = {}
+    for name, why in values.unavailable.items():
+        reasons.setdefault(why, []).append(name)
+    lines = [line for name, metric in values.derived.items()
+             for line in hanging("derived: ", f"{name} {metric.raw}", "dim", width)]
+    for why, names in reasons.items():
+        lines += hanging("not available: ", f"{', '.join(names)}: {why}", "yellow", width)
+    for name, why in values.not_computed.items():
+        lines += hanging("not computed: ", f"{name}: {why}", "yellow", width)
+    return [[]] + lines if lines else []
 
 
 def memory_lines(profile: Profile, width: int = 100) -> list[Line]:

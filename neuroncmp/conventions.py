@@ -1,0 +1,80 @@
+"""Zeros by convention: values a tool writes as 0 when their source is missing, which measure nothing.
+
+A 0 the profiler or the Trainer writes for "not known" would otherwise be read as a measurement:
+shown, scored and divided by (``achieved_flop_rate`` of "0 FLOP/s" on every NKI kernel). Each
+``Convention`` says when such zeros are conventions, from the profile's own numbers (the formats
+state no flag for it), and which values it covers; ``unavailable`` applies them all. The value set
+(``model.value_set``) leaves what they find out of its values, so nothing scores, derives from or
+stores a conventional zero as a measurement, and says why it is not available.
+
+Found on real output (tests/data/third_party, shared/samples):
+- no HLO statistics in the NEFF (NKI kernels): ``model_flops`` 0 while the tensor engine ran
+  non-transpose work; the profiler's own warning says ``model_flops`` and ``mfu_hlo_estimated_percent``
+  "will not be available" and points to ``hardware_flops - transpose_flops`` instead. Its HLO roofline
+  bound is 0 too; ``mfu_estimated_percent`` and its bound fall back to the instruction count on
+  profiler 2.28 (they equal ``mfu_inst_*`` there), so they are covered only where they are 0.
+- no DMA transfer counted (profiler 2.28: ``dma_transfer_count`` absent) while DMA was active:
+  ``dma_transfer_time`` and ``dma_transfer_average_bytes`` written as 0, a mean over no transfers.
+- the Trainer rounds its rates to 3 decimals (``transformers`` ``speed_metrics``): a rate below
+  0.0005/s is written 0 although the run took time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from .records import NamedTuple, record
+
+
+@record
+class Convention(NamedTuple):
+    """When ``holds`` on a profile's numbers (it reads ``reads``), each of ``names`` that is 0 there
+    measures nothing."""
+
+    names: tuple[str, ...]
+    why: str
+    holds: Callable[[Mapping[str, float]], bool]
+    reads: tuple[str, ...]
+
+
+def _no_hlo_statistics(numbers: Mapping[str, float]) -> bool:
+    work = numbers.get("hardware_flops", 0) - numbers.get("transpose_flops", 0)
+    return numbers.get("model_flops") == 0 and work > 0
+
+
+def _no_transfers_counted(numbers: Mapping[str, float]) -> bool:
+    return not numbers.get("dma_transfer_count") and numbers.get("dma_active_time", 0) > 0
+
+
+def _trainer_ran(split: str) -> Callable[[Mapping[str, float]], bool]:
+    return lambda numbers: numbers.get(f"{split}_runtime", 0) > 0
+
+
+CONVENTIONS = (
+    Convention(("model_flops", "mfu_hlo_estimated_percent", "mfu_hlo_max_achievable_estimated_percent",
+                "mfu_estimated_percent", "mfu_max_achievable_estimated_percent"),
+               "the profiler writes 0 when the NEFF has no HLO statistics, as here (model_flops 0 while "
+               "hardware_flops - transpose_flops > 0)", _no_hlo_statistics,
+               ("model_flops", "hardware_flops", "transpose_flops")),
+    Convention(("dma_transfer_time", "dma_transfer_average_bytes", "dma_transfer_total_bytes"),
+               "the profiler writes 0 when it counts no DMA transfer, as here (dma_transfer_count absent "
+               "or 0 while dma_active_time > 0)", _no_transfers_counted, ("dma_transfer_count", "dma_active_time")),
+    *(Convention((f"{split}_samples_per_second", f"{split}_steps_per_second"),
+                 f"the Trainer rounds rates to 3 decimals: below 0.0005/s it writes 0 ({split}_runtime > 0)",
+                 _trainer_ran(split), (f"{split}_runtime",)) for split in ("train", "eval")),
+)
+
+# Every value a convention covers: a profile with none of them needs no rule tried.
+COVERED = frozenset(name for convention in CONVENTIONS for name in convention.names)
+
+
+def unavailable(numbers: Mapping[str, float]) -> dict[str, str]:
+    """Each of ``numbers`` that is 0 by convention, with why (empty, the usual case, without a rule
+    tried when no covered value is 0)."""
+    if not any(numbers.get(name) == 0 for name in COVERED):
+        return {}
+    found: dict[str, str] = {}
+    for convention in CONVENTIONS:
+        if convention.holds(numbers):
+            found.update((name, convention.why) for name in convention.names if numbers.get(name) == 0)
+    return found

@@ -1,0 +1,99 @@
+"""No value from a missing or zero-by-convention input (issue 32, item 3), on real profiles.
+
+NKI kernels carry no HLO statistics: the profiler writes ``model_flops`` 0 and warns that it and
+``mfu_hlo_estimated_percent`` "will not be available", pointing to ``hardware_flops -
+transpose_flops`` instead. The expected numbers below are read from the files by hand
+(``summary[0]`` of each view JSON) and worked out in the comments.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import neuroncmp
+from neuroncmp.cli.app import cli
+
+DATA = Path(__file__).parent / "data" / "third_party"
+VIEW = DATA / "view-json"
+FUSED = VIEW / "trn2.3xlarge_profiler-2.28_attention_fused_bf16_s512.json"
+BASELINE = VIEW / "trn2.3xlarge_profiler-2.28_attention_baseline_bf16_s512.json"
+INF2 = VIEW / "inf2.xlarge_profiler-2.27_matmul_128x128x512.json"
+HARDWARE = "(hardware_flops - transpose_flops) / total_time"
+
+
+def _one(path: Path) -> neuroncmp.Profile:
+    (profile,) = neuroncmp.load(path)
+    return profile
+
+
+def test_the_flop_rate_of_an_nki_kernel_is_its_non_transpose_flops_per_second():
+    # fused: model_flops 0, hardware_flops 285212672, transpose_flops 83886080, total_time 3.6351609e-05 s:
+    # (285212672 - 83886080) / 3.6351609e-05 = 201326592 / 36.351609 us = 5.5383e12 FLOP/s (was "0 FLOP/s")
+    values = _one(FUSED).values
+    rate = values.derived["achieved_flop_rate"]
+    assert rate.value == pytest.approx(201326592 / 3.6351609e-05, rel=1e-12)
+    assert rate.raw == f"= {HARDWARE}"
+    assert "model_flops" not in values.all and "model_flops" in values.unavailable
+
+
+def test_a_kernel_with_hlo_statistics_keeps_the_model_flop_rate():
+    # inf2 matmul 128x128x512: model_flops 16777216 over total_time 0.001870868809 s = 8.9677e9 FLOP/s
+    rate = _one(INF2).values.derived["achieved_flop_rate"]
+    assert rate.value == pytest.approx(16777216 / 0.001870868809, rel=1e-12)
+    assert rate.raw == "= model_flops / total_time"
+
+
+def test_values_the_profiler_writes_as_0_without_a_source_are_not_available():
+    # fused: model_flops 0, mfu_hlo_estimated_percent 0, mfu_hlo_max_achievable_estimated_percent 0 with
+    # 201326592 non-transpose FLOPs run; dma_transfer_time 0 and dma_transfer_average_bytes 0 with no
+    # dma_transfer_count while DMA was active 1.1048218e-05 s. mfu_estimated_percent 0.0352 (the profiler's
+    # fallback to the instruction count, = mfu_inst_estimated_percent) is a measurement and stays.
+    values = _one(FUSED).values
+    assert set(values.unavailable) == {"model_flops", "mfu_hlo_estimated_percent",
+                                       "mfu_hlo_max_achievable_estimated_percent", "dma_transfer_time",
+                                       "dma_transfer_average_bytes"}
+    assert not set(values.unavailable) & set(values.numbers)
+    assert values.all["mfu_estimated_percent"].value == pytest.approx(0.035211646340056094)
+    inf2 = _one(INF2).values  # HLO statistics and one DMA transfer counted: every value measured
+    assert inf2.unavailable == {} and inf2.all["dma_transfer_average_bytes"].value == 32768
+
+
+def test_show_states_each_formula_and_what_is_not_available(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    out = CliRunner().invoke(cli, ["show", str(FUSED), "--no-color"]).output
+    assert "achieved_flop_rate  (derived)" in out and "5.538 TFLOP/s" in out and "0 FLOP/s" not in out
+    assert f"derived: achieved_flop_rate = {HARDWARE}" in out
+    model = next(line for line in out.splitlines() if line.strip().startswith("model_flops"))
+    assert model.split()[-2:] == ["not", "available"]
+    assert "not available: model_flops, mfu_hlo_estimated_percent" in out
+    assert "not computed: device_throughput: batch_size / total_time needs a batch size" in out
+    data = json.loads(CliRunner().invoke(cli, ["show", str(FUSED), "--format", "json"]).output)
+    assert data["derived"]["achieved_flop_rate"]["formula"] == HARDWARE
+    assert data["not_available"]["model_flops"]["read"] == 0 and "model_flops" not in data["metrics"]
+    assert data["not_computed"]["device_throughput"] == "batch_size / total_time needs a batch size"
+
+
+def test_a_diff_states_the_formula_and_scores_no_change_of_formula():
+    # both trn2 kernels: (hardware - transpose) / total_time, 201326592 / 5.4276582e-05 s = 3.709 TFLOP/s
+    # -> 5.538 TFLOP/s, +49.3 %: one formula on both sides, scored (better)
+    data = json.loads(CliRunner().invoke(cli, ["diff", str(BASELINE), str(FUSED), "--format", "json"]).stdout)
+    row = next(r for r in data["rows"] if r["metric"] == "achieved_flop_rate")
+    assert row["formula"] == HARDWARE and "formula_variant" not in row
+    assert row["step"]["value"][0] / row["baseline"]["step"] - 1 == pytest.approx(
+        (3.6351609e-05 ** -1) / (5.4276582e-05 ** -1) - 1)
+    assert row["step"]["verdict"] == ["better"]
+    assert not any(r["metric"] in ("model_flops", "mfu_hlo_estimated_percent") for r in data["rows"])
+    assert any(w.startswith(f"achieved_flop_rate = {HARDWARE} on ") and "(model_flops not available)" in w
+               for w in data["warnings"])
+    # inf2 (model FLOPs) against trn2 (non-transpose FLOPs): two formulas, two quantities: not scored
+    data = json.loads(CliRunner().invoke(cli, ["diff", str(INF2), str(FUSED), "--format", "json"]).stdout)
+    row = next(r for r in data["rows"] if r["metric"] == "achieved_flop_rate")
+    assert (row["formula"], row["formula_variant"]) == ("model_flops / total_time", [HARDWARE])
+    assert row["step"]["verdict"] == ["suspect"]
+    assert "model_flops" not in data["only_in"]
+    assert any(w.startswith("not available on trn2-3xlarge-profiler-2-28-attention-fused-bf16-s512: "
+                            "model_flops, mfu_hlo_estimated_percent") for w in data["warnings"])
