@@ -14,7 +14,7 @@ import importlib.util
 import io
 import json
 import shutil
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
@@ -32,6 +32,7 @@ THIRD = ROOT / "tests" / "data" / "third_party" / "view-json"
 SHARED = Path("/work/shared/samples/neuron-profile/view-json")
 VIEWS = sorted(THIRD.glob("*.json")) + sorted(SHARED.glob("*.json"))
 INF2_136 = THIRD / "inf2.xlarge_profiler-2.27_matmul_128x128x136.json"
+INF2_256 = THIRD / "inf2.xlarge_profiler-2.27_matmul_128x128x256.json"
 INF2_1024 = THIRD / "inf2.xlarge_profiler-2.27_matmul_128x128x1024.json"
 TRN2 = THIRD / "trn2.3xlarge_profiler-2.28_attention_baseline_bf16_s512.json"
 ENGINES = {"Tensor": "tensor", "Vector": "vector", "Scalar": "scalar", "Sync": "sync", "GpSimd": "gpsimd"}
@@ -161,6 +162,24 @@ def test_two_view_jsons_of_different_kernels_open_with_the_graph_change():
     assert f"Tensor {counts[0]['Tensor']} -> {counts[1]['Tensor']}" in first
 
 
+def test_the_graph_change_says_what_changed_and_never_the_same_alone():
+    """The two inf2 kernels run the same engine x opcodes on another graph: the line names the NEFF
+    hashes and the engines whose instruction counts differ (counted here from the files), and at the
+    kernel level, where the view JSON has no operator at all, claims nothing about operators (it said
+    "the compiler changed the graph: the same NKI source lines")."""
+    a, b = _doc(INF2_256), _doc(INF2_1024)
+    counts = [Counter(row["subgroup"] for row in doc["instruction"]) for doc in (a, b)]
+    moved = ", ".join(f"{e} {counts[0][e]} -> {counts[1][e]}" for e in sorted(counts[0])
+                      if counts[0][e] != counts[1][e])
+    assert moved == "Scalar 25 -> 26, Tensor 30 -> 31"
+    hashes = f"{a['neff_header'][0]['hash'][:8]} -> {b['neff_header'][0]['hash'][:8]}"
+    why = f"NEFF hash {hashes}; instructions per engine {moved}"
+    (kernel,) = _ops([INF2_256, INF2_1024], OpsOptions(level="kernel")).variants
+    assert kernel.graph_change == f"the compiler changed the graph: {why}"
+    (opcode,) = _ops([INF2_256, INF2_1024], OpsOptions()).variants
+    assert opcode.graph_change == f"the compiler changed the graph: {why}; 37 engine x opcodes on both sides"
+
+
 def test_diff_says_the_graph_changed_first():
     result = CliRunner().invoke(cli, ["diff", str(INF2_136), str(INF2_1024), "--no-color", "--summary"])
     warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
@@ -170,6 +189,60 @@ def test_diff_says_the_graph_changed_first():
 def test_diff_of_one_graph_says_nothing_about_it():
     result = CliRunner().invoke(cli, ["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--summary"])
     assert "changed the graph" not in result.output
+
+
+# --- ranked by what moved: the step shrinks while operators grow ----------------------------------
+
+# By hand from the two files' instruction rows ([timestamp, timestamp + duration) in ns, merged where
+# they overlap), 128x128x256 -> 128x128x1024:
+#   Scalar ACTIVATE 256: 248 + 339 = 587; 1024: 248 + [1861928, 1862831) = 248 + 903 = 1151  (+564, +96 %)
+#   Scalar DRAIN    256: 7+7+7+7+365+12+7+7 = 419; 1024: 7+7+7+7+719+12+7+7 = 773        (+354, +84 %)
+#   Tensor MATMUL   256: 206 + 237 = 443; 1024: 205 + [1861540, 1862100) = 205 + 560 = 765 (+322, +73 %)
+#   Tensor DRAIN    256: 6+6+6+6+279+10+6+6 = 325; 1024: 6+6+6+6+584+10+6+6 = 630        (+305, +94 %)
+# Every other work operator moves by 5 ns or less (inside the 50 ns floor), and the step (the summary's
+# total_time) shrinks: 1.875964381 -> 1.867629615 ms, -8.334766 us.
+MOVERS = [("Scalar ACTIVATE", 587, 1151), ("Scalar DRAIN", 419, 773), ("Tensor MATMUL", 443, 765),
+          ("Tensor DRAIN", 325, 630)]
+
+
+def test_growing_operators_rank_first_when_the_step_shrinks():
+    (variant,) = _ops([INF2_256, INF2_1024], OpsOptions()).variants
+    assert round(variant.step_change * 1e9) == round((1.867629615 - 1.875964381) * 1e6) == -8335
+    first = [(c.key, round(c.baseline * 1e9), round(c.variant * 1e9)) for c in variant.changes[:4]]
+    assert first == MOVERS
+    assert [c.verdict for c in variant.changes[:4]] == ["worse"] * 4
+    assert all(abs(round(c.change * 1e9)) <= 5 and c.verdict == "unchanged" for c in variant.changes[4:])
+
+
+def test_the_movers_lead_the_default_table():
+    """The terminal's default top 20 opens with the four movers, each with its own change and verdict."""
+    result = CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--no-color", "--width", "140"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("op "))
+    for line, (key, before, after) in zip(lines[head + 1:head + 5], MOVERS):
+        assert line.startswith(key) and f"+{after - before:.1f} ns" in line and line.endswith("worse"), line
+        assert f"+{(after / before - 1) * 100:.{0 if after / before >= 2 else 1}f}%" in line
+
+
+def test_json_and_csv_hold_every_operator():
+    """Every work operator of the two files (engine x opcode, EVENT_SEMAPHORE apart), whatever --top;
+    the rest line is the terminal's alone."""
+    keys = set()
+    for path in (INF2_256, INF2_1024):
+        keys |= {f"{r['subgroup']} {r['opcode']}" for r in _doc(path)["instruction"]
+                 if r["opcode"] != "EVENT_SEMAPHORE"}
+    data = json.loads(CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--format", "json",
+                                               "--top", "3"]).stdout)
+    assert data["schema"] == "neuroncmp.ops/2"
+    ops = [r for r in data["rows"] if r["kind"] == "op"]
+    assert {r["op"] for r in ops} == keys and len(ops) == len(keys) == 37
+    assert [(r["op"], round(r["variant_s"] * 1e9)) for r in ops[:4]] == [(k, a) for k, _, a in MOVERS]
+    assert round(ops[2]["relative_change"], 4) == round(765 / 443 - 1, 4)
+    assert {r["kind"] for r in data["rows"]} == {"op", "unexplained", "wait"}
+    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(
+        cli, ["ops", str(INF2_256), str(INF2_1024), "--format", "csv", "--top", "3"]).stdout)))
+    assert {r["op"] for r in rows if r["kind"] == "op"} == keys and {r["schema"] for r in rows} == {"neuroncmp.ops/2"}
 
 
 # --- Explorer Parquet with known truth ------------------------------------------------------

@@ -1,6 +1,6 @@
 """The README's transcripts are what the commands print today.
 
-A README block that starts with ``$ neuroncmp diff|sweep|show ...`` is run from the repository root at
+A README block that starts with ``$ neuroncmp diff|sweep|show|ops ...`` is run from the repository root at
 100 columns without colour; every stretch of its lines between ``...`` elisions must appear, in
 order and line for line, in the real output. The excerpt of full-table rows under the first diff
 must be lines of that diff. A transcript that drifts from the code fails here, not in a user's hands.
@@ -18,7 +18,7 @@ from conftest import ROOT
 from neuroncmp.cli import cli
 
 README = (ROOT / "README.md").read_text()
-TRANSCRIPT = re.compile(r"```\n\$ (neuroncmp (?:diff|sweep|show) [^\n]*)\n(.*?)```", re.S)
+TRANSCRIPT = re.compile(r"```\n\$ (neuroncmp (?:diff|sweep|show|ops) [^\n]*)\n(.*?)```", re.S)
 TRANSCRIPTS = TRANSCRIPT.findall(README)
 
 
@@ -52,8 +52,8 @@ def find(lines: list[str], stretch: list[str], start: int) -> int:
     return -1
 
 
-def test_the_readme_has_transcripts_of_diff_sweep_and_show():
-    assert {shlex.split(command)[1] for command, _ in TRANSCRIPTS} == {"diff", "sweep", "show"}
+def test_the_readme_has_transcripts_of_diff_sweep_show_and_ops():
+    assert {shlex.split(command)[1] for command, _ in TRANSCRIPTS} == {"diff", "sweep", "show", "ops"}
 
 
 @pytest.mark.parametrize("command,body", TRANSCRIPTS, ids=[c for c, _ in TRANSCRIPTS])

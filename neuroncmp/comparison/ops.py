@@ -2,12 +2,19 @@
 step-time change each one explains.
 
 Per variant and operator: its time in the baseline and the variant (per step, or per sample when
-the basis is per sample), the change, and a verdict from the same time noise band as ``diff``
-(``bands.py``). The **contribution** of an operator is its change in time; the step-time change
-minus the sum of the counted contributions is the **unexplained rest** (operators overlap across
-engines, and the step also holds idle time), so contributions and rest add up to the step-time
-change exactly. At the layer level only layers with no listed sub-layer are counted (a parent's
-time already includes its children's). Semaphore waits are compared apart and never counted.
+the basis is per sample), the change, and a verdict on the operator's own time from the same time
+noise band as ``diff`` (``bands.py``: 2 % or 50 ns), however small its share of the step. The
+**contribution** of an operator is its change in time; the step-time change minus the sum of the
+counted contributions is the **unexplained rest** (operators overlap across engines, and the step
+also holds idle time), so contributions and rest add up to the step-time change exactly. Its
+importance is apart from its verdict: its share of the step and of the step's change.
+
+Operators are **ranked by what moved**: scored changes first (worse, better, added, removed), then
+suspect ones, then unchanged ones, each tier by the size of the operator's own change in time,
+both directions alike (when the step got shorter, an operator that grew is still a mover). At the
+layer level only layers with no listed sub-layer are counted (a parent's time already includes its
+children's); parents follow the counted operators. Semaphore waits are compared apart, ranked the
+same way, and never counted.
 """
 
 from __future__ import annotations
@@ -51,9 +58,15 @@ class OpChange(NamedTuple):
 
     @property
     def relative(self) -> float | None:
+        """The operator's own relative change (None on one side only, or from 0)."""
         if not self.baseline or self.variant is None:
             return None
         return self.variant / self.baseline - 1
+
+    @property
+    def time(self) -> float | None:
+        """Its time on the side it has (the variant's, else the baseline's): what its share is of."""
+        return self.variant if self.variant_op is not None else self.baseline
 
 
 @record
@@ -83,6 +96,19 @@ class OpsVariant(NamedTuple):
         step = self.step_change
         return None if step is None else round(step - self.explained, 12)  # to the picosecond: float dust
 
+    def share_of_step(self, change: OpChange) -> float | None:
+        """The operator's time over its side's step time (the variant's, or the baseline's for an
+        operator only there); None without a step time."""
+        step = self.step_variant if change.variant_op is not None else self.step_baseline
+        time = change.time
+        return None if not step or time is None else time / step
+
+    def share_of_change(self, part: float | None) -> float | None:
+        """``part`` (a contribution, the rest) over the step-time change; None when the step did
+        not change or has no time."""
+        step = self.step_change
+        return None if not step or part is None else part / step
+
 
 @record
 class OpsComparison(NamedTuple):
@@ -110,10 +136,18 @@ def _variant(base: OpsSide, side: OpsSide, basis: str, band: Band) -> OpsVariant
     work = _changes(base, side, basis, band, waits=False)
     step_b = None if base.step_time is None else base.step_time / base.per(basis)
     step_v = None if side.step_time is None else side.step_time / side.per(basis)
-    direction = -1.0 if step_b is not None and step_v is not None and step_v < step_b else 1.0
-    ranked = sorted(work, key=lambda c: (not c.counted, -direction * c.change, c.key))
-    waits = sorted(_changes(base, side, basis, band, waits=True), key=lambda c: (-abs(c.change), c.key))
-    return OpsVariant(side, tuple(ranked), tuple(waits), step_b, step_v, graph_change(base, side))
+    waits = _changes(base, side, basis, band, waits=True)
+    return OpsVariant(side, tuple(sorted(work, key=_rank)), tuple(sorted(waits, key=_rank)), step_b, step_v,
+                      graph_change(base, side))
+
+
+_TIERS = {WORSE: 0, BETTER: 0, ADDED: 0, REMOVED: 0, SUSPECT: 1}  # then UNCHANGED: 2
+
+
+def _rank(change: OpChange) -> tuple[bool, int, float, str]:
+    """Counted operators first; scored changes, then suspect, then unchanged; the largest change of
+    the operator's own time first, growth and shrinkage alike."""
+    return not change.counted, _TIERS.get(change.verdict, 2), -abs(change.change), change.key
 
 
 def _changes(base: OpsSide, side: OpsSide, basis: str, band: Band, waits: bool) -> list[OpChange]:
@@ -168,8 +202,11 @@ def graph_change(base: OpsSide, side: OpsSide) -> str | None:
             if counts_a.get(e, 0) != counts_b.get(e, 0)))
     if not sizes and not why:
         return None
-    head = "; ".join(sizes) if sizes else f"the same {level}s"
-    return f"the compiler changed the graph: {head}" + (f" ({'; '.join(why)})" if why else "")
+    if sizes:
+        return f"the compiler changed the graph: {sizes[0]}" + (f" ({'; '.join(why)})" if why else "")
+    # the change is in why; the operators, when there are any, are on both sides
+    same = f"; {_count(len(keys_a), level)} on both sides" if keys_a else ""
+    return f"the compiler changed the graph: {'; '.join(why)}{same}"
 
 
 def _count(number: int, noun: str) -> str:

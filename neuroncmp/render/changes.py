@@ -63,7 +63,7 @@ def _change(change: float | None, relative: float | None, points: float | None, 
     if points is not None and abs(points) >= SMALL_POINTS:
         return points_text(points)
     if relative is not None:
-        return f"x{ratio:.3g}" if abs(relative) >= 10 else _percent(relative)
+        return relative_text(relative, ratio)
     if change is not None:  # baseline 0: no relative change exists
         return "from 0"
     return "" if verdict == UNCHANGED else "changed"
@@ -75,6 +75,13 @@ _ONE_SIDED = (ADDED, REMOVED, ABSENT)  # a change has no size
 def points_text(points: float) -> str:
     """A change in percentage points: ``+9.52pp``, ``-11.9pp`` (one decimal from 10pp up)."""
     return f"{points:+.{1 if abs(points) >= 10 else 2}f}pp"
+
+
+def relative_text(relative: float, ratio: float | None = None) -> str:
+    """A relative change as ``diff`` writes it: ``+54.3%``, ``-9.5%``, ``+108%``, ``x12.3`` from 10x."""
+    if abs(relative) >= 10:
+        return f"x{(1 + relative) if ratio is None else ratio:.3g}"
+    return _percent(relative)
 
 
 def _percent(relative: float) -> str:

@@ -1,5 +1,10 @@
 """``neuroncmp ops`` in every format: one walk over the comparison (``rows``), written as text,
-Markdown, HTML, JSON and CSV by the formats' ``ops`` methods. The graph change comes first."""
+Markdown, HTML, JSON and CSV by the formats' ``ops`` methods. The graph change comes first.
+
+JSON and CSV (schema ``neuroncmp.ops/2``) hold every operator, in rank order; the text, Markdown and
+HTML tables show the first ``--top`` and sum the rest on one line. Schema /2 (from the unversioned
+/1): every operator, no ``others`` row; ``relative_change``; a ``schema`` member and CSV column.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +18,11 @@ from ..escape import csv_cell, html, markdown, text
 from ..ingest.ops import LEVEL_NAMES
 from ..report.ops import OpsReport
 from ..units import SECOND, format_value
+from .changes import relative_text
 from .json_out import dumps
 
-UNEXPLAINED = "(unexplained: overlap, idle time)"
+SCHEMA = "neuroncmp.ops/2"
+UNEXPLAINED = "(unexplained rest)"
 OTHERS = "(other ops)"
 
 
@@ -29,41 +36,41 @@ def _signed(value: float | None) -> str:
     return ("+" if value > 0 else "-" if value < 0 else "±") + format_value(abs(value), SECOND)
 
 
-def _share(part: float, whole: float | None) -> str:
-    return "-" if not whole else f"{part / whole * 100:+.0f}%"
+def _share(share: float | None) -> str:
+    """A signed share: ``+13%``, ``-0.21%`` under 1 %, ``0%``."""
+    if share is None:
+        return "-"
+    return "0%" if share == 0 else f"{share * 100:+.0f}%" if abs(share) >= 0.01 else f"{share * 100:+.2g}%"
+
+
+def _of_step(share: float | None) -> str:
+    return "-" if share is None else f"{share * 100:.0f}%" if share >= 0.01 else f"{share * 100:.2g}%"
 
 
 def records(report: OpsReport) -> list[dict[str, Any]]:
-    """Tidy rows (base units): one per variant x operator, then its unexplained rest and waits."""
+    """Tidy rows (base units): one per variant x operator, every operator in rank order, then the
+    variant's unexplained rest and its waits (``--top`` is for the tables)."""
     comparison, out = report.comparison, []
     for variant in comparison.variants:
-        shown, rest = _split(variant, report.top)
-        for change in shown:
-            out.append(_record(comparison, variant, change, "op"))
-        if rest:
-            out.append(_base(comparison, variant, OTHERS, "others", None, None, sum(c.change for c in rest), None))
+        out += [_record(comparison, variant, change, "op") for change in variant.changes]
         out.append(_base(comparison, variant, UNEXPLAINED, "unexplained", None, None, variant.unexplained, None))
-        for change in variant.waits:
-            out.append(_record(comparison, variant, change, "wait"))
+        out += [_record(comparison, variant, change, "wait") for change in variant.waits]
     return out
 
 
 def _base(comparison: OpsComparison, variant: OpsVariant, key: str, kind: str, b: float | None, v: float | None,
           change: float | None, verdict: str | None) -> dict[str, Any]:
-    step = variant.step_change
     return {"variant": variant.side.label, "baseline": comparison.baseline.label, "level": comparison.level,
             "basis": comparison.basis, "kind": kind, "op": key, "baseline_s": b, "variant_s": v,
-            "change_s": change, "share_of_change": None if change is None or not step else change / step,
-            "verdict": verdict}
+            "change_s": change, "share_of_change": variant.share_of_change(change), "verdict": verdict}
 
 
 def _record(comparison: OpsComparison, variant: OpsVariant, change: OpChange, kind: str) -> dict[str, Any]:
     row = _base(comparison, variant, change.key, kind, change.baseline, change.variant, change.change, change.verdict)
     op = change.variant_op or change.baseline_op
-    step = variant.step_variant if change.variant_op else variant.step_baseline
-    time = change.variant if change.variant_op else change.baseline
-    row.update(counted=change.counted, instructions=op.instructions if op else None, flops=op.flops if op else None,
-               hbm_bytes=op.bytes if op else None, share_of_step=None if not step or time is None else time / step,
+    row.update(relative_change=change.relative, counted=change.counted,
+               instructions=op.instructions if op else None, flops=op.flops if op else None,
+               hbm_bytes=op.bytes if op else None, share_of_step=variant.share_of_step(change),
                parent=op.parent if op else None)
     return row
 
@@ -82,15 +89,19 @@ def _heading(comparison: OpsComparison, variant: OpsVariant) -> str:
             f"step {_time(variant.step_baseline)} -> {_time(variant.step_variant)} ({_signed(variant.step_change)})")
 
 
-_COLUMNS = ("op", "baseline", "variant", "change", "of change", "verdict")
+_COLUMNS = ("op", "baseline", "variant", "change", "%", "of step", "of change", "verdict")
+_WAIT_COLUMNS = ("wait", "baseline", "variant", "change", "%", "", "", "verdict")
 
 
 def _cells(variant: OpsVariant, change: OpChange) -> list[str]:
     op = change.baseline_op or change.variant_op
     wait = op is not None and op.wait
     name = change.key if change.counted or wait else f"{change.key} (holds others)"
-    return [name, _time(change.baseline), _time(change.variant), _signed(change.change),
-            _share(change.change, variant.step_change) if change.counted else "", change.verdict]
+    relative = "" if change.relative is None else relative_text(change.relative)
+    of_change = _share(variant.share_of_change(change.change)) if change.counted else ""
+    of_step = "" if wait else _of_step(variant.share_of_step(change))
+    return [name, _time(change.baseline), _time(change.variant), _signed(change.change), relative, of_step,
+            of_change, change.verdict]
 
 
 def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[list[str]]]:
@@ -98,11 +109,12 @@ def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[
     body = [_cells(variant, c) for c in shown]
     if rest:
         total = sum(c.change for c in rest)
-        body.append([f"{OTHERS}: {len(rest)}", "", "", _signed(total), _share(total, variant.step_change), ""])
+        body.append([f"{OTHERS}: {len(rest)}", "", "", _signed(total), "", "",
+                     _share(variant.share_of_change(total)), ""])
     if variant.unexplained is not None:
-        body.append([UNEXPLAINED, "", "", _signed(variant.unexplained),
-                     _share(variant.unexplained, variant.step_change), ""])
-    waits = [_cells(variant, c)[:4] + ["", c.verdict] for c in variant.waits]
+        body.append([UNEXPLAINED, "", "", _signed(variant.unexplained), "", "",
+                     _share(variant.share_of_change(variant.unexplained)), ""])
+    waits = [_cells(variant, c)[:5] + ["", "", c.verdict] for c in variant.waits]
     return body, waits
 
 
@@ -112,8 +124,10 @@ def _opening(comparison: OpsComparison) -> list[str]:
 
 
 def _footer(comparison: OpsComparison) -> list[str]:
-    rule = (f"noise band: {comparison.band}; contribution = the op's change in time, the unexplained rest = "
-            "step change - sum of contributions")
+    rule = (f"verdict: the op's own time against the noise band ({comparison.band}); ranked by the size of "
+            "that change; of step = its time / the step time; of change = its contribution (its change in "
+            "time) / the step-time change; the unexplained rest = step change - sum of contributions (engines "
+            "overlap, the step holds idle time)")
     return [rule, *comparison.notes]
 
 
@@ -150,11 +164,11 @@ def markdown_text(report: OpsReport) -> str:
     for variant in comparison.variants:
         body, waits = _table(variant, report.top)
         out += ["", f"## {markdown(_heading(comparison, variant))}", "", "| " + " | ".join(_COLUMNS) + " |",
-                "|" + "---|" + "---:|" * 4 + "---|"]
+                "|" + "---|" + "---:|" * 6 + "---|"]
         out += ["| " + " | ".join(markdown(c) for c in row) + " |" for row in body]
         if waits:
             out += ["", "Semaphore waits (not work, not counted):", "",
-                    "| wait | baseline | variant | change | | verdict |", "|---|---:|---:|---:|---|---|",
+                    "| " + " | ".join(_WAIT_COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
                     *("| " + " | ".join(markdown(c) for c in row) + " |" for row in waits)]
     out += ["", *(f"- {markdown(line)}" for line in _footer(comparison))]
     return "\n".join(out) + "\n"
@@ -171,7 +185,7 @@ def html_text(report: OpsReport) -> str:
         parts.append(_html_table(list(_COLUMNS), body))
         if waits:
             parts += ["<p>Semaphore waits (not work, not counted):</p>",
-                      _html_table(["wait", "baseline", "variant", "change", "", "verdict"], waits)]
+                      _html_table(list(_WAIT_COLUMNS), waits)]
     parts += ["<ul>", *(f"<li>{html(line)}</li>" for line in _footer(comparison)), "</ul></body></html>"]
     return "\n".join(parts) + "\n"
 
@@ -184,7 +198,8 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
 
 def json_text(report: OpsReport) -> str:
     comparison = report.comparison
-    return dumps({"level": comparison.level, "basis": comparison.basis, "baseline": comparison.baseline.label,
+    return dumps({"schema": SCHEMA, "level": comparison.level, "basis": comparison.basis,
+                  "baseline": comparison.baseline.label,
                   "noise_band": str(comparison.band), "graph_changes": _opening(comparison),
                   "variants": [{"label": v.side.label, "batch_size": v.side.batch_size,
                                 "step_baseline_s": v.step_baseline, "step_variant_s": v.step_variant,
@@ -194,8 +209,9 @@ def json_text(report: OpsReport) -> str:
                   "rows": records(report), "notes": list(comparison.notes)}, indent=2) + "\n"
 
 
-CSV_FIELDS = ("variant", "baseline", "level", "basis", "kind", "op", "baseline_s", "variant_s", "change_s",
-              "share_of_change", "verdict", "counted", "instructions", "flops", "hbm_bytes", "share_of_step", "parent")
+CSV_FIELDS = ("schema", "variant", "baseline", "level", "basis", "kind", "op", "baseline_s", "variant_s", "change_s",
+              "relative_change", "share_of_change", "verdict", "counted", "instructions", "flops", "hbm_bytes",
+              "share_of_step", "parent")
 
 
 def csv_text(report: OpsReport) -> str:
@@ -203,5 +219,5 @@ def csv_text(report: OpsReport) -> str:
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n", restval="")
     writer.writeheader()
     for row in records(report):
-        writer.writerow({k: csv_cell(v) for k, v in row.items()})
+        writer.writerow({"schema": SCHEMA, **{k: csv_cell(v) for k, v in row.items()}})
     return out.getvalue()
