@@ -97,3 +97,43 @@ def test_a_diff_states_the_formula_and_scores_no_change_of_formula():
     assert "model_flops" not in data["only_in"]
     assert any(w.startswith("not available on trn2-3xlarge-profiler-2-28-attention-fused-bf16-s512: "
                             "model_flops, mfu_hlo_estimated_percent") for w in data["warnings"])
+
+
+def _kernel_runs(folder: Path, first: int, count: int) -> Path:
+    """``count`` summaries of the fused kernel (its ``summary[0]``), the step 0.1 % longer on every
+    other run (noise for the shift detector) and a picosecond more each (distinct files), with a
+    listing giving each a day and a commit."""
+    summary = json.loads(FUSED.read_text(encoding="utf-8"))["summary"][0]
+    rows = ["path,time,commit,kernel"]
+    for i in range(first, first + count):
+        step = summary["total_time"] * (1 + 0.001 * (i % 2)) + 1e-12 * i
+        (folder / f"k{i:02d}.json").write_text(json.dumps(dict(summary, total_time=step)))
+        rows.append(f"k{i:02d}.json,2026-01-{i + 1:02d}T00:00:00+00:00,c{i:02d},attention")
+    listing = folder / f"runs-{first}.csv"
+    listing.write_text("\n".join(rows) + "\n")
+    return listing
+
+
+def test_a_store_written_by_the_old_rule_shows_no_shift_at_the_change_of_rule(tmp_path, monkeypatch):
+    """Ten runs added by the old rule (no zero by convention: achieved_flop_rate = model_flops /
+    total_time = 0 / t stored as 0 FLOP/s, model_flops and mfu_hlo_estimated_percent stored as 0), ten
+    by today's: history and regressions recompute from the stored values, so every run reads
+    (285212672 - 83886080) / t (5.538 or 5.533 TFLOP/s) and no shift appears at run 10."""
+    pytest.importorskip("duckdb")
+    from neuroncmp import conventions
+    from neuroncmp.store import Store
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    store = Store(tmp_path / "store")
+    with monkeypatch.context() as old_rule:
+        old_rule.setattr(conventions, "unavailable", lambda numbers: {})
+        store.add_listing(_kernel_runs(folder, 0, 10))
+    store.add_listing(_kernel_runs(folder, 10, 10))
+    (series,) = store.history("achieved_flop_rate").series
+    steps = [3.6351609e-05 * (1 + 0.001 * (i % 2)) + 1e-12 * i for i in range(20)]
+    assert [p.value for p in series.points] == pytest.approx([201326592 / t for t in steps], rel=1e-9)
+    assert series.changes == ()
+    changes = store.regressions(all_changes=True).changes
+    assert not [c for c in changes if c.metric in ("achieved_flop_rate", "model_flops", "mfu_hlo_estimated_percent")]
+    assert store.history("model_flops").series == ()  # stored 0 by the old rule: no measurement either

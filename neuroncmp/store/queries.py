@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from ..catalog import resolve_metric
-from . import trends
+from . import recomputed, trends
 from .engines.base import Engine, Where
 from .options import HistoryOptions, RegressionsOptions
 from .reading import Run
@@ -38,7 +38,10 @@ def history(engine: Engine, root: Path | str, options: HistoryOptions) -> trends
         units = engine.units(root, metric)
     keys = trends.choose_keys(engine.tag_sets(root), options.where,
                               series_by(engine, root, options.series_by))
-    found = engine.series(root, keys, metric, partial(trends.build_series, points=True))
+    if metric in recomputed.RULED:  # as today's rules make it from the stored values (``recomputed``)
+        found = [trends.build_series(values) for values in recomputed.series(engine, root, keys, [metric])]
+    else:
+        found = engine.series(root, keys, metric, partial(trends.build_series, points=True))
     return trends.History(metric, units[metric], tuple(sorted(found, key=lambda s: s.key.text)))
 
 
@@ -46,8 +49,7 @@ def regressions(engine: Engine, root: Path | str, options: RegressionsOptions) -
     """Shifts in every series of every metric, filtered and ordered by ``trends.select``."""
     keys = trends.choose_keys(engine.tag_sets(root), options.where,
                               series_by(engine, root, options.series_by))
-    found = sorted(engine.series(root, keys, None, trends.series_shifts),
-                   key=lambda s: (s.metric, s.key.text))
+    found = sorted(recomputed.regressions_series(engine, root, keys), key=lambda s: (s.metric, s.key.text))
     chosen = trends.select((c for s in found for c in s.changes), all_changes=options.all_changes,
                            min_change=options.min_change, since=options.since)
     short = sum(s.size < trends.SHIFT_TEST_RUNS for s in found)
