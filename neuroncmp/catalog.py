@@ -158,6 +158,8 @@ def _data_movement() -> list[MetricSpec]:
         ("dma_transfer_count", c, NEUTRAL, True, "DMA transfers"),
         ("dma_transfer_time", s, LOWER, True, "summed DMA transfer durations (overlaps counted)"),
         ("dma_transfer_total_bytes", b, LOWER, True, "bytes moved by DMA"),
+        ("dma_data_bytes", b, LOWER, True, "bytes of a view JSON's DMA rows outside the instruction queue "
+         "(packets over 4 bytes; summed by neuroncmp: AWS's dma_transfer_bytes)"),
         ("dynamic_dma_packet_percent", f, NEUTRAL, False, "share of DMA packets issued dynamically"),
         ("dynamic_dma_size_percent", f, NEUTRAL, False, "share of DMA bytes issued dynamically"),
         ("hbm_read_bytes", b, LOWER, True, "bytes read from HBM"),

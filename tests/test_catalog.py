@@ -57,6 +57,7 @@ REVIEWED = [
     ('dma_transfer_count', 'neutral', True, 'count'),
     ('dma_transfer_time', 'lower', True, 's'),
     ('dma_transfer_total_bytes', 'lower', True, 'B'),
+    ('dma_data_bytes', 'lower', True, 'B'),
     ('dynamic_dma_packet_percent', 'neutral', False, 'fraction'),
     ('dynamic_dma_size_percent', 'neutral', False, 'fraction'),
     ('hbm_read_bytes', 'lower', True, 'B'),

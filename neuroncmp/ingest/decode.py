@@ -261,13 +261,16 @@ def _several(text: str, path: str, index: int) -> list[tuple[int, Any]]:
     return found
 
 
-def sections(text: str, path: str, keep: frozenset[str], index: int = 0) -> tuple[dict[str, Any], dict[str, int], int]:
+def sections(text: str, path: str, keep: frozenset[str], index: int = 0,
+             on_drop: Callable[[str, Any], None] | None = None) -> tuple[dict[str, Any], dict[str, int], int]:
     """The JSON object starting at ``index``, member by member: the members named in ``keep``
     decoded as ``loads`` does (limits, first value of a repeated key), every other one decoded
     by the plain C decoder and dropped at once, only its size kept (rows of a list, members of
-    an object). Returns (kept, dropped sizes, the index after the object): a view JSON's
-    per-instruction sections are most of its bytes and are not read now. The depth limit applies
-    to the kept members (a dropped one nested beyond what the decoder can is refused as well)."""
+    an object); ``on_drop(name, value)`` sees each dropped member first (a caller that sums a
+    few fields of a large section keeps the sums, not the rows). Returns (kept, dropped sizes,
+    the index after the object): a view JSON's per-instruction sections are most of its bytes and
+    are not read now. The depth limit applies to the kept members (a dropped one nested beyond
+    what the decoder can is refused as well)."""
     decoder = json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
     kept: dict[str, Any] = {}
     dropped: dict[str, int] = {}
@@ -285,6 +288,8 @@ def sections(text: str, path: str, keep: frozenset[str], index: int = 0) -> tupl
             else:
                 value, index = _PLAIN.raw_decode(text, index)
                 dropped[key] = len(value) if isinstance(value, (list, dict)) else 1
+                if on_drop is not None:
+                    on_drop(key, value)
             index = skip_space(text, index)
             if text[index:index + 1] == ",":
                 index = skip_space(text, index + 1)

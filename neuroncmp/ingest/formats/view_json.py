@@ -7,7 +7,11 @@ source, ``Total`` rows included), ``warnings`` (``{"category", "message"}``: the
 about its own numbers, kept as notes) and the fields of ``metadata``, ``profile_info`` and
 ``neff_header`` that identify the run. The per-instruction, per-DMA and per-layer sections are
 most of the bytes: they are decoded by the plain C decoder, dropped at once and counted in
-``skipped`` with their row counts (the operator-level comparison will read them).
+``skipped`` with their row counts (the operator-level comparison will read them); the ``dma`` and
+``instruction`` rows are summed first for the bounds (``view_rows``: the DMA bytes AWS's method moves at
+the DMA bandwidth, and the physical cores that ran the work). The header's hardware facts
+(``dma_ddr_bandwidth``, the tensor engine's ``pe_num_rows``, ``pe_num_cols`` and ``pe_clock_freq``) are
+kept under Explorer's ``Metadata`` names for the peaks (``analysis/peaks.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from ..parser import Parser
 from ..tool_notes import add_note, tool_warning
 from ..values import add_metric, raw_metric
 from .summary_json import profile_from_mapping
+from .view_rows import RowSums
 
 NAME = "view-json"
 _READ = frozenset({"summary", "nc_mem_usage", "warnings", "metadata", "profile_info", "neff_header"})
@@ -48,7 +53,11 @@ _IDENTITY = {("profile_info", "profiler_version"): "profiler_version",
              ("metadata", "instance_type"): "instance_type",
              ("metadata", "hbm_ddr_bandwidth"): "hbm_ddr_bandwidth",
              ("metadata", "num_physical_cores"): "num_physical_cores",
-             ("metadata", "vnc_enabled"): "vnc_enabled"}
+             ("metadata", "vnc_enabled"): "vnc_enabled",
+             ("metadata", "dma_ddr_bandwidth"): "dma_ddr_bandwidth",
+             ("metadata", "pe_num_rows"): "tensor_engine_num_rows",
+             ("metadata", "pe_num_cols"): "tensor_engine_num_cols",
+             ("metadata", "pe_clock_freq"): "tensor_engine_clock_freq"}
 _FIRST_KEY = r'\s*\{\s*"([^"\\]{1,64})"\s*:\s*(\[?)'  # compiled on first sniff (re's cache)
 
 
@@ -57,15 +66,17 @@ def parse(text: str, path: str) -> list[Profile]:
     index, number = 0, 0
     while number == 0 or skip_space(text, index) < len(text):
         number += 1
-        kept, dropped, index = sections(text, path, _READ, index)
-        profiles += _document(kept, dropped, path, number)
+        sums = RowSums()
+        kept, dropped, index = sections(text, path, _READ, index, sums.on_drop)
+        profiles += _document(kept, dropped, path, number, sums)
     if number > 1:  # several documents: tell their profiles apart
         for at, profile in enumerate(profiles, 1):
             profile.label = f"{profile.label}-{at}"
     return profiles
 
 
-def _document(kept: dict[str, Any], dropped: dict[str, int], path: str, number: int) -> list[Profile]:
+def _document(kept: dict[str, Any], dropped: dict[str, int], path: str, number: int,
+              sums: RowSums) -> list[Profile]:
     where = f"document {number}, " if number > 1 else ""
     summary = shapes.items(kept.get("summary"), path, f"{where}section 'summary'", "a list of profiles")
     if not summary:
@@ -81,8 +92,9 @@ def _document(kept: dict[str, Any], dropped: dict[str, int], path: str, number: 
     _memory(kept.get("nc_mem_usage"), path, where, first)
     _warnings(kept.get("warnings"), path, where, first)
     _identity(kept, path, where, first)
+    sums.apply(first, path, where)
     first.skipped += [Skipped(f"{where}section '{name}'", f"{rows:,} row{'' if rows == 1 else 's'}",
-                              "not read yet (the operator-level comparison will)")
+                              "not read yet (the operator-level comparison will)" + sums.reason(name))
                       for name, rows in dropped.items()]
     return profiles
 

@@ -1,0 +1,84 @@
+"""What a view JSON's per-row sections say about the kernel's work, kept as sums while the rows are dropped.
+
+- ``dma_data_bytes``: the bytes of its ``dma`` rows outside the instruction queue, packets over 4 bytes
+  (``transfer_size`` where ``queue_type != "instruction"`` and ``transfer_size > 4``): AWS's
+  ``dma_transfer_bytes`` (the neuron-nki-profile-querying skill's ``performance-bounds.md``, the same
+  filter over Explorer's ``DmaPacket``). The 2.28 summary has no ``dma_transfer_total_bytes``; its
+  ``static_dma_size`` is the instruction queue's bytes (checked on the trn2 attention files), so no
+  sum of summary fields gives this.
+- ``matmul_cores`` and ``dma_cores`` (metadata): how many physical cores (the ``subgraph`` of a row:
+  one per core, as ``model_info`` maps ``sg00`` and ``sg01`` to two ``nc_idx``) ran MATMUL
+  instructions and data DMA. An LNC=2 NEFF whose NKI kernel was not launched on both cores runs all
+  its matmuls and data DMA on one: its ideal times are then those of one core (``analysis/peaks.py``).
+
+A section that is not a list of objects with these fields gives no sum (its ``skipped`` line says so).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...model import Profile
+from ..values import add_metric, raw_metric
+
+
+class RowSums:
+    """The sums of one document's dropped sections (``on_drop`` sees each as it is decoded)."""
+
+    def __init__(self) -> None:
+        self.dma: tuple[int, int] | None = None     # (data bytes, cores with data DMA)
+        self.matmul_cores: int | None = None
+        self.bad: list[str] = []
+
+    def on_drop(self, name: str, value: Any) -> None:
+        if name == "dma":
+            self.dma = _dma(value)
+            if self.dma is None:
+                self.bad.append("dma")
+        elif name == "instruction":
+            self.matmul_cores = _matmul_cores(value)
+            if self.matmul_cores is None:
+                self.bad.append("instruction")
+
+    def reason(self, name: str) -> str:
+        """What a dropped section's ``skipped`` line adds when its rows could not be summed."""
+        return "; not summed for the bounds (not rows of the expected fields)" if name in self.bad else ""
+
+    def apply(self, profile: Profile, path: str, where: str) -> None:
+        if self.dma is not None:
+            place = f"{where}section 'dma' (transfer_size summed: queue_type not instruction, over 4 bytes)"
+            if "dma_data_bytes" not in profile.metrics:
+                add_metric(profile, raw_metric(path, place, "dma_data_bytes", self.dma[0]), place)
+            profile.metadata.setdefault("dma_cores", self.dma[1])
+        if self.matmul_cores is not None:
+            profile.metadata.setdefault("matmul_cores", self.matmul_cores)
+
+
+def _rows(value: Any) -> list[dict[str, Any]] | None:
+    if not isinstance(value, list) or not all(isinstance(row, dict) for row in value):
+        return None
+    return value
+
+
+def _dma(value: Any) -> tuple[int, int] | None:
+    rows = _rows(value)
+    if rows is None:
+        return None
+    moved, cores = 0, set()
+    for row in rows:
+        size = row.get("transfer_size")  # a float: dropped sections are read with integers as floats
+        if not isinstance(size, (int, float)) or isinstance(size, bool) or not 0 <= size < math.inf \
+                or not isinstance(row.get("queue_type"), str):
+            return None
+        if row["queue_type"] != "instruction" and size > 4:
+            moved += int(size)
+            cores.add(str(row.get("subgraph", "")))
+    return moved, len(cores)
+
+
+def _matmul_cores(value: Any) -> int | None:
+    rows = _rows(value)
+    if rows is None:
+        return None
+    return len({str(row.get("subgraph", "")) for row in rows if row.get("opcode") == "MATMUL"})
