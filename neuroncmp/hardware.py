@@ -25,6 +25,14 @@ the HBM, bandwidth and FLOP/s. Sources (AWS Neuron docs, aws-neuron/aws-neuron-s
   but no NeuronCore clock for the cycle count, so none is assumed. Sources:
   about-neuron/arch/neuron-hardware/trainium3.rst, nki/guides/architecture/trainium3_arch.rst.
 
+DMA bandwidth (``dma_bandwidth``, per physical core: AWS's ``dma_ddr_bandwidth``, "max DMA bandwidth
+for a single NeuronCore (all 16 engines)", the constant of its memory bounds): 435 GB/s in the header
+(``metadata``) of every neuron-profile view JSON we have, trn2.3xlarge (2.28) and inf2.xlarge (2.27); trn1
+shares inf2's NeuronCore-v2 and is given the same figure (no trn1 header states it); none is known for
+trn3. The same headers state the tensor engine's shape and clock (``pe_num_rows x pe_num_cols x 2 x
+pe_clock_freq``: 128 x 128 x 2 x 2.4 GHz = 78.6 TFLOP/s on trn2, x 2.8 GHz = 91.8 on inf2), which
+``analysis/peaks.py`` prefers to this table's peak (trn1 profiles' own HFU implies 91.7, not 95).
+
 The profiler's own device-memory reservation, for the "without the profiler" forecast when the
 memory table does not list it: "around 2 GB" of 64 or 128 MB buffers on trn1/inf2
 (neuron-runtime/explore/device-memory.rst, "Profile Buffers"); "~5 GB HBM on Trn2/Trn3"
@@ -40,6 +48,7 @@ from .records import NamedTuple, record
 
 GIB = 2**30
 _TRN1_RESERVE = ("about 2 GB of profiler buffers (AWS, neuron-runtime/explore/device-memory.rst)", 2e9)
+_HEADER_DMA = 435e9  # dma_ddr_bandwidth in the profiler's header (see the docstring)
 _TRN23_RESERVE = (("about 5 GB reserved by device profiling on Trn2/Trn3 (AWS, "
                    "tools/neuron-explorer/troubleshooting.rst)"), 5e9)
 
@@ -58,14 +67,18 @@ class Hardware(NamedTuple):
     default_lnc: int | None = None      # None: LNC does not apply to the family
     profiler_reserve: float = 2e9       # bytes device profiling takes (see the docstring)
     reserve_source: str = _TRN1_RESERVE[0]
+    dma_bandwidth: float | None = None  # bytes/s of one core's DMA engines (None: no source known)
 
 
 FAMILIES = {
-    "trn1": Hardware("trn1", 16 * GIB, 95e12, 410e9, 1.4e9, "trn1 table (AWS Trainium architecture page)"),
-    "trn1n": Hardware("trn1n", 16 * GIB, 95e12, 410e9, 1.4e9, "trn1 table (AWS Trainium architecture page)"),
-    "inf2": Hardware("inf2", 16 * GIB, 95e12, 410e9, 1.4e9, "inf2 table (AWS Inferentia2 architecture page)"),
+    "trn1": Hardware("trn1", 16 * GIB, 95e12, 410e9, 1.4e9, "trn1 table (AWS Trainium architecture page)",
+                     dma_bandwidth=_HEADER_DMA),
+    "trn1n": Hardware("trn1n", 16 * GIB, 95e12, 410e9, 1.4e9, "trn1 table (AWS Trainium architecture page)",
+                      dma_bandwidth=_HEADER_DMA),
+    "inf2": Hardware("inf2", 16 * GIB, 95e12, 410e9, 1.4e9, "inf2 table (AWS Inferentia2 architecture page)",
+                     dma_bandwidth=_HEADER_DMA),
     "trn2": Hardware("trn2", 12 * GIB, 79e12, 362.5e9, 1.2e9, "trn2 table (AWS Trainium2 architecture pages)",
-                     "NeuronCore-v3", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0]),
+                     "NeuronCore-v3", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0], _HEADER_DMA),
     "trn3": Hardware("trn3", 18 * GIB, 79e12, 612.5e9, None, "trn3 table (AWS Trainium3 architecture pages)",
                      "NeuronCore-v4", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0]),
 }
@@ -105,15 +118,16 @@ def for_instance(instance_type: object, lnc: object = None) -> Hardware:
     row = FAMILIES[family]
     if row.default_lnc is None:
         return row
-    stated = _lnc(lnc)
+    stated = stated_lnc(lnc)
     factor = stated or row.default_lnc
     said = f"LNC={factor}" if stated else f"LNC={factor}, the family's default (the profile states none)"
     return row._replace(hbm_bytes=row.hbm_bytes * factor, peak_flops=row.peak_flops * factor,
                         hbm_bandwidth=row.hbm_bandwidth * factor,
+                        dma_bandwidth=row.dma_bandwidth * factor if row.dma_bandwidth else None,
                         source=f"{row.source}, per logical core at {said}")
 
 
-def _lnc(value: object) -> int | None:
+def stated_lnc(value: object) -> int | None:
     """A stated LNC of 1 or 2 (the only values AWS supports), else None."""
     try:
         number = int(str(value).strip())

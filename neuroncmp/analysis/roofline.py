@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Protocol, TypeGuard
+from typing import TYPE_CHECKING, Protocol, TypeGuard
 
 from ..hardware import Hardware
 from ..records import NamedTuple, record
 from ..stats import median
-from .series import Point
+
+if TYPE_CHECKING:
+    from .series import Point
 
 
 class Values(Protocol):
@@ -56,10 +58,13 @@ class RooflinePoint(NamedTuple):
         return self.achieved / self.attainable if self.attainable else 0.0
 
 
-def _implied_peak(points: Sequence[Values]) -> float | None:
+def implied_peak(points: Sequence[Values], flops_name: str = "model_flops",
+                 share_name: str = "mfu_estimated_percent") -> float | None:
+    """The peak FLOP/s a utilization was computed with, ``flops / (share x total_time)`` (MFU with
+    model_flops; HFU with hardware_flops), the median over the points; None when none has them."""
     peaks = []
     for p in points:
-        flops, used = p.get("model_flops"), (p.get("mfu_estimated_percent") or 0) * (p.get("total_time") or 0)
+        flops, used = p.get(flops_name), (p.get(share_name) or 0) * (p.get("total_time") or 0)
         if flops and used and _usable(flops / used):  # used: 0 when the product underflows
             peaks.append(flops / used)
     return median(peaks) if peaks else None
@@ -94,7 +99,7 @@ def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
          bandwidth: float | None = None, hbm: float | None = None, stated_hbm: float | None = None) -> Roof:
     """The roof, from the user's values, else the profile's, else the table's (``sources`` says)."""
     ridges = [ratio for p in points if _usable(ratio := p.get("peak_flops_bandwidth_ratio"))]
-    implied = _implied_peak(points)
+    implied = implied_peak(points)
     sources = []
     if peak is None:
         peak = implied or table.peak_flops
