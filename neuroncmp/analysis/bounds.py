@@ -5,15 +5,25 @@ Williams et al.'s roofline): a step cannot take less than the time
 
 - the FLOPs need at the peak: ``compute = hardware_flops / peak`` (every FLOP the tensor engine ran,
   transposes included: they occupy it too; ``model_flops`` when the profile has no hardware count),
-- the HBM bytes need at the bandwidth: ``memory = (hbm_read_bytes + hbm_write_bytes) / bandwidth``,
+- the HBM bytes need at the HBM bandwidth: ``memory = (hbm_read_bytes + hbm_write_bytes) / bandwidth``,
+- the DMA bytes need at the DMA bandwidth: ``transfer = DMA bytes / dma bandwidth`` (AWS's
+  ``memory_bound_ideal``; DMA bytes are never divided by the HBM bandwidth, nor HBM bytes by the DMA's),
 - each engine and the DMA are busy: ``<engine>_engine_active_time`` and ``dma_active_time`` (else
   the ``..._active_time_percent x total_time`` the profile also writes),
 
-with the peak and bandwidth of the sweep's roof (``roofline.roof``: the profile's own, else the
-instance table's). The **bottleneck** is the largest of them and the **gap** is ``total_time /
-bottleneck``: 1.0 is a step that runs at its bound; 2.0 one that takes twice the time its busiest
-resource needs (overlap lost, latency, idle gaps). Across variants the bottleneck **shifts** when
-its name changes. A bound that cannot be computed says which input it lacks.
+with one profile's peaks (``peaks.py``: what the profile states, else implies, else the instance
+table). The **bottleneck** is the largest of them and the **gap** is ``total_time / bottleneck``: 1.0
+is a step that runs at its bound; 2.0 one that takes twice the time its busiest resource needs.
+Across variants the bottleneck **shifts** when its name changes. A bound that cannot be computed says
+which input it lacks.
+
+AWS's families (the neuron-nki-profile-querying skill's ``performance-bounds.md``) are the same kind of
+bound, in order (``LEVELS``): memory ``memory_bound`` (DMA active) -> ``memory_bound_ideal`` (DMA bytes at
+the DMA bandwidth) -> ``memory_bound_ideal_no_reloads`` (``inputs_outputs_weights_size_bytes`` at the DMA
+bandwidth); compute ``compute_bound`` (tensor engine active) -> ``compute_bound_ideal_flops``
+(``hardware_flops`` at the peak) -> ``compute_bound_ideal_useful_flops`` (``hardware_flops -
+transpose_flops``); ``perfect_pipeline`` (the busiest engine or DMA). ``gaps.py`` reads the gaps between
+them, the speedup estimate and the next bottleneck.
 """
 
 from __future__ import annotations
@@ -23,10 +33,17 @@ from functools import cache
 from itertools import pairwise
 
 from ..records import NamedTuple, record
-from .roofline import Roof, Values
+from .peaks import Peaks
+from .roofline import Values
 
 ENGINES = (("tensor", "tensor engine"), ("vector", "vector engine"), ("scalar", "scalar engine"),
            ("sync", "sync engine"), ("gpsimd", "GpSimd engine"))
+# AWS's names for its family levels (``performance-bounds.md``), in order, and ours
+LEVELS = (("memory_bound", "dma"), ("memory_bound_ideal", "transfer"), ("memory_bound_ideal_no_reloads", "no_reload"),
+          ("compute_bound", "tensor"), ("compute_bound_ideal_flops", "compute"),
+          ("compute_bound_ideal_useful_flops", "useful_flops"))
+# DMA bytes: the packets a view JSON's rows list (AWS's filter, summed at load), else the summary's count
+DMA_BYTES = ("dma_data_bytes", "dma_transfer_total_bytes")
 
 
 @record
@@ -52,11 +69,14 @@ class Missing(NamedTuple):
 
 @record
 class Bounds(NamedTuple):
-    """A step's candidate bounds (largest first), those missing, and its bottleneck."""
+    """A step's candidate bounds (largest first), those missing, and its bottleneck; AWS's family levels
+    (``LEVELS``, each a bound or why not) and the peaks they were measured against."""
 
     step: float | None                  # total_time
     bounds: tuple[Bound, ...]
     missing: tuple[Missing, ...]
+    levels: tuple[Bound | Missing, ...] = ()
+    peaks: Peaks | None = None
 
     @property
     def bottleneck(self) -> Bound | None:
@@ -67,6 +87,13 @@ class Bounds(NamedTuple):
         """``total_time / bottleneck``: how many times its bound the step takes."""
         top = self.bottleneck
         return self.step / top.seconds if top is not None and self.step and top.seconds > 0 else None
+
+    def level(self, aws_name: str) -> Bound | Missing:
+        """One of AWS's family levels by its name (``memory_bound``, ...)."""
+        names = [aws for aws, _ in LEVELS]
+        if aws_name not in names or len(self.levels) != len(names):
+            return Missing(aws_name, aws_name, "not computed (no family levels for this step)")
+        return self.levels[names.index(aws_name)]
 
     def text(self) -> str:
         """``DMA, step is 1.17x its bound`` (or why there is none)."""
@@ -118,24 +145,44 @@ def _names(prefix: str) -> tuple[str, str, str, str]:
             f"no {prefix}_active_time (nor its percent with total_time)")
 
 
-def _compute_bound(values: Values, roof: Roof) -> Bound | Missing:
-    name = "hardware_flops" if _positive(values.get("hardware_flops")) else "model_flops"
-    flops = values.get(name)
-    if not _positive(flops):
-        return Missing("compute", "ideal compute", "no hardware_flops or model_flops in the profile")
-    assert flops is not None
-    return Bound("compute", "ideal compute", flops / roof.peak_flops, f"{name} / peak FLOP/s",
-                 ((name, flops), ("peak FLOP/s", roof.peak_flops)), roof.sources[0])
+def _flops_bound(values: Values, peaks: Peaks, key: str, label: str, names: tuple[str, ...],
+                 useful: bool = False) -> Bound | Missing:
+    """FLOPs at the peak: the first of ``names`` the profile counts (``useful``: less its transposes)."""
+    name = next((n for n in names if _positive(values.get(n))), None)
+    if name is None:
+        return Missing(key, label, f"no {' or '.join(names)} in the profile")
+    flops = values.get(name) or 0.0
+    if not useful:
+        return Bound(key, label, flops / peaks.peak_flops, f"{name} / peak FLOP/s",
+                     ((name, flops), ("peak FLOP/s", peaks.peak_flops)), peaks.sources[1])
+    transposes = values.get("transpose_flops")
+    if transposes is None:
+        return Missing(key, label, "no transpose_flops in the profile")
+    return Bound(key, label, (flops - transposes) / peaks.peak_flops, f"({name} - transpose_flops) / peak FLOP/s",
+                 ((name, flops), ("transpose_flops", transposes), ("peak FLOP/s", peaks.peak_flops)),
+                 peaks.sources[1])
 
 
-def _memory_bound(values: Values, roof: Roof) -> Bound | Missing:
+def _memory_bound(values: Values, peaks: Peaks) -> Bound | Missing:
     read, write = values.get("hbm_read_bytes"), values.get("hbm_write_bytes")
     if read is None or write is None or read + write <= 0:
         return Missing("memory", "ideal memory", "no hbm_read_bytes and hbm_write_bytes in the profile")
-    return Bound("memory", "ideal memory", (read + write) / roof.bandwidth,
+    return Bound("memory", "ideal memory", (read + write) / peaks.hbm_bandwidth,
                  "(hbm_read_bytes + hbm_write_bytes) / HBM bandwidth",
-                 (("hbm_read_bytes", read), ("hbm_write_bytes", write), ("HBM bandwidth B/s", roof.bandwidth)),
-                 roof.sources[1])
+                 (("hbm_read_bytes", read), ("hbm_write_bytes", write), ("HBM bandwidth B/s", peaks.hbm_bandwidth)),
+                 peaks.sources[3])
+
+
+def _dma_bytes_bound(values: Values, peaks: Peaks, key: str, label: str, names: tuple[str, ...]) -> Bound | Missing:
+    """Bytes at the DMA bandwidth: the first of ``names`` the profile has."""
+    name = next((n for n in names if _positive(values.get(n))), None)
+    if name is None:
+        return Missing(key, label, f"no {' or '.join(names)} in the profile")
+    if peaks.dma_bandwidth is None:
+        return Missing(key, label, peaks.sources[2])
+    moved = values.get(name) or 0.0
+    return Bound(key, label, moved / peaks.dma_bandwidth, f"{name} / DMA bandwidth",
+                 ((name, moved), ("DMA bandwidth B/s", peaks.dma_bandwidth)), peaks.sources[2])
 
 
 class _Trusted:
@@ -155,17 +202,26 @@ def _said(missing: Missing, doubts: Mapping[str, str]) -> Missing:
         if named else missing
 
 
-def bounds_of(values: Values, roof: Roof, doubts: Mapping[str, str] | None = None) -> Bounds:
-    """The candidate bounds of one step (see the module docstring), largest first; a value in ``doubts``
-    (metric -> its input anomaly) is not used."""
+def bounds_of(values: Values, peaks: Peaks, doubts: Mapping[str, str] | None = None) -> Bounds:
+    """The candidate bounds of one step (see the module docstring), largest first, and AWS's family
+    levels; a value in ``doubts`` (metric -> its input anomaly) is not used."""
     doubts = doubts or {}
     values = _Trusted(values, doubts)
-    found = [_compute_bound(values, roof), _memory_bound(values, roof)]
-    found += [_engine_bound(values, key, label, f"{key}_engine") for key, label in ENGINES]
-    found.append(_engine_bound(values, "dma", "DMA", "dma"))
+    engines = {key: _engine_bound(values, key, label, f"{key}_engine") for key, label in ENGINES}
+    dma = _engine_bound(values, "dma", "DMA", "dma")
+    ideal = _flops_bound(values, peaks, "compute", "ideal compute", ("hardware_flops",))
+    compute = ideal if isinstance(ideal, Bound) else \
+        _flops_bound(values, peaks, "compute", "ideal compute", ("hardware_flops", "model_flops"))
+    transfer = _dma_bytes_bound(values, peaks, "transfer", "ideal transfer", DMA_BYTES)
+    found = [compute, _memory_bound(values, peaks), transfer, *engines.values(), dma]
+    no_reload = _dma_bytes_bound(values, peaks, "no_reload", "no-reload transfer",
+                                 ("inputs_outputs_weights_size_bytes",))
+    levels = (dma, transfer, no_reload, engines["tensor"], ideal,
+              _flops_bound(values, peaks, "useful_flops", "ideal useful compute", ("hardware_flops",), useful=True))
     bounds = sorted((b for b in found if isinstance(b, Bound)), key=lambda b: -b.seconds)
     return Bounds(values.get("total_time"), tuple(bounds),
-                  tuple(_said(b, doubts) for b in found if isinstance(b, Missing)))
+                  tuple(_said(b, doubts) for b in found if isinstance(b, Missing)),
+                  tuple(_said(b, doubts) if isinstance(b, Missing) else b for b in levels), peaks)
 
 
 def shift(label: str, before: Bounds, after: Bounds, against: str) -> Shift | None:
@@ -181,4 +237,3 @@ def shifts_along(labelled: tuple[tuple[str, Bounds], ...]) -> tuple[Shift, ...]:
     """Each shift between neighbours of an ordered series (a sweep's batch sizes)."""
     return tuple(found for (before_label, before), (label, after) in pairwise(labelled)
                  if (found := shift(label, before, after, before_label)) is not None)
-

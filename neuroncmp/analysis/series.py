@@ -16,8 +16,8 @@ from itertools import chain
 from typing import TypeGuard
 
 from .. import per_sample as basis
-from ..comparison.differ import suspects
 from ..comparison.result import Side
+from ..comparison.suspects import suspects
 from ..model import (
     Metric,
     ValueSet,

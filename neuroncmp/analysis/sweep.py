@@ -10,23 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .. import arguments, hardware
-from ..comparison.differ import suspects
+from .. import hardware
 from ..comparison.result import Side
 from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
 from ..ingest.failures import Failed
 from ..records import NamedTuple, record
 from . import fits
-from .bounds import Bounds, Shift, bounds_of, shifts_along
+from .bounds import Bounds, Shift, shifts_along
 from .capture_bound import OomBound, oom_bound
 from .context import Context
 from .findings import run_rules
 from .findings.base import Finding, NotRun, Passed
 from .roofline import Roof, RooflinePoint, Values, place, roof
-from .series import Axis, Point, axis, medians
+from .series import Axis, Point, axis
+from .side_bounds import Overrides, first_info, overrides, side_bounds
 from .table import TableRow, rows
 
 CLOSE = 0.02  # a smaller batch within 2 % of the best throughput is recommended instead
@@ -80,10 +79,10 @@ class Sweep:
 
 def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_core: float | None = None,
           peak_flops: float | None = None, hbm_bandwidth: float | None = None,
-          failed: Sequence[Failed] = ()) -> Sweep:
+          failed: Sequence[Failed] = (), dma_bandwidth: float | None = None) -> Sweep:
     """Analyse a batch-size sweep (see the module docstring). Overrides are per NeuronCore, base units;
     ``failed``: the batch sizes its capture could not profile (``ingest.failures``)."""
-    given = overrides(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth)
+    given = overrides(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth, dma_bandwidth)
     flat = flatten(profiles)
     if not flat:
         raise InputError("a sweep needs at least one profile")
@@ -102,14 +101,6 @@ def findings_for(sides: Iterable[Side], failed: Sequence[Failed] = ()) -> tuple[
     return _analyse(found, sides, None, Overrides(), tuple(failed)).findings if found.points else ()
 
 
-def bounds_for(sides: Iterable[Side]) -> tuple[Bounds, ...]:
-    """What bounds each side's step (a diff's sides), under the roof all of them imply together."""
-    sides = tuple(sides)
-    values = tuple(medians([side]) for side in sides)
-    top = _roof(values, sides, Overrides())
-    return tuple(bounds_of(v, top, suspects(side)) for v, side in zip(values, sides, strict=True))
-
-
 def _roof(values: Sequence[Values], sides: tuple[Side, ...], given: Overrides) -> Roof:
     """The roof of these steps: the user's numbers, else the profiles', else the instance table's."""
     facts = _facts(sides)
@@ -117,47 +108,15 @@ def _roof(values: Sequence[Values], sides: tuple[Side, ...], given: Overrides) -
 
 
 def _facts(sides: tuple[Side, ...]) -> hardware.Hardware:
-    return hardware.for_instance(_first_info(sides, "instance_type") or _first_info(sides, "neuron_device_type"),
-                                 _first_info(sides, "lnc_config"))
-
-
-@record
-class Overrides(NamedTuple):
-    """The user's hardware numbers (per NeuronCore, base units); None keeps the profile's or table's."""
-
-    peak_flops: float | None = None
-    hbm_bandwidth: float | None = None
-    hbm_bytes: float | None = None
-    price_per_hour: float | None = None
-
-
-# What a user may give (per NeuronCore): far beyond any instance, yet small enough that no product
-# or square the models take of them can overflow a float.
-LIMITS = {"price_per_hour": (1e6, " USD"), "hbm_per_core": (2.0 ** 50, " bytes"),
-          "peak_flops": (1e18, " FLOP/s"), "hbm_bandwidth": (1e15, " bytes/s")}
-
-
-def overrides(price_per_hour: Any = None, hbm_per_core: Any = None, peak_flops: Any = None,
-              hbm_bandwidth: Any = None) -> Overrides:
-    """The checked overrides (``arguments.number``: finite, above 0, within ``LIMITS``); raises
-    ``UsageError`` naming the argument. The API calls it before loading, ``sweep`` again."""
-    given = {"price_per_hour": price_per_hour, "hbm_per_core": hbm_per_core, "peak_flops": peak_flops,
-             "hbm_bandwidth": hbm_bandwidth}
-    checked = {name: None if value is None else arguments.number(name, value, 0, *LIMITS[name])
-               for name, value in given.items()}
-    return Overrides(checked["peak_flops"], checked["hbm_bandwidth"], checked["hbm_per_core"],
-                     checked["price_per_hour"])
-
-
-def _first_info(sides: tuple[Side, ...], key: str) -> Any:
-    return next((p.info(key) for side in sides for p in side.profiles if p.info(key)), None)
+    return hardware.for_instance(first_info(sides, "instance_type") or first_info(sides, "neuron_device_type"),
+                                 first_info(sides, "lnc_config"))
 
 
 def _stated_hbm(sides: tuple[Side, ...]) -> float | None:
     """One core's device memory as the profile states it: ``neuron_device_memory_size`` over
     ``neuroncore_per_device_count`` (neuron-monitor's hardware info counts logical cores, so at
     LNC=2 on Trn2 this is 96 GiB / 4 = 24 GiB)."""
-    size, cores = _first_info(sides, "neuron_device_memory_size"), _first_info(sides, "neuroncore_per_device_count")
+    size, cores = first_info(sides, "neuron_device_memory_size"), first_info(sides, "neuroncore_per_device_count")
     numbers = all(type(v) in (int, float) for v in (size, cores))
     return size / cores if numbers and cores and size > 0 else None
 
@@ -171,10 +130,10 @@ def _profiled(sides: tuple[Side, ...]) -> bool:
 def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides,
              failed: tuple[Failed, ...] = ()) -> Sweep:
     points = found.points
-    instance = _first_info(sides, "instance_type")
+    instance = first_info(sides, "instance_type")
     facts = _facts(sides)
     top = _roof(points, sides, given)
-    bounds = tuple(bounds_of(p, top, p.suspects) for p in points)
+    bounds = tuple(side_bounds(p, p.sides, p.suspects, given) for p in points)
     table = rows(points, price, bounds)
     reserve = (facts.profiler_reserve, facts.reserve_source) if _profiled(sides) else None
     fit, memory = fits.step_fit(points), fits.memory_forecast(points, top.hbm_bytes, top.sources[-1], reserve)

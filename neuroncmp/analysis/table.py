@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import units as u
 from ..records import NamedTuple, record
+from . import gaps
 from .bounds import Bounds
 from .series import Point
 
@@ -106,6 +107,16 @@ def _cost(rate_metric: str) -> Compute:
     return cost
 
 
+def _next(at: Inputs) -> tuple[str | None, float | None]:
+    found = gaps.next_bottleneck(at.bounds) if at.bounds else None
+    return (gaps.short_name(found.bound.name), found.share) if found else (None, None)
+
+
+def _bn_speedup(at: Inputs) -> float | None:
+    found = gaps.speedup(at.bounds) if at.bounds else None
+    return found.factor if isinstance(found, gaps.Speedup) else None
+
+
 COLUMNS = (
     Column("batch", "batch", u.COUNT, "batch size", lambda at: float(at.point.batch_size), EVERY, "batch"),
     Column("step_time", "step", u.SECOND, "total_time", "total_time", THROUGHPUT),
@@ -138,6 +149,12 @@ COLUMNS = (
            "the largest of: hardware_flops / peak, HBM bytes / bandwidth, each engine's and DMA's active time "
            "(the bottleneck, named); the value is total_time / that time (analysis/bounds.py)",
            lambda at: at.bounds.gap if at.bounds else None, ENGINES, "bottleneck", ends_block=True),
+    Column("next", "next", u.DIMENSIONLESS, "the next bottleneck's active time / the bottleneck's (the largest "
+           "of another engine or the DMA, named; analysis/gaps.py)", lambda at: _next(at)[1], ENGINES, "next",
+           ends_block=True),
+    Column("bn_speedup", "if ideal", u.DIMENSIONLESS, "AWS's bn_speedup at the bottleneck family's deepest ideal "
+           "bound: total_time / max(that bound, the other engines' largest active time) (analysis/gaps.py)",
+           _bn_speedup, ENGINES, "times", ends_block=True),
     Column("spill_per_sample", "spill/sample", u.BYTE, "spill_reload_bytes / batch",
            lambda at: at.point.per_sample("spill_reload_bytes"), MOVEMENT),
     Column("hbm_per_sample", "HBM/sample", u.BYTE, "(hbm_read_bytes + hbm_write_bytes) / batch",
@@ -164,6 +181,7 @@ class TableRow(NamedTuple):
     inferred: bool
     values: Mapping[str, float | None]   # column name -> value (base units), in ``COLUMNS`` order
     bottleneck: str | None = None        # the "bound" column's name: what bounds the step ("DMA")
+    next_bound: str | None = None        # the "next" column's name: the next bottleneck ("vector")
 
     def get(self, column: str) -> float | None:
         """The value of ``column`` (see ``COLUMNS``), None when it could not be computed."""
@@ -179,5 +197,6 @@ def rows(points: tuple[Point, ...], price_per_hour: float | None,
         inputs = Inputs(point, points[0], points[index - 1] if index else None, found, price_per_hour)
         values = {column.name: column.of(inputs) for column in COLUMNS}
         top = found.bottleneck if found else None
-        out.append(TableRow(point.label, point.batch_size, point.inferred, values, top.label if top else None))
+        out.append(TableRow(point.label, point.batch_size, point.inferred, values, top.label if top else None,
+                            _next(inputs)[0]))
     return tuple(out)

@@ -9,7 +9,6 @@ compared per sample when batch sizes are known.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
 from typing import Any, cast
@@ -52,6 +51,7 @@ from .columns import row as columnar_row
 from .comparability import unlike_eval_sets, unlike_memory, warnings_for
 from .result import ALPHA, Comparison, Row, Side
 from .sides import ProfileInput, arrange, flatten
+from .suspects import suspects
 
 # Timings of the evaluation pass: not like for like when the eval sets differ in size.
 EVAL_PASS_METRICS = frozenset({"eval_samples_per_second", "eval_steps_per_second", "eval_runtime"})
@@ -90,35 +90,6 @@ def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[Bas
     arguments.optional_text("baseline", baseline)
     bands = thresholds if isinstance(thresholds, Bands) else Bands(arguments.texts("thresholds", thresholds))
     return check("basis", basis, BASES), check("order", order, ORDERS), bands
-
-
-def suspects(side: Side) -> dict[str, str]:
-    """Metric -> why its value on this side cannot be trusted (its anomalies, or an input's)."""
-    found: dict[str, str] = {}
-    for profile in side.profiles:
-        for anomaly in profile.anomalies:
-            if anomaly.metric:
-                found.setdefault(anomaly.metric, f"{side.label}: {anomaly.code} ({anomaly.message})")
-    if not found:
-        return found  # nothing to inherit (every side of a clean sweep: no walk over the derived metrics)
-    for name, source in _inherited(frozenset(found)):
-        found[name] = found[source]
-    return found
-
-
-@lru_cache(maxsize=256)
-def _inherited(doubted: frozenset[str]) -> tuple[tuple[str, str], ...]:
-    """(derived metric, the input whose doubt it inherits) for the metrics ``doubted``, in the order
-    they are inherited: the first doubted input of each derived metric not doubted itself, in catalog
-    order, a derived input included. It depends on which metrics are doubted only (a shape: 500
-    sides of one sweep doubt the same seven), so it is worked out once per set of them."""
-    having, plan = set(doubted), []
-    for spec in derived_specs():
-        source = next((name for name in spec.every_input if name in having), None)
-        if source is not None and spec.name not in having:
-            plan.append((spec.name, source))
-            having.add(spec.name)
-    return tuple(plan)
 
 
 def _basis(sides: list[Side], requested: Basis) -> tuple[ShownBasis, str]:

@@ -12,6 +12,7 @@ LATENCY = 0.6  # the DMA bounds the step yet the HBM bytes need under 60 % of it
 ACTIONS = {
     "dma": "DMA: fewer, larger transfers (the DMA is in flight most of the step), fewer spills and reloads",
     "memory": "HBM traffic: fewer bytes moved per sample (fusion, keeping tensors in SBUF, less spill)",
+    "transfer": "DMA bytes: fewer reloads of the same tensors, larger transfers",
     "compute": "the tensor engine's FLOPs: fewer transposes, a lower-precision matmul, less recomputation",
     "tensor": "the tensor engine: matmul tiling and transposes",
     "vector": "the vector engine: elementwise and normalisation work (fusion, fewer passes)",

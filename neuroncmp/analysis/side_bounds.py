@@ -1,0 +1,65 @@
+"""What bounds each side's step under its own peaks, and the user's hardware numbers that override them.
+
+The one rule ``diff``, ``show`` and ``sweep`` share (``bounds.py`` for the bounds, ``peaks.py`` for the
+peaks), apart from the sweep's models so that one profile's view loads none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .. import arguments
+from ..comparison.result import Side
+from ..comparison.suspects import suspects
+from ..records import NamedTuple, record
+from .bounds import Bounds, bounds_of
+from .peaks import peaks_of
+from .roofline import Values
+from .series import medians
+
+
+@record
+class Overrides(NamedTuple):
+    """The user's hardware numbers (per NeuronCore, base units); None keeps the profile's or table's."""
+
+    peak_flops: float | None = None
+    hbm_bandwidth: float | None = None
+    hbm_bytes: float | None = None
+    price_per_hour: float | None = None
+    dma_bandwidth: float | None = None
+
+
+# What a user may give (per NeuronCore): far beyond any instance, yet small enough that no product
+# or square the models take of them can overflow a float.
+LIMITS = {"price_per_hour": (1e6, " USD"), "hbm_per_core": (2.0 ** 50, " bytes"),
+          "peak_flops": (1e18, " FLOP/s"), "hbm_bandwidth": (1e15, " bytes/s"),
+          "dma_bandwidth": (1e15, " bytes/s")}
+
+
+def overrides(price_per_hour: Any = None, hbm_per_core: Any = None, peak_flops: Any = None,
+              hbm_bandwidth: Any = None, dma_bandwidth: Any = None) -> Overrides:
+    """The checked overrides (``arguments.number``: finite, above 0, within ``LIMITS``); raises
+    ``UsageError`` naming the argument. The API calls it before loading, ``sweep`` again."""
+    given = {"price_per_hour": price_per_hour, "hbm_per_core": hbm_per_core, "peak_flops": peak_flops,
+             "hbm_bandwidth": hbm_bandwidth, "dma_bandwidth": dma_bandwidth}
+    checked = {name: None if value is None else arguments.number(name, value, 0, *LIMITS[name])
+               for name, value in given.items()}
+    return Overrides(checked["peak_flops"], checked["hbm_bandwidth"], checked["hbm_per_core"],
+                     checked["price_per_hour"], checked["dma_bandwidth"])
+
+
+def bounds_for(sides: Iterable[Side], given: Overrides | None = None) -> tuple[Bounds, ...]:
+    """What bounds each side's step (a diff's sides), each under its own peaks (``peaks.py``)."""
+    return tuple(side_bounds(medians([side]), (side,), suspects(side), given or Overrides()) for side in sides)
+
+
+def side_bounds(values: Values, sides: tuple[Side, ...], doubts: Mapping[str, str], given: Overrides) -> Bounds:
+    """One step's bounds under the peaks its profiles state or imply (the user's overrides first)."""
+    peaks = peaks_of(values, lambda key: first_info(sides, key), given.peak_flops, given.dma_bandwidth,
+                     given.hbm_bandwidth)
+    return bounds_of(values, peaks, doubts)
+
+
+def first_info(sides: tuple[Side, ...], key: str) -> Any:
+    return next((p.info(key) for side in sides for p in side.profiles if p.info(key)), None)
