@@ -90,10 +90,14 @@ def test_diff_loads_its_own_command_and_nothing_of_the_store_capture_or_api():
 
 
 def test_show_loads_no_comparison_and_no_analysis():
-    # a profile's view (render/profile_text.py): none of the comparison's views, differ or sweep analysis
+    # a profile's view (render/profile_text.py): its step's bounds (analysis/side_bounds.py and what it
+    # reads: the side record and its suspect values), none of the comparison's views, differ or sweep analysis
     loaded = package_modules("show", str(RUN / "b32.json"), "--no-color")
     assert "neuroncmp.render.profile_text" in loaded  # it did run
-    assert {m for m in loaded if m.split(".")[1:2] in (["comparison"], ["analysis"])} == set()
+    bounds = {f"neuroncmp.analysis.{m}" for m in ("bounds", "gaps", "peaks", "roofline", "series", "side_bounds")} \
+        | {"neuroncmp.analysis", "neuroncmp.comparison", "neuroncmp.comparison.result", "neuroncmp.comparison.bands",
+           "neuroncmp.comparison.suspects"}
+    assert {m for m in loaded if m.split(".")[1:2] in (["comparison"], ["analysis"])} - bounds == set()
     assert not {"neuroncmp.render.term_text", "neuroncmp.report.diff", "neuroncmp.cli.diff"} & loaded
 
 

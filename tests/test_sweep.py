@@ -308,7 +308,7 @@ def test_json_carries_every_number_of_the_tables():
         assert row["speedup"] == pytest.approx((batch / values["total_time"]) / (2 / raw("b2")["total_time"]))
         assert row["spill_per_sample"] == pytest.approx(values["spill_reload_bytes"] / batch)
         assert row["time_per_sample"] == pytest.approx(values["total_time"] / batch)
-        rebuilt = TableRow(label, batch, row["inferred"], row, row["bottleneck"])
+        rebuilt = TableRow(label, batch, row["inferred"], row, row["bottleneck"], row["next_bound"])
         for column in COLUMNS:
             assert cell(rebuilt, column) in text, (label, column.name)   # the terminal prints these numbers
     assert data["models"]["step_time"]["per_sample"] == pytest.approx(0.002549, rel=1e-3)

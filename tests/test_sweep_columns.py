@@ -77,7 +77,7 @@ def test_a_new_column_is_printed_in_its_block_in_the_terminal(with_new_columns):
         check_table(header, rows, title, name)
         assert header.index(title) == header.index(after) + 1  # declared last: after the block's others
         if name == "sync":
-            assert header[-1] == "bound by"  # still printed last: it ends its block
+            assert header[-3:] == ["bound by", "next", "if ideal"]  # still printed last: they end their block
 
 
 def test_a_new_column_is_in_the_markdown_tables(with_new_columns):
@@ -131,7 +131,7 @@ def test_a_new_column_is_in_the_json_with_its_formula_and_values(with_new_column
     for row, label in zip(data["table"], AXIS, strict=True):
         for name in ("sync", "step_ratio"):
             assert row[name] == pytest.approx(expected()[name][label][0])
-        assert list(row)[-5:] == ["sync", "step_ratio", "label", "inferred", "bottleneck"]
+        assert list(row)[-6:] == ["sync", "step_ratio", "label", "inferred", "bottleneck", "next_bound"]
 
 
 def test_a_new_column_is_a_frame_column_with_its_values(with_new_columns):

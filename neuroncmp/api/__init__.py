@@ -87,12 +87,14 @@ def compare(*inputs: Input, baseline: str | None = None, basis: Basis = AUTO,
 
 
 def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: float | None = None,
-          peak_flops: float | None = None, hbm_bandwidth: float | None = None) -> Sweep:
+          peak_flops: float | None = None, hbm_bandwidth: float | None = None,
+          dma_bandwidth: float | None = None) -> Sweep:
     """Analyse a batch-size sweep: the table, models, recommendation and ranked findings.
 
     Hardware overrides are per NeuronCore in base units (bytes, FLOP/s, bytes/s); ``price_per_hour``
     (USD) adds the cost per million samples."""
-    options = SweepOptions(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth)  # before any path is read
+    options = SweepOptions(price_per_hour, hbm_per_core, peak_flops, hbm_bandwidth,  # before any path is read
+                           dma_bandwidth)
     result: Sweep = showing_findings(as_subclass(sweep_report(profiles_of(*inputs), options), Sweep))
     return result
 

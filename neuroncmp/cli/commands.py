@@ -17,7 +17,7 @@ COMMANDS: dict[str, str] = {
     "ops": "Compare operators: FILES are view JSONs (--output-format json), Explorer Parquet folders or",
     "regressions": "List level shifts in every series: changes for the worse first (by the catalog's direction).",
     "report": "Write a static site of the store's history to DIR: the regressions worst first, every",
-    "show": "Show every profile in FILES, grouped by catalog group, in human units (term, the default;",
+    "show": "Show every profile in FILES, grouped by catalog group, in human units, with what bounds its step",
     "store": "Keep profiles in a store (a folder of Parquet tables) for history and regressions.",
     "sweep": "Analyse a batch-size sweep: FILES are profiles or run folders (one profile per batch size).",
 }

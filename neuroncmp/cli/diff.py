@@ -8,7 +8,7 @@ import click
 
 from ..choices import AUTO, BASES, ORDERS, SORTS, Basis, Order, Sort
 from .app import BoundaryCommand
-from .options import format_in_option, no_color_option, output_options, width_option
+from .options import format_in_option, no_color_option, output_options, peak_options, peak_values, width_option
 from .store_options import pairs, store_option, where_option
 
 
@@ -25,6 +25,12 @@ from .store_options import pairs, store_option, where_option
               help="Variants by batch size (when all are known) or in the order given.")
 @click.option("--summary", "--headline", "summary", is_flag=True,
               help="Only the headline (the key numbers per variant), not the full table.")
+@click.option("--bounds", "bounds_only", is_flag=True,
+              help="AWS's bounds and gaps per side (memory, compute, pipeline) with each change, not the table.")
+@click.option("--versions", is_flag=True,
+              help="The variants are successive versions, in the order given: each is also judged "
+                   "against the one before (implies --order given).")
+@peak_options
 @click.option("--basis", type=click.Choice(BASES), default=AUTO, show_default=True,
               help="Extensive metrics per step or per sample; auto: per sample when batch sizes differ.")
 @click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|Npp|AMOUNT",
@@ -43,7 +49,9 @@ from .store_options import pairs, store_option, where_option
 @where_option
 @store_option
 def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], globs: tuple[str, ...],
-         only_changed: bool, sort: Sort, order: Order, summary: bool, basis: Basis, bands: tuple[str, ...],
+         only_changed: bool, sort: Sort, order: Order, summary: bool, bounds_only: bool, versions: bool,
+         peak_tflops: float | None, hbm_gbps: float | None, dma_gbps: float | None, basis: Basis,
+         bands: tuple[str, ...],
          fmt: str | None, output: str | None, rules: tuple[str, ...], format_in: str | None, no_color: bool,
          width: int | None, baseline_history: bool, history_runs: int, where: tuple[str, ...],
          store_path: str) -> None:
@@ -53,8 +61,11 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
 
     renderer = choose("diff", fmt, output)
     check_output(output, files, store=store_path if baseline_history else None)
+    peak, hbm, dma = peak_values(peak_tflops, hbm_gbps, dma_gbps)
     options = DiffOptions(baseline=baseline, basis=basis, thresholds=bands, order=order, groups=groups,
-                          metrics=globs, only_changed=only_changed, sort=sort, rules=rules, summary=summary)
+                          metrics=globs, only_changed=only_changed, sort=sort, rules=rules, summary=summary,
+                          peak_flops=peak, hbm_bandwidth=hbm, dma_bandwidth=dma, versions=versions,
+                          bounds_only=bounds_only)
     if baseline_history:
         report = history_diff_report(_store(files, baseline, store_path), files[0], options, runs=history_runs,
                                      where=pairs(where, "--where"))

@@ -93,3 +93,25 @@ class Number(click.ParamType[float, Any]):
             return number(option, parsed, 0.0, self.high, self.unit)
         except UsageError as exc:
             self.fail(f"{value!r}: {str(exc).split(': ', 1)[-1]}", param, ctx)
+
+
+def peak_options(func: F) -> F:
+    """``--peak-tflops``, ``--hbm-gbps`` and ``--dma-gbps``: the hardware numbers the bounds divide by, for
+    ``sweep``, ``diff`` and ``show`` alike (default: what each profile states or implies, else the table's;
+    ``analysis/peaks.py``). Given as the command line's units; ``peak_values`` turns them to base units."""
+    func = click.option("--dma-gbps", type=Number(1e6, " GB/s"), default=None,
+                        help="DMA bandwidth of one core in GB/s, for DMA bytes (default: the profile's "
+                             "dma_ddr_bandwidth, else 435 a physical core).")(func)
+    func = click.option("--hbm-gbps", type=Number(1e6, " GB/s"), default=None,
+                        help="HBM bandwidth of one core in GB/s, for HBM bytes (default: peak / the "
+                             "profile's ridge or what MBU implies, else the table's).")(func)
+    return click.option("--peak-tflops", type=Number(1e6, " TFLOP/s"), default=None,
+                        help="Peak dense BF16 TFLOP/s of one core (default: the profiler header's, else "
+                             "implied by HFU or MFU, else the table's).")(func)
+
+
+def peak_values(peak_tflops: float | None, hbm_gbps: float | None,
+                dma_gbps: float | None) -> tuple[float | None, float | None, float | None]:
+    """``peak_options``' values in base units: (FLOP/s, HBM bytes/s, DMA bytes/s)."""
+    return (peak_tflops * 1e12 if peak_tflops else None, hbm_gbps * 1e9 if hbm_gbps else None,
+            dma_gbps * 1e9 if dma_gbps else None)

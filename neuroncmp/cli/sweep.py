@@ -7,14 +7,14 @@ from typing import Any
 import click
 
 from .app import BoundaryCommand
-from .options import Number, format_in_option, no_color_option, output_options, width_option
+from .options import Number, format_in_option, no_color_option, output_options, peak_options, peak_values, width_option
 
 
 def _bytes(text: str | None) -> float | None:
     """``16GiB`` -> bytes (a bare number is GiB)."""
     if text is None:
         return None
-    from ..analysis.sweep import LIMITS
+    from ..analysis.side_bounds import LIMITS
     from ..arguments import number
     from ..errors import UsageError
     from ..units import BYTE, parse_display
@@ -34,10 +34,7 @@ def _bytes(text: str | None) -> float | None:
               help="Instance price per hour, for the cost per million samples (no price is assumed).")
 @click.option("--hbm-per-core", metavar="SIZE", default=None,
               help="Device memory one NeuronCore has (default: the instance family's, e.g. 16GiB on trn1).")
-@click.option("--peak-tflops", type=Number(1e6, " TFLOP/s"), default=None,
-              help="Peak dense BF16 TFLOP/s of one core (default: implied by the profile's MFU, else the table's).")
-@click.option("--hbm-gbps", type=Number(1e6, " GB/s"), default=None,
-              help="HBM bandwidth of one core in GB/s (default: peak / the profile's ridge, else the table's).")
+@peak_options
 @click.option("--charts", "charts_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Also write throughput.png, roofline.png and memory.png into DIR (needs the plot extra).")
 @output_options("sweep")
@@ -45,7 +42,8 @@ def _bytes(text: str | None) -> float | None:
 @no_color_option
 @width_option
 def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: str | None,
-          peak_tflops: float | None, hbm_gbps: float | None, charts_dir: str | None, fmt: str | None,
+          peak_tflops: float | None, hbm_gbps: float | None, dma_gbps: float | None, charts_dir: str | None,
+          fmt: str | None,
           output: str | None,
           format_in: str | None, no_color: bool, width: int | None) -> None:
     """Analyse a batch-size sweep: FILES are profiles or run folders (one profile per batch size).
@@ -60,8 +58,8 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
     pngs = _chart_paths(charts_dir)
     check_outputs([*([("-o", output)] if output is not None else []),
                    *(("--charts", str(png)) for png in pngs)], files)
-    options = SweepOptions(price_per_hour, _bytes(hbm_per_core), peak_tflops * 1e12 if peak_tflops else None,
-                           hbm_gbps * 1e9 if hbm_gbps else None)
+    peak, hbm, dma = peak_values(peak_tflops, hbm_gbps, dma_gbps)
+    options = SweepOptions(price_per_hour, _bytes(hbm_per_core), peak, hbm, dma)
     profiles, said = load_set(files, format_in)
     notes(said)
     result = sweep_report(profiles, options)

@@ -179,6 +179,9 @@ def _check_params(file: Path, where: str, params: dict[str, Any]) -> None:
     size = params.get("batch_size")
     if size is not None and (type(size) is not int or size < 1):
         raise ParseError(str(file), f"{where}.batch_size", "a whole number >= 1 (or null)", found(size))
+    version = params.get("version")  # successive versions of one kernel: diff judges each against the one before
+    if version is not None and (type(version) is not int or version < 0):
+        raise ParseError(str(file), f"{where}.version", "a whole number >= 0 (or null)", found(version))
     tags = params.get("tags")
     if tags is not None and not (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
         raise ParseError(str(file), f"{where}.tags", "a list of text tags", found(tags))

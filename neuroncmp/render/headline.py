@@ -3,18 +3,25 @@
 Which metrics, in which basis and under which name is declared in ``catalog.HEADLINE``; a line
 whose metric no side has is left out (a Trainer-less run has no end-to-end throughput), and a
 per-sample line without batch sizes is left out with a note. Below them, ``bound_line``: what bounds
-each side's step and how many times that bound the step takes (``analysis/bounds.py``).
+each side's step and how many times that bound the step takes (``analysis/bounds.py``), the next
+bottleneck with its share of the bottleneck's time, and AWS's speedup estimate (``analysis/gaps.py``).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..analysis.bounds import Bounds, Shift, shift
-from ..analysis.sweep import bounds_for
+from ..analysis.gaps import Speedup, next_bottleneck, short_name, speedup
+from ..analysis.side_bounds import bounds_for
 from ..catalog import HEADLINE
 from ..choices import BETTER, SAMPLE, SUSPECT, WORSE, Verdict
 from ..comparison.result import Comparison
 from ..records import NamedTuple, record
 from .rows import Line, line
+
+if TYPE_CHECKING:
+    from ..report.documents import DiffReport
 
 
 @record
@@ -36,6 +43,10 @@ def headline(comparison: Comparison) -> list[HeadlineRow]:
 
 BOUND_LABEL = "bound by"
 BOUND_TITLE = "bound by (step / its bound)"  # one line: "DMA 1.17x"
+NEXT_LABEL = "  next bottleneck"
+NEXT_TITLE = "next bottleneck (% of its time)"
+SPEEDUP_LABEL = "  speedup if ideal"
+SPEEDUP_TITLE = "speedup if ideal (AWS bn_speedup)"
 
 
 @record
@@ -46,40 +57,71 @@ class BoundLine(NamedTuple):
     bounds: tuple[Bounds, ...]
     cells: tuple[str, ...]                  # "DMA 1.17x", "-" when unknown
     shifts: tuple[Shift | None, ...]        # per side; None for the baseline and an unchanged bottleneck
+    previous: tuple[Shift | None, ...] = ()  # successive versions: each side's shift from the one before
 
     def short(self) -> tuple[tuple[str, str, str], ...]:
         """Each side's cell in short parts for narrow columns: ``("tensor", "1.30x", "from DMA")``
         (gap and shift ``""`` when unknown or unchanged)."""
         return tuple((_short(b), f"{b.gap:.2f}x" if b.gap is not None else "-",
-                      f"from {_short_name(moved.before_name)}" if moved else "")
+                      f"from {short_name(moved.before_name)}" if moved else "")
                      for b, moved in zip(self.bounds, self.shifts, strict=True))
 
     def one_line(self) -> tuple[str, ...]:
-        """Each cell with its shift on the same line: ``tensor engine 1.30x (from DMA)``."""
-        return tuple(text + (f" (from {moved.before})" if moved else "")
-                     for text, moved in zip(self.cells, self.shifts, strict=True))
+        """Each cell with its shift on the same line: ``tensor engine 1.30x (from DMA)``; successive
+        versions also say the shift from the version before (``(from DMA; from the vector engine in V1)``)."""
+        out = []
+        for at, (text, moved) in enumerate(zip(self.cells, self.shifts, strict=True)):
+            said = [f"from {moved.before}"] if moved else []
+            before = self.previous[at] if self.previous else None
+            if before is not None and (moved is None or before.against != moved.against):
+                said.append(f"from {before.before} in {before.against}")
+            out.append(text + (f" ({'; '.join(said)})" if said else ""))
+        return tuple(out)
+
+    def moved_from_previous(self) -> tuple[str, ...]:
+        """Per side, ``"from DMA"`` when successive versions moved the bottleneck from the one before."""
+        return tuple(f"from {short_name(s.before_name)}" if s else "" for s in self.previous)
+
+    def next_parts(self) -> tuple[tuple[str, str], ...]:
+        """Each side's next bottleneck and its share of the bottleneck's time: ``("vector", "75%")``."""
+        return tuple((short_name(found.bound.name), f"{found.share:.0%}")
+                     if (found := next_bottleneck(b)) is not None else ("-", "") for b in self.bounds)
+
+    def next_cells(self) -> tuple[str, ...]:
+        """``next_parts`` as one cell each: ``vector 75%``."""
+        return tuple(f"{name} {share}".strip() for name, share in self.next_parts())
+
+    def speedup_cells(self) -> tuple[str, ...]:
+        """Each side's speedup estimate at its bottleneck family's ideal: ``1.79x`` (``-``: not computed)."""
+        return tuple(f"{found.factor:.2f}x" if isinstance(found := speedup(b), Speedup) else "-"
+                     for b in self.bounds)
 
 
-def bound_line(comparison: Comparison) -> BoundLine | None:
-    """What bounds each side's step; None when no side has a bound to compute."""
-    found = bounds_for(comparison.sides)
+def bound_line(comparison: Comparison, found: tuple[Bounds, ...] = (), versions: bool = False) -> BoundLine | None:
+    """What bounds each side's step (``found``: computed already, else here with the profiles' own peaks);
+    None when no side has a bound to compute. ``versions``: the sides are successive versions, each also
+    judged against the one before."""
+    found = found or bounds_for(comparison.sides)
     if all(b.bottleneck is None for b in found):
         return None
     base, label = found[0], comparison.baseline.label
     shifts = (None, *(shift(side.label, base, b, label) for side, b in zip(comparison.variants, found[1:],
                                                                            strict=True)))
-    return BoundLine(found, tuple(_bound_cell(b) for b in found), shifts)
+    labels = [side.label for side in comparison.sides]
+    previous = (None, *(shift(labels[at], found[at - 1], found[at], labels[at - 1])
+                        for at in range(1, len(found)))) if versions else ()
+    return BoundLine(found, tuple(_bound_cell(b) for b in found), shifts, previous)
 
 
-SHORT = {"dma": "DMA", "gpsimd": "GpSimd"}  # else the bound's name: "tensor", "compute", "memory"
+def report_bound_line(report: DiffReport) -> BoundLine | None:
+    """``bound_line`` of a diff report: its bounds (under the options' peaks) and whether its sides are versions."""
+    return bound_line(report.comparison, report.bounds, report.versions)
 
 
-def _short_name(name: str) -> str:
-    return SHORT.get(name, name)
 
 
 def _short(bounds: Bounds) -> str:
-    return _short_name(bounds.bottleneck.name) if bounds.bottleneck else "-"
+    return short_name(bounds.bottleneck.name) if bounds.bottleneck else "-"
 
 
 def _bound_cell(bounds: Bounds) -> str:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..analysis.bounds import Bounds
 from ..catalog import group_rank, lookup
 from ..model import Profile
 from ..units import format_value
+from .bounds_table import bounds_lines
 from .layout import Line, fitted_grid, hanging, wrapped
 
 
@@ -111,9 +115,16 @@ def _footer(profile: Profile, width: int) -> list[Line]:
     return lines
 
 
-def profile_lines(profile: Profile, width: int = 100) -> list[Line]:
+def bound_lines(profile: Profile, found: Bounds | None, width: int) -> list[Line]:
+    """What bounds the step and AWS's gaps (``render/bounds_table.py``), when any bound is computable."""
+    if found is None or found.bottleneck is None:
+        return []
+    return bounds_lines([profile.label], (found,), False, width)
+
+
+def profile_lines(profile: Profile, width: int = 100, found: Bounds | None = None) -> list[Line]:
     lines = _heading(profile, width)
-    for block in (metrics_lines(profile, width), memory_lines(profile, width),
+    for block in (metrics_lines(profile, width), bound_lines(profile, found, width), memory_lines(profile, width),
                   training_lines(profile, width)):
         if block:
             lines += [[]] + block
@@ -121,9 +132,11 @@ def profile_lines(profile: Profile, width: int = 100) -> list[Line]:
     return lines + ([[]] + footer if footer else [])
 
 
-def profiles_lines(profiles: list[Profile], width: int) -> list[Line]:
-    """``neuroncmp show``: each profile grouped by catalog group, a rule between profiles."""
+def profiles_lines(profiles: Sequence[Profile], width: int, bounds: Sequence[Bounds] = ()) -> list[Line]:
+    """``neuroncmp show``: each profile grouped by catalog group (with its bounds, when given), a rule
+    between profiles."""
     out: list[Line] = []
     for index, profile in enumerate(profiles):
-        out += ([[], [("─" * width, "dim")], []] if index else []) + profile_lines(profile, width)
+        found = bounds[index] if index < len(bounds) else None
+        out += ([[], [("─" * width, "dim")], []] if index else []) + profile_lines(profile, width, found)
     return out

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis import fits, table
-from ..analysis.bounds import Bounds, Shift
+from ..analysis import fits, gaps, table
+from ..analysis.bounds import Bound, Bounds, Missing, Shift
 from ..analysis.capture_bound import OomBound
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
@@ -49,14 +49,17 @@ def sweep_dict(sweep: Sweep) -> dict[str, Any]:
 # byte; a column declared later follows them, in ``COLUMNS`` order.
 ROW_KEYS = ("step_time", "device_throughput", "e2e_throughput", "mfu", "mbu", "tensor", "vector", "scalar", "gpsimd",
             "dma", "device_memory", "collectives", "speedup", "efficiency", "marginal", "marginal_memory", "batch",
-            "time_per_sample", "spill_per_sample", "hbm_per_sample", "throttled", "bound", "cost_device", "cost_e2e")
+            "time_per_sample", "spill_per_sample", "hbm_per_sample", "throttled", "bound", "cost_device", "cost_e2e",
+            "next", "bn_speedup")
 
 
 def table_row(row: TableRow) -> dict[str, Any]:
-    """One row of the table: every column's value (base units), then its label, inference and bottleneck."""
+    """One row of the table: every column's value (base units), then its label, inference, bottleneck and
+    the next one."""
     values = row.values
     ordered = {name: values[name] for name in ROW_KEYS if name in values}
-    return dict(ordered, **values, label=row.label, inferred=row.inferred, bottleneck=row.bottleneck)
+    return dict(ordered, **values, label=row.label, inferred=row.inferred, bottleneck=row.bottleneck,
+                next_bound=row.next_bound)
 
 
 def _models(sweep: Sweep) -> dict[str, Any]:
@@ -92,18 +95,71 @@ def _bound(bound: OomBound | None) -> dict[str, Any] | None:
 
 
 BOUNDS_FORMULA = ("bottleneck = the largest of: hardware_flops / peak FLOP/s, (hbm_read_bytes + hbm_write_bytes) / "
-                  "HBM bandwidth, each <engine>_engine_active_time and dma_active_time; gap = total_time / "
-                  "bottleneck")
+                  "HBM bandwidth, DMA bytes / DMA bandwidth, each <engine>_engine_active_time and dma_active_time; "
+                  "gap = total_time / bottleneck")
+AWS_FORMULA = ("AWS's performance-bounds.md: levels memory_bound = dma_active_time -> memory_bound_ideal = DMA bytes / "
+               "DMA bandwidth -> memory_bound_ideal_no_reloads = inputs_outputs_weights_size_bytes / DMA bandwidth; "
+               "compute_bound = tensor_engine_active_time -> compute_bound_ideal_flops = hardware_flops / peak -> "
+               "compute_bound_ideal_useful_flops = (hardware_flops - transpose_flops) / peak; each gap the difference "
+               "of consecutive levels (from total_time for the first), share = gap / total_time")
 
 
 def bounds_dict(found: Bounds) -> dict[str, Any]:
     """A step's bounds as plain data: the bottleneck, the gap, each bound's time and formula (its inputs
-    are the step's own metrics, but for the peak and bandwidth: ``roof_dict``), and what is missing."""
+    are the step's own metrics, but for the peak and bandwidth: ``peaks``), what is missing, and AWS's
+    reading (``aws``: its family levels, gaps, speedups, next bottleneck and achieved rates)."""
     top = found.bottleneck
     return {"total_time": found.step, "bottleneck": top.name if top else None, "gap": found.gap,
             "seconds": {b.name: b.seconds for b in found.bounds},
             "formulas": {b.name: b.formula for b in found.bounds},
-            "missing": {m.name: m.reason for m in found.missing}}
+            "missing": {m.name: m.reason for m in found.missing},
+            "peaks": _peaks(found), "aws": aws_dict(found)}
+
+
+def _peaks(found: Bounds) -> dict[str, Any] | None:
+    peaks = found.peaks
+    if peaks is None:
+        return None
+    lnc, flops, dma, hbm = peaks.sources
+    return {"lnc": {"value": peaks.lnc, "source": lnc}, "peak_flops": {"value": peaks.peak_flops, "source": flops},
+            "dma_bandwidth": {"value": peaks.dma_bandwidth, "source": dma},
+            "hbm_bandwidth": {"value": peaks.hbm_bandwidth, "source": hbm}}
+
+
+def _bound(found: Bound | Missing) -> dict[str, Any]:
+    if isinstance(found, Missing):
+        return {"missing": found.reason}
+    return {"name": found.name, "seconds": found.seconds, "formula": found.formula, "inputs": dict(found.inputs)}
+
+
+def aws_dict(found: Bounds) -> dict[str, Any]:
+    """AWS's reading of one step (``analysis/gaps.py``), every value with its formula or why it is missing."""
+    top = gaps.speedup(found)
+    following = gaps.next_bottleneck(found)
+    return {"levels": {name: _bound(level) for name, level in zip(gaps.level_names(), found.levels, strict=False)},
+            "perfect_pipeline": _bound(gaps.perfect_pipeline(found)),
+            "gaps": {g.name: {"missing": g.reason} if isinstance(g, Missing) else plain(g)
+                     for g in gaps.gaps(found)},
+            "speedups": {name: _speedup(s) for name, s in gaps.speedups(found).items()},
+            "speedup": _speedup(top),
+            "next": None if following is None else {"name": following.bound.name, "label": following.bound.label,
+                                                     "seconds": following.bound.seconds, "share": following.share},
+            "achieved": {r.name: {"missing": r.reason} if isinstance(r, Missing) else plain(r)
+                         for r in gaps.achieved(found)},
+            "formula": AWS_FORMULA}
+
+
+def _speedup(found: gaps.Speedup | Missing) -> dict[str, Any]:
+    if isinstance(found, Missing):
+        return {"missing": found.reason}
+    return {"level": found.level, "factor": found.factor, "then": found.then.name,
+            "formula": "total_time / max(level, the other engines' and DMA's largest active time)"}
+
+
+def changes_dict(before: Bounds, after: Bounds) -> dict[str, Any]:
+    """Each time of AWS's tables from one step to another: delta (s) and ratio (before / after)."""
+    return {c.name: {"before": c.before, "after": c.after, "delta": c.delta, "ratio": c.ratio}
+            for c in gaps.changes(before, after)}
 
 
 def roof_dict(found: tuple[Bounds, ...]) -> dict[str, Any]:

@@ -37,6 +37,7 @@ CELLS: dict[str, Callable[[TableRow, float, str], str]] = {  # a column's ``cell
     "": lambda row, value, unit: format_value(value, unit, with_unit=unit not in (FRACTION, SAMPLE_RATE)),
     "batch": lambda row, value, unit: f"{row.batch_size}{'*' if row.inferred else ''}",
     "bottleneck": lambda row, value, unit: f"{row.bottleneck} {value:.2f}x",  # what bounds the step: "DMA 1.17x"
+    "next": lambda row, value, unit: f"{row.next_bound} {value:.0%}",  # the next bottleneck: "vector 75%"
     "times": lambda row, value, unit: f"{value:.2f}x",
     "change": lambda row, value, unit: f"{value * 100:+.1f}",
     "dollars": lambda row, value, unit: f"${value:.2f}",

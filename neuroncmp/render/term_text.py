@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..choices import BETTER, SUSPECT, UNCHANGED, WORSE, Verdict
+from .bounds_table import bounds_lines
 from .captions import (
     FINDINGS_TITLE,
     batch_line,
@@ -24,7 +25,7 @@ from .captions import (
     title,
 )
 from .changes import FLAT, LEGEND, changes_with_marks
-from .headline import BOUND_LABEL, BoundLine, bound_line, headline, notes, tally_text
+from .headline import BOUND_LABEL, NEXT_LABEL, SPEEDUP_LABEL, BoundLine, headline, notes, report_bound_line, tally_text
 from .layout import Line as Styled
 from .layout import fold, hanging, words, wrapped
 from .rows import Heading, Line, identical_text, lines, trend_order
@@ -59,10 +60,11 @@ def _cells(shown: Line, order: list[int] | None, name: str | None = None) -> lis
     return out
 
 
-def _headline_entries(comparison: Comparison, order: list[int] | None) -> list[Entry]:
+def _headline_entries(report: DiffReport, order: list[int] | None) -> list[Entry]:
+    comparison = report.comparison
     entries: list[Entry] = [("group", [[("headline", "bold cyan")]])]
     entries += [("row", _cells(item.line, order, item.label)) for item in headline(comparison)]
-    bound = bound_line(comparison)
+    bound = report_bound_line(report)
     if bound is not None:
         trend = [[("", "")]] if order is not None else []
         entries += [("row", cells + trend) for cells in _bound_cells(bound)]
@@ -73,15 +75,19 @@ def _headline_entries(comparison: Comparison, order: list[int] | None) -> list[E
 
 
 def _bound_cells(bound: BoundLine) -> list[list[TermCell]]:
-    """The "bound by" line as two rows short enough not to widen the headline's columns: each side's
-    bottleneck (a variant's shift in its change column), then the step over that bound."""
+    """The "bound by" line as rows short enough not to widen the headline's columns: each side's
+    bottleneck (a variant's shift in its change column; successive versions: the shift from the one
+    before), the step over that bound, the next bottleneck and the speedup estimate."""
     (base_name, base_gap, _), *variants = bound.short()
+    moved_before = bound.moved_from_previous() or ("",) * len(bound.bounds)
     names: list[TermCell] = [[(BOUND_LABEL, "")], [(base_name, "")]]
     gaps: list[TermCell] = [[("  step / its bound", "")], [(base_gap, "")]]
-    for name, gap, moved in variants:
-        names.append([(name, "")] + ([(moved, "yellow")] if moved else []))
+    for (name, gap, moved), before in zip(variants, moved_before[1:], strict=True):
+        names.append([(name, "")] + ([(before or moved, "yellow")] if before or moved else []))
         gaps.append([(gap, "")])
-    return [names, gaps]
+    following: list[TermCell] = [[(NEXT_LABEL, "")]]
+    following += [[(name, "")] + ([(share, "")] if share else []) for name, share in bound.next_parts()]
+    return [names, gaps, following, [[(SPEEDUP_LABEL, "")], *[[(cell, "")] for cell in bound.speedup_cells()]]]
 
 
 def _table_entries(report: DiffReport, order: list[int] | None) -> list[Entry]:
@@ -246,7 +252,7 @@ def _per_variant(report: DiffReport, summary: bool, width: int) -> list[Styled]:
     comparison = report.comparison
     out: list[Styled] = []
     shown = short_labels([s.label for s in comparison.sides])[0]
-    blocks = [_headline_entries(comparison, None)] + ([] if summary else [_table_entries(report, None)])
+    blocks = [_headline_entries(report, None)] + ([] if summary else [_table_entries(report, None)])
     for index, side in enumerate(comparison.variants):
         keep = [0, index + 1]
         labels = [shown[i] for i in keep]
@@ -295,7 +301,7 @@ def body(report: DiffReport, width: int, summary: bool) -> list[Styled]:
     shown, legend = short_labels([side.label for side in comparison.sides])
     labels = shown + (["trend"] if order is not None else [])
     after = wrapped("labels: " + "; ".join(legend), "dim", width) if legend else []
-    blocks = [_headline_entries(comparison, order)]
+    blocks = [_headline_entries(report, order)]
     if not summary:
         blocks.append(_table_entries(report, order))
     found = warnings(comparison, width)
@@ -336,6 +342,10 @@ def findings(report: DiffReport, width: int) -> list[Styled]:
 
 
 def styled_lines(report: DiffReport, width: int = 100, summary: bool = False) -> list[Styled]:
-    """The report as styled lines (the CLI prints them plain or in colour)."""
-    return header(report.comparison, width) + [[]] + body(report, width, summary) \
-        + findings(report, width) + [[]] + footer(report, width, summary)
+    """The report as styled lines (the CLI prints them plain or in colour); ``--bounds``: AWS's tables
+    in place of the full one."""
+    summary = summary or report.bounds_only
+    out = header(report.comparison, width) + [[]] + body(report, width, summary)
+    if report.bounds_only and (bound := report_bound_line(report)) is not None:
+        out += [[]] + bounds_lines([s.label for s in report.comparison.sides], bound.bounds, report.versions, width)
+    return out + findings(report, width) + [[]] + footer(report, width, summary)

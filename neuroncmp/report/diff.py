@@ -10,13 +10,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import arguments
+from ..analysis.bounds import Bounds
 from ..analysis.findings.base import Finding
+from ..analysis.side_bounds import overrides
 from ..choices import AUTO, BASES, ORDERS, SORTS, Basis, Order, Sort, check
 from ..comparison.bands import Bands
 from ..comparison.result import Comparison
 from ..comparison.sides import ProfileInput
 from ..comparison.view import View, select
 from ..ingest.failures import Failed, Failures, failures_of
+from ..model import Profile
 from .documents import DiffReport
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used, the store only for a history baseline
@@ -43,6 +46,11 @@ class DiffOptions:
     rules: tuple[str, ...] = ()
     summary: bool = False
     findings: bool = True
+    peak_flops: float | None = None      # FLOP/s, bytes/s: the bounds' peaks (None: each profile's own)
+    hbm_bandwidth: float | None = None
+    dma_bandwidth: float | None = None
+    versions: bool = False               # the variants are successive versions, in the order given
+    bounds_only: bool = False            # show AWS's bounds and gaps per side, not the table
     bands: Bands = field(init=False, repr=False, compare=False)        # thresholds, parsed once
     gates: tuple[Rule, ...] = field(init=False, repr=False, compare=False)  # rules, parsed once
 
@@ -65,6 +73,12 @@ class DiffOptions:
         fixed(self, "sort", check("sort", self.sort, SORTS))
         arguments.flag("summary", self.summary)
         arguments.flag("findings", self.findings)
+        arguments.flag("versions", self.versions)
+        arguments.flag("bounds_only", self.bounds_only)
+        given = overrides(None, None, self.peak_flops, self.hbm_bandwidth, self.dma_bandwidth)
+        fixed(self, "peak_flops", given.peak_flops)
+        fixed(self, "hbm_bandwidth", given.hbm_bandwidth)
+        fixed(self, "dma_bandwidth", given.dma_bandwidth)
 
 
 def _parsed(rules: tuple[str, ...]) -> tuple[Rule, ...]:
@@ -79,9 +93,19 @@ def diff_report(profiles: Iterable[ProfileInput], options: DiffOptions) -> DiffR
     """Compare ``profiles`` (the baseline first, or the one ``options.baseline`` names) and report it."""
     from ..comparison.differ import compare
 
+    profiles = list(profiles)
+    versions = options.versions or _versioned(profiles)
+    if versions and not options.versions:  # the manifest numbers them: in that order
+        profiles.sort(key=lambda p: p.params["version"] if isinstance(p, Profile) else 0)
     comparison = compare(*profiles, baseline=options.baseline, basis=options.basis,
-                         thresholds=options.bands, order=options.order)
-    return report_of(comparison, options)
+                         thresholds=options.bands, order="given" if versions else options.order)
+    return report_of(comparison, replace(options, versions=versions))
+
+
+def _versioned(profiles: list[ProfileInput]) -> bool:
+    """Whether every profile states a ``version`` number (a run folder's manifest: ``params.version``)."""
+    return bool(profiles) and all(isinstance(p, Profile) and type(p.params.get("version")) is int
+                                  for p in profiles)
 
 
 def history_diff_report(store: Store, path: str | Path, options: DiffOptions, *, runs: int,
@@ -110,7 +134,15 @@ def report_of(comparison: Comparison, options: DiffOptions, view: View | None = 
         view = select(comparison, groups=options.groups, metrics=options.metrics,
                       only_changed=options.only_changed, sort=options.sort)
     findings = _findings(comparison, failed.entries) if options.findings else ()
-    return DiffReport(comparison, view, gates, options.summary, findings)
+    return DiffReport(comparison, view, gates, options.summary, findings, _bounds(comparison, options),
+                      options.versions, options.bounds_only)
+
+
+def _bounds(comparison: Comparison, options: DiffOptions) -> tuple[Bounds, ...]:
+    from ..analysis.side_bounds import Overrides, bounds_for
+
+    return bounds_for(comparison.sides, Overrides(options.peak_flops, options.hbm_bandwidth,
+                                                  dma_bandwidth=options.dma_bandwidth))
 
 
 def _with_failures(comparison: Comparison, failed: Failures) -> Comparison:

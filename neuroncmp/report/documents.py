@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..records import NamedTuple, record
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used; the rest types only (show's Loaded needs none)
+    from ..analysis.bounds import Bounds
     from ..analysis.findings.base import Finding
     from ..comparison.gates import GateResult
     from ..comparison.result import Comparison
@@ -24,6 +25,10 @@ class DiffReport(NamedTuple):
     gates: tuple[GateResult, ...] = ()
     summary: bool = False   # the headline only, not the full table
     findings: tuple[Finding, ...] = ()   # what the sweep analysis of these sides finds
+    bounds: tuple[Bounds, ...] = ()      # what bounds each side's step, under the options' peaks (else computed
+                                         # when shown, with the profiles' own)
+    versions: bool = False               # the sides are successive versions: each judged against the one before
+    bounds_only: bool = False            # show AWS's bounds and gaps per side in place of the table
 
     @classmethod
     def of(cls, comparison: Comparison, view: View | None = None, gates: tuple[GateResult, ...] = (),
@@ -43,6 +48,7 @@ class Loaded(NamedTuple):
 
     profiles: tuple[Profile, ...]
     notes: tuple[str, ...] = ()
+    bounds: tuple[Bounds, ...] = ()    # per profile, what bounds its step (``show``)
 
     def __repr__(self) -> str:
         return f"<Loaded {len(self.profiles)} profiles, {len(self.notes)} notes>"

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...escape import csv_cell
 from ..base import DiffReport, Renderer
-from ..headline import bound_line
+from ..headline import report_bound_line
 from ..tidy import FIELDS, bound_records, records
 
 
@@ -20,7 +20,7 @@ class Csv(Renderer):
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
         writer.writeheader()
-        bound = bound_line(report.comparison)
+        bound = report_bound_line(report)
         extra = bound_records(report.comparison, bound) if bound is not None else []
         for record in [*records(report.comparison, report.view.rows, report.gates), *extra]:
             writer.writerow({k: csv_cell(v) for k, v in record.items()})

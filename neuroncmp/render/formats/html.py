@@ -15,6 +15,7 @@ from ...escape import html as escape
 from ...model import Profile
 from .. import sweep_text
 from ..base import DiffReport, Renderer
+from ..bounds_table import bounds_html
 from ..captions import (
     FINDINGS_TITLE,
     batch_line,
@@ -27,7 +28,7 @@ from ..captions import (
     where_text,
 )
 from ..changes import LEGEND, change_with_mark
-from ..headline import BOUND_TITLE, bound_line, headline, notes, tally_text
+from ..headline import BOUND_TITLE, NEXT_TITLE, SPEEDUP_TITLE, headline, notes, report_bound_line, tally_text
 from ..rows import Heading, Line, identical_text, lines
 
 CSS = """
@@ -66,10 +67,12 @@ def _headline(report: DiffReport) -> list[str]:
     for item in headline(report.comparison):
         unit = f" [{item.line.unit}]" if item.line.unit else ""
         parts.append(_line(item.line, item.label + unit))
-    bound = bound_line(report.comparison)
+    bound = report_bound_line(report)
     if bound is not None:
-        parts.append(f'<tr><td class="m">{escape(BOUND_TITLE)}</td>'
-                     + "".join(f"<td>{escape(text)}</td>" for text in bound.one_line()) + "</tr>")
+        for name, cells in ((BOUND_TITLE, bound.one_line()), (NEXT_TITLE, bound.next_cells()),
+                            (SPEEDUP_TITLE, bound.speedup_cells())):
+            parts.append(f'<tr><td class="m">{escape(name)}</td>'
+                         + "".join(f"<td>{escape(text)}</td>" for text in cells) + "</tr>")
     tallies = "".join(f"<td>{escape(tally_text(c))}</td>" for c in report.comparison.tally())
     parts.append(f'<tr><td class="m">rows better / worse</td><td></td>{tallies}</tr>')
     return parts + ["</tbody></table>"]
@@ -107,7 +110,10 @@ def fragment(report: DiffReport) -> str:
     parts += [f'<p class="warn">warning: {escape(w)}</p>' for w in [*notes(comparison), *comparison.warnings]]
     parts += [f'<p class="{"fail" if g.startswith("FAILED") else "foot"}">{escape(g)}</p>'
               for g in gate_lines(report.gates)]
-    if not report.summary:
+    bound = report_bound_line(report) if report.bounds_only else None
+    if bound is not None:
+        parts += bounds_html([s.label for s in comparison.sides], bound.bounds, report.versions)
+    elif not report.summary:
         parts += _table(report)
     if report.findings:
         parts.append(f"<h4>{escape(FINDINGS_TITLE)}</h4><ol>"

@@ -28,11 +28,14 @@ from ..base import (
 )
 from ..catalog_text import spec_record
 from ..changes import changes_once, changes_with_marks
-from ..headline import bound_line, headline, notes
+from ..headline import headline, notes, report_bound_line
 from ..json_out import dumps, laid_out
 from ..profile_json import profile_dict
 from ..rows import Line, line
-from ..sweep_data import BOUNDS_FORMULA, bounds_dict, finding_dict, roof_dict, shift_dict, sweep_dict
+from ..sweep_data import BOUNDS_FORMULA, bounds_dict, changes_dict, finding_dict, roof_dict, shift_dict, sweep_dict
+
+if TYPE_CHECKING:
+    from ...report.documents import Loaded
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
     from ...comparison.gates import GateResult, Hit
@@ -118,12 +121,17 @@ def _headline(report: DiffReport) -> list[dict[str, Any]]:
 
 def _bounds(report: DiffReport) -> dict[str, Any] | None:
     """What bounds each side's step (the headline's "bound by" line), with every bound's inputs."""
-    found = bound_line(report.comparison)
+    found = report_bound_line(report)
     if found is None:
         return None
-    return {"sides": [dict(bounds_dict(b), label=side.label, shift=shift_dict(s) if s else None)
-                      for side, b, s in zip(report.comparison.sides, found.bounds, found.shifts, strict=True)],
-            "roof": roof_dict(found.bounds), "formula": BOUNDS_FORMULA}
+    sides, base = report.comparison.sides, found.bounds[0]
+    out = [dict(bounds_dict(b), label=side.label, shift=shift_dict(s) if s else None,
+                from_baseline=changes_dict(base, b) if at else None)
+           for at, (side, b, s) in enumerate(zip(sides, found.bounds, found.shifts, strict=True))]
+    for at, before in enumerate(found.previous):  # successive versions: each against the one before
+        out[at].update(shift_from_previous=shift_dict(before) if before else None,
+                       from_previous=changes_dict(found.bounds[at - 1], found.bounds[at]) if at else None)
+    return {"sides": out, "versions": bool(found.previous), "roof": roof_dict(found.bounds), "formula": BOUNDS_FORMULA}
 
 
 def _hits(hits: tuple[Hit, ...]) -> list[dict[str, Any]]:
@@ -204,9 +212,14 @@ class Json(Renderer):
 
         return formats_json(report.parsers, report.renderers)
 
-    def profiles(self, profiles: list[Profile], width: int = 100) -> str:
-        """One normalized profile (``neuroncmp.profile/1``), or a list when there are several."""
-        data = [profile_dict(p) for p in profiles]
+    def profiles(self, profiles: list[Profile] | Loaded, width: int = 100) -> str:
+        """One normalized profile (``neuroncmp.profile/1``), or a list when there are several; ``show``'s
+        ``Loaded`` adds each one's bounds (``bounds``: as a diff's JSON writes a side's)."""
+        if isinstance(profiles, list):
+            data = [profile_dict(p) for p in profiles]
+        else:
+            data = [dict(profile_dict(p), bounds=bounds_dict(b)) for p, b in zip(profiles.profiles, profiles.bounds,
+                                                                               strict=True)]
         return dumps(data[0] if len(data) == 1 else data, indent=2) + "\n"
 
     def ops(self, report: Any, width: int = 100) -> str:

@@ -15,6 +15,7 @@ from ...stats import median
 from ...units import format_value, pick_scale
 from .. import sweep_text
 from ..base import DiffReport, RegressionsReport, Renderer
+from ..bounds_table import bounds_markdown
 from ..captions import (
     FINDINGS_TITLE,
     batch_line,
@@ -27,7 +28,7 @@ from ..captions import (
     where_text,
 )
 from ..changes import LEGEND, change_with_word, direction_with_word
-from ..headline import BOUND_TITLE, bound_line, headline, notes, tally_text
+from ..headline import BOUND_TITLE, NEXT_TITLE, SPEEDUP_TITLE, headline, notes, report_bound_line, tally_text
 from ..rows import Heading, Line, lines
 
 
@@ -52,9 +53,11 @@ def _header(report: DiffReport, first: str = "metric") -> list[str]:
 def _headline(report: DiffReport) -> list[str]:
     out = ["### Headline", ""] + _header(report, "")
     out += [_cells(item.line, _escape(item.label)) for item in headline(report.comparison)]
-    bound = bound_line(report.comparison)
+    bound = report_bound_line(report)
     if bound is not None:
-        out.append(f"| {BOUND_TITLE} | " + " | ".join(_escape(text) for text in bound.one_line()) + " |")
+        for name, cells in ((BOUND_TITLE, bound.one_line()), (NEXT_TITLE, bound.next_cells()),
+                            (SPEEDUP_TITLE, bound.speedup_cells())):
+            out.append(f"| {name} | " + " | ".join(_escape(text) for text in cells) + " |")
     tallies = " | ".join(tally_text(counts) for counts in report.comparison.tally())
     return out + [f"| rows better / worse | | {tallies} |"]
 
@@ -178,7 +181,10 @@ class Markdown(Renderer):
         gates = gate_lines(report.gates)
         if gates:
             out += ["", "**Gates**", ""] + [f"- {_escape(g)}" for g in gates]
-        if not report.summary:
+        bound = report_bound_line(report) if report.bounds_only else None
+        if bound is not None:
+            out += [""] + bounds_markdown([s.label for s in comparison.sides], bound.bounds, report.versions, _escape)
+        elif not report.summary:
             out += [""] + _table(report)
         if report.findings:
             out += ["", f"**{FINDINGS_TITLE.capitalize()}**", ""]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # types only: the comparison's and the sweep's code load when
     from ...analysis.sweep import Sweep
     from ...catalog import MetricSpec
     from ...model import Profile
-    from ...report.documents import DiffReport
+    from ...report.documents import DiffReport, Loaded
     from ..layout import Line as Styled
 
 
@@ -37,11 +37,14 @@ def styled_lines(report: DiffReport, width: int = 100, summary: bool = False) ->
     return comparison_lines(report, width, summary)
 
 
-def profiles_lines(profiles: list[Profile], width: int) -> list[Styled]:
-    """``neuroncmp show`` as styled lines (``profile_text.profiles_lines``: none of the comparison's views)."""
+def profiles_lines(profiles: list[Profile] | Loaded, width: int) -> list[Styled]:
+    """``neuroncmp show`` as styled lines (``profile_text.profiles_lines``: none of the comparison's views);
+    ``show``'s ``Loaded`` brings each profile's bounds."""
     from ..profile_text import profiles_lines as profile_lines
 
-    return profile_lines(profiles, width)
+    if isinstance(profiles, list):
+        return profile_lines(profiles, width)
+    return profile_lines(profiles.profiles, width, profiles.bounds)
 
 
 def _sweep_lines(sweep: Sweep, width: int) -> list[Styled]:
@@ -63,7 +66,7 @@ class Term(Renderer):
     def diff(self, report: DiffReport, width: int = 100) -> str:
         return plain(styled_lines(report, width, report.summary))
 
-    def profiles(self, profiles: list[Profile], width: int = 100) -> str:
+    def profiles(self, profiles: list[Profile] | Loaded, width: int = 100) -> str:
         return plain(profiles_lines(profiles, width))
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:

@@ -1,0 +1,305 @@
+"""AWS's bounds analysis, reproduced: the worked example and a real trn2 pair by AWS's method by hand.
+
+AWS's method: the neuron-nki-profile-querying skill of aws-neuron/neuron-agentic-development,
+``references/performance-bounds.md`` (the formulas) and ``references/example-bounds-analysis.md`` (a
+4096x4096x4096 bf16 matmul NKI kernel on trn2, V0 -> V1 -> V2; docs/bounds.md puts its tables beside
+ours value by value).
+
+The example states per version total_time and every engine's active time, and (V0's appendix) the DMA
+bytes 1,207,697,408 and the necessary bytes 100,663,296 (3 x 4096 x 4096 x 2). Worked back, as the
+example does not state them:
+- hardware_flops = 2 x 4096^3 = 137,438,953,472 (its compute_bound_ideal 1,748 us = that / 78.6 TFLOP/s),
+  transpose_flops = 0 (its "Transpose 0" gap);
+- V1's and V2's DMA bytes = 201,326,592 = 6 x 4096 x 4096 x 2 (rhs loaded 4 times at BM=8, lhsT and the
+  output once): its memory_bound_ideal 463 us x 435 GB/s = 201.4 MB, and its achieved bandwidths
+  151.9 and 245.8 GB/s x 1,325 and 819 us = 201.3 MB;
+- the peaks from the header it names: dma_ddr_bandwidth 435 GB/s, TE peak 128 x 128 x 2 x 2.4 GHz
+  (78.6 TFLOP/s), one core (LNC=1: AWS's bounds assume single-core kernels).
+Its times are rounded to 1 us, so a gap (a difference of two of them) is known to +-1 us: each value is
+checked within 1 %, a gap within 1 % or 1 us.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import RUN, THIRD_PARTY
+
+import neuroncmp as nc
+from neuroncmp.cli import cli
+
+US = 1e-6
+TILE = 4096 * 4096 * 2   # bytes of one 4096 x 4096 bf16 tensor
+# (version, total_time, DMA, tensor, vector active in us, DMA bytes): AWS's tables and appendix
+VERSIONS = (("V0", 8602, 7906, 4806, 176, 1_207_697_408),
+            ("V1", 2451, 1325, 2163, 174, 6 * TILE),
+            ("V2", 1801, 819, 1781, 172, 6 * TILE))
+HEADER = {"instance_type": "trn2.3xlarge", "lnc_config": 1, "dma_ddr_bandwidth": 435e9,
+          "tensor_engine_num_rows": 128, "tensor_engine_num_cols": 128, "tensor_engine_clock_freq": 2.4}
+# AWS's tables, as published (us; shares of total_time)
+BOUNDS = {"V0": {"memory_bound": 7906, "memory_bound_ideal": 2776, "memory_bound_ideal_no_reloads": 231,
+                 "compute_bound": 4806, "compute_bound_ideal_flops": 1748, "compute_bound_ideal_useful_flops": 1748,
+                 "perfect_pipeline": 7906},
+          "V1": {"memory_bound": 1325, "memory_bound_ideal": 463, "memory_bound_ideal_no_reloads": 231,
+                 "compute_bound": 2163, "compute_bound_ideal_flops": 1748, "compute_bound_ideal_useful_flops": 1748,
+                 "perfect_pipeline": 2163},
+          "V2": {"memory_bound": 819, "memory_bound_ideal": 463, "memory_bound_ideal_no_reloads": 231,
+                 "compute_bound": 1781, "compute_bound_ideal_flops": 1748, "compute_bound_ideal_useful_flops": 1748,
+                 "perfect_pipeline": 1781}}
+GAPS = {"V0": {"dma_idle": (696, 0.081), "dma_inefficiency": (5130, 0.596), "excess_traffic": (2545, 0.296),
+               "tensor_idle": (3796, 0.441), "tensor_underuse": (3058, 0.356), "transposes": (0, 0.0)},
+        "V1": {"dma_idle": (1126, 0.460), "dma_inefficiency": (862, 0.352), "excess_traffic": (231, None),
+               "tensor_idle": (288, 0.118), "tensor_underuse": (416, 0.170), "transposes": (0, 0.0)},
+        "V2": {"dma_idle": (982, 0.545), "dma_inefficiency": (356, 0.198), "excess_traffic": (231, None),
+               "tensor_idle": (20, 0.011), "tensor_underuse": (33, 0.018), "transposes": (0, 0.0)}}
+TRAFFIC = {"V0": 0.917, "V1": 0.500, "V2": 0.500}   # excess traffic "% of traffic"
+
+
+def example_run(folder: Path) -> Path:
+    """The worked example's three versions as a run folder: summary-json files and a manifest that
+    states the header's facts and numbers the versions (``params.version``)."""
+    folder.mkdir()
+    entries = []
+    for number, (label, total, dma, tensor, vector, moved) in enumerate(VERSIONS):
+        summary = {"total_time": total * US, "dma_active_time": dma * US, "tensor_engine_active_time": tensor * US,
+                   "vector_engine_active_time": vector * US, "scalar_engine_active_time": 0.0,
+                   "gpsimd_engine_active_time": 0.0, "dma_transfer_total_bytes": moved,
+                   "inputs_outputs_weights_size_bytes": 3 * TILE, "hardware_flops": 2 * 4096**3,
+                   "transpose_flops": 0}
+        (folder / f"{label}.json").write_text(json.dumps({f"n_{label}": summary}), encoding="utf-8")
+        entries.append({"file": f"{label}.json", "label": label, "params": {"version": number},
+                        "metadata": HEADER})
+    (folder / "manifest.json").write_text(json.dumps({"schema": "neuroncmp.manifest/1", "profiles": entries}),
+                                          encoding="utf-8")
+    return folder
+
+
+def within(got: float, want: float, slack: float = 0.0) -> bool:
+    return abs(got - want) <= max(0.01 * abs(want), slack)
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory) -> dict:
+    run = example_run(tmp_path_factory.mktemp("aws") / "blocking-tiled")
+    return json.loads(CliRunner().invoke(cli, ["diff", str(run), "--format", "json"]).output)
+
+
+def test_the_worked_example_bounds_within_1_percent(example):
+    sides = {s["label"]: s for s in example["bounds"]["sides"]}
+    assert list(sides) == ["V0", "V1", "V2"] and example["bounds"]["versions"]  # the manifest numbers them
+    for label, want in BOUNDS.items():
+        aws = sides[label]["aws"]
+        got = {name: level["seconds"] / US for name, level in aws["levels"].items()}
+        got["perfect_pipeline"] = aws["perfect_pipeline"]["seconds"] / US
+        for name, value in want.items():
+            assert within(got[name], value), (label, name, got[name], value)
+
+
+def test_the_worked_example_gaps_and_shares(example):
+    sides = {s["label"]: s for s in example["bounds"]["sides"]}
+    for label, want in GAPS.items():
+        found = sides[label]["aws"]["gaps"]
+        for name, (seconds, share) in want.items():
+            assert within(found[name]["seconds"] / US, seconds, 1.0), (label, name)
+            if share is not None:  # AWS prints them to 0.1 point, of its unrounded times
+                assert found[name]["share"] == pytest.approx(share, abs=0.001), (label, name)
+        assert found["excess_traffic"]["part"] == pytest.approx(TRAFFIC[label], abs=0.001)
+        assert found["transposes"]["part"] == 0.0
+
+
+def test_the_worked_example_bottlenecks_speedup_and_rates(example):
+    sides = {s["label"]: s for s in example["bounds"]["sides"]}
+    # "Bottleneck: DMA", "DMA -> Tensor", "Tensor"
+    assert [sides[v]["bottleneck"] for v in ("V0", "V1", "V2")] == ["dma", "tensor", "tensor"]
+    assert sides["V1"]["shift_from_previous"]["sentence"] == "V1 moves the bottleneck from DMA to the tensor engine"
+    assert sides["V2"]["shift_from_previous"] is None and sides["V2"]["shift"]["against"] == "V0"
+    # V0: "the next unaffected engine (TE) ... at 4,806 (1.79x speedup)"
+    speedup = sides["V0"]["aws"]["speedup"]
+    assert within(speedup["factor"], 1.79) and speedup["then"] == "tensor"
+    assert sides["V0"]["aws"]["next"]["name"] == "tensor"
+    # V1 -> V2: "achieved BW from 151.9 to 245.8 GB/s"; V1's appendix: "Achieved 63.5 TFLOPS (81%)"
+    assert within(sides["V1"]["aws"]["achieved"]["dma_bandwidth"]["value"], 151.9e9)
+    assert within(sides["V2"]["aws"]["achieved"]["dma_bandwidth"]["value"], 245.8e9)
+    tensor = sides["V1"]["aws"]["achieved"]["tensor_flops"]
+    assert within(tensor["value"], 63.5e12) and tensor["of_peak"] == pytest.approx(0.81, abs=0.005)
+
+
+def test_the_worked_example_changes_from_one_version_to_the_next(example):
+    sides = {s["label"]: s for s in example["bounds"]["sides"]}
+    v1, v2 = sides["V1"]["from_previous"], sides["V2"]["from_previous"]
+    # AWS's V0 -> V1 column: -6,151 us (3.5x), -6,581 (6.0x), -2,643 (2.2x); gaps +430, -4,268 (6.0x), -3,508 (13.2x)
+    for name, delta, ratio in (("total_time", -6151, 3.5), ("memory_bound", -6581, 6.0),
+                               ("compute_bound", -2643, 2.2), ("dma_idle", 430, None),
+                               ("dma_inefficiency", -4268, 6.0), ("tensor_idle", -3508, 13.2)):
+        assert within(v1[name]["delta"] / US, delta, 1.0), name
+        if ratio is not None:  # AWS's ratios are of its unrounded times: 5,130 / 862 is 5.95, printed 6.0
+            assert within(v1[name]["ratio"], ratio, 0.05), name
+    # V1 -> V2: -650 us (1.4x), DMA -506 (1.6x), tensor -382 (1.2x), TE idle -268 (14.4x)
+    for name, delta, ratio in (("total_time", -650, 1.4), ("memory_bound", -506, 1.6),
+                               ("compute_bound", -382, 1.2), ("tensor_idle", -268, 14.4)):
+        assert within(v2[name]["delta"] / US, delta, 1.0) and within(v2[name]["ratio"], ratio, 0.05), name  # printed to 0.1
+
+
+def test_the_bounds_view_prints_the_tables(tmp_path):
+    run = example_run(tmp_path / "blocking-tiled")
+    text = CliRunner().invoke(cli, ["diff", str(run), "--bounds", "--no-color", "--width", "160"]).output
+    assert "memory_bound_ideal: DMA bytes / DMA bandwidth" in text
+    lines = text.splitlines()
+    assert next(line.split() for line in lines if line.split()[:2] == ["bound", "V0"]) == [
+        "bound", "V0", "V1", "V2", "V1", "->", "V2"]
+    row = next(line for line in lines if line.startswith("total_time "))
+    assert row.split()[1:] == ["8,602", "us", "2,451", "us", "1,801", "us", "-650", "us", "(1.4x)"]
+    row = next(line for line in lines if line.startswith("memory_bound_ideal "))
+    assert row.split()[1:] == ["2,776", "us", "463", "us", "463", "us", "="]
+    pipeline = next(line for line in lines if line.startswith("perfect_pipeline"))
+    assert "7,906 us (DMA)" in pipeline and "1,781 us (tensor)" in pipeline
+    excess = next(line for line in lines if line.startswith("gap: excess traffic"))
+    assert "2,545 us (29.6%; 91.7%)" in excess
+
+
+# ---- the real trn2 attention pair, by AWS's method by hand ------------------------------------------------
+
+VIEW = THIRD_PARTY / "view-json"
+PAIR = [VIEW / f"trn2.3xlarge_profiler-2.28_attention_{kind}_bf16_s512.json" for kind in ("baseline", "fused")]
+
+
+def by_hand(path: Path) -> dict[str, float]:
+    """AWS's bounds of one view JSON, from its own sections with ``json``: the DMA bytes by AWS's filter
+    over the ``dma`` rows, the peaks from ``metadata`` for the one physical core every MATMUL and data
+    DMA ran on (subgraph sg00)."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    summary, header = doc["summary"][0], doc["metadata"][0]
+    data = [r for r in doc["dma"] if r["queue_type"] != "instruction" and r["transfer_size"] > 4]
+    assert {r["subgraph"] for r in data} == {"sg00"}
+    assert {r["subgraph"] for r in doc["instruction"] if r["opcode"] == "MATMUL"} == {"sg00"}
+    moved = sum(r["transfer_size"] for r in data)
+    peak = header["pe_num_rows"] * header["pe_num_cols"] * 2 * header["pe_clock_freq"] * 1e9
+    bandwidth = header["dma_ddr_bandwidth"]
+    flops, transposes = summary["hardware_flops"], summary["transpose_flops"]
+    engines = {e: summary[f"{e}_engine_active_time"] for e in ("tensor", "vector", "scalar", "gpsimd", "sync")}
+    engines["dma"] = summary["dma_active_time"]
+    total = summary["total_time"]
+    levels = {"memory_bound": engines["dma"], "memory_bound_ideal": moved / bandwidth,
+              "memory_bound_ideal_no_reloads": summary["inputs_outputs_weights_size_bytes"] / bandwidth,
+              "compute_bound": engines["tensor"], "compute_bound_ideal_flops": flops / peak,
+              "compute_bound_ideal_useful_flops": (flops - transposes) / peak}
+    return {"total_time": total, **levels, "perfect_pipeline": max(engines.values()),
+            "dma_data_bytes": moved, "achieved_dma": moved / engines["dma"],
+            "next": sorted(engines.values())[-2]}
+
+
+def test_the_real_trn2_attention_pair_by_aws_method_by_hand():
+    data = json.loads(CliRunner().invoke(cli, ["diff", *map(str, PAIR), "--format", "json"]).output)
+    for path, side in zip(PAIR, data["bounds"]["sides"], strict=True):
+        want = by_hand(path)
+        aws = side["aws"]
+        for name, level in aws["levels"].items():
+            assert level["seconds"] == pytest.approx(want[name], rel=1e-12), (path.name, name)
+        assert aws["perfect_pipeline"]["seconds"] == pytest.approx(want["perfect_pipeline"])
+        assert aws["achieved"]["dma_bandwidth"]["value"] == pytest.approx(want["achieved_dma"])
+        assert aws["next"]["seconds"] == pytest.approx(want["next"])
+        dma = aws["gaps"]["dma_inefficiency"]
+        assert dma["seconds"] == pytest.approx(want["memory_bound"] - want["memory_bound_ideal"])
+        assert dma["share"] == pytest.approx(dma["seconds"] / want["total_time"])
+    baseline, fused = data["bounds"]["sides"]
+    assert (baseline["bottleneck"], fused["bottleneck"]) == ("dma", "tensor")
+    # the fused kernel: tensor 15.1 us, then the vector engine 11.4 (75 %), the DMA 11.0
+    assert fused["aws"]["next"]["name"] == "vector" and fused["aws"]["next"]["share"] == pytest.approx(
+        11.373937 / 15.147477)
+    # its speedup if the tensor engine ran only its useful FLOPs at the peak: the vector engine then bounds it
+    assert fused["aws"]["speedup"]["factor"] == pytest.approx(36.351609 / 11.373937)
+
+
+def test_the_view_json_rows_are_summed_for_the_dma_bytes():
+    for path in PAIR:
+        profile = nc.load(path)[0]
+        want = by_hand(path)
+        assert profile.metrics["dma_data_bytes"].value == want["dma_data_bytes"]
+        assert (profile.info("matmul_cores"), profile.info("dma_cores"), profile.info("lnc_config")) == (1, 1, 2)
+    # the baseline's 4,816,896 bytes are its HBM reads and writes; its static_dma_size (164,880) is the
+    # instruction queue's, which AWS's filter leaves out
+    base = nc.load(PAIR[0])[0]
+    assert base.value("dma_data_bytes") == base.value("hbm_read_bytes") + base.value("hbm_write_bytes") == 4_816_896
+
+
+def test_an_lnc2_kernel_on_one_core_is_measured_against_one_core():
+    """The pair states LNC=2 (number_of_neuroncores_per_lnc) and its HFU implies two cores' peak (157.3
+    TFLOP/s), but every MATMUL and data DMA ran on one physical core: the ideal times are one core's."""
+    data = json.loads(CliRunner().invoke(cli, ["diff", *map(str, PAIR), "--format", "json"]).output)
+    peaks = data["bounds"]["sides"][0]["peaks"]
+    assert peaks["lnc"]["value"] == 2 and "as the profile states" in peaks["lnc"]["source"]
+    assert peaks["peak_flops"]["value"] == 128 * 128 * 2 * 2.4e9
+    assert "ran on 1 of its LNC=2 cores" in peaks["peak_flops"]["source"]
+    assert peaks["dma_bandwidth"]["value"] == 435e9
+
+
+def test_summary_json_of_a_trn2_kernel_takes_its_lnc_from_hfu():
+    """A summary-json states no LNC: its HFU implies the peak the profiler used, two cores' on trn2."""
+    path = THIRD_PARTY / "derived" / "summary-json" / "trn2.3xlarge_profiler-2.28_attention_fused_bf16_s1024.summary-json.json"
+    (values,) = json.loads(path.read_text(encoding="utf-8")).values()
+    implied = values["hardware_flops"] / (values["hfu_estimated_percent"] * values["total_time"])
+    shown = json.loads(CliRunner().invoke(cli, ["show", str(path), "--format", "json"]).output)
+    peaks = shown["bounds"]["peaks"]
+    assert peaks["lnc"]["value"] == 2 and "implied by HFU" in peaks["lnc"]["source"]
+    assert peaks["peak_flops"]["value"] == pytest.approx(implied)
+    assert peaks["dma_bandwidth"]["value"] == 2 * 435e9
+
+
+def test_the_overrides_reach_diff_and_show():
+    args = [str(RUN / "baseline.json"), str(RUN / "b32.json"), "--format", "json",
+            "--peak-tflops", "100", "--dma-gbps", "500", "--hbm-gbps", "400"]
+    data = json.loads(CliRunner().invoke(cli, ["diff", *args]).output)
+    b32 = json.loads((RUN / "b32.json").read_text(encoding="utf-8"))
+    (values,) = b32.values()
+    side = data["bounds"]["sides"][1]
+    assert side["aws"]["levels"]["compute_bound_ideal_flops"]["seconds"] == pytest.approx(values["hardware_flops"] / 1e14)
+    assert side["aws"]["levels"]["memory_bound_ideal"]["seconds"] == pytest.approx(
+        values["dma_transfer_total_bytes"] / 500e9)
+    assert side["seconds"]["memory"] == pytest.approx((values["hbm_read_bytes"] + values["hbm_write_bytes"]) / 400e9)
+    assert side["peaks"]["peak_flops"]["source"] == "peak FLOP/s from the command line"
+    shown = json.loads(CliRunner().invoke(cli, ["show", str(RUN / "b32.json"), "--format", "json",
+                                                "--dma-gbps", "500"]).output)
+    assert shown["bounds"]["aws"]["levels"]["memory_bound_ideal"]["seconds"] == pytest.approx(
+        values["dma_transfer_total_bytes"] / 500e9)
+
+
+def test_show_prints_the_bounds_and_gaps_of_one_profile():
+    text = CliRunner().invoke(cli, ["show", str(PAIR[1]), "--no-color", "--width", "140"]).output
+    lines = text.splitlines()
+    assert any(line.startswith("Bounds and gaps") for line in lines)
+    want = by_hand(PAIR[1])
+    row = next(line for line in lines if line.startswith("compute_bound "))
+    assert row.split()[-2:] == [f"{want['compute_bound'] * 1e6:.1f}", "us"]
+    assert any(line.startswith("next bottleneck") and line.rstrip().endswith("vector 75%") for line in lines)
+
+
+def test_without_the_inputs_a_gap_says_why():
+    """The bundled trn1 profiles state no inputs_outputs_weights_size_bytes: no no-reload bound, no
+    excess-traffic gap, each saying so, never 0."""
+    data = json.loads(CliRunner().invoke(cli, ["show", str(RUN / "b32.json"), "--format", "json"]).output)
+    aws = data["bounds"]["aws"]
+    assert aws["levels"]["memory_bound_ideal_no_reloads"] == {
+        "missing": "no inputs_outputs_weights_size_bytes in the profile"}
+    assert "no inputs_outputs_weights_size_bytes" in aws["gaps"]["excess_traffic"]["missing"]
+    text = CliRunner().invoke(cli, ["show", str(RUN / "b32.json"), "--no-color", "--width", "140"]).output
+    assert "note: b32: excess traffic: not computed (no-reload transfer: no inputs_outputs_weights_size_bytes" in text
+
+
+def test_versions_judge_each_against_the_one_before():
+    files = [str(RUN / name) for name in ("b2.json", "b32.json", "b16.json")]
+    plain = json.loads(CliRunner().invoke(cli, ["diff", *files, "--format", "json"]).output)
+    assert [s["label"] for s in plain["bounds"]["sides"]] == ["b2", "b16", "b32"]  # by batch size
+    assert "from_previous" not in plain["bounds"]["sides"][1] and not plain["bounds"]["versions"]
+    ordered = json.loads(CliRunner().invoke(cli, ["diff", *files, "--versions", "--format", "json"]).output)
+    sides = ordered["bounds"]["sides"]
+    assert [s["label"] for s in sides] == ["b2", "b32", "b16"]  # as given
+    b32 = json.loads((RUN / "b32.json").read_text(encoding="utf-8"))
+    b16 = json.loads((RUN / "b16.json").read_text(encoding="utf-8"))
+    (v32,), (v16,) = b32.values(), b16.values()
+    assert sides[2]["from_previous"]["memory_bound"]["delta"] == pytest.approx(
+        v16["dma_active_time"] - v32["dma_active_time"])
+    given = json.loads(CliRunner().invoke(cli, ["diff", *files, "--order", "given", "--format", "json"]).output)
+    assert not given["bounds"]["versions"]  # --order given only orders
