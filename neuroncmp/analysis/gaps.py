@@ -37,12 +37,14 @@ GAPS = (("dma_idle", "DMA idle", "memory", None, "memory_bound", ""),
         ("tensor_idle", "tensor engine idle", "compute", None, "compute_bound", ""),
         ("tensor_underuse", "tensor engine underuse", "compute", "compute_bound", "compute_bound_ideal_flops", ""),
         ("transposes", "transposes", "compute", "compute_bound_ideal_flops", "compute_bound_ideal_useful_flops",
-         "FLOPs"))
+         "FLOPs"),
+        ("serialization", "serialization", "pipeline", None, "perfect_pipeline", ""))
 PIPELINE = frozenset({key for key, _ in ENGINES} | {"dma"})   # AWS's engine_times, with the sync engine
 RESOURCE = {"compute": "tensor", "useful_flops": "tensor", "memory": "dma", "transfer": "dma", "no_reload": "dma"}
 FAMILY = {"dma": ("memory_bound", "memory_bound_ideal", "memory_bound_ideal_no_reloads"),
           "tensor": ("compute_bound", "compute_bound_ideal_flops", "compute_bound_ideal_useful_flops")}
-SHORT = {"dma": "DMA", "gpsimd": "GpSimd", "useful_flops": "useful FLOPs", "no_reload": "no-reload"}  # a bound's short name in a narrow cell (else its name: "tensor")
+# a bound's short name in a narrow cell (else its name: "tensor")
+SHORT = {"dma": "DMA", "gpsimd": "GpSimd", "useful_flops": "useful FLOPs", "no_reload": "no-reload"}
 
 
 def short_name(name: str) -> str:
@@ -99,18 +101,15 @@ def _total(found: Bounds) -> Bound | Missing:
 
 
 def gaps(found: Bounds) -> tuple[Gap | Missing, ...]:
-    """Each of AWS's gaps (``GAPS``) and the pipeline's, or why it is not computed."""
-    out: list[Gap | Missing] = [_gap(found, *spec) for spec in GAPS]
-    pipeline = perfect_pipeline(found)
-    out.append(_between(found, ("serialization", "serialization", "pipeline", None, "perfect_pipeline", ""),
-                        _total(found), pipeline))
-    return tuple(out)
+    """Each of AWS's gaps (``GAPS``, the pipeline's last), or why it is not computed."""
+    return tuple(_gap(found, *spec) for spec in GAPS)
 
 
 def _gap(found: Bounds, name: str, label: str, family: str, upper: str | None, lower: str,
          part_of: str) -> Gap | Missing:
     top = _total(found) if upper is None else found.level(upper)
-    return _between(found, (name, label, family, upper, lower, part_of), top, found.level(lower))
+    bottom = perfect_pipeline(found) if lower == "perfect_pipeline" else found.level(lower)
+    return _between(found, (name, label, family, upper, lower, part_of), top, bottom)
 
 
 def _between(found: Bounds, spec: tuple[str, str, str, str | None, str, str], top: Bound | Missing,

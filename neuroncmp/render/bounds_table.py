@@ -85,9 +85,8 @@ def bounds_table(labels: list[str], found: tuple[Bounds, ...],
     table.timed("perfect_pipeline", "perfect_pipeline",
                 [_level(table, gaps.perfect_pipeline(b), label, True) for b, label in zip(found, labels, strict=True)])
     each = [gaps.gaps(b) for b in found]
-    for at, first in enumerate(each[0]):
-        table.timed(f"gap: {first.label}" + (f" (% of step; of {first.part_of})" if getattr(first, "part_of", "")
-                                             else " (% of step)"), first.name,
+    for at, (name, title, _, _, _, part_of) in enumerate(gaps.GAPS):
+        table.timed(f"gap: {title} (% of step{f'; of {part_of}' if part_of else ''})", name,
                     [_gap(table, row[at], label) for row, label in zip(each, labels, strict=True)])
     _reading(table)
     return ["bound", *labels, *table.change], table.rows, list(table.notes)
@@ -184,5 +183,6 @@ def bounds_html(labels: list[str], found: tuple[Bounds, ...], versions: bool) ->
     header, rows, notes = bounds_table(labels, found, versions)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return [f"<h4>{html.escape(TITLE)}</h4>", f'<p class="foot">{html.escape(LEGEND)}</p>', f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>",
+    return [f"<h4>{html.escape(TITLE)}</h4>", f'<p class="foot">{html.escape(LEGEND)}</p>',
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>",
             *(f'<p class="foot">{html.escape(text)}</p>' for text in [*peak_notes(labels, found), *notes])]

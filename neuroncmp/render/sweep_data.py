@@ -126,7 +126,7 @@ def _peaks(found: Bounds) -> dict[str, Any] | None:
             "hbm_bandwidth": {"value": peaks.hbm_bandwidth, "source": hbm}}
 
 
-def _bound(found: Bound | Missing) -> dict[str, Any]:
+def _level(found: Bound | Missing) -> dict[str, Any]:
     if isinstance(found, Missing):
         return {"missing": found.reason}
     return {"name": found.name, "seconds": found.seconds, "formula": found.formula, "inputs": dict(found.inputs)}
@@ -136,8 +136,8 @@ def aws_dict(found: Bounds) -> dict[str, Any]:
     """AWS's reading of one step (``analysis/gaps.py``), every value with its formula or why it is missing."""
     top = gaps.speedup(found)
     following = gaps.next_bottleneck(found)
-    return {"levels": {name: _bound(level) for name, level in zip(gaps.level_names(), found.levels, strict=False)},
-            "perfect_pipeline": _bound(gaps.perfect_pipeline(found)),
+    return {"levels": {name: _level(level) for name, level in zip(gaps.level_names(), found.levels, strict=False)},
+            "perfect_pipeline": _level(gaps.perfect_pipeline(found)),
             "gaps": {g.name: {"missing": g.reason} if isinstance(g, Missing) else plain(g)
                      for g in gaps.gaps(found)},
             "speedups": {name: _speedup(s) for name, s in gaps.speedups(found).items()},
