@@ -144,6 +144,26 @@ def test_the_worked_example_changes_from_one_version_to_the_next(example):
         assert within(v2[name]["ratio"], ratio, 0.05), name  # printed to 0.1
 
 
+DOC_NAMES = {"memory_bound_no_reloads": "memory_bound_ideal_no_reloads", "compute_bound_ideal":
+             "compute_bound_ideal_flops", "compute_bound_ideal_useful": "compute_bound_ideal_useful_flops"}
+
+
+def test_the_docs_table_is_what_the_tool_prints(tmp_path):
+    """docs/bounds.md puts the example's table beside ours: our columns are the --bounds output."""
+    run = example_run(tmp_path / "blocking-tiled")
+    text = CliRunner().invoke(cli, ["diff", str(run), "--bounds", "--no-color", "--width", "200"]).output
+    printed = {line.split()[0]: line for line in text.splitlines() if line[:1].islower()}
+    doc = (Path(__file__).parents[1] / "docs" / "bounds.md").read_text(encoding="utf-8")
+    table = doc.split("| bound | V0 AWS | V0 ours |", 1)[1].split("\n\n", 1)[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+    assert len(rows) == 8
+    for name, *cells in rows:
+        ours = [cell.split(" (")[0] for cell in cells[1::2]]
+        line = printed[DOC_NAMES.get(name, name)]
+        printed_cells = [part.strip().split(" (")[0] for part in line.split("  ")[1:] if part.strip()]
+        assert [f"{value} us" for value in ours] == printed_cells[:3], name
+
+
 def test_the_bounds_view_prints_the_tables(tmp_path):
     run = example_run(tmp_path / "blocking-tiled")
     text = CliRunner().invoke(cli, ["diff", str(run), "--bounds", "--no-color", "--width", "160"]).output

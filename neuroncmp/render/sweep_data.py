@@ -163,10 +163,16 @@ def changes_dict(before: Bounds, after: Bounds) -> dict[str, Any]:
 
 
 def roof_dict(found: tuple[Bounds, ...]) -> dict[str, Any]:
-    """The peak and bandwidth the ideal times used, and where they came from (one roof for all steps)."""
-    assumed = {name: (value, b.source) for bounds in found for b in bounds.bounds if b.source
-               for name, value in b.inputs if name in ("peak FLOP/s", "HBM bandwidth B/s")}
-    return {name: {"value": value, "source": source} for name, (value, source) in assumed.items()}
+    """The peak and bandwidths the ideal times used and where they came from, when every step used the
+    same; else ``{"per_side": ...}`` (each step has its own: its ``peaks``)."""
+    assumed: dict[str, set[tuple[float, str]]] = {}
+    for bounds in found:
+        for b in bounds.bounds:
+            for name, value in b.inputs if b.source else ():
+                if name in ("peak FLOP/s", "HBM bandwidth B/s", "DMA bandwidth B/s"):
+                    assumed.setdefault(name, set()).add((value, b.source))
+    return {name: {"value": next(iter(seen))[0], "source": next(iter(seen))[1]} if len(seen) == 1 else
+            {"per_side": "each step's own (its peaks)"} for name, seen in assumed.items()}
 
 
 def shift_dict(found: Shift) -> dict[str, Any]:
