@@ -245,6 +245,144 @@ def test_json_and_csv_hold_every_operator():
     assert {r["op"] for r in rows if r["kind"] == "op"} == keys and {r["schema"] for r in rows} == {"neuroncmp.ops/2"}
 
 
+# --- bad op tables: refused in one line naming the file, the place and what was found --------------
+
+def _view_with(tmp_path: Path, name: str, where: tuple, token: str) -> Path:
+    """INF2_1024 with one value replaced by a raw JSON ``token`` (NaN, a string, a negative)."""
+    doc = _doc(INF2_1024)
+    node = doc
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = "@@"
+    path = tmp_path / name
+    path.write_text(json.dumps(doc).replace('"@@"', token))
+    return path
+
+
+@pytest.mark.parametrize("where,token,place,found", [
+    (("instruction", 10, "duration"), "NaN", "instruction[10], duration", "float nan"),
+    (("instruction", 10, "timestamp"), "-5", "instruction[10], timestamp", "int -5"),
+    (("instruction", 10, "duration"), "1e300", "instruction[10], duration", "float 1e+300"),
+    (("instruction", 10, "hbm_read_bytes"), '"12"', "instruction[10], hbm_read_bytes", "str '12'"),
+    (("layer_summary", 0, "tensor_engine_flop_count"), '"1e9"', "layer_summary[0], tensor_engine_flop_count",
+     "str '1e9'"),
+])
+def test_a_bad_view_json_value_is_refused_naming_its_place(tmp_path, where, token, place, found):
+    """A NaN duration passed the old ``>= 0`` test and was scored "better"; a string in a bytes or FLOP
+    field was a TypeError naming no file."""
+    bad = _view_with(tmp_path, "b.json", where, token)
+    result = CliRunner().invoke(cli, ["ops", str(INF2_256), str(bad), "--level", "layer"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip() == f"Error: '{bad}': {place}: expected " + (
+        "a number of nanoseconds from 0 to 2^62" if place.endswith(("duration", "timestamp"))
+        else "a number >= 0 (or null)") + f", found {found}"
+
+
+def _explorer_with(explorer, tmp_path: Path, table: str, column: str, values) -> Path:
+    """The generated ops-slow folder with one column of one table replaced."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = tmp_path / "ops-slow@7.4.0"
+    shutil.copytree(explorer["ops-slow"], folder)
+    if table != "Instruction":
+        (folder / "Instruction.parquet").unlink()  # the summaries are read only without it
+    data = pq.read_table(folder / f"{table}.parquet")
+    replaced = pa.array(values(data.column(column).to_pylist()))
+    data = data.set_column(data.schema.get_field_index(column), column, replaced)
+    pq.write_table(data, folder / f"{table}.parquet")
+    return folder
+
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("table,column,values,level,row,found", [
+    # end_ts before start_ts: every op read as 0 ns, scored "better"
+    ("Instruction", "end_ts", lambda v: [end - 2000 for end in v], "hlo", 0, "end_ts 9300 before start_ts 10000"),
+    # a null start_ts read as 0: dot.1 +188 % "worse" (truth: +30 %)
+    ("Instruction", "start_ts", lambda v: v[:3] + [None] + v[4:], "hlo", 3, "null"),
+    # a NaN start_ts: numpy's RuntimeWarning, then a 2.3-billion-second op
+    ("Instruction", "start_ts", lambda v: [float(x) for x in v[:3]] + [NAN] + [float(x) for x in v[4:]], "hlo", 3,
+     "nan"),
+    ("Instruction", "start_ts", lambda v: [str(x) for x in v], "hlo", 0, "string '10000'"),
+    ("Instruction", "raw_flops", lambda v: [str(x) for x in v], "opcode", 0, "string '16777216'"),
+    ("Instruction", "hbm_read_bytes", lambda v: [-1.0] + [float(x) for x in v[1:]], "opcode", 0, "-1.0"),
+    ("OpcodeSummary", "active_time_ns", lambda v: [NAN] + [float(x) for x in v[1:]], "opcode", 0, "float nan"),
+    ("OpcodeSummary", "instruction_count", lambda v: [NAN] + [float(x) for x in v[1:]], "opcode", 0, "float nan"),
+    ("HloInstruction", "time_intervals", lambda v: ["[[20, 10]]"] + v[1:], "hlo", 0, "[20, 10]"),
+])
+def test_a_bad_explorer_table_is_refused_naming_file_table_row_and_column(explorer, tmp_path, table, column,
+                                                                           values, level, row, found):
+    folder = _explorer_with(explorer, tmp_path, table, column, values)
+    result = CliRunner().invoke(cli, ["ops", str(explorer["ops-base"]), str(folder), "--level", level])
+    assert result.exit_code == 1 and "Traceback" not in result.output and "Warning" not in result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"Error: '{folder / (table + '.parquet')}': table {table}, row {row}, {column}: expected ")
+    assert line.endswith(f", found {found}")
+
+
+def test_a_null_flop_count_leaves_the_op_without_one(explorer, tmp_path):
+    """Null raw_flops (no count recorded): the op has no FLOP count, not the sum of the others."""
+    folder = _explorer_with(explorer, tmp_path, "Instruction", "raw_flops", lambda v: [None] + v[1:])
+    by_key = read_ops(folder, "hlo").by_key()
+    assert by_key["dot.1"].flops is None
+    assert by_key["add.2"].flops == 0
+    assert by_key["dot.1"].time == read_ops(explorer["ops-slow"], "hlo").by_key()["dot.1"].time
+
+
+@pytest.mark.parametrize("token,code", [("NaN", "nan-value"), ("-0.001", "negative-value")])
+def test_a_step_time_that_is_nan_or_negative_is_named_and_never_used(tmp_path, token, code):
+    """It printed "step 1.868 ms -> NaN" and "+nan%" with no warning; diff names it: here too, and
+    the shares that need it are not computed."""
+    bad = _view_with(tmp_path, "b.json", ("summary", 0, "total_time"), token)
+    result = CliRunner().invoke(cli, ["ops", str(INF2_256), str(bad), "--no-color", "--width", "140"])
+    assert result.exit_code == 0, result.output
+    assert f"[{code}]: step time not used" in result.output and "nan" not in result.output.lower().replace(
+        "[nan-value]", "").replace("is nan in", "")
+    (variant,) = _ops([INF2_256, bad], OpsOptions()).variants
+    assert variant.step_variant is None and variant.share_of_change(variant.changes[0].change) is None
+    assert [c.key for c in variant.changes[:4]] == [k for k, _, _ in MOVERS]  # the ops are scored as before
+    data = json.loads(CliRunner().invoke(cli, ["ops", str(INF2_256), str(bad), "--format", "json"]).stdout)
+    assert data["step_doubts"][0].startswith("b: total_time is ")
+
+
+# --- inputs as diff takes them ------------------------------------------------------------------------
+
+def test_files_sharing_a_label_are_told_apart_never_dropped(tmp_path):
+    """``ops run1/b32.json run2/b32.json run2/b64.json`` kept the first b32 and dropped the second;
+    with the two b32 files alone it said "give two or more profiles"."""
+    for folder, name, source in (("run1", "b32", INF2_256), ("run2", "b32", INF2_1024),
+                                 ("run2", "b64", THIRD / "inf2.xlarge_profiler-2.27_matmul_128x128x512.json")):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        shutil.copy(source, tmp_path / folder / f"{name}.json")
+    three = _ops([tmp_path / "run1" / "b32.json", tmp_path / "run2" / "b32.json", tmp_path / "run2" / "b64.json"],
+                 OpsOptions(basis="step"))
+    assert three.baseline.label == "run1/b32" and [v.side.label for v in three.variants] == ["run2/b32", "b64"]
+    two = ops_report([tmp_path / "run1" / "b32.json", tmp_path / "run2" / "b32.json"], OpsOptions())
+    (variant,) = two.comparison.variants
+    assert variant.side.label == "run2/b32" and [c.key for c in variant.changes[:4]] == [k for k, _, _ in MOVERS]
+    assert "2 inputs share the label b32: compared as run1/b32, run2/b32" in two.notes
+
+
+@pytest.mark.parametrize("inputs", [
+    lambda: [[str(INF2_256), str(INF2_1024)]],
+    lambda: [(p for p in (INF2_256, INF2_1024))],
+    lambda: [*neuroncmp.load(INF2_256), *neuroncmp.load(INF2_1024)],
+    lambda: [neuroncmp.load(INF2_256), str(INF2_1024)],
+])
+def test_the_api_takes_what_compare_takes(inputs):
+    """A list, a generator or Profile objects raised a pathlib TypeError naming no argument."""
+    result = neuroncmp.ops(*inputs())
+    assert [c.key for c in result.comparison.variants[0].changes[:4]] == [k for k, _, _ in MOVERS]
+
+
+@pytest.mark.parametrize("bad", [None, 5, b"x.json", {"a": 1}])
+def test_the_api_refuses_other_inputs_naming_the_argument(bad):
+    with pytest.raises(UsageError, match=r"^inputs=.*: expected a profile, a path \(str or Path\) or a list"):
+        neuroncmp.ops(str(INF2_256), bad)
+
+
 # --- Explorer Parquet with known truth ------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -413,7 +551,8 @@ def test_column_wise_union_agrees_with_the_plain_one(ordered, batches, far):
     totals = union.Totals("(none)")
     for part in np.array_split(np.arange(start.size), batches):
         ids = totals.ids([group_names[i] for i in part], [False] * part.size)
-        union.add(totals, ids, start[part], end[part], np.zeros(part.size), np.zeros(part.size), ordered)
+        nothing = np.zeros(part.size)
+        union.add(totals, ids, start[part], end[part], union.Amounts(nothing, nothing, nothing, nothing), ordered)
     got = {name: covered for name, _, covered, _, _, _, _ in totals.rows()}
     for name in set(group_names):
         mine = [i for i, n in enumerate(group_names) if n == name]

@@ -151,3 +151,17 @@ def test_a_bulk_add_lists_a_folder_once(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "listdir", counting)
     Store(tmp_path / "store").add(tmp_path)
     assert listed.count(os.path.normpath(str(tmp_path))) == 1
+
+
+@pytest.mark.parametrize("where", [{"model": []}, {"model": ()}, {"model": iter([])}])
+def test_an_empty_list_of_tag_values_is_refused_in_one_line(tmp_path, where):
+    """A filter with no value to accept (``runs(model=[])``) raised IndexError; it is a usage error
+    naming the tag, in every query that takes tags."""
+    from neuroncmp.errors import UsageError
+
+    store = Store(tmp_path / "store")
+    store.add(ROOT / "profiles" / "trn1-2xlarge-bs-sweep" / "b32.json", at="2024-01-01", tags={"model": "m"})
+    for query in (lambda: store.runs(**where), lambda: store.history("total_time", **where),
+                  lambda: store.regressions(where=where)):
+        with pytest.raises(UsageError, match=r"where\['model'\]=.*: expected at least one value"):
+            query()

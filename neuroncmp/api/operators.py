@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from ..arguments import texts
 from ..choices import Basis, OpsLevel, Order
-from ..report.ops import TOP, OpsOptions, OpsReport, ops_report
+from ..report.ops import TOP, OpsOptions, OpsReport, profiles_report
 
 
 class Ops:
@@ -47,10 +46,13 @@ class Ops:
         return repr(self.report.comparison)
 
 
-def ops(*paths: str | Path, level: OpsLevel = "opcode", baseline: str | None = None, basis: Basis = "auto",
+def ops(*inputs: Any, level: OpsLevel = "opcode", baseline: str | None = None, basis: Basis = "auto",
         thresholds: Iterable[str] = (), order: Order = "batch", top: int | None = TOP) -> Ops:
-    """Compare the operators of the baseline (the first path, or ``baseline``: a label) with the
-    others at ``level`` (``opcode``, ``hlo``, ``layer``, ``kernel``); every option is checked as
-    ``neuroncmp ops`` checks it."""
-    options = OpsOptions(level, top, baseline, basis, texts("thresholds", thresholds), order)  # checked before any read
-    return Ops(ops_report(paths, options))
+    """Compare the operators of the baseline (the first input, or ``baseline``: a label) with the
+    others at ``level`` (``opcode``, ``hlo``, ``layer``, ``kernel``). ``inputs`` are what
+    ``nc.compare`` takes: profiles, paths and (nested) lists of them; each profile's op table is read
+    from its file. Every option is checked as ``neuroncmp ops`` checks it, before anything is read."""
+    from . import profiles_of
+
+    options = OpsOptions(level, top, baseline, basis, texts("thresholds", thresholds), order)
+    return Ops(profiles_report(profiles_of(*inputs), options))

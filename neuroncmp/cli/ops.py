@@ -40,6 +40,7 @@ def ops(files: tuple[str, ...], level: str, top: int, baseline: str | None, basi
                          tuple(bands), check("--order", order, ORDERS), format_in)
     report = ops_report(files, options)
     notes(report.notes)
-    if renderer.kind == "table":  # rows only: the graph changes go to standard error
-        warn(v.graph_change for v in report.comparison.variants if v.graph_change)
+    if renderer.kind == "table":  # rows only: the graph changes and step doubts go to standard error
+        warn([*(v.graph_change for v in report.comparison.variants if v.graph_change),
+              *report.comparison.step_doubts])
     emit(renderer, "ops", report, output, no_color, width)

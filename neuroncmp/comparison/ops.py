@@ -33,6 +33,7 @@ class OpsSide(NamedTuple):
     batch_size: int | None
     step_time: float | None
     table: OpTable
+    step_doubt: str | None = None  # why the profile's step time is not used (step_time is None then)
 
     def per(self, basis: str) -> float:
         """What a time is divided by in ``basis``: the batch size per sample, else 1."""
@@ -120,6 +121,11 @@ class OpsComparison(NamedTuple):
     variants: tuple[OpsVariant, ...]
     band: Band
     notes: tuple[str, ...] = ()
+
+    @property
+    def step_doubts(self) -> tuple[str, ...]:
+        """Each side's step time that is not used, and why (as ``diff`` names the anomaly)."""
+        return tuple(side.step_doubt for side in (self.baseline, *(v.side for v in self.variants)) if side.step_doubt)
 
     def __repr__(self) -> str:
         return (f"<OpsComparison {self.level} per {self.basis}: {self.baseline.label} vs "

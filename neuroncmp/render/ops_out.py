@@ -119,7 +119,11 @@ def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[
 
 
 def _opening(comparison: OpsComparison) -> list[str]:
-    """The graph changes, said before any delta."""
+    """The graph changes and the step times not used, said before any delta."""
+    return [*_graph_changes(comparison), *comparison.step_doubts]
+
+
+def _graph_changes(comparison: OpsComparison) -> list[str]:
     return [f"{v.side.label}: {v.graph_change}" for v in comparison.variants if v.graph_change]
 
 
@@ -200,7 +204,8 @@ def json_text(report: OpsReport) -> str:
     comparison = report.comparison
     return dumps({"schema": SCHEMA, "level": comparison.level, "basis": comparison.basis,
                   "baseline": comparison.baseline.label,
-                  "noise_band": str(comparison.band), "graph_changes": _opening(comparison),
+                  "noise_band": str(comparison.band), "graph_changes": _graph_changes(comparison),
+                  "step_doubts": list(comparison.step_doubts),
                   "variants": [{"label": v.side.label, "batch_size": v.side.batch_size,
                                 "step_baseline_s": v.step_baseline, "step_variant_s": v.step_variant,
                                 "step_change_s": v.step_change, "explained_s": v.explained,

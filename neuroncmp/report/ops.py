@@ -5,7 +5,8 @@ summaries: step time, batch size, label), reads each one's operation table at th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,11 +78,19 @@ class OpsReport(NamedTuple):
 
 def ops_report(paths: Iterable[str | Path], options: OpsOptions) -> OpsReport:
     """Compare the operators of the baseline (the first path, or ``options.baseline``) with the others."""
-    from ..comparison.ops import compare_ops
     from ..ingest import load_set
 
     profiles, said = load_set(paths, options.format_in)
-    sides = _sides(_one_per_label(profiles), options)
+    return profiles_report(profiles, options, tuple(said))
+
+
+def profiles_report(profiles: Sequence[Profile], options: OpsOptions, notes: tuple[str, ...] = ()) -> OpsReport:
+    """``ops_report`` of profiles already loaded (``nc.ops`` of profiles): each one's op table is read
+    from the file it came from."""
+    from ..comparison.ops import compare_ops
+
+    named, said = _labelled(profiles)
+    sides = _sides(named, options)
     if len(sides) < 2:
         raise UsageError("ops compares a baseline with at least one variant: give two or more profiles")
     baseline = _baseline(sides, options.baseline)
@@ -89,7 +98,7 @@ def ops_report(paths: Iterable[str | Path], options: OpsOptions) -> OpsReport:
     if options.order == "batch" and all(s.batch_size for s in variants):
         variants.sort(key=lambda s: s.batch_size or 0)
     comparison = compare_ops(baseline, variants, options.level, _basis(sides, options.basis), options.band)
-    return OpsReport(comparison, options.top, tuple(said))
+    return OpsReport(comparison, options.top, (*notes, *said))
 
 
 def _basis(sides: list[OpsSide], basis: str) -> str:
@@ -102,23 +111,59 @@ def _basis(sides: list[OpsSide], basis: str) -> str:
     return basis
 
 
-def _one_per_label(profiles: list[Profile]) -> list[Profile]:
-    seen: dict[str, Profile] = {}
-    for profile in profiles:  # one source per label (a multi-core Summary has one op table)
-        seen.setdefault(profile.label, profile)
-    return list(seen.values())
+def _labelled(profiles: Sequence[Profile]) -> tuple[list[tuple[str, Profile]], list[str]]:
+    """One side per file and label, each with a label of its own: profiles of one file sharing a
+    label (a multi-core Summary) have one op table and are one side; files sharing a label
+    (``run1/b32.json``, ``run2/b32.json``: the same batch on two compilers) are told apart by their
+    folders (``run1/b32``, ``run2/b32``), never dropped. Notes say both."""
+    by_label: dict[str, dict[str, list[Profile]]] = {}
+    for profile in profiles:
+        by_label.setdefault(profile.label, {}).setdefault(profile.source.path, []).append(profile)
+    named, notes = [], []
+    for label, files in by_label.items():
+        names = _distinct(label, list(files)) if len(files) > 1 else [label]
+        if len(files) > 1:
+            notes.append(f"{len(files)} inputs share the label {label}: compared as {', '.join(names)}")
+        for name, (path, found) in zip(names, files.items(), strict=True):
+            if len(found) > 1:
+                notes.append(f"{name}: {len(found)} profiles in {path}, one op table: compared once")
+            named.append((name, found[0]))
+    return named, notes
 
 
-def _sides(profiles: list[Profile], options: OpsOptions) -> list[OpsSide]:
+def _distinct(label: str, paths: list[str]) -> list[str]:
+    """``label`` under as many of each path's folders as tell the paths apart (``run1/b32``)."""
+    folders = [Path(path).parent.parts for path in paths]
+    for depth in range(1, max(map(len, folders)) + 1):
+        names = ["/".join([*parts[-depth:], label]) for parts in folders]
+        if len(set(names)) == len(names):
+            return names
+    return [f"{label}#{number}" for number in range(1, len(paths) + 1)]
+
+
+def _sides(named: list[tuple[str, Profile]], options: OpsOptions) -> list[OpsSide]:
     from ..ingest.ops import read_ops
 
     sides = []
-    for profile in profiles:
-        step = profile.value("total_time")
+    for label, profile in named:
+        if not profile.source.path:
+            raise UsageError(f"profile {label!r} has no source file to read its operation tables from")
+        step, doubt = _step(profile, label)
         table = read_ops(profile.source.path, options.level, profile.label)
-        sides.append(OpsSide(profile.label, profile.batch_size,
-                             float(step) if isinstance(step, (int, float)) else None, table))
+        sides.append(OpsSide(label, profile.batch_size, step, table, doubt))
     return sides
+
+
+def _step(profile: Profile, label: str) -> tuple[float | None, str | None]:
+    """The step time, and why it is not used when it is not: an anomaly naming ``total_time`` (what
+    ``diff`` marks suspect and never scores), or a value that is not a finite number above 0."""
+    doubts = [f"{a.message} [{a.code}]" for a in profile.anomalies if a.metric == "total_time"]
+    value = profile.value("total_time")
+    if not doubts and isinstance(value, (int, float)) and not isinstance(value, bool) and not 0 < value < math.inf:
+        doubts = [f"total_time is {value!r}"]
+    if doubts:
+        return None, f"{label}: {'; '.join(doubts)}: step time not used (its shares are not computed)"
+    return (float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None), None
 
 
 def _baseline(sides: list[OpsSide], label: str | None) -> OpsSide:

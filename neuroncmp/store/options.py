@@ -71,13 +71,19 @@ def keys(series_by: SeriesBy) -> tuple[str, ...] | None:
 
 
 def tags(where: Mapping[str, str | Iterable[str]]) -> dict[str, tuple[str, ...]]:
-    """Tag -> accepted values; checked: string keys, each value a string or a list of them."""
+    """Tag -> accepted values; checked: string keys, each value a string or a non-empty list of them
+    (an empty list would accept no value: a filter that can match nothing is refused, as is one
+    that matches no run)."""
     if not isinstance(where, Mapping):
         raise UsageError(f"{arguments.shown('where', where)}: expected a mapping of tags to values")
     for key in where:
         if not isinstance(key, str):
             raise UsageError(f"{arguments.shown('where', key)}: expected each key to be a string")
-    return {k: arguments.texts(f"where[{k!r}]", v) for k, v in where.items()}
+    checked = {k: arguments.texts(f"where[{k!r}]", v) for k, v in where.items()}
+    for key, values in checked.items():
+        if not values:
+            raise UsageError(f"{arguments.shown(f'where[{key!r}]', where[key])}: expected at least one value")
+    return checked
 
 
 def moment(value: str | datetime | None, option: str) -> datetime | None:

@@ -11,7 +11,11 @@ the HLO level (the union of its ``time_intervals``). Needs pyarrow (the ``parque
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterator
+from functools import partial
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +23,8 @@ import numpy as np
 
 from ...errors import ParseError
 from ..formats.explorer_parquet import _pyarrow_parquet, table_files
-from . import union
+from . import checks, union
+from . import columns as columns_
 from .intervals import union_length
 from .table import NONE, WAIT_OPCODES, Graph, Op, OpTable, nested_parent
 
@@ -90,15 +95,30 @@ def _unreadable(file: Path, table: str, exc: Exception) -> ParseError:
     return ParseError(str(file), f"table {table}", "a readable Parquet table", f"{type(exc).__name__}: {first}")
 
 
-def _batches(files: list[Path], columns: list[str], text: list[str], in_time_order: bool) -> Iterator[Any]:
-    """Row groups one by one (in time order), else the whole table as one batch."""
+def _batches(files: list[Path], columns: list[str], text: list[str],
+             in_time_order: bool) -> Iterator[tuple[Any, columns_.Locate]]:
+    """Row groups one by one (in time order), else the whole table as one batch; each with where its
+    rows are stored (file, row in the file), for the errors that name a row."""
     pq = _pyarrow_parquet()
     if not in_time_order:
-        yield pq.read_table([str(f) for f in files] if len(files) > 1 else files[0], columns=columns,
-                            read_dictionary=text)
+        sizes = [pq.ParquetFile(f).metadata.num_rows for f in files]
+        yield (pq.read_table([str(f) for f in files] if len(files) > 1 else files[0], columns=columns,
+                             read_dictionary=text), partial(_in_files, files, list(accumulate(sizes))))
         return
     for file in files:
-        yield from pq.ParquetFile(file, read_dictionary=text).iter_batches(batch_size=_BATCH, columns=columns)
+        offset = 0
+        for batch in pq.ParquetFile(file, read_dictionary=text).iter_batches(batch_size=_BATCH, columns=columns):
+            yield batch, partial(_in_file, file, offset)
+            offset += batch.num_rows
+
+
+def _in_file(file: Path, offset: int, at: int) -> tuple[Path, int]:
+    return file, offset + at
+
+
+def _in_files(files: list[Path], ends: list[int], at: int) -> tuple[Path, int]:
+    number = bisect_right(ends, at)
+    return files[number], at - (ends[number - 1] if number else 0)
 
 
 def _stream(files: list[Path], level: str, key: str | None, columns: list[str], in_time_order: bool) -> union.Totals:
@@ -107,34 +127,41 @@ def _stream(files: list[Path], level: str, key: str | None, columns: list[str], 
     batches = _batches(files, columns, text, in_time_order)
     while True:
         try:
-            batch = next(batches, None)
+            found = next(batches, None)
         except Exception as exc:  # a damaged row group: one line naming the file
             raise _unreadable(files[0], "Instruction", exc) from None
-        if batch is None:
+        if found is None:
             return totals
-        _add_batch(totals, batch, level, key, in_time_order)
+        _add_batch(totals, *found, level, key, in_time_order)
 
 
-def _add_batch(totals: union.Totals, batch: Any, level: str, key: str | None, in_time_order: bool) -> None:
-    engine, engines = union.codes(batch.column("engine"), NONE)
-    opcode, opcodes = union.codes(batch.column("opcode"), NONE)
+def _add_batch(totals: union.Totals, batch: Any, locate: columns_.Locate, level: str, key: str | None,
+               in_time_order: bool) -> None:
+    start, end = columns_.times(batch, locate)  # checked first: a bad table is refused, never summed
+    amounts = _amounts(batch, locate)
+    engine, engines = union.codes(columns_.text(batch, "engine", locate), NONE)
+    opcode, opcodes = union.codes(columns_.text(batch, "opcode", locate), NONE)
     for name, count in zip(engines, np.bincount(engine, minlength=len(engines)).tolist()):
         if count:
             totals.per_engine[name] = totals.per_engine.get(name, 0) + count
     waiting = np.array([name in WAIT_OPCODES for name in opcodes])
-    if level == "opcode":
+    if key is None:  # the opcode level
         names = [f"{e} {o}" for e in engines for o in opcodes]
         ids = totals.ids(names, [o in WAIT_OPCODES for _ in engines for o in opcodes])
         group = ids[engine * len(opcodes) + opcode]
     else:  # waits are left out: they go to the unnamed operator, never reported
-        found, names = union.codes(batch.column(key), NONE)
+        found, names = union.codes(columns_.text(batch, key, locate), NONE)
         ids = totals.ids(names, [False] * len(names))
         left_out = totals.ids([""], [False])[0]
         group = np.where(waiting[opcode], left_out, ids[found])
-    moved = union.numbers(batch, "hbm_read_bytes") + union.numbers(batch, "hbm_write_bytes")
-    union.add(totals, group, np.asarray(union.numbers(batch, "start_ts"), dtype=np.int64),
-              np.asarray(union.numbers(batch, "end_ts"), dtype=np.int64), union.numbers(batch, "raw_flops"),
-              moved, in_time_order)
+    union.add(totals, group, start, end, amounts, in_time_order)
+
+
+def _amounts(batch: Any, locate: columns_.Locate) -> union.Amounts:
+    flops, no_flops = columns_.amounts(batch, "raw_flops", locate)
+    read, no_read = columns_.amounts(batch, "hbm_read_bytes", locate)
+    written, no_written = columns_.amounts(batch, "hbm_write_bytes", locate)
+    return union.Amounts(flops, read + written, no_flops, no_read | no_written)
 
 
 def _neff_hash(directory: Path) -> str | None:
@@ -148,17 +175,7 @@ def _neff_hash(directory: Path) -> str | None:
 
 def _from_summaries(directory: Path, level: str) -> OpTable:
     if level == "opcode" and (files := table_files(directory, "OpcodeSummary")):
-        names = ["engine", "opcode", "instruction_count", "instruction_time_ns", "active_time_ns"]
-        rows = _read(files, "OpcodeSummary", names, []).to_pylist()
-        ops = [Op(f"{r.get('engine')} {r.get('opcode')}", int(r.get("instruction_count") or 0),
-                  float(r.get("active_time_ns") or 0) * _NS, float(r.get("instruction_time_ns") or 0) * _NS,
-                  wait=str(r.get("opcode")) in WAIT_OPCODES) for r in rows]
-        counts: dict[str, int] = {}
-        for row in rows:
-            engine = str(row.get("engine"))
-            counts[engine] = counts.get(engine, 0) + int(row.get("instruction_count") or 0)
-        return OpTable(level, str(directory), tuple(ops), Graph(_neff_hash(directory), tuple(sorted(counts.items()))),
-                       ("from OpcodeSummary: time is its merged active time",))
+        return _opcode_summary(files, directory)
     if level == "hlo" and (files := table_files(directory, "HloInstruction")):
         return _hlo_intervals(files, directory)
     raise ParseError(str(directory), f"level '{level}'",
@@ -166,28 +183,62 @@ def _from_summaries(directory: Path, level: str) -> OpTable:
                      "none of them")
 
 
+def _rows(files: list[Path], table: str, names: list[str]) -> Iterator[tuple[dict[str, Any], Callable[[str], str],
+                                                                              str]]:
+    """Each row of a summary table with a function naming a column of it (``table T, row N, C``) and
+    the file it is stored in."""
+    rows = _read(files, table, names, []).to_pylist()
+    pq = _pyarrow_parquet()
+    locate = partial(_in_files, files, list(accumulate(pq.ParquetFile(f).metadata.num_rows for f in files)))
+    for at, row in enumerate(rows):
+        file, number = locate(at)
+        yield row, partial("table {}, row {}, {}".format, table, number), str(file)
+
+
+def _name(value: Any) -> str:
+    return NONE if value is None else str(value)
+
+
+def _opcode_summary(files: list[Path], directory: Path) -> OpTable:
+    names = ["engine", "opcode", "instruction_count", "instruction_time_ns", "active_time_ns"]
+    ops: list[Op] = []
+    counts: Counter[str] = Counter()
+    for row, where, path in _rows(files, "OpcodeSummary", names):
+        count = checks.count(row.get("instruction_count"), path, where("instruction_count"))
+        active = checks.nanoseconds(row.get("active_time_ns"), path, where("active_time_ns"))
+        summed = row.get("instruction_time_ns")
+        summed = None if summed is None else checks.nanoseconds(summed, path, where("instruction_time_ns"))
+        engine, opcode = _name(row.get("engine")), _name(row.get("opcode"))
+        ops.append(Op(f"{engine} {opcode}", count, float(active) * _NS, None if summed is None else float(summed) * _NS,
+                      wait=opcode in WAIT_OPCODES))
+        counts[engine] += count
+    return OpTable("opcode", str(directory), tuple(ops), Graph(_neff_hash(directory), tuple(sorted(counts.items()))),
+                   ("from OpcodeSummary: time is its merged active time",))
+
+
 def _hlo_intervals(files: list[Path], directory: Path) -> OpTable:
     """Per HLO op the union of its rows' ``time_intervals`` (``"[[start, end], ...]"`` in ns)."""
-    rows = _read(files, "HloInstruction", ["hlo_name", "time_intervals", "hbm_read_bytes", "hbm_write_bytes"],
-                 []).to_pylist()
     spans: dict[str, list[tuple[float, float]]] = {}
-    moved: dict[str, float] = {}
-    counts: dict[str, int] = {}
-    for at, row in enumerate(rows):
+    moved: dict[str, float | None] = {}
+    counts: Counter[str] = Counter()
+    for row, where, path in _rows(files, "HloInstruction", ["hlo_name", "time_intervals", "hbm_read_bytes",
+                                                            "hbm_write_bytes"]):
         name = str(row.get("hlo_name") or NONE)
-        spans.setdefault(name, []).extend(_intervals(row.get("time_intervals"), str(files[0]), at))
-        moved[name] = moved.get(name, 0.0) + float((row.get("hbm_read_bytes") or 0) + (row.get("hbm_write_bytes") or 0))
-        counts[name] = counts.get(name, 0) + 1
+        spans.setdefault(name, []).extend(_intervals(row.get("time_intervals"), path, where("time_intervals")))
+        both = [checks.amount(row.get(c), path, where(c)) for c in ("hbm_read_bytes", "hbm_write_bytes")]
+        known = moved.get(name, 0.0)
+        moved[name] = None if known is None or None in both else known + sum(b or 0.0 for b in both)
+        counts[name] += 1
     ops = tuple(Op(name, counts[name], union_length(found) * _NS, None, None, moved[name])
                 for name, found in spans.items())
     return OpTable("hlo", str(directory), ops, Graph(_neff_hash(directory)),
                    ("from HloInstruction: time is the union of each op's time_intervals; count is its rows",))
 
 
-def _intervals(text: Any, path: str, at: int) -> list[tuple[float, float]]:
+def _intervals(text: Any, path: str, where: str) -> list[tuple[float, float]]:
+    """``"[[start, end], ...]"`` (text or a list), each pair an interval ``checks.interval`` takes."""
     try:
         pairs = json.loads(text) if isinstance(text, str) else text
-        return [(float(a), float(b)) for a, b in pairs]
-    except (ValueError, TypeError):
-        raise ParseError(path, f"table HloInstruction, row {at}, time_intervals",
-                         "a list of [start, end] pairs", f"{text!r:.60}") from None
+        return [checks.interval(a, b, path, where) for a, b in pairs]
+    except (ValueError, TypeError, RecursionError):  # not JSON, not pairs (checks' own errors pass)
+        raise ParseError(path, where, "a list of [start, end] pairs", f"{text!r:.60}") from None

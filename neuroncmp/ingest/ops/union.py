@@ -17,11 +17,12 @@ needed columns otherwise.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 _FLOOR = np.iinfo(np.int64).min // 4  # "no reach yet": below any shifted time, far from overflow
+_STATS = 7
 
 
 class OutOfOrder(Exception):
@@ -36,7 +37,8 @@ class Totals:
         self.index: dict[str, int] = {}
         self.names: list[str] = []
         self.wait: list[bool] = []
-        self.stats = np.zeros((5, 0))          # instructions, covered ns, summed ns, FLOPs, bytes
+        # instructions, covered ns, summed ns, FLOPs, bytes, rows without FLOPs, rows without bytes
+        self.stats = np.zeros((_STATS, 0))
         self.reach = np.zeros(0, dtype=np.int64)
         self.last_start: int | None = None
         self.per_engine: dict[str, int] = {}
@@ -53,16 +55,18 @@ class Totals:
             out[at] = number
         grow = len(self.names) - self.reach.size
         if grow > 0:
-            self.stats = np.concatenate([self.stats, np.zeros((5, grow))], axis=1)
+            self.stats = np.concatenate([self.stats, np.zeros((_STATS, grow))], axis=1)
             self.reach = np.concatenate([self.reach, np.full(grow, _FLOOR, dtype=np.int64)])
         return out
 
-    def rows(self) -> Iterator[tuple[str, int, float, float, float, float, bool]]:
-        """Per operator seen: (name, instructions, covered ns, summed ns, FLOPs, bytes, wait)."""
+    def rows(self) -> Iterator[tuple[str, int, float, float, float | None, float | None, bool]]:
+        """Per operator seen: (name, instructions, covered ns, summed ns, FLOPs, bytes, wait); FLOPs
+        or bytes None when a row of the operator has none (null): a sum without it would understate."""
         for number, name in enumerate(self.names):
-            count, covered, summed, flops, moved = self.stats[:, number]
+            count, covered, summed, flops, moved, no_flops, no_bytes = self.stats[:, number]
             if count and name:  # "": the left-out waits
-                yield name, int(count), float(covered), float(summed), float(flops), float(moved), self.wait[number]
+                yield (name, int(count), float(covered), float(summed), None if no_flops else float(flops),
+                       None if no_bytes else float(moved), self.wait[number])
 
 
 def codes(column: Any, none: str) -> tuple[Any, list[str]]:
@@ -80,16 +84,18 @@ def codes(column: Any, none: str) -> tuple[Any, list[str]]:
     return np.asarray(filled.to_numpy(zero_copy_only=False), dtype=np.int64), names
 
 
-def numbers(batch: Any, name: str) -> Any:
-    """A numeric column as a numpy array (zeros when absent, nulls as 0; no copy when it can)."""
-    if name not in batch.schema.names:
-        return np.zeros(batch.num_rows)
-    column = batch.column(name)
-    return (column.fill_null(0) if column.null_count else column).to_numpy(zero_copy_only=False)
+class Amounts(NamedTuple):
+    """A batch's FLOPs and HBM bytes per row (nulls as 0), and which rows had none."""
+
+    flops: Any
+    moved: Any
+    no_flops: Any
+    no_bytes: Any
 
 
-def add(totals: Totals, group: Any, start: Any, end: Any, flops: Any, moved: Any, in_time_order: bool) -> None:
-    """One batch's rows (``group``: global operator numbers) into the totals."""
+def add(totals: Totals, group: Any, start: Any, end: Any, amounts: Amounts, in_time_order: bool) -> None:
+    """One batch's rows (``group``: global operator numbers; times checked, ``columns.times``) into
+    the totals."""
     if start.size == 0:
         return
     if in_time_order:
@@ -101,8 +107,10 @@ def add(totals: Totals, group: Any, start: Any, end: Any, flops: Any, moved: Any
     stats = totals.stats
     stats[0] += np.bincount(group, minlength=size)
     stats[2] += np.bincount(group, weights=end - start, minlength=size)
-    stats[3] += np.bincount(group, weights=flops, minlength=size)
-    stats[4] += np.bincount(group, weights=moved, minlength=size)
+    stats[3] += np.bincount(group, weights=amounts.flops, minlength=size)
+    stats[4] += np.bincount(group, weights=amounts.moved, minlength=size)
+    stats[5] += np.bincount(group, weights=amounts.no_flops, minlength=size)
+    stats[6] += np.bincount(group, weights=amounts.no_bytes, minlength=size)
     stats[1] += _covered(totals, group, start, end, in_time_order)
 
 

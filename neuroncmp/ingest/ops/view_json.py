@@ -17,6 +17,7 @@ from typing import Any
 from ...errors import ParseError
 from .. import shapes
 from ..decode import read_text, sections
+from . import checks
 from .intervals import union_length
 from .table import NONE, WAIT_OPCODES, Graph, Op, OpTable, nested_parent
 
@@ -35,17 +36,18 @@ def read(path: Path, level: str) -> OpTable:
     _check(rows, str(path))
     graph = Graph(_neff_hash(kept.get("neff_header")),
                   tuple(sorted(Counter(str(row.get("subgroup", "")) for row in rows).items())))
-    ops, notes = _LEVELS[level](rows, kept)
+    ops, notes = _LEVELS[level](rows, kept, str(path))
     return OpTable(level, str(path), tuple(ops), graph, tuple(notes))
 
 
 def _check(rows: list[Row], path: str) -> None:
+    """Every row's numbers as ``checks`` says (its time, its interval inside 2^62 ns, its bytes)."""
     for at, row in enumerate(rows):
-        for field in ("timestamp", "duration"):
-            value = row.get(field)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-                raise ParseError(path, f"instruction[{at}], {field}", "a number of nanoseconds >= 0",
-                                 f"{value!r:.40}")
+        start = checks.nanoseconds(row.get("timestamp"), path, f"instruction[{at}], timestamp")
+        checks.interval(start, start + checks.nanoseconds(row.get("duration"), path, f"instruction[{at}], duration"),
+                        path, f"instruction[{at}], timestamp + duration")
+        for field in ("hbm_read_bytes", "hbm_write_bytes"):
+            checks.amount(row.get(field), path, f"instruction[{at}], {field}")
 
 
 def _neff_hash(header: Any) -> str | None:
@@ -82,14 +84,14 @@ def _work(rows: list[Row]) -> list[Row]:
     return [row for row in rows if not _is_wait(row)]
 
 
-def _opcodes(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]:
+def _opcodes(rows: list[Row], kept: dict[str, Any], path: str) -> tuple[list[Op], list[str]]:
     def name(row: Row) -> list[str]:
         return [f"{row.get('subgroup', '')} {row.get('opcode', '')}"]
     return (_grouped(_work(rows), name) + _grouped([r for r in rows if _is_wait(r)], name, wait=True),
             [])
 
 
-def _hlo(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]:
+def _hlo(rows: list[Row], kept: dict[str, Any], path: str) -> tuple[list[Op], list[str]]:
     return _grouped(_work(rows), lambda row: [str(row.get("hlo_name") or NONE)]), [_WAITS_APART]
 
 
@@ -103,15 +105,26 @@ def _with_ancestors(path: str) -> list[str]:
     return ["/".join(parts[:end]) for end in range(2 if path.startswith("/") else 1, len(parts) + 1)]
 
 
-def _layers(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]:
-    flops = {str(r.get("name")): float(r["tensor_engine_flop_count"]) for r in kept.get("layer_summary") or []
-             if isinstance(r, dict) and type(r.get("tensor_engine_flop_count")) in (int, float)}
+def _layer_flops(kept: dict[str, Any], path: str) -> dict[str, float]:
+    """``layer_summary``'s FLOP count per layer name (a layer without one has none)."""
+    out = {}
+    for at, row in enumerate(shapes.items(kept.get("layer_summary"), path, "section 'layer_summary'")):
+        row = shapes.obj(row, path, f"layer_summary[{at}]")
+        flops = checks.amount(row.get("tensor_engine_flop_count"), path,
+                              f"layer_summary[{at}], tensor_engine_flop_count")
+        if flops is not None:
+            out[str(row.get("name"))] = flops
+    return out
+
+
+def _layers(rows: list[Row], kept: dict[str, Any], path: str) -> tuple[list[Op], list[str]]:
+    flops = _layer_flops(kept, path)
     ops = _grouped(_work(rows), lambda row: _with_ancestors(_layer_path(row)), flops=flops)
     keys = {op.key for op in ops}
     return [op._replace(parent=nested_parent(op.key, keys)) for op in ops], [_WAITS_APART, _NESTED]
 
 
-def _kernel(rows: list[Row], kept: dict[str, Any]) -> tuple[list[Op], list[str]]:
+def _kernel(rows: list[Row], kept: dict[str, Any], path: str) -> tuple[list[Op], list[str]]:
     return [], [_NO_SOURCE_LINES]
 
 
