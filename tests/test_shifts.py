@@ -20,18 +20,28 @@ from neuroncmp.analysis.shifts import MIN_SIZE, detect_shifts
 
 
 def rates(sigma: float, count: int, seed: int) -> dict[str, float]:
-    """Found within 2 / within 4 runs of the true shift, and series with any alarm."""
+    """Found exactly / within 2 / within 4 runs of the true shift, series with any alarm, how
+    often a shift's range of candidate first runs held the true one, and the median width of the
+    range (in runs) of the shift nearest the truth."""
     rng = random.Random(f"{seed}/{sigma}")
-    within2 = within4 = alarms = 0
+    exact = within2 = within4 = alarms = held = 0
+    widths = []
     for _ in range(count):
         slow = synthetic.noisy_runs(rng, 80, 0.01)
         truth = synthetic.series(rng, 80, noise=0.01, shift_sigma=sigma, outlier_rate=0.015,
                                  slow_runs=slow)
-        found = [shift.index for shift in detect_shifts(truth.values)]
+        shifts = detect_shifts(truth.values)
+        found = [shift.index for shift in shifts]
         alarms += bool(found)
-        within2 += truth.change_index is not None and synthetic.found(truth, found, 2)
-        within4 += truth.change_index is not None and synthetic.found(truth, found, 4)
-    return {"within 2": within2 / count, "within 4": within4 / count, "alarms": alarms / count}
+        shifted = truth.change_index is not None
+        exact += shifted and synthetic.found(truth, found, 0)
+        within2 += shifted and synthetic.found(truth, found, 2)
+        within4 += shifted and synthetic.found(truth, found, 4)
+        held += synthetic.held(truth, shifts)
+        widths += [s.latest - s.earliest + 1 for s in synthetic.nearest(truth, shifts)]
+    return {"exact": exact / count, "within 2": within2 / count, "within 4": within4 / count,
+            "alarms": alarms / count, "held": held / count,
+            "width": statistics.median(widths) if widths else math.nan}
 
 
 def test_rates_on_generated_histories():
@@ -42,12 +52,53 @@ def test_rates_on_generated_histories():
     assert rates(5, count, seed=1)["within 2"] >= 0.99 - 0.01
 
 
+@pytest.mark.parametrize("sigma", [3, 5])
+def test_the_range_of_candidate_runs_holds_the_true_shift(sigma):
+    """Issue 32's target for the range a change names: it holds the planted first run for at
+    least 95 % of shifts of 3 sigma or more (less 2 standard errors on 400 series), with a
+    median width of at most 3 runs."""
+    measured = rates(sigma, 400, seed=1)
+    assert measured["held"] >= 0.95 - 0.02
+    assert measured["width"] <= 3
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sigma, key, target", [(0, "alarms", 0.01), (2, "within 4", 0.90),
-                                                (3, "within 2", 0.99), (5, "within 2", 0.99)])
+                                                (3, "within 2", 0.99), (5, "within 2", 0.99),
+                                                (3, "held", 0.95), (5, "held", 0.95),
+                                                (3, "width", 3), (5, "width", 3),
+                                                # the point estimate as it was before the range
+                                                # came (81.9 % exact at 3 sigma on 20,000 series)
+                                                (3, "exact", 0.80)])
 def test_rates_meet_the_targets_on_5000_series(sigma, key, target):
     measured = rates(sigma, 5000, seed=2)[key]
-    assert measured <= target if key == "alarms" else measured >= target
+    assert measured <= target if key in ("alarms", "width") else measured >= target
+
+
+def test_an_ambiguous_run_puts_both_runs_in_the_range():
+    """Worked by hand. 15 runs at 99/101, one at 105, 16 at 109/111. The noise scale is the
+    median |difference| (2) / 0.9539 = 2.097, so 2 sigma^2 = 8.79 and the cap 3 sigma = 6.29.
+    With the split before the 105 (s = 15) the levels are a = 1499 / 15 = 99.93 and b = 1756 /
+    16 = 109.75 (every value within the cap of its side's median). Moving the 105 to the old
+    level costs (105 - a)^2 - (105 - b)^2 = 25.67 - 22.56 = 3.11: weight exp(-3.11 / 8.79) =
+    0.70 of s = 15's. Moving a 99 to the new level costs 39.56 (capped) - 0.87: weight 0.012;
+    a 109 to the old level: 0.012 of s = 16's. Shares: s = 14 0.7 %, 15 58 %, 16 41 %, 17 0.5 %:
+    the central 95 % is s = 15..16 (the new level starts at the 105 or after it), the median 15.
+    Without the 105, each neighbouring split weighs exp(-(39.56 - 0.87) / 8.79) = 0.012 of the
+    best (1.2 % of the total, under the 2.5 % left out on each side): the range is the one run."""
+    low, high = [99.0, 101.0] * 7 + [99.0], [109.0, 111.0] * 7 + [111.0]
+    (shift,) = detect_shifts(low + [105.0] + high)
+    assert (shift.index, shift.earliest, shift.latest) == (15, 15, 16)
+    (clean,) = detect_shifts(low + high)
+    assert (clean.index, clean.earliest, clean.latest) == (15, 15, 15)
+
+
+def test_the_range_refers_to_the_input_past_skipped_values():
+    """Non-finite values are skipped, but the range, like the index, counts them: a NaN put
+    before the step moves every index by one."""
+    low, high = [99.0, 101.0] * 7 + [99.0], [109.0, 111.0] * 7 + [111.0]
+    (shift,) = detect_shifts([math.nan] + low + [105.0] + high)
+    assert (shift.index, shift.earliest, shift.latest) == (16, 16, 17)
 
 
 def test_a_clean_step_is_placed_exactly_with_its_medians():

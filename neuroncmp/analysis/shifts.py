@@ -17,7 +17,9 @@ only. The README ("How shifts are found") gives every formula; in short:
    the split is placed again (``locate``) with the two levels and the noise scale estimated
    robustly: the posterior median of the split under a Gaussian likelihood whose squared
    residuals are capped at ``(3 sigma)^2``, so an outlier pulls no more than a point on the
-   other level.
+   other level. The same posterior gives the range of candidate first runs: its central 95 %
+   (``earliest`` to ``latest``), the runs the data cannot tell apart as the first of the new
+   level.
 4. **A level that came back?** When no single split holds, the window scan (circular binary
    segmentation's statistic) compares every window of runs with the rest; each of the two
    scans is held to ``alpha / 2``, so a series without a shift alarms with probability < alpha.
@@ -36,6 +38,8 @@ from ..stats import median
 from .placement import locate
 from .rank_scan import Split, scan, scan_windows
 
+Placed = tuple[int, float, float, int, int]  # a split (index, Z, p) and its range (earliest, latest)
+
 ALPHA = 0.005     # false alarms: measured 0.1 % of 80-run series without a shift (README)
 MIN_SIZE = 5      # runs each side: fewer consecutive odd runs are outliers, never a shift
 
@@ -47,6 +51,9 @@ class Shift:
     ``before`` and ``after`` are the medians of the segments either side, up to the neighbouring
     shifts; ``change`` is ``after / before - 1`` (NaN when ``before`` is 0); ``z`` is the
     standardized rank statistic of the split and ``p_value`` its p-value, corrected for the scan.
+    ``earliest`` and ``latest`` (input indexes, ``earliest <= index <= latest``) bound the first
+    point of the new level with probability ``placement.CONFIDENCE`` (95 %): the central interval
+    of the split's posterior, whose median is ``index``.
     """
 
     index: int
@@ -55,6 +62,8 @@ class Shift:
     change: float
     z: float
     p_value: float
+    earliest: int
+    latest: int
 
 
 def detect_shifts(values: Sequence[float], *, alpha: float = ALPHA,
@@ -84,7 +93,7 @@ def _segment(xs: list[float], alpha: float, min_size: int) -> list[Split]:
     return sorted(found)
 
 
-def _prune(xs: list[float], found: list[Split], alpha: float, min_size: int) -> list[Split]:
+def _prune(xs: list[float], found: list[Split], alpha: float, min_size: int) -> list[Placed]:
     """Re-test and re-place each split on the span between its neighbours (it was found before
     they were known); drop the weakest while any fails, until every one left holds."""
     while found:
@@ -94,14 +103,15 @@ def _prune(xs: list[float], found: list[Split], alpha: float, min_size: int) -> 
             span = xs[bounds[j]:bounds[j + 2]]
             split = scan(span, min_size)
             z, p = (split[1], split[2]) if split else (0.0, 1.0)
-            at = locate(span, bounds[j + 1] - bounds[j], min_size)
-            ok = p < alpha and median(span[:at]) != median(span[at:])
-            retested.append((bounds[j] + at, z, p if ok else 1.0))
+            placed = locate(span, bounds[j + 1] - bounds[j], min_size)
+            ok = p < alpha and median(span[:placed.at]) != median(span[placed.at:])
+            retested.append((bounds[j] + placed.at, z, p if ok else 1.0,
+                             bounds[j] + placed.first, bounds[j] + placed.last))
         weakest = max(range(len(retested)), key=lambda j: retested[j][2])
         if retested[weakest][2] < alpha:
             return retested
         found = found[:weakest] + found[weakest + 1:]
-    return found
+    return []
 
 
 def _test(segment: list[float], min_size: int, alpha: float) -> list[Split]:
@@ -109,7 +119,7 @@ def _test(segment: list[float], min_size: int, alpha: float) -> list[Split]:
     window (a level that came and went back), each at ``alpha / 2``; none when neither holds."""
     split = scan(segment, min_size)
     if split is not None and split[2] < alpha / 2:
-        at = locate(segment, split[0], min_size)
+        at = locate(segment, split[0], min_size).at
         if median(segment[:at]) != median(segment[at:]):  # ties: a lone odd value is no shift
             return [(at, split[1], split[2])]
     window = scan_windows(segment, min_size)
@@ -119,11 +129,11 @@ def _test(segment: list[float], min_size: int, alpha: float) -> list[Split]:
     return [(start, z, p), (end, z, p)]
 
 
-def _shift(xs: list[float], kept: list[int], splits: list[Split], j: int) -> Shift:
-    """The ``Shift`` for ``splits[j]``: medians up to the neighbouring splits, input index."""
+def _shift(xs: list[float], kept: list[int], splits: list[Placed], j: int) -> Shift:
+    """The ``Shift`` for ``splits[j]``: medians up to the neighbouring splits, input indexes."""
     start = splits[j - 1][0] if j else 0
     end = splits[j + 1][0] if j + 1 < len(splits) else len(xs)
-    index, z, p = splits[j]
+    index, z, p, earliest, latest = splits[j]
     before, after = median(xs[start:index]), median(xs[index:end])
     change = after / before - 1 if before else float("nan")
-    return Shift(kept[index], before, after, change, z, p)
+    return Shift(kept[index], before, after, change, z, p, kept[earliest], kept[latest])

@@ -11,7 +11,12 @@ isolated outliers (``outlier_rate`` of the values, each 6-10 sigma off in either
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .shifts import Shift
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +70,21 @@ def found(truth: Truth, indexes: list[int] | tuple[int, ...], within: int) -> bo
     if truth.change_index is None:
         return not indexes
     return any(abs(i - truth.change_index) <= within for i in indexes)
+
+
+def nearest(truth: Truth, shifts: Sequence[Shift]) -> tuple[Shift, ...]:
+    """The reported shift nearest the true one (none when there is no true shift or no report)."""
+    if truth.change_index is None or not shifts:
+        return ()
+    at = truth.change_index
+    return (min(shifts, key=lambda s: abs(s.index - at)),)
+
+
+def held(truth: Truth, shifts: Sequence[Shift]) -> bool:
+    """Whether a reported shift's range of candidate first runs (``earliest`` to ``latest``)
+    holds the true first run of the new level."""
+    at = truth.change_index
+    return at is not None and any(s.earliest <= at <= s.latest for s in shifts)
 
 
 @dataclass(frozen=True, slots=True)
