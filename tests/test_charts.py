@@ -171,8 +171,9 @@ def series(values: list[float], shifts: list[int], unit: str, tags: dict[str, st
     for at in shifts:
         before = sorted(values[max(0, at - 10):at])[len(values[max(0, at - 10):at]) // 2]
         after = sorted(values[at:at + 10])[len(values[at:at + 10]) // 2]
+        candidates = trends.Candidates(points[at], points[at], points[at - 1], 1, 0.95)
         changes.append(trends.Change("m", tags, points[at], points[at - 1], before, after, unit,
-                                     after / before - 1, direction, 1e-9))
+                                     after / before - 1, direction, 1e-9, candidates))
     return trends.Series(tags, points, tuple(changes))
 
 

@@ -106,8 +106,8 @@ def test_regressions_markdown_lists_the_planted_shifts_as_a_table(shifted_store)
     found = tables_of(markdown)
     (table,) = found.tables  # three shifts: all in the headline table, nothing to fold
     header, *rows = table
-    assert header[:3] == ["verdict", "metric", "series"] and len(header) == 10
-    assert all(len(row) == 10 for row in rows)
+    assert header[:3] == ["verdict", "metric", "series"] and len(header) == 11
+    assert header[-1] == "first new run" and all(len(row) == 11 for row in rows)
     # the two planted shifts, and achieved_flop_rate = model_flops / total_time falling with them
     assert {row[1] for row in rows} == {"total_time", "mfu_estimated_percent", "achieved_flop_rate"}
     assert all(row[0] == "✘ worse" for row in rows)

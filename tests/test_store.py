@@ -11,6 +11,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -384,7 +385,7 @@ def test_regressions_lists_worse_changes_first_and_gates(generated, tmp_path):
     assert worse == {"total_time", "mfu_estimated_percent", "achieved_flop_rate"}
     change = next(c for c in document["changes"] if c["metric"] == "total_time")
     assert set(change) == {"metric", "series", "at", "before_run", "before", "after", "unit", "change",
-                           "direction", "p_value"}
+                           "direction", "p_value", "candidates"}
     assert change["series"] == {"instance": "trn1.2xlarge", "model": "bert-large"}
     assert change["unit"] == "s" and change["direction"] == "worse"
     code, _ = cli_run("regressions", "--fail-on-regression", store=store_path)
@@ -576,3 +577,39 @@ def test_a_runs_listing_inside_a_folder_is_named_as_one(tmp_path):
     (folder / "runs.csv").write_text("path,time,model\nmodel-b16-3f2a9c1.json,2025-06-01T00:00:00Z,m\n")
     with pytest.raises(InputError, match=r"runs\.csv' is a runs listing .*--runs"):
         Store(tmp_path / "s").add(folder)
+
+
+def test_each_change_names_the_runs_that_may_have_started_it(tmp_path):
+    """The README's history (make_history's defaults: 80 runs, the shifts planted at run 50). The
+    detector places dma_active_time one run early (run 49); each change now also names the runs
+    that may be its first (95 %), and every planted one holds run 50, whatever run is named as
+    the best estimate. The terminal, the JSON and the Markdown say the same."""
+    made = make_history.generate(tmp_path, 80, 13, dict(make_history.parse_shift(s) for s in
+                                                         make_history.DEFAULT_SHIFTS),
+                                 noisy_nodes=0.03)
+    assert made.shifts  # total_time, dma_active_time and mfu_estimated_percent, from run 50
+    store = Store(tmp_path / "store")
+    store.add_listing(tmp_path / "runs.csv")
+    runs = {run.run: i for i, run in enumerate(sorted(store.runs(), key=lambda r: r.time))}
+    changes = {c.metric: c for c in store.regressions().changes}
+    for metric, (planted, _change) in made.shifts.items():
+        found = changes[metric].candidates
+        first, last = runs[found.first.run], runs[found.last.run]
+        assert first <= planted <= last and first <= runs[changes[metric].at.run] <= last, metric
+        assert runs[found.before.run] == first - 1 and found.runs == last - first + 1
+        assert found.confidence == 0.95
+    document = json.loads(cli_run("regressions", "--format", "json", store=tmp_path / "store")[1])
+
+    def ref(point: Any) -> dict[str, Any]:
+        return {"run": point.run, "commit": point.commit, "time": point.time.isoformat().replace("+00:00", "Z")}
+
+    for change in document["changes"]:
+        found = changes[change["metric"]].candidates
+        assert change["candidates"] == {"first": ref(found.first), "last": ref(found.last),
+                                        "before": ref(found.before), "runs": found.runs, "confidence": 0.95}
+    dma = changes["dma_active_time"].candidates
+    first, last = dma.first.commit, dma.last.commit
+    said = f"between {{}} and {{}} ({dma.runs} runs, 95 %)" if dma.runs > 1 else "{} (95 %)"
+    assert said.format(first, last) in cli_run("regressions", store=tmp_path / "store")[1]
+    markdown = cli_run("regressions", "--format", "md", store=tmp_path / "store")[1]
+    assert said.format(f"`{first}`", f"`{last}`") in markdown

@@ -8,9 +8,11 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT
@@ -114,8 +116,13 @@ def test_the_list_engine_and_duckdb_give_the_same_answers(tmp_path):
     options = RegressionsOptions.of(all_changes=True, series_by="model")
     list_changes = queries.regressions(ListEngine(fleet), Path("x"), options).changes
     assert len(list_changes) == 1
-    assert [replace(c, at=c.at.run, before_run=c.before_run.run) for c in duck_changes] == \
-        [replace(c, at=by_file[c.at.run], before_run=by_file[c.before_run.run]) for c in list_changes]
+    def runs(c: Any, name: Callable[[str], str]) -> Any:  # the points by run id, as each engine names it
+        found = c.candidates
+        return replace(c, at=name(c.at.run), before_run=name(c.before_run.run),
+                       candidates=(name(found.first.run), name(found.last.run), name(found.before.run),
+                                   found.runs, found.confidence))
+
+    assert [runs(c, str) for c in duck_changes] == [runs(c, by_file.__getitem__) for c in list_changes]
 
 
 def test_a_series_key_is_its_sorted_tags():

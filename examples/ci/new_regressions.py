@@ -3,8 +3,10 @@
 
     python new_regressions.py regressions.json reported
 
-Prints them as Markdown lines for the job summary, adds them to ``reported`` (one JSON key a
-line: metric, series, first run of the new level) and exits 3 when there is any, else 0."""
+Prints them as Markdown lines for the job summary (each with the runs that may have started it and,
+when they carry commits, the ``git log`` range holding the commits that may have made it), adds them
+to ``reported`` (one JSON key a line: metric, series, first run of the new level) and exits 3 when
+there is any, else 0."""
 
 from __future__ import annotations
 
@@ -21,6 +23,25 @@ def tags(change: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in sorted(change["series"].items()))
 
 
+def name(run: dict) -> str:
+    return f"`{run['commit'] or run['run']}`"
+
+
+def candidates(change: dict) -> str:
+    """Where the new level may start, as ``neuroncmp regressions`` writes it, and the commits
+    that may have made the change: those after the run before the range, up to its last run."""
+    found = change["candidates"]
+    sure = f"{found['confidence'] * 100:g} %"
+    if found["runs"] == 1:
+        text = f"first new run {name(found['first'])} ({sure})"
+    else:
+        text = (f"first new run between {name(found['first'])} and {name(found['last'])} "
+                f"({found['runs']} runs, {sure})")
+    if found["before"]["commit"] and found["last"]["commit"]:
+        text += f": `git log {found['before']['commit']}..{found['last']['commit']}`"
+    return text
+
+
 def main(found_json: str, reported_file: str) -> int:
     changes = json.loads(Path(found_json).read_text())["changes"]
     reported = Path(reported_file)
@@ -29,7 +50,7 @@ def main(found_json: str, reported_file: str) -> int:
     print(f"\n**{len(new)} new regression(s)**" + (":" if new else " (all reported before)"))
     for change in new:
         print(f"- `{change['metric']}` {change['change']:+.1%} in {tags(change)} from commit "
-              f"`{change['at']['commit']}` ({change['at']['time']})")
+              f"`{change['at']['commit']}` ({change['at']['time']}); {candidates(change)}")
     with reported.open("a") as out:
         out.writelines(key(c) + "\n" for c in new)
     return 3 if new else 0

@@ -12,7 +12,7 @@ from ..units import pick_scale
 from .json_out import dumps
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
-    from ..store.trends import Change, History, Point, Regressions
+    from ..store.trends import Candidates, Change, History, Point, Regressions
 
 HISTORY_SCHEMA = "neuroncmp.history/1"
 REGRESSIONS_SCHEMA = "neuroncmp.regressions/1"
@@ -57,7 +57,12 @@ def _change(change: Change, with_series: bool) -> dict[str, Any]:
             **({"change_pp": _number((change.after - change.before) * 100)}
                if change.unit == "fraction" else {}),
             "direction": change.direction,
-            "p_value": _number(change.p_value)}
+            "p_value": _number(change.p_value), "candidates": _candidates(change.candidates)}
+
+
+def _candidates(found: Candidates) -> dict[str, Any]:
+    return {"first": _ref(found.first), "last": _ref(found.last), "before": _ref(found.before),
+            "runs": found.runs, "confidence": found.confidence}
 
 
 def _ref(point: Point) -> dict[str, Any]:

@@ -7,7 +7,7 @@ times in UTC, run ids as stored, p-values to two significant figures.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..stats import median
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the records only: the store's modules stay off the import p
     from ..store.identity import SeriesKey
     from ..store.maintenance import CheckReport, CompactReport
     from ..store.reading import Run
-    from ..store.trends import Change, History, Regressions, Series
+    from ..store.trends import Change, History, Point, Regressions, Series
 
 MARK = DIRECTION_MARK  # a shift reads with the verdicts' own marks
 
@@ -164,6 +164,7 @@ def _series(series: Series, unit: str, scale: tuple[float, str], width: int, las
         out.append(f"        {marks}\n")
     for change in series.changes:
         out.append(f"  shift at run {change.at.run}: {change_text(change, unit, scale)}\n")
+        out.append(f"    {first_run_text(change)}\n")
     at = {c.at.run: c for c in series.changes}
     shown = points[-last:] if last else points
     rows = [[_iso(p.time), p.run, p.commit or "", format_value(p.value, unit, scale, with_unit=False),
@@ -182,6 +183,33 @@ def change_text(change: Change, unit: str, scale: tuple[float, str] | None = Non
             f"{MARK[change.direction]}, p {p_text(change.p_value)}")
 
 
+def first_run_text(change: Change) -> str:
+    """Where the new level may start, as a phrase: "first new run 5649f8e (95 %)" or "first new
+    run between 98466a9 and 5649f8e (2 runs, 95 %)"."""
+    return f"first new run {candidates_text(change)}"
+
+
+def candidates_text(change: Change, shown: Callable[[Point], str] | None = None) -> str:
+    """The runs that may be the first of the new level, at the stated confidence: "5649f8e (95 %)"
+    or "between 98466a9 and 5649f8e (2 runs, 95 %)"; each run written by ``shown`` (a code span,
+    a link), by default as ``run_name``. The words around them hold no input text."""
+    name = shown or run_name
+    found = change.candidates
+    sure = f"{found.confidence * 100:g} %"
+    if found.runs == 1:
+        return f"{name(found.first)} ({sure})"
+    return f"between {name(found.first)} and {name(found.last)} ({found.runs} runs, {sure})"
+
+
+def run_name(point: Point) -> str:
+    """A run as a person names it: its commit, else its id."""
+    return point.commit or point.run
+
+
+CANDIDATES_NOTE = ("first new run: the runs that may start the new level, with the probability "
+                   "stated (README: How shifts are found); commit: the best estimate")
+
+
 def regressions(result: Regressions, store: str, width: int | None = None) -> str:
     kind = "changes" if result.all_changes else "changes for the worse"
     head = [(f"{len(result.changes)} {kind} in {result.series_count} series of {result.metric_count} "
@@ -194,9 +222,12 @@ def regressions(result: Regressions, store: str, width: int | None = None) -> st
         scale = pick_scale(median([c.before, c.after]), c.unit)
         rows.append([MARK[c.direction], c.metric, tags_text(c.series), c.at.run, c.at.commit or "",
                      _iso(c.at.time), format_value(c.before, c.unit, scale),
-                     format_value(c.after, c.unit, scale), change_size(c, c.unit), p_text(c.p_value)])
-    header = ["", "metric", "series", "at run", "commit", "time", "before", "after", "change", "p"]
-    return "".join(out) + fit_table(header, rows, {6, 7, 8, 9}, width)
+                     format_value(c.after, c.unit, scale), change_size(c, c.unit), p_text(c.p_value),
+                     candidates_text(c)])
+    header = ["", "metric", "series", "at run", "commit", "time", "before", "after", "change", "p",
+              "first new run"]
+    note = _fill(CANDIDATES_NOTE, width) if width else CANDIDATES_NOTE + "\n"
+    return "".join(out) + fit_table(header, rows, {6, 7, 8, 9}, width) + note
 
 
 NOT_FINITE = "?"

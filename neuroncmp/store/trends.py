@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from ..analysis.shifts import MIN_SIZE, detect_shifts
+from ..analysis.placement import CONFIDENCE
+from ..analysis.shifts import MIN_SIZE, Shift, detect_shifts
 from ..catalog import HIGHER, LOWER, closest, lookup, suggestion
 from ..choices import BETTER, CHANGED, WORSE, Direction
 from ..errors import UsageError
@@ -35,9 +36,25 @@ class Point:
 
 
 @dataclass(frozen=True, slots=True)
+class Candidates:
+    """The runs that may be the first of a new level: ``first`` to ``last`` (``runs`` runs, in
+    time order), which hold it with probability ``confidence`` (the central interval of the
+    split's posterior, ``analysis.placement``); ``before`` is the run before ``first``, the last
+    on the old level at that confidence. With commits in a linear history, the change came
+    from a commit after ``before.commit`` up to ``last.commit``."""
+
+    first: Point
+    last: Point
+    before: Point
+    runs: int
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
-    """A level shift in one series: ``at`` is the first run of the new level, ``before_run`` the
-    last run before it; ``before``/``after`` are medians (base unit), ``change`` after/before - 1."""
+    """A level shift in one series: ``at`` is the first run of the new level (the best estimate),
+    ``before_run`` the last run before it, ``candidates`` the runs that may be the first at the
+    stated confidence; ``before``/``after`` are medians (base unit), ``change`` after/before - 1."""
 
     metric: str
     series: SeriesKey
@@ -49,6 +66,7 @@ class Change:
     change: float
     direction: Direction
     p_value: float
+    candidates: Candidates
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +169,12 @@ class Regressions:
                               "before_run": c.before_run.run, "before_commit": c.before_run.commit,
                               "before_time": c.before_run.time, "before": c.before, "after": c.after,
                               "unit": c.unit, "change": c.change, "direction": c.direction,
-                              "p_value": c.p_value} for c in self.changes])
+                              "p_value": c.p_value, "first_candidate_run": c.candidates.first.run,
+                              "first_candidate_commit": c.candidates.first.commit,
+                              "last_candidate_run": c.candidates.last.run,
+                              "last_candidate_commit": c.candidates.last.commit,
+                              "candidate_runs": c.candidates.runs,
+                              "confidence": c.candidates.confidence} for c in self.changes])
 
 
 def direction(metric: str, before: float, after: float) -> Direction:
@@ -202,9 +225,7 @@ def matching(runs: Iterable[Run], where: Mapping[str, Iterable[str]]) -> list[Ru
 def build_series(values: SeriesValues, *, points: bool = True) -> Series:
     """One series: its points (left out when ``points`` is False) and the shifts the detector
     finds in its values."""
-    changes = tuple(make_change(values.metric, values.key, values.unit, values.point(s.index),
-                                values.point(s.index - 1), s.before, s.after, s.change, s.p_value)
-                    for s in detect_shifts(list(values.values)))
+    changes = tuple(make_change(values, s) for s in detect_shifts(list(values.values)))
     kept = tuple(values.point(i) for i in range(len(values.values))) if points else ()
     return Series(values.key, kept, changes)
 
@@ -215,11 +236,14 @@ def series_shifts(values: SeriesValues) -> Shifts:
     return Shifts(values.metric, values.key, len(values.values), built.changes)
 
 
-def make_change(metric: str, key: SeriesKey, unit: str, at: Point, before_run: Point,
-                before: float, after: float, change: float, p_value: float) -> Change:
-    """A ``Change`` from a detected shift, its direction from the catalog."""
-    return Change(metric, key, at, before_run, before, after, unit, change,
-                  direction(metric, before, after), p_value)
+def make_change(values: SeriesValues, shift: Shift) -> Change:
+    """A ``Change`` from a shift the detector found in ``values``, its direction from the catalog."""
+    candidates = Candidates(values.point(shift.earliest), values.point(shift.latest),
+                            values.point(shift.earliest - 1), shift.latest - shift.earliest + 1,
+                            CONFIDENCE)
+    return Change(values.metric, values.key, values.point(shift.index), values.point(shift.index - 1),
+                  shift.before, shift.after, values.unit, shift.change,
+                  direction(values.metric, shift.before, shift.after), shift.p_value, candidates)
 
 
 def select(changes: Iterable[Change], *, all_changes: bool, min_change: float | None,

@@ -124,8 +124,9 @@ def sweep_markdown(sweep: Sweep) -> str:
 
 
 HEADLINE_CHANGES = 5  # the worst shifts shown above the fold; all of them in the table folded below
-SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); before/after: medians of the levels; "
-                "p: the shift test's p-value")
+SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); commit: the best estimate of the first "
+                "run of the new level; first new run: the runs that may be it, with the probability stated; "
+                "before/after: medians of the levels; p: the shift test's p-value")
 
 
 def _shift_row(change: Any) -> str:
@@ -139,12 +140,15 @@ def _shift_row(change: Any) -> str:
              format_value(change.before, change.unit, scale),
              format_value(change.after, change.unit, scale), store_text.change_size(change, change.unit),
              store_text.p_text(change.p_value)]
-    return "| " + " | ".join(cell if cell.startswith("`") else _escape(cell) for cell in cells) + " |"
+    escaped = [cell if cell.startswith("`") else _escape(cell) for cell in cells]
+    # commits as code spans; the words around them are ours and need no escaping
+    escaped.append(store_text.candidates_text(change, lambda run: markdown_code(store_text.run_name(run))))
+    return "| " + " | ".join(escaped) + " |"
 
 
 def _shift_table(changes: Sequence[Any]) -> list[str]:
-    return ["| verdict | metric | series | at run | commit | time | before | after | change | p |",
-            "|---|---|---|---|---|---|---:|---:|---:|---:|"] + [_shift_row(c) for c in changes]
+    return ["| verdict | metric | series | at run | commit | time | before | after | change | p | first new run |",
+            "|---|---|---|---|---|---|---:|---:|---:|---:|---|"] + [_shift_row(c) for c in changes]
 
 
 def regressions_markdown(report: RegressionsReport) -> str:
