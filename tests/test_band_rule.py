@@ -8,6 +8,7 @@ import math
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -116,3 +117,34 @@ def test_the_time_floor_is_above_the_moves_of_unchanged_work_and_under_real_chan
     assert by_n["1024"]["Tensor MATMUL"] - by_n["256"]["Tensor MATMUL"] == 322 > 6 * floor_ns
     band = DEFAULT_BANDS["time"]
     assert not band.inside(443e-9, 765e-9) and band.inside(1052e-9, 1095e-9)
+
+
+def test_a_bands_edges_around_a_value_are_worked_out_by_hand():
+    """``Band.edges`` (what a sparkline is drawn against), by hand from the defaults: a time's 2 %
+    at 100 ms is 100 / 1.02 = 98.04 ms to 102 ms; a fraction's 0.5pp AND 5 % at 20 % is 19.5 % to
+    20.5 % (the points are the narrower), at 5 % it is 5 / 1.05 = 4.762 % to 5.25 % (the relative
+    band is); bytes' 1 % at 1 KiB widens to the 1 KiB floor: 0 to 2 KiB."""
+    from neuroncmp.catalog import lookup
+    from neuroncmp.comparison.bands import Bands
+
+    def edges(metric: str, value: float) -> tuple[float, float]:
+        return Bands().band(lookup(metric)).edges(value)
+
+    assert edges("total_time", 0.1) == (pytest.approx(0.1 / 1.02), pytest.approx(0.102))
+    assert edges("mfu_estimated_percent", 0.2) == (pytest.approx(0.195), pytest.approx(0.205))
+    assert edges("mfu_estimated_percent", 0.05) == (pytest.approx(0.05 / 1.05), pytest.approx(0.0525))
+    assert edges("hbm_traffic_bytes", 1024.0) == (pytest.approx(0.0), pytest.approx(2048.0))
+
+
+@given(bands, fractions)
+@settings(max_examples=300)
+def test_a_bands_edges_are_inside_it_and_just_beyond_them_is_outside(band: Band, b: float) -> None:
+    """Held to the rule itself: a thousandth of the band's width inside each edge is inside the
+    band around ``b``, as far beyond it is not (the level, under which everything is inside, is
+    left out of the edges; a band narrower than a millionth of ``b`` is below the rule's rounding)."""
+    low, high = band.edges(b)
+    nudge = (high - low) * 1e-3
+    if (band.level and abs(b) <= 2 * band.level) or not abs(b) * 1e-9 < nudge < math.inf:
+        return
+    assert stated_rule(band, b, low + nudge) and stated_rule(band, b, high - nudge)
+    assert not stated_rule(band, b, low - nudge) and not stated_rule(band, b, high + nudge)

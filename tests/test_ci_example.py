@@ -86,7 +86,14 @@ def test_the_nightly_steps_run_end_to_end(tmp_path):
     # reported once, on that night: total_time and the metrics computed from it
     assert len(re.findall(r"\*\*[1-9]\d* new regression\(s\)\*\*:", text)) == 1
     assert "- `total_time` +" in text
+    # the message names the commits that may have made the change: a git range from a night
+    # before the planted one up to a night at or after it (commits are per night here)
+    line = next(x for x in text.splitlines() if x.startswith("- `total_time` +"))
+    assert "first new run " in line and "95 %)" in line
+    old, new = re.search(r"`git log (\w+)\.\.(\w+)`", line).groups()
+    night = {row[2]: i for i, row in enumerate(rows)}
+    assert night[old] < SHIFT_AT <= night[new], line
     index = (tmp_path / "site" / "index.html").read_text()
     shift_commit = rows[SHIFT_AT][2]
     assert f'href="https://example.com/repo/commit/{shift_commit}"' in index
-    assert ">total_time</a>" in index  # listed among the regressions
+    assert ">total_<wbr>time</a>" in index  # listed among the regressions

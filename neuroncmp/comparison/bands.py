@@ -99,6 +99,20 @@ class Band(NamedTuple):
                     and (abs(log(abs(v)) - log_b) if b and v and (v < 0) == negative else inf) <= limit)
                 for v in values]
 
+    def edges(self, b: float) -> tuple[float, float]:
+        """The values ``v`` with ``b`` -> ``v`` inside the band, as an interval (for a chart drawn
+        against it): the relative band's ``b / (1 + r)`` to ``b (1 + r)`` (ends swapped for a
+        negative ``b``; for a fraction also within its points), widened to the floor. The level
+        (fractions too small to score) is left out: a chart's band is the one around its values."""
+        relative = self.relative if self.points else self.value
+        if relative is None:
+            low, high = -math.inf, math.inf
+        else:
+            low, high = sorted((b / (1 + relative), b * (1 + relative)))
+        if self.points:
+            low, high = max(low, b - self.value / 100), min(high, b + self.value / 100)
+        return min(low, b - self.floor), max(high, b + self.floor)
+
     def _under_level(self, b: float, v: float) -> bool:
         return bool(self.points and self.level) and max(abs(b), abs(v)) <= self.level
 

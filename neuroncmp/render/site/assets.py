@@ -14,7 +14,9 @@ td.n{font-variant-numeric:tabular-nums;white-space:nowrap}
 .worse{color:#b3261e}.better{color:#137333}.changed{color:#8a5a00}.muted{color:#666}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
 #filter{font-size:15px;padding:5px 8px;width:28em;margin:8px 0}
-.charts{display:flex;flex-wrap:wrap;gap:6px 14px}.chart{font-size:11px;color:#444}
+.charts{display:flex;flex-wrap:wrap;gap:4px 10px}.chart{font-size:10px;color:#444;width:140px}
+.chart .label{font-size:11px;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.chart .none{height:34px;line-height:34px;color:#888}
 svg.spark,svg.trend{display:block}svg text{font-family:system-ui,sans-serif}
 tr.start td{background:#fff4e5}
 """

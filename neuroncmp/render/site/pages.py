@@ -13,16 +13,19 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote as url_quote
 
+from ...analysis.shifts import MIN_SIZE
 from ...catalog import HEADLINE, lookup
+from ...comparison.bands import Bands
 from ...escape import html as escape
 from ...report.site import SiteData, Tags, page_name, tags_of
+from ...stats import median
 from ...units import format_value, pick_scale
-from ..store_text import change_size
+from ..store_text import CANDIDATES_NOTE, candidates_text, change_size, run_name
 from . import svg
 from .assets import CSS, JS
 
 if TYPE_CHECKING:
-    from ...store.trends import Change
+    from ...store.trends import Change, Point
 
 
 def page(title: str, body: Iterable[str], script: bool = False) -> str:
@@ -43,6 +46,12 @@ def anchor(metric: str) -> str:
     return "m-" + hashlib.sha1(metric.encode("utf-8", "backslashreplace")).hexdigest()[:10]
 
 
+def breakable(name: str) -> str:
+    """A metric name as HTML that may wrap after each underscore (the long ones are words joined by
+    underscores), nowhere else."""
+    return "_<wbr>".join(escape(part) for part in name.split("_"))
+
+
 def when(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d %H:%M}"
 
@@ -57,8 +66,23 @@ def commit_cell(commit: str | None, template: str | None) -> str:
     return f'<a href="{escape(template.replace("{commit}", url_quote(commit, safe="")))}">{code}</a>'
 
 
-def value_text(value: float, unit: str) -> str:
-    return format_value(value, unit) if math.isfinite(value) else "n/a"
+def value_text(value: float, unit: str, scale: tuple[float, str] | None = None) -> str:
+    return format_value(value, unit, scale) if math.isfinite(value) else "n/a"
+
+
+def display_scale(values: Iterable[float], unit: str) -> tuple[float, str]:
+    """One display unit for a whole series (as ``history`` picks it: from the median of its
+    finite values), so its heading, scale and table read in the same unit."""
+    finite = [v for v in values if math.isfinite(v)]
+    return pick_scale(median(finite), unit) if finite else (1.0, pick_scale(1.0, unit)[1])
+
+
+def candidates_cell(change: Change, template: str | None) -> str:
+    """Where the new level may start, each run linked as its commit (``commit_cell``) or its id."""
+    def shown(point: Point) -> str:
+        return commit_cell(point.commit, template) if point.commit else f"<code>{escape(run_name(point))}</code>"
+
+    return candidates_text(change, shown)
 
 
 def change_text(change: Change, unit: str) -> str:
@@ -94,20 +118,22 @@ def _regressions(data: SiteData, commit_url: str | None) -> list[str]:
     out = [f"<h2>Regressions{after} ({len(changes):,}, worst first)</h2>",
            ('<div class="group"><table id="regressions"><thead><tr><th>metric</th><th>series</th>'
            "<th>new level from run</th><th>commit</th><th>time (UTC)</th><th>before</th>"
-           "<th>after</th><th>change</th><th>p</th></tr></thead><tbody>")]
+           "<th>after</th><th>change</th><th>p</th><th>first new run</th></tr></thead><tbody>")]
     for change in changes:
         tags = tags_of(change.series)
-        search = " ".join([change.metric, shown_tags(tags), change.at.run, change.at.commit or ""])
+        found = change.candidates  # a commit in the range finds the row too
+        search = " ".join([change.metric, shown_tags(tags), change.at.run, change.at.commit or "",
+                           run_name(found.first), run_name(found.last)])
         out.append(
             f'<tr class="f" data-search="{escape(search.lower())}">'
-            f'<td><a href="{page_name(tags)}#{anchor(change.metric)}">{escape(change.metric)}</a></td>'
-            f"<td class=\"t\">{escape(shown_tags(tags))}</td><td><code>{escape(change.at.run)}</code></td>"
+            f'<td><a href="{page_name(tags)}#{anchor(change.metric)}">{breakable(change.metric)}</a></td>'
+            f"<td>{escape(shown_tags(tags))}</td><td><code>{escape(change.at.run)}</code></td>"
             f"<td>{commit_cell(change.at.commit, commit_url)}</td><td class=\"t\">{when(change.at.time)}</td>"
             f'<td class="n">{escape(value_text(change.before, change.unit))}</td>'
             f'<td class="n">{escape(value_text(change.after, change.unit))}</td>'
             f'<td class="n {escape(change.direction)}">{change_text(change, change.unit)}</td>'
-            f'<td class="n">{change.p_value:.2g}</td></tr>')
-    return out + ["</tbody></table></div>"]
+            f'<td class="n">{change.p_value:.2g}</td><td>{candidates_cell(change, commit_url)}</td></tr>')
+    return out + ["</tbody></table></div>", f'<p class="muted">{escape(CANDIDATES_NOTE)}</p>']
 
 
 def group_key(series: Sequence[Tags]) -> str | None:
@@ -131,16 +157,21 @@ def _series_groups(data: SiteData, series: Sequence[Tags]) -> list[str]:
     groups: dict[str, list[Tags]] = defaultdict(list)
     for tags in series:
         groups[f"{key}={dict(tags).get(key, '(none)')}" if key else "all series"].append(tags)
-    head = "".join(f'<th title="{escape(metric)}">{escape(HEADLINE_LABELS[metric])}</th>'
-                   for metric in data.headline)
-    out = [f"<h2>Series ({len(series):,})</h2>"]
+    out = [f"<h2>Series ({len(series):,})</h2>",
+           f'<p class="muted">{escape(SPARK_NOTE)}</p>']
     for name, members in sorted(groups.items(), key=lambda item: natural(item[0])):
         out.append(f'<section class="group"><h3>{escape(name)}</h3><table class="series"><thead><tr>'
-                   f"<th>series</th><th>runs</th><th>last run (UTC)</th><th>worse</th>{head}"
-                   "</tr></thead><tbody>")
-        out += [_series_row(data, tags) for tags in members]
+                   "<th>series</th><th>runs</th><th>last run (UTC)</th><th>worse</th>"
+                   "<th>headline metrics</th></tr></thead><tbody>")
+        out += [_series_row(data, tags) for tags in sorted(members, key=lambda t: natural(shown_tags(t)))]
         out.append("</tbody></table></section>")
     return out
+
+
+SPARK_NOTE = ("Each chart: the series' runs, its shifts marked (red worse, green better, amber no "
+              "better direction); grey: the noise band diff uses for the metric (a change inside it is "
+              "no verdict) around the median, and the chart spans at least two bands either way, so "
+              "noise inside the band stays small.")
 
 
 def _series_row(data: SiteData, tags: Tags) -> str:
@@ -148,31 +179,60 @@ def _series_row(data: SiteData, tags: Tags) -> str:
     runs = max(len(s.points) for s in drawn.values())
     last = max((s.points[-1].time for s in drawn.values() if s.points), default=None)
     worse = data.worse_by_series[tags]
-    cells = [f"<td>{_spark(metric, drawn[metric])}</td>" if metric in drawn else '<td class="muted">-</td>'
-             for metric in data.headline]
+    charts = "".join(_spark(metric, drawn[metric]) if metric in drawn else _no_chart(metric)
+                     for metric in data.headline)
     return (f'<tr class="f" data-search="{escape(shown_tags(tags).lower())}"><td><a href="{page_name(tags)}">'
             f"{escape(shown_tags(tags))}</a></td><td class=\"n\">{runs:,}</td>"
             f"<td class=\"t\">{when(last) if last else '-'}</td>"
-            f'<td class="n{" worse" if worse else ""}">{worse}</td>{"".join(cells)}</tr>')
+            f'<td class="n{" worse" if worse else ""}">{worse}</td><td><div class="charts">{charts}</div></td></tr>')
+
+
+def _no_chart(metric: str) -> str:
+    return (f'<div class="chart"><div class="label" title="{escape(metric)}">{escape(HEADLINE_LABELS[metric])}'
+            '</div><div class="none">not in these profiles</div></div>')
 
 
 def _spark(metric: str, series: Any) -> str:
-    """The sparkline with the last value under it (the unit at a glance)."""
+    """The sparkline under the metric's label, with the last value (the unit at a glance) and the
+    band it is drawn against; one run draws a dot and says there is no trend yet."""
     values = [p.value for p in series.points]
-    last = value_text(values[-1], lookup(metric).unit) if values else "-"
-    label = f"{metric}: {len(values)} runs, last {last}"
-    return (f'<div class="chart">{svg.sparkline(values, shifts_of(series, metric), label)}'
-            f"last {escape(last)}</div>")
+    unit = lookup(metric).unit
+    last = value_text(values[-1], unit) if values else "-"
+    band = svg_band(metric, values)
+    caption = f"1 run (no trend): {last}" if len(values) == 1 else f"last {last}"
+    label = f"{metric}: {len(values)} runs, last {last}" + (f"; band {band.text}" if band else "")
+    return (f'<div class="chart"><div class="label" title="{escape(metric)}">{escape(HEADLINE_LABELS[metric])}'
+            f"</div>{svg.sparkline(values, shifts_of(series, metric), label, band)}"
+            f"{escape(caption)}{escape(f'; band {band.text}') if band else ''}</div>")
+
+
+def svg_band(metric: str, values: Sequence[float]) -> svg.Band | None:
+    """The noise band ``diff`` uses for ``metric`` (its default), around the median of the finite
+    ``values``: what a sparkline is drawn against. None without a value or a band."""
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite:
+        return None
+    centre = median(finite)
+    band = Bands().band(lookup(metric))
+    low, high = band.edges(centre)
+    if not low < high:
+        return None
+    text = f"±{band.value:g}pp" if band.points else f"±{band.value * 100:g} %"
+    return svg.Band(low, high, centre, text)
 
 
 def shifts_of(series: Any, metric: str) -> list[svg.Shift]:
-    """The series' changes as chart marks, at the index of their first new run."""
+    """The series' changes as chart marks, at the index of their first new run, with the range
+    of runs that may be it."""
     position = {p.run: i for i, p in enumerate(series.points)}
     unit = lookup(metric).unit
     return [svg.Shift(position[c.at.run], c.before, c.after, change_text(c, c.unit or unit), c.direction,
                       f"{metric} {change_text(c, c.unit or unit)} ({c.direction}) from run {c.at.run} "
                       f"{c.at.commit or ''} {when(c.at.time)}: {value_text(c.before, c.unit or unit)} -> "
-                      f"{value_text(c.after, c.unit or unit)}, p {c.p_value:.2g}")
+                      f"{value_text(c.after, c.unit or unit)}, p {c.p_value:.2g}; first new run "
+                      f"{candidates_text(c)}",
+                      position.get(c.candidates.first.run, position[c.at.run]),
+                      position.get(c.candidates.last.run, position[c.at.run]))
             for c in series.changes if c.at.run in position]
 
 
@@ -186,7 +246,8 @@ def series_page(data: SiteData, tags: Tags, commit_url: str | None) -> str:
             f"<h1>{escape(shown_tags(tags))}</h1>",
             (f'<p class="muted">{len(metrics)} metrics drawn: the headline ones, then each that '
             "shifts in this series. Dashed: the level between shifts; a coloured line: a shift "
-            "(red worse, green better, amber no better direction).</p>")]
+            "(red worse, green better, amber no better direction) at its best estimate, shaded "
+            "over the runs that may be its first (95 %).</p>")]
     for metric in metrics:
         body += _metric_section(metric, data.histories[metric].unit, found[metric], commit_url)
     body += _runs_table(found, commit_url)
@@ -194,24 +255,35 @@ def series_page(data: SiteData, tags: Tags, commit_url: str | None) -> str:
 
 
 def _metric_section(metric: str, unit: str, series: Any, commit_url: str | None) -> list[str]:
+    """A metric's trend and shifts, every value in one display unit: the heading's."""
     values = [p.value for p in series.points]
     dates = (when(series.points[0].time), when(series.points[-1].time)) if series.points else ("", "")
     meaning = lookup(metric).meaning
+    scale = display_scale(values, unit)
     out = [(f'<section id="{anchor(metric)}"><h2>{escape(metric)} <span class="muted">'
-           f"[{escape(pick_scale(1.0, unit)[1] or unit)}]</span></h2>"),
+           f"[{escape(scale[1] or unit)}]</span></h2>"),
            f'<p class="muted">{escape(meaning)}</p>' if meaning else "",
            svg.trend(values, shifts_of(series, metric), f"{metric} over {len(values)} runs",
-                     lambda value: value_text(value, unit), dates)]
+                     lambda value: value_text(value, unit, scale), dates)]
+    if len(values) == 1:
+        out.append(f'<p class="muted">One run: no trend yet (a shift needs {MIN_SIZE} runs on '
+                   "each side).</p>")
     if series.changes:
         out.append("<table><thead><tr><th>new level from run</th><th>commit</th><th>time (UTC)</th>"
-                   "<th>before</th><th>after</th><th>change</th><th>p</th></tr></thead><tbody>")
-        out += [f"<tr><td><code>{escape(c.at.run)}</code></td><td>{commit_cell(c.at.commit, commit_url)}</td>"
-                f"<td class=\"t\">{when(c.at.time)}</td><td class=\"n\">{escape(value_text(c.before, unit))}</td>"
-                f'<td class="n">{escape(value_text(c.after, unit))}</td>'
-                f'<td class="n {escape(c.direction)}">{change_text(c, unit)}</td>'
-                f'<td class="n">{c.p_value:.2g}</td></tr>' for c in series.changes]
+                   "<th>before</th><th>after</th><th>change</th><th>p</th><th>first new run</th>"
+                   "</tr></thead><tbody>")
+        out += [_shift_row(c, unit, scale, commit_url) for c in series.changes]
         out.append("</tbody></table>")
     return out + ["</section>"]
+
+
+def _shift_row(change: Change, unit: str, scale: tuple[float, str], commit_url: str | None) -> str:
+    return (f"<tr><td><code>{escape(change.at.run)}</code></td><td>{commit_cell(change.at.commit, commit_url)}</td>"
+            f'<td class="t">{when(change.at.time)}</td>'
+            f'<td class="n">{escape(value_text(change.before, unit, scale))}</td>'
+            f'<td class="n">{escape(value_text(change.after, unit, scale))}</td>'
+            f'<td class="n {escape(change.direction)}">{change_text(change, unit)}</td>'
+            f'<td class="n">{change.p_value:.2g}</td><td>{candidates_cell(change, commit_url)}</td></tr>')
 
 
 def _runs_table(found: Mapping[str, Any], commit_url: str | None) -> list[str]:

@@ -23,6 +23,19 @@ class Shift:
     size: str  # the change as history writes it: percentage points for a fraction, else relative
     direction: str
     text: str  # the tooltip: what changed, where
+    first: int  # the earliest and latest point that may be the first of the new level (95 %)
+    last: int
+
+
+@dataclass(frozen=True)
+class Band:
+    """A noise band to draw a sparkline against: the values from ``low`` to ``high`` are inside
+    it, around ``centre``; ``text`` says how wide (``±2 %``)."""
+
+    low: float
+    high: float
+    centre: float
+    text: str
 
 
 @dataclass(frozen=True)
@@ -35,18 +48,25 @@ class Box:
     height: float
 
 
-def sparkline(values: Sequence[float], shifts: Sequence[Shift], label: str,
-              width: int = 150, height: int = 34) -> str:
-    """A small chart: the values as a line, each shift a coloured tick."""
+def sparkline(values: Sequence[float], shifts: Sequence[Shift], label: str, band: Band | None = None,
+              width: int = 140, height: int = 34) -> str:
+    """A small chart: the values as a line, each shift a coloured tick. Drawn against ``band``
+    (shaded), the scale spanning at least two bands either way, so noise inside the band is never
+    stretched to the full height; a value with no neighbour (a single run) is a dot."""
     box = Box(1, 3, width - 2, height - 6)
     low, high = _range(values, shifts)
+    shade = ""
+    if band is not None:
+        low, high = min(low, 2 * band.low - band.centre), max(high, 2 * band.high - band.centre)
+        top, bottom = _y(band.high, low, high, box), _y(band.low, low, high, box)
+        shade = f'<rect x="0" y="{top:.1f}" width="{width}" height="{bottom - top:.1f}" fill="#e8e8e8"/>'
     ticks = "".join(f'<path d="M{_x(s.index, len(values), box):.1f} 0V{height}" stroke="'
                     f'{COLOURS.get(s.direction, "#555")}" stroke-width="1.5"><title>{escape(s.text)}'
                     f"</title></path>" for s in shifts)
     return (f'<svg class="spark" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-            f'role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>'
+            f'role="img" aria-label="{escape(label)}"><title>{escape(label)}</title>{shade}'
             f'<path d="{_line(values, low, high, box)}" fill="none" stroke="#1a5fb4" stroke-width="1"/>'
-            f"{ticks}</svg>")
+            f"{_dots(values, low, high, box, 2)}{ticks}</svg>")
 
 
 def trend(values: Sequence[float], shifts: Sequence[Shift], title: str, shown: Callable[[float], str],
@@ -62,7 +82,9 @@ def trend(values: Sequence[float], shifts: Sequence[Shift], title: str, shown: C
              'fill="#fafafa" stroke="#ccc"/>'),
              _text(box.left, height - 6, dates[0], "start"),
              _text(box.left + box.width, height - 6, dates[1], "end"),
-             f'<path d="{_line(values, low, high, box)}" fill="none" stroke="#1a5fb4" stroke-width="1.2"/>']
+             f'<path d="{_line(values, low, high, box)}" fill="none" stroke="#1a5fb4" stroke-width="1.2"/>',
+             _dots(values, low, high, box, 2.5)]
+    parts[2:2] = [_candidates(s, len(values), box) for s in shifts if s.last > s.first]
     parts += _levels(values, shifts, low, high, box)
     parts += [_marker(s, len(values), box) for s in shifts]
     # the scale last, over the line, inside the plot: no label is ever cut at the edge
@@ -87,6 +109,27 @@ def _levels(values: Sequence[float], shifts: Sequence[Shift], low: float, high: 
                    f'H{_x(max(end - 1, start), len(values), box):.1f}" '
                    'stroke="#333" stroke-dasharray="5 3" stroke-width="1.2"/>')
     return out
+
+
+def _candidates(shift: Shift, count: int, box: Box) -> str:
+    """The runs that may be the first of the new level, shaded in the shift's colour (under the
+    line): from half a step before the earliest to half a step after the latest."""
+    step = box.width / (count - 1) if count > 1 else box.width
+    left = max(box.left, _x(shift.first, count, box) - step / 2)
+    right = min(box.left + box.width, _x(shift.last, count, box) + step / 2)
+    return (f'<rect x="{left:.1f}" y="{box.top}" width="{right - left:.1f}" height="{box.height}" '
+            f'fill="{COLOURS.get(shift.direction, "#555")}" fill-opacity="0.15"/>')
+
+
+def _dots(values: Sequence[float], low: float, high: float, box: Box, radius: float) -> str:
+    """A dot for each finite value with no finite neighbour (a single run, or one between gaps):
+    a line through it would draw nothing."""
+    def finite(i: int) -> bool:
+        return 0 <= i < len(values) and math.isfinite(values[i])
+
+    return "".join(f'<circle cx="{_x(i, len(values), box):.1f}" cy="{_y(values[i], low, high, box):.1f}" '
+                   f'r="{radius}" fill="#1a5fb4"/>'
+                   for i in range(len(values)) if finite(i) and not finite(i - 1) and not finite(i + 1))
 
 
 def _marker(shift: Shift, count: int, box: Box) -> str:
