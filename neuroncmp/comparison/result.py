@@ -23,7 +23,7 @@ from itertools import repeat
 from typing import Any, cast
 
 from ..catalog import MetricSpec, resolve_metric, suggestion
-from ..choices import ABSENT, AUTO, SAMPLE, STEP, UNCHANGED, Basis, ShownBasis, Verdict
+from ..choices import ABSENT, AUTO, SAMPLE, STEP, SUSPECT, UNCHANGED, Basis, ShownBasis, Verdict
 from ..model import Profile
 from ..records import NamedTuple, record
 from .bands import Band, Bands
@@ -333,10 +333,22 @@ class Comparison:
         return self.requested_basis == AUTO and self.basis == SAMPLE
 
     def tally(self) -> tuple[dict[Verdict, int], ...]:
-        """Per variant: how many rows got each verdict, each row judged in the compared basis."""
+        """Per variant: how many rows got each verdict, each row judged in the compared basis; and
+        ``suspect``: the rows whose values carry an input anomaly, whatever their mark (a metric the
+        variant lacks included: "2 input anomalies" are 2 suspect rows, one of them "gone"), so the
+        counts may sum to more than the rows."""
         per_variant = zip(*(row.verdicts(row.basis(self.basis)) for row in self.rows), strict=True)
         counted = tuple(dict(Counter(verdicts)) for verdicts in per_variant)  # each verdict where first seen
-        return counted or tuple({} for _ in self.variants)
+        if not counted:
+            return tuple({} for _ in self.variants)
+        doubted = [row.suspect for row in self.rows if row.suspect.count(None) != len(row.suspect)]
+        for index, counts in enumerate(counted):
+            suspect = sum(1 for reasons in doubted if reasons[index] is not None)
+            if suspect:
+                counts[SUSPECT] = suspect
+            else:
+                counts.pop(SUSPECT, None)
+        return counted
 
     def row(self, name: str) -> Row:
         """The row of metric ``name``, resolved as every option takes a metric name (``mfu`` is

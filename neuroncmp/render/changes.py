@@ -1,6 +1,6 @@
 """How a change is written, the same in every format: ``+9.52pp``, ``-9.5%``, ``x2.13``, a mark.
 
-Fractions change in percentage points (a change under 0.1pp in relative %), everything else in
+Fractions change in percentage points (one significant digit under 0.01pp), everything else in
 relative %; a verdict mark makes the change readable without colour (colour only reinforces it).
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any, cast
 
 from ..choices import (
@@ -42,15 +43,12 @@ LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better dire
           "new/gone: on one side only; no mark: context, not scored (per-step lines under per-sample "
           "rows, memory across batch sizes)")
 SPARKS = "▁▂▃▄▅▆▇█"
-# A fraction's change under 0.1pp is written as its relative change: two decimals would leave it
-# one digit or none (``-0.00pp``), and small fractions are scored by their relative change too.
-SMALL_POINTS = 0.095  # what two decimals write as 0.10pp or more
 _LARGEST = 1.7976931348623157e308  # the largest float; NaN fails the test too
 
 
 def change_text(delta: Delta) -> str:
     """``+9.52pp``, ``-9.5%``, ``x2.13`` for big ratios; ``from 0``; ``changed`` for text. A
-    fraction moving less than 0.1pp is written relative (MFU 0.0049 % -> 0.0196 %: ``+302%``)."""
+    fraction's change is always in points (MFU 0.0049 % -> 0.0196 %: ``+0.01pp``)."""
     return _change(delta.delta, delta.relative, delta.points, delta.ratio, delta.verdict)
 
 
@@ -60,7 +58,7 @@ def _change(change: float | None, relative: float | None, points: float | None, 
         return ""
     if isinstance(change, (int, float)) and not -_LARGEST <= change <= _LARGEST:
         return "n/a"  # from or to an infinity or NaN: no size of change exists (the value is flagged)
-    if points is not None and abs(points) >= SMALL_POINTS:
+    if points is not None:
         return points_text(points)
     if relative is not None:
         return relative_text(relative, ratio)
@@ -73,8 +71,17 @@ _ONE_SIDED = (ADDED, REMOVED, ABSENT)  # a change has no size
 
 
 def points_text(points: float) -> str:
-    """A change in percentage points: ``+9.52pp``, ``-11.9pp`` (one decimal from 10pp up)."""
-    return f"{points:+.{1 if abs(points) >= 10 else 2}f}pp"
+    """A change in percentage points: ``+9.52pp``, ``-11.9pp`` (one decimal from 10pp up, two under
+    it), and one significant digit under 0.01pp (``+.002pp``: a small fraction's change is never
+    written 0; its values are beside it)."""
+    size = abs(points)
+    if not size < _LARGEST:
+        return f"{points:+.2f}pp"
+    written = fixed(points, 1 if size >= 10 else 2)
+    if not size or float(written):
+        return written + "pp"
+    tiny = fixed(points, -math.floor(math.log10(size)))  # "-0.003": its leading zero left out, as a
+    return tiny[0] + tiny[2:] + "pp"  # change of a tiny share is no wider than its values ("0.005800")
 
 
 def relative_text(relative: float, ratio: float | None = None) -> str:
@@ -86,9 +93,23 @@ def relative_text(relative: float, ratio: float | None = None) -> str:
 
 def _percent(relative: float) -> str:
     number = relative * 100
-    size = abs(round(number, 1))  # 99.96 rounds to 100.0: show it as +100%
-    # (a format chosen, not a precision nested in an f-string: a third of the time, 1,300 a cold diff)
-    return ("%+.0f%%" if size >= 100 else "%+.1f%%" if size >= 1 else "%+.2f%%") % number
+    size = abs(float(fixed(number, 1)))  # 99.96 rounds to 100.0: show it as +100%
+    return fixed(number, 0 if size >= 100 else 1 if size >= 1 else 2) + "%"
+
+
+_EXACT = 1e12
+_EXPONENTS = {decimals: Decimal(1).scaleb(-decimals) for decimals in range(0, 24)}
+
+
+def fixed(number: float, decimals: int) -> str:
+    """``number`` with a sign and ``decimals`` decimals, rounded half away from zero from its shortest
+    decimal form (12 significant digits), so a change reads as it does worked out from the values
+    shown: 25.90 % -> 13.95 % is -11.95pp, written -12.0pp, as 13.95 - 25.90 is, and never -11.9pp
+    because the float nearest -11.95 is -11.9499999... (Python's own rounding of the binary value)."""
+    if not abs(number) < _EXACT:  # past 12 digits nothing is rounded at a decimal (and NaN, infinities)
+        return f"{number:+.{decimals}f}"
+    exponent = _EXPONENTS.get(decimals) or Decimal(1).scaleb(-decimals)
+    return format(Decimal(f"{number:.12g}").quantize(exponent, ROUND_HALF_UP), "+f")
 
 
 def mark(delta: Delta) -> str:

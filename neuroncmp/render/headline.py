@@ -138,7 +138,10 @@ def notes(comparison: Comparison) -> list[str]:
     return []
 
 
+TALLY_LABEL = "rows better / worse / suspect"  # the headline's last line, in every format
+
+
 def tally_text(counts: dict[Verdict, int]) -> str:
-    """``12✔ 3✘`` (and ``2!`` for suspect rows) for one variant."""
+    """``12✔ 3✘`` (and ``2!`` for rows with a suspect input) for one variant (``Comparison.tally``)."""
     text = f"{counts.get(BETTER, 0)}✔ {counts.get(WORSE, 0)}✘"
     return text + (f" {counts[SUSPECT]}!" if counts.get(SUSPECT) else "")

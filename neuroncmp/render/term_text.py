@@ -25,7 +25,17 @@ from .captions import (
     title,
 )
 from .changes import FLAT, LEGEND, changes_with_marks
-from .headline import BOUND_LABEL, NEXT_LABEL, SPEEDUP_LABEL, BoundLine, headline, notes, report_bound_line, tally_text
+from .headline import (
+    BOUND_LABEL,
+    NEXT_LABEL,
+    SPEEDUP_LABEL,
+    TALLY_LABEL,
+    BoundLine,
+    headline,
+    notes,
+    report_bound_line,
+    tally_text,
+)
 from .layout import Line as Styled
 from .layout import fold, hanging, words, wrapped
 from .rows import Heading, Line, identical_text, lines, trend_order
@@ -69,7 +79,7 @@ def _headline_entries(report: DiffReport, order: list[int] | None) -> list[Entry
         trend = [[("", "")]] if order is not None else []
         entries += [("row", cells + trend) for cells in _bound_cells(bound)]
     tallies = [[(part, "") for part in tally_text(counts).split(" ", 1)] for counts in comparison.tally()]
-    entries.append(("row", [[("rows better / worse", "")], [("", "")], *tallies]
+    entries.append(("row", [[(TALLY_LABEL, "")], [("", "")], *tallies]
                     + ([[("", "")]] if order is not None else [])))
     return entries
 

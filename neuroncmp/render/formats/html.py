@@ -28,7 +28,16 @@ from ..captions import (
     where_text,
 )
 from ..changes import LEGEND, change_with_mark
-from ..headline import BOUND_TITLE, NEXT_TITLE, SPEEDUP_TITLE, headline, notes, report_bound_line, tally_text
+from ..headline import (
+    BOUND_TITLE,
+    NEXT_TITLE,
+    SPEEDUP_TITLE,
+    TALLY_LABEL,
+    headline,
+    notes,
+    report_bound_line,
+    tally_text,
+)
 from ..rows import Heading, Line, identical_text, lines
 
 CSS = """
@@ -74,7 +83,7 @@ def _headline(report: DiffReport) -> list[str]:
             parts.append(f'<tr><td class="m">{escape(name)}</td>'
                          + "".join(f"<td>{escape(text)}</td>" for text in cells) + "</tr>")
     tallies = "".join(f"<td>{escape(tally_text(c))}</td>" for c in report.comparison.tally())
-    parts.append(f'<tr><td class="m">rows better / worse</td><td></td>{tallies}</tr>')
+    parts.append(f'<tr><td class="m">{TALLY_LABEL}</td><td></td>{tallies}</tr>')
     return parts + ["</tbody></table>"]
 
 

@@ -28,7 +28,16 @@ from ..captions import (
     where_text,
 )
 from ..changes import LEGEND, change_with_word, direction_with_word
-from ..headline import BOUND_TITLE, NEXT_TITLE, SPEEDUP_TITLE, headline, notes, report_bound_line, tally_text
+from ..headline import (
+    BOUND_TITLE,
+    NEXT_TITLE,
+    SPEEDUP_TITLE,
+    TALLY_LABEL,
+    headline,
+    notes,
+    report_bound_line,
+    tally_text,
+)
 from ..rows import Heading, Line, lines
 
 
@@ -59,7 +68,7 @@ def _headline(report: DiffReport) -> list[str]:
                             (SPEEDUP_TITLE, bound.speedup_cells())):
             out.append(f"| {name} | " + " | ".join(_escape(text) for text in cells) + " |")
     tallies = " | ".join(tally_text(counts) for counts in report.comparison.tally())
-    return out + [f"| rows better / worse | | {tallies} |"]
+    return out + [f"| {TALLY_LABEL} | | {tallies} |"]
 
 
 def _table(report: DiffReport) -> list[str]:
