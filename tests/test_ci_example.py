@@ -97,3 +97,61 @@ def test_the_nightly_steps_run_end_to_end(tmp_path):
     shift_commit = rows[SHIFT_AT][2]
     assert f'href="https://example.com/repo/commit/{shift_commit}"' in index
     assert ">total_<wbr>time</a>" in index  # listed among the regressions
+
+
+def _night(tmp_path, env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """One night of the script on one bundled profile, into a store under ``tmp_path``."""
+    tonight = tmp_path / "tonight"
+    tonight.mkdir(exist_ok=True)
+    shutil.copy(ROOT / "profiles" / "trn1-2xlarge-bs-sweep" / "b32.json", tonight / "b32.json")
+    env = {**os.environ, "NIGHT_PROFILES": str(tonight), "STORE": str(tmp_path / "store"),
+           "SITE": str(tmp_path / "site"), "COMMIT": "abc123", "RUN_TIME": "2025-01-01T02:00:00Z",
+           "SUMMARY": str(tmp_path / "summary.md"), "NEURONCMP": f"{sys.executable} -m neuroncmp",
+           "PYTHON": sys.executable, "GITHUB_REPOSITORY": "", "PYTHONPATH": str(ROOT), **env_extra}
+    return subprocess.run(["bash", str(CI / "nightly.sh")], env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the script is bash")
+def test_a_failing_last_step_keeps_the_last_checked_state(tmp_path):
+    """Step 5 redirected into last-checked before its command ran: a failing ``store ls`` left the
+    file empty, and every later night failed on ``--since ''`` until someone edited it. The state is
+    now written beside and renamed after success; the next night runs."""
+    state = tmp_path / "store-state"
+    state.mkdir()
+    (state / "last-checked").write_text("2024-12-01T00:00:00Z\n")
+    failing = tmp_path / "neuroncmp-failing-ls"
+    failing.write_text(f'#!/usr/bin/env bash\nif [[ "$1 $2" == "store ls" ]]; then exit 1; fi\n'
+                       f'exec {sys.executable} -m neuroncmp "$@"\n')
+    failing.chmod(0o755)
+    first = _night(tmp_path, {"NEURONCMP": str(failing)})
+    assert first.returncode == 1, first.stderr
+    assert (state / "last-checked").read_text() == "2024-12-01T00:00:00Z\n"
+    assert not [p.name for p in state.iterdir() if p.name.startswith("last-checked.")]  # no temporary left
+    second = _night(tmp_path, {"RUN_TIME": "2025-01-02T02:00:00Z"})
+    assert second.returncode == 0, second.stderr
+    assert (state / "last-checked").read_text() == "1970-01-01T00:00:00Z\n"  # fewer runs than WINDOW
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the script is bash")
+@pytest.mark.parametrize("setting,value,said", [
+    ("WINDOW", "abc", "WINDOW 'abc': expected a whole number"), ("WINDOW", "0", "WINDOW '0'"),
+    ("RUN_TIME", "yesterday", "RUN_TIME 'yesterday': expected an ISO 8601 time"),
+    ("NIGHT_PROFILES", "/nonexistent/night", "NIGHT_PROFILES '/nonexistent/night': no such file"),
+    ("PYTHON", "no-such-python", "PYTHON 'no-such-python': no such command"),
+])
+def test_the_settings_are_checked_before_anything_is_written(tmp_path, setting, value, said):
+    done = _night(tmp_path, {setting: value})
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [f"nightly.sh: {done.stderr.split(': ', 1)[1].strip()}"]
+    assert said in done.stderr
+    assert not (tmp_path / "store").exists() and not (tmp_path / "store-state").exists()
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the script is bash")
+def test_an_emptied_state_file_is_named_not_read_as_a_time(tmp_path):
+    state = tmp_path / "store-state"
+    state.mkdir()
+    (state / "last-checked").write_text("")
+    done = _night(tmp_path, {})
+    assert done.returncode == 2 and "last-checked holds no time" in done.stderr

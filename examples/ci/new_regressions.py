@@ -11,6 +11,7 @@ there is any, else 0."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -51,8 +52,11 @@ def main(found_json: str, reported_file: str) -> int:
     for change in new:
         print(f"- `{change['metric']}` {change['change']:+.1%} in {tags(change)} from commit "
               f"`{change['at']['commit']}` ({change['at']['time']}); {candidates(change)}")
-    with reported.open("a") as out:
-        out.writelines(key(c) + "\n" for c in new)
+    if new:  # replaced whole (written beside, then renamed): a failure keeps the old list intact
+        temporary = reported.with_name(reported.name + ".new")
+        old = reported.read_text() if reported.exists() else ""
+        temporary.write_text(old + "".join(key(c) + "\n" for c in new))
+        os.replace(temporary, reported)
     return 3 if new else 0
 
 

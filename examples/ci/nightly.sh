@@ -6,7 +6,8 @@
 #   3. gate: `neuroncmp regressions --since <last checked> --fail-on-regression`, failing on
 #      the regressions not reported on an earlier night (new_regressions.py);
 #   4. write the report site;
-#   5. record what is checked, for the next night.
+#   5. record what is checked, for the next night (the state files are replaced whole, after
+#      success only: a failing step keeps the last good state).
 # The gate's exit status (3: a regression) is this script's, after steps 4 and 5 ran: the site
 # and the store are kept on a red night too.
 #
@@ -41,6 +42,32 @@ PYTHON=${PYTHON:-python3}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WINDOW=${WINDOW:-30}  # runs the gate looks back over (see step 3)
 
+# The settings, checked before anything is written: a bad one stops the night with one line (exit 2).
+fail() { echo "nightly.sh: $*" >&2; exit 2; }
+[[ -e $NIGHT_PROFILES ]] || fail "NIGHT_PROFILES '$NIGHT_PROFILES': no such file or folder"
+[[ $WINDOW =~ ^[1-9][0-9]{0,5}$ ]] || fail "WINDOW '$WINDOW': expected a whole number of runs from 1 to 999999"
+[[ $RUN_TIME =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})$ ]] \
+  || fail "RUN_TIME '$RUN_TIME': expected an ISO 8601 time with its zone, e.g. 2025-01-01T02:00:00Z"
+command -v "${ncmp[0]}" > /dev/null || fail "NEURONCMP '${ncmp[*]}': no such command"
+command -v "$PYTHON" > /dev/null || fail "PYTHON '$PYTHON': no such command"
+if [[ -e $STATE/last-checked ]]; then
+  grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T' "$STATE/last-checked" \
+    || fail "$STATE/last-checked holds no time (expected one line such as 2025-01-01T02:00:00Z); fix or delete it"
+fi
+
+# A state file is replaced whole or not at all: written beside it, then renamed over it (a failing
+# step must never leave it empty: every later night would fail on it).
+replace() {  # replace FILE: standard input into FILE, once the whole of it is written
+  local temporary
+  temporary=$(mktemp "$1.XXXXXX")
+  if cat > "$temporary" && [[ -s $temporary ]]; then
+    mv -f "$temporary" "$1"
+  else
+    rm -f "$temporary"
+    return 1
+  fi
+}
+
 # 1. The night's profiles into the store.
 if [[ -f $NIGHT_PROFILES/runs.csv ]]; then
   "${ncmp[@]}" store add --store "$STORE" --runs "$NIGHT_PROFILES/runs.csv"
@@ -70,7 +97,7 @@ since=$(cat "$STATE/last-checked" 2>/dev/null || echo 1970-01-01T00:00:00Z)
 #    reaches back; a regression already reported on an earlier night fails no other night.
 status=0
 "${ncmp[@]}" regressions --store "$STORE" --since "$since" --fail-on-regression --format json \
-  > "$STATE/regressions.json" || status=$?
+  -o "$STATE/regressions.json" || status=$?
 if [[ $status -ne 0 && $status -ne 3 ]]; then
   exit "$status"  # not a regression: the check itself failed
 fi
@@ -85,10 +112,11 @@ fi
 
 # 5. The last check, for the next night: the time of the run WINDOW runs back from the newest
 #    (a shift takes 5 to about 10 runs to show; one starting later is still looked at).
+#    Only once every step above ran and this one succeeded: a failure keeps the last good time.
 "${ncmp[@]}" store ls --store "$STORE" --format json | "$PYTHON" -c '
 import json, sys
 times = sorted({run["time"] for run in json.load(sys.stdin)["runs"]})
 window = int(sys.argv[1])
 print(times[-window] if len(times) >= window else "1970-01-01T00:00:00Z")
-' "$WINDOW" > "$STATE/last-checked"
+' "$WINDOW" | replace "$STATE/last-checked"
 exit "$status"
