@@ -9,12 +9,14 @@ transpose_flops`` instead. The expected numbers below are read from the files by
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 import neuroncmp
+from neuroncmp.catalog import catalog
 from neuroncmp.cli.app import cli
 
 DATA = Path(__file__).parent / "data" / "third_party"
@@ -137,3 +139,77 @@ def test_a_store_written_by_the_old_rule_shows_no_shift_at_the_change_of_rule(tm
     changes = store.regressions(all_changes=True).changes
     assert not [c for c in changes if c.metric in ("achieved_flop_rate", "model_flops", "mfu_hlo_estimated_percent")]
     assert store.history("model_flops").series == ()  # stored 0 by the old rule: no measurement either
+
+
+SHARED = Path(__file__).resolve().parents[1].parent.parent / "shared" / "samples"
+# Zeros that are measurements, each with what in the same profile says so (read from the profiles by
+# hand: the kernels and summaries run no collective op and spill nothing; neuron-monitor counts no
+# failed execution over a sampling period in which executions completed).
+TRUE_ZEROS = {"cc_op_time": lambda v: v.get("cc_op_count") == 0,
+              "spill_reload_bytes": lambda v: v.get("spill_save_bytes") == 0,
+              **{f"execution_{outcome}_count": lambda v: v.get("execution_completed_count", 0) > 0
+                 for outcome in ("completed_with_err", "completed_with_num_err", "timed_out", "incorrect_input",
+                                 "failed_to_queue")}}
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _real_profiles() -> list[tuple[str, neuroncmp.Profile]]:
+    found = []
+    for root in (DATA, SHARED):
+        for path in sorted(root.rglob("*")) if root.is_dir() else []:
+            if path.is_file() and path.suffix not in (".py",) and path.name not in ("SOURCES.md", "RELATIONS.md",
+                                                                                   "expected.json"):
+                try:
+                    found += [(str(path.relative_to(root)), p) for p in neuroncmp.load(path)]
+                except neuroncmp.NeuroncmpError:
+                    continue  # refused with one clear line (tests/test_third_party.py checks which)
+    return found
+
+
+REAL = _real_profiles()
+
+
+def test_real_profiles_were_read():
+    # 12 view JSONs, 6 derived summary-json, 2 runner/tool logs, the UI export (4 sections), ...
+    assert len(REAL) >= 30 and sum("view-json" in name for name, _ in REAL) >= 16
+
+
+@pytest.mark.parametrize("name,profile", REAL, ids=[f"{n}::{p.label}" for n, p in REAL])
+def test_no_derived_value_of_a_real_profile_comes_from_a_zero_or_absent_input(name, profile):
+    """Every value a derived value's formula names is a value of the profile (read, or derived from
+    what was read), and a derived value of 0 comes only from zeros the profile says are measurements
+    (no collective op, no spill, no failed execution)."""
+    values = profile.values
+    known = {*catalog(), "batch_size"}
+    for metric in values.derived.values():
+        named = [n for n in NAME.findall(metric.raw) if n in known]
+        assert named and all(n in values.numbers or n in values.derived for n in named), \
+            f"{metric.name} {metric.raw}: an input absent or not available"
+        if metric.value == 0:
+            zeros = [n for n in named if values.numbers.get(n) == 0]
+            assert zeros and all(n in TRUE_ZEROS and TRUE_ZEROS[n](values.numbers) for n in zeros), \
+                f"{metric.name} {metric.raw} = 0 from {zeros}: no witness that they measure 0"
+
+
+@pytest.mark.parametrize("name,profile", [(n, p) for n, p in REAL if "view-json" in n],
+                         ids=[f"{n}::{p.label}" for n, p in REAL if "view-json" in n])
+def test_what_the_profiler_says_is_not_available_is_never_a_value(name, profile):
+    """The view JSON's own warnings name the metrics that "will not be available" (the NEFF lacks HLO
+    statistics); the profile holds none of them as a value, so nothing scores or derives from them."""
+    said = [set(re.findall(r"`(\w+)`", note)) for note in profile.notes if "will not be available" in note]
+    for names in said:
+        assert names and not names & set(profile.values.all), names
+        assert names <= set(profile.values.unavailable)
+
+
+def test_a_sweep_finds_nothing_in_a_zero_the_profiler_writes_for_no_transfer_counted(tmp_path):
+    # the three s512 kernels as b1, b2, b4: dma_transfer_average_bytes 0 in each, with no
+    # dma_transfer_count while DMA was active 11.05, 11.71 (fp32) and 24.23 us: no mean transfer size
+    # exists, so the small-DMA rule (average under 4 KiB) has nothing to read (it fired on "0 B")
+    for size, kind in ((1, "fused_bf16"), (2, "fused_fp32"), (4, "baseline_bf16")):
+        source = VIEW / f"trn2.3xlarge_profiler-2.28_attention_{kind}_s512.json"
+        (tmp_path / f"b{size}.json").write_bytes(source.read_bytes())
+    files = [str(tmp_path / f"b{size}.json") for size in (1, 2, 4)]
+    data = json.loads(CliRunner().invoke(cli, ["sweep", *files, "--format", "json"]).stdout)
+    assert "small-dma" not in [f["rule"] for f in data["findings"]]
+    assert any(entry["rule"] == "small-dma" for entry in data["not_run"])
