@@ -154,6 +154,22 @@ class Profile:
         rows = self.memory_rows()
         return sum(row.bytes for row in rows) if rows else None
 
+    def memory_workload(self) -> int | None:
+        """Device memory without the profiler's own buffers: the table's Total (or sum) less its
+        ``profiler_buffers`` rows (none in a table of a run not profiled)."""
+        total = self.memory_total()
+        return None if total is None else total - self.memory_by_type().get(PROFILER_BUFFERS, 0)
+
+    def memory_by_core(self) -> dict[tuple[int | None, int | None], int]:
+        """Per (device, core) the table lists, in its order: that core's memory without the profiler's
+        buffers (its Total row, else the sum of its rows, less its ``profiler_buffers``)."""
+        cores: dict[tuple[int | None, int | None], dict[str, int]] = {}
+        for row in self.memory:
+            usage = cores.setdefault((row.device, row.core), {})
+            usage[row.usage_type] = usage.get(row.usage_type, 0) + row.bytes
+        return {key: usage.get("total", sum(usage.values())) - usage.get(PROFILER_BUFFERS, 0)
+                for key, usage in cores.items()}
+
     def memory_by_type(self) -> dict[str, int]:
         """Bytes per canonical usage type, summed over devices and cores, in table order."""
         summed: dict[str, int] = {}
@@ -384,6 +400,10 @@ def picker(places: list[int]) -> Picker:
     return lambda values: tuple(values[index] for index in places)
 
 
+PROFILER_BUFFERS = "profiler_buffers"  # the usage type of the profiler's own reservation
+WORKLOAD = "device_memory_workload"
+
+
 def _memory_metrics(profile: Profile) -> dict[str, Metric]:
     if not profile.memory:
         return {}  # most profiles have no memory table: no rows to sum, no total
@@ -393,6 +413,15 @@ def _memory_metrics(profile: Profile) -> dict[str, Metric]:
     total = profile.memory_total()
     if total is not None:
         out["device_memory_total"] = Metric("device_memory_total", total, BYTE, str(total), "memory")
+    workload = profile.memory_workload()
+    if workload is not None:
+        out[WORKLOAD] = Metric(WORKLOAD, workload, BYTE, str(workload), "memory")
+    cores = profile.memory_by_core()
+    if len(cores) > 1 and all(core is not None for _, core in cores):  # a table per core: each core apart
+        devices = len({device for device, _ in cores}) > 1
+        for (device, core), amount in cores.items():
+            name = f"{WORKLOAD}.{f'nd{device}.' if devices else ''}nc{core}"
+            out[name] = Metric(name, amount, BYTE, str(amount), "memory")
     return out
 
 

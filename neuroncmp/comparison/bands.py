@@ -193,7 +193,7 @@ DEFAULT_BANDS: dict[str, Band] = {
 # buffer change is noise there, while traffic per sample (KiB-scale) keeps the kind's 1 KiB floor.
 _MiB = 2**20
 DEFAULT_GLOB_FLOORS: dict[str, tuple[float, str]] = {
-    "memory.*": (_MiB, u.BYTE), "device_memory_total": (_MiB, u.BYTE),
+    "memory.*": (_MiB, u.BYTE), "device_memory_total": (_MiB, u.BYTE), "device_memory_workload*": (_MiB, u.BYTE),
     "host_used_memory_*": (_MiB, u.BYTE), "device_used_memory_*": (_MiB, u.BYTE)}
 KINDS = tuple(DEFAULT_BANDS)
 KIND_UNITS = {"time": u.SECOND, "bytes": u.BYTE, "count": u.COUNT, "cycles": u.CYCLE, "flop": u.FLOP}

@@ -15,8 +15,9 @@ from ..analysis.bounds import Bounds, Shift, shift
 from ..analysis.gaps import Speedup, next_bottleneck, short_name, speedup
 from ..analysis.side_bounds import bounds_for
 from ..catalog import HEADLINE
-from ..choices import BETTER, SAMPLE, SUSPECT, WORSE, Verdict
-from ..comparison.result import Comparison
+from ..choices import BETTER, SAMPLE, STEP, SUSPECT, WORSE, Verdict
+from ..comparison.result import Comparison, Row
+from ..model import PROFILER_BUFFERS, WORKLOAD
 from ..records import NamedTuple, record
 from .rows import Line, line
 
@@ -37,8 +38,44 @@ def headline(comparison: Comparison) -> list[HeadlineRow]:
         row = names.get(entry.metric)
         if row is None or (entry.basis == SAMPLE and row.basis(SAMPLE) != SAMPLE):
             continue
+        if entry.metric == WORKLOAD:
+            out += _memory_lines(comparison, entry.label, row)
+            continue
         out.append(HeadlineRow(entry.label, line(row, entry.basis)))
     return out
+
+
+def _memory_lines(comparison: Comparison, label: str, total: Row) -> list[HeadlineRow]:
+    """The workload's device memory (per core, when the table is per core: a sum over cores hides
+    which one changed), the usage type that changed most, and the profiler's buffers apart (never
+    scored: they are the tool's, not the workload's)."""
+    cores = [row for row in comparison.rows if row.name.startswith(f"{WORKLOAD}.")]
+    out = [HeadlineRow(label.replace("device memory", f"device memory {_core(row.name)}"), line(row, STEP))
+           for row in cores] or [HeadlineRow(label, line(total, STEP))]
+    largest = max((row for row in comparison.rows if row.name.startswith("memory.") and
+                    row.name != f"memory.{PROFILER_BUFFERS}"), key=_largest_change, default=None)
+    if largest is not None and _largest_change(largest) > 0:
+        out.append(HeadlineRow(f"  largest change: {largest.name.removeprefix('memory.')}", line(largest, STEP)))
+    buffers = next((row for row in comparison.rows if row.name == f"memory.{PROFILER_BUFFERS}"), None)
+    if buffers is not None:
+        out.append(HeadlineRow("  profiler buffers (not scored)", line(buffers, STEP)))
+    return out
+
+
+def _core(name: str) -> str:
+    """``nc4`` (``nd1 nc4`` with several devices) of a per-core workload row's name."""
+    return name.removeprefix(f"{WORKLOAD}.").replace(".", " ")
+
+
+def _largest_change(row: Row) -> float:
+    """The largest change of a row's bytes against the baseline over the variants (a value on one
+    side only changes by all of it)."""
+    step = row.step
+    changes = [abs(delta) if delta is not None else abs(value if isinstance(value, (int, float)) else step.baseline
+                                                        if isinstance(step.baseline, (int, float)) else 0)
+               for delta, value, verdict in zip(step.delta, step.variant, step.verdict, strict=True)
+               if verdict is not None]
+    return max(changes, default=0.0)
 
 
 BOUND_LABEL = "bound by"

@@ -74,7 +74,9 @@ def memory_lines(profile: Profile, width: int = 100) -> list[Line]:
     rows = [[(_idx(r.device), ""), (_idx(r.core), ""), (r.usage_type, ""), (r.label, ""),
              (format_value(r.bytes, "B"), ""), ("" if r.usage_type == "total" else _share(r.bytes, total), "")]
             for r in profile.memory]
-    title = f"Device memory by usage type (total {format_value(total, 'B')})"
+    buffers = total - (profile.memory_workload() or 0)
+    title = f"Device memory by usage type (total {format_value(total, 'B')}" + (
+        f", {format_value(buffers, 'B')} of it the profiler's buffers)" if buffers else ")")
     header = ["nd", "nc", "usage type", "label", "amount", "share"]
     return wrapped(title, "bold underline", width) + fitted_grid(header, rows, {0, 1, 4, 5}, width)
 
