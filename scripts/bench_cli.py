@@ -58,13 +58,20 @@ def floor_cmd(files: list[str]) -> list[str]:
 
 
 def generate_sweep(folder: Path, count: int) -> list[str]:
-    """``count`` summary-json variants of b32 with every numeric value nudged deterministically."""
+    """``count`` summary-json variants of b32 with every numeric value nudged deterministically, then
+    made consistent as the profiler writes them (``synthetic.consistent``: shares from their times,
+    fractions within 100 %), so each loads with no anomaly."""
+    from neuroncmp.analysis import synthetic
+
     block = next(iter(json.loads((RUN / "b32.json").read_text()).values()))
+    numbers = {k: v for k, v in block.items()
+               if isinstance(v, (int, float)) and not isinstance(v, bool) and not k.endswith("_idx")}
+    related = synthetic.relations(numbers)
     paths = [str(RUN / "b32.json")]
     for index in range(count):
         factor = 1 + ((index * 37) % 200 - 100) / 1000
-        nudged = {k: (type(v)(v * factor) if isinstance(v, (int, float)) and not k.endswith("_idx") else v)
-                  for k, v in block.items()}
+        made = synthetic.consistent({k: v * factor for k, v in numbers.items()}, related)
+        nudged = {**block, **{k: (round(v) if isinstance(block[k], int) else v) for k, v in made.items()}}
         path = folder / f"v{index:03d}.json"
         path.write_text(json.dumps({f"n_{index}": nudged}))
         paths.append(str(path))

@@ -7,7 +7,10 @@ metric of ``--base`` (default: the bundled b32) varies with its own noise level 
 default), 1.5 % of values are outliers, 3 % of runs are on a noisy node (every time metric 3-15 %
 slow), and the shifts given by ``--shift METRIC:RUN:CHANGE`` (default: total_time +4 % and
 dma_active_time +6 % from run 50; mfu_estimated_percent -4 % from run 50) are the truth to find.
-Counts and bytes stay constant, as they do for one compiled graph. Times are one run a day.
+Counts and bytes stay constant, as they do for one compiled graph. Times are one run a day. What
+the profiler derives is derived (``synthetic.consistent``: each active-time share from its time and
+the step's, so ``dma_active_time_percent`` moves by 1.06 / 1.04 at run 50), so every run loads with
+no anomaly.
 """
 
 from __future__ import annotations
@@ -88,10 +91,10 @@ def generate_fleet(out: Path, runs: int, seed: int, configs: list[tuple[str, int
     commits = [f"{random.Random(seed + i).getrandbits(28):07x}" for i in range(runs)]
     truth: dict[tuple[str, int], synthetic.History] = {}
     rows = []
+    related = synthetic.relations(metrics)
     for number, (model, batch) in enumerate(configs):
         rng = random.Random(seed * 1000 + number)
-        shifts = {m: (rng.randint(runs // 4, 3 * runs // 4), rng.choice((-1, 1)) * rng.uniform(0.04, 0.08))
-                  for m in sorted(varying) if rng.random() < shift_rate}
+        shifts = fleet_shifts(rng, sorted(varying), runs, shift_rate, metrics, related)
         made = synthetic.history(rng, metrics, runs, varying=varying, slow=slow, shifts=shifts,
                                  noise=noise, noisy_node_rate=0.0)
         truth[(model, batch)] = made
@@ -105,6 +108,25 @@ def generate_fleet(out: Path, runs: int, seed: int, configs: list[tuple[str, int
     with open(out / "runs.csv", "w", newline="") as handle:
         csv.writer(handle).writerows([["path", "time", "commit", "model", "batch"], *rows])
     return truth
+
+
+def fleet_shifts(rng: random.Random, names: list[str], runs: int, rate: float, base: dict[str, float],
+                 related: synthetic.Relations) -> dict[str, tuple[int, float]]:
+    """Each metric shifts with probability ``rate``, by 4-8 % either way, at a run in the middle half;
+    a metric derived from others (an active-time share) is drawn for but not shifted (it follows
+    what it is derived from), a fraction that 8 % more would take past 95 % only falls. The draws are
+    the same for every metric whatever is kept, so the others' shifts stay as they were."""
+    shifts = {}
+    for name in names:
+        if rng.random() >= rate:
+            continue
+        index, sign, size = rng.randint(runs // 4, 3 * runs // 4), rng.choice((-1, 1)), rng.uniform(0.04, 0.08)
+        if name in related.derived:
+            continue
+        if name in related.fractions and base[name] * 1.08 > 0.95:
+            sign = -1
+        shifts[name] = (index, sign * size)
+    return shifts
 
 
 def parse_shift(text: str) -> tuple[str, tuple[int, float]]:

@@ -104,12 +104,17 @@ def shifted_store(tmp_path_factory) -> Path:
 def test_regressions_markdown_lists_the_planted_shifts_as_a_table(shifted_store):
     markdown = run("regressions", "--store", str(shifted_store), "--format", "md")
     found = tables_of(markdown)
-    (table,) = found.tables  # three shifts: all in the headline table, nothing to fold
+    (table,) = found.tables  # five shifts at most: all in the headline table, nothing to fold
     header, *rows = table
     assert header[:3] == ["verdict", "metric", "series"] and len(header) == 11
     assert header[-1] == "first new run" and all(len(row) == 11 for row in rows)
-    # the two planted shifts, and achieved_flop_rate = model_flops / total_time falling with them
-    assert {row[1] for row in rows} == {"total_time", "mfu_estimated_percent", "achieved_flop_rate"}
+    # the two planted shifts, achieved_flop_rate = model_flops / total_time falling with them, and
+    # some of what the generator derives from total_time (the cycle count, active-time shares)
+    import make_history  # (the fixture put scripts/ on the path)
+
+    implied = make_history.synthetic.relations(make_history.base_metrics(make_history.BASE)[1]).moved_by({"total_time"})
+    planted = {"total_time", "mfu_estimated_percent", "achieved_flop_rate"}
+    assert planted <= {row[1] for row in rows} <= planted | implied
     assert all(row[0] == "✘ worse" for row in rows)
     assert {row[2] for row in rows} == {"instance=trn1.2xlarge model=bert|large`x"}
 
@@ -117,13 +122,13 @@ def test_regressions_markdown_lists_the_planted_shifts_as_a_table(shifted_store)
 def test_regressions_markdown_folds_the_full_table_under_the_worst(shifted_store, monkeypatch):
     from neuroncmp.render.formats import md
 
-    monkeypatch.setattr(md, "HEADLINE_CHANGES", 2)  # four shifts with --all-changes: two above the fold
+    monkeypatch.setattr(md, "HEADLINE_CHANGES", 2)  # more shifts with --all-changes: two above the fold
     markdown = run("regressions", "--store", str(shifted_store), "--format", "md", "--all-changes")
     changes = json.loads(run("regressions", "--store", str(shifted_store), "--format", "json",
                              "--all-changes"))["changes"]
-    assert len(changes) == 4
+    assert len(changes) > 2
     found = tables_of(markdown)
-    assert found.folded == [False, True] and found.summaries == ["All 4 changes"]
+    assert found.folded == [False, True] and found.summaries == [f"All {len(changes)} changes"]
     metrics = [c["metric"] for c in changes]
     assert [row[1] for row in found.tables[0][1:]] == metrics[:2]
     assert [row[1] for row in found.tables[1][1:]] == metrics

@@ -76,6 +76,13 @@ class Axis(NamedTuple):
     notes: tuple[str, ...]
 
 
+def at_every(labels: tuple[str, ...] | list[str], all_points: int) -> str:
+    """``at every batch size`` when ``labels`` are all ``all_points`` points of the axis and there
+    are several; ``at b32`` for the one point of a single profile (a diff of two files at one batch
+    size); else ``at b2, b8``."""
+    return "at every batch size" if len(labels) == all_points > 1 else "at " + ", ".join(labels)
+
+
 def configuration(side: Side) -> tuple[str, ...]:
     """The tags that name the side's configuration: those its label carries (``cc-optim``)."""
     tags = side.profiles[0].params.get("tags") or []

@@ -94,11 +94,22 @@ def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_
     return _analyse(found, sides, given.price_per_hour, given, tuple(failed))
 
 
-def findings_for(sides: Iterable[Side], failed: Sequence[Failed] = ()) -> tuple[Finding, ...]:
-    """The findings of the sweep a diff's sides form, ranked; none when no side has a batch size."""
+def findings_for(sides: Iterable[Side], failed: Sequence[Failed] = ()) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
+    """The findings of a diff's sides (the baseline first), ranked, and whom they are about: of the
+    sweep the sides form (``()``); when they form none (one batch size on the axis: two files at one
+    batch size, or a variant in another configuration), of the variants, the change under test, not
+    of the baseline (their labels). No findings when no side has a batch size."""
     sides = tuple(sides)
     found = axis(list(sides))
-    return _analyse(found, sides, None, Overrides(), tuple(failed)).findings if found.points else ()
+    alone: tuple[str, ...] = ()
+    if len(found.points) < 2 and len(sides) > 1:
+        variants = axis(list(sides[1:]))
+        if variants.points:
+            sides, found = sides[1:], variants
+            alone = tuple(label for point in variants.points for label in point.labels)
+    if not found.points:
+        return (), ()
+    return _analyse(found, sides, None, Overrides(), tuple(failed)).findings, alone
 
 
 def _roof(values: Sequence[Values], sides: tuple[Side, ...], given: Overrides) -> Roof:

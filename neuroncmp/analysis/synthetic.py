@@ -6,14 +6,24 @@ The model is what a fleet's nightly profiles look like (issue 13): a level, Gaus
 isolated outliers (``outlier_rate`` of the values, each 6-10 sigma off in either direction) and
 "noisy node" runs (a whole run slow: every time metric of that run higher by 3-15 %). Only
 ``random.Random(seed)`` is used, so a seed gives the same series on every machine.
+
+A generated profile passes the loader's own checks (``ingest.anomalies``, ``ingest.validate``) with
+no anomaly: ``consistent`` derives what the profiler derives (each active-time share from its time,
+the cycle count from the step time at the base's clock, the dynamic DMA class from its two parts),
+keeps an active time within the time it is a share of, and a fraction within 0-100 % (one near 100 %
+varies by its distance from 100 %, as a utilization cap does).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ..catalog import lookup
+from ..ingest.anomalies import DMA_CLASSES, DYNAMIC_DMA, close, share_time
+from ..units import FRACTION
 
 if TYPE_CHECKING:
     from .shifts import Shift
@@ -90,11 +100,14 @@ def held(truth: Truth, shifts: Sequence[Shift]) -> bool:
 @dataclass(frozen=True, slots=True)
 class History:
     """Generated runs of one profile: ``runs[i]`` maps each metric to its value in run ``i``;
-    ``shifts`` holds the truth (metric -> (first run of the new level, relative change))."""
+    ``shifts`` holds the truth (metric -> (first run of the new level, relative change));
+    ``implied`` the metrics derived from a shifted one, which move with it (a share whose time or
+    step time shifts, the cycle count with the step time)."""
 
     runs: tuple[dict[str, float], ...]
     shifts: dict[str, tuple[int, float]]
     noisy_runs: tuple[int, ...]
+    implied: tuple[str, ...] = ()
 
 
 def history(rng: random.Random, base: dict[str, float], n: int, *, varying: set[str],
@@ -104,15 +117,87 @@ def history(rng: random.Random, base: dict[str, float], n: int, *, varying: set[
     """``n`` runs around ``base``: each metric in ``varying`` gets its own noise level (``noise``
     times U(``spread``)) and outliers, those in ``slow`` are slowed together on noisy-node runs,
     and each metric in ``shifts`` steps by its relative change from its run on. Other metrics stay
-    at their base value, as counts and bytes of one compiled graph do."""
+    at their base value, as counts and bytes of one compiled graph do. Each run is then made
+    ``consistent``: a metric derived from others (``Relations.derived``) follows them, so a shift
+    planted on one raises ``ValueError``."""
+    related = relations(base)
+    planted = sorted(set(shifts) & related.derived)
+    if planted:
+        raise ValueError(f"shifts on derived metrics {planted}: shift what they are derived from")
     node = noisy_runs(rng, n, noisy_node_rate)
     columns: dict[str, tuple[float, ...]] = {}
     for name in sorted(varying):
         level = base[name]
-        truth = series(rng, n, level=level, noise=noise * rng.uniform(*spread), shift_sigma=0.0,
-                       outlier_rate=outlier_rate, slow_runs=node if name in slow else ())
+        near_full = name in related.fractions and level > 0.5  # varies by its distance from 100 %
+        truth = series(rng, n, level=1 - level if near_full else level, noise=noise * rng.uniform(*spread),
+                       shift_sigma=0.0, outlier_rate=outlier_rate, slow_runs=node if name in slow else ())
+        values = tuple(1 - v for v in truth.values) if near_full else truth.values
         index, change = shifts.get(name, (n, 0.0))
-        columns[name] = tuple(v * (1 + change) if i >= index else v for i, v in enumerate(truth.values))
-    runs = tuple({name: columns[name][i] if name in columns else value for name, value in base.items()}
-                 for i in range(n))
-    return History(runs, dict(shifts), node)
+        columns[name] = tuple(v * (1 + change) if i >= index else v for i, v in enumerate(values))
+    runs = tuple(consistent({name: columns[name][i] if name in columns else value for name, value in base.items()},
+                            related) for i in range(n))
+    return History(runs, dict(shifts), node, tuple(sorted(related.moved_by(set(shifts)))))
+
+
+@dataclass(frozen=True, slots=True)
+class Relations:
+    """What the loader checks between one profile's values, read off a consistent ``base``:
+    ``shares`` (each ``X_active_time_percent``, its time and the time it is a share of: the step's,
+    or for a DMA class the one the base's share matches), ``cycles_per_second`` (the base's
+    ``neuroncore_cycle_count / total_time``, its clock), ``dynamic`` (the dynamic DMA class is the
+    sum of its two parts) and ``fractions`` (0-100 %)."""
+
+    shares: tuple[tuple[str, str, str], ...]
+    cycles_per_second: float | None
+    dynamic: bool
+    fractions: frozenset[str]
+
+    @property
+    def derived(self) -> set[str]:
+        """The metrics computed from others, never varied on their own."""
+        cycles = {"neuroncore_cycle_count"} if self.cycles_per_second else set()
+        return {share for share, _, _ in self.shares} | cycles | ({DYNAMIC_DMA[0]} if self.dynamic else set())
+
+
+    def moved_by(self, shifted: set[str]) -> set[str]:
+        """The derived metrics whose inputs include one of ``shifted``."""
+        moved = {share for share, time, of in self.shares if {time, of} & shifted}
+        if self.cycles_per_second and "total_time" in shifted:
+            moved.add("neuroncore_cycle_count")
+        if self.dynamic and set(DYNAMIC_DMA[1:]) & shifted:
+            moved.add(DYNAMIC_DMA[0])
+        return moved
+
+
+def relations(base: Mapping[str, float]) -> Relations:
+    """The relations ``base`` (a profile's numeric values by canonical name) has inputs for."""
+    total = base.get("total_time")
+    shares = []
+    for name in sorted(base):
+        time = share_time(name)
+        if time is None or time not in base or not total:
+            continue
+        of_dma = name in DMA_CLASSES and base.get("dma_active_time") and not close(base[time] / total, base[name]) \
+            and close(base[time] / base["dma_active_time"], base[name])
+        shares.append((name, time, "dma_active_time" if of_dma else "total_time"))
+    shares.sort(key=lambda share: share[2] != "total_time")  # dma_active_time capped first, then its classes
+    cycles = base.get("neuroncore_cycle_count")
+    return Relations(tuple(shares), cycles / total if cycles and total else None,
+                     all(name in base for name in DYNAMIC_DMA),
+                     frozenset(name for name in base if lookup(name).unit == FRACTION))
+
+
+def consistent(values: dict[str, float], related: Relations) -> dict[str, float]:
+    """``values`` (one run) made to pass the loader's checks: fractions within 0-100 %, each active
+    time within the time it is a share of and its share derived from them, the cycle count from
+    the step time, the dynamic DMA class from its parts. Changes ``values`` and returns it."""
+    for name in related.fractions:
+        values[name] = min(max(values[name], 0.0), 1.0)
+    for share, time, of in related.shares:
+        values[time] = min(values[time], values[of])
+        values[share] = values[time] / values[of] if values[of] else 0.0
+    if related.cycles_per_second:
+        values["neuroncore_cycle_count"] = values["total_time"] * related.cycles_per_second
+    if related.dynamic:
+        values[DYNAMIC_DMA[0]] = values[DYNAMIC_DMA[1]] + values[DYNAMIC_DMA[2]]
+    return values

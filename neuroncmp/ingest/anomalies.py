@@ -39,7 +39,9 @@ SHARE_TOLERANCE = 0.01     # relative, plus half a display step of a percent (0.
 SHARE_STEP = 5e-5
 DMA_CLASSES = ("static_dma_active_time_percent", "software_dynamic_dma_active_time_percent",
                "hardware_dynamic_dma_active_time_percent")
-_SHARE = "_active_time_percent"
+SHARE_SUFFIX = "_active_time_percent"  # ``X_active_time_percent`` is the share of ``X_active_time`` (``share_time``)
+DYNAMIC_DMA = ("dynamic_dma_active_time_percent", "software_dynamic_dma_active_time_percent",
+               "hardware_dynamic_dma_active_time_percent")  # the first is the sum of the other two
 _new = tuple.__new__  # an Anomaly made without its Python-level __new__: the same record (7 a variant)
 CODES = validate.CODES + ("memory-total-mismatch", "cycles-mismatch", "share-mismatch")
 
@@ -78,7 +80,7 @@ class _Plan(NamedTuple):
 
 
 _READS = ("neuroncore_cycle_count", "total_time", "neuroncore_frequency", "instance_type", "dma_active_time",
-          *(f"{kind}dynamic_dma_active_time_percent" for kind in ("", "software_", "hardware_")))
+          *DYNAMIC_DMA)
 
 
 # (names, how many are metrics) -> the plan. Remembered for 256 layouts: names come from input files.
@@ -92,9 +94,15 @@ def _plan(names: tuple[str, ...], metrics: int) -> _Plan:
         return places.get(name, trainer.get(name, len(names)))
 
     shares = [(index, name) for index, name in enumerate(names[:metrics])
-              if name.endswith(_SHARE) and place(name[:-8]) < len(names)]
+              if name.endswith(SHARE_SUFFIX) and place(name[:-8]) < len(names)]
     return _Plan(picker([place(name) for name in _READS]), tuple((name, name in DMA_CLASSES) for _, name in shares),
                  picker([index for index, _ in shares]), picker([place(name[:-8]) for _, name in shares]))
+
+
+def share_time(name: str) -> str | None:
+    """The time a share is of: ``tensor_engine_active_time_percent`` -> ``tensor_engine_active_time``
+    (None for a name that is no active-time share)."""
+    return name.removesuffix("_percent") if name.endswith(SHARE_SUFFIX) else None
 
 
 def _memory_total(profile: Profile) -> list[Anomaly]:
@@ -151,7 +159,7 @@ def _cycles_found(cycles: Any, total: Any, clock: float | None) -> list[Anomaly]
 def _active_shares(profile: Profile) -> list[Anomaly]:
     """``X_time / total_time`` should equal ``X_time_percent`` (active-time pairs); a DMA class's
     share may be of ``dma_active_time`` instead."""
-    names = [name for name in profile.metrics if name.endswith(_SHARE)]
+    names = [name for name in profile.metrics if name.endswith(SHARE_SUFFIX)]
     return _shares_of([(name, name in DMA_CLASSES) for name in names], [profile.metrics[name].value for name in names],
                       [profile.value(name[:-8]) for name in names],
                       profile.value("total_time"), profile.value("dma_active_time"))
@@ -170,10 +178,10 @@ def _shares_of(pairs: Iterable[tuple[str, bool]], written: Iterable[Any], times:
         if not isinstance(percent, (int, float)) or not isinstance(time, (int, float)):
             continue
         share = time / total
-        if _close(share, percent):
+        if close(share, percent):
             continue
         of_dma = time / dma if dma_class and isinstance(dma, (int, float)) and dma else None
-        if of_dma is None or not _close(of_dma, percent):
+        if of_dma is None or not close(of_dma, percent):
             found.append(_share_mismatch(name, percent, share, of_dma))
     return found
 
@@ -190,21 +198,21 @@ def _share_mismatch(name: str, written: float, share: float, of_dma: float | Non
     return _new(Anomaly, ("share-mismatch", said, name))
 
 
-def _close(share: float, written: float) -> bool:
+def close(share: float, written: float) -> bool:
+    """Whether a share written in the input matches the one its times give (the tolerance above)."""
     return abs(share - written) <= SHARE_TOLERANCE * max(share, written) + SHARE_STEP
 
 
 def _dynamic_dma(profile: Profile) -> list[Anomaly]:
     """The dynamic DMA class is the software- and hardware-generated ones together."""
-    return _dynamic_found(*(profile.value(f"{kind}dynamic_dma_active_time_percent")
-                            for kind in ("", "software_", "hardware_")))
+    return _dynamic_found(*(profile.value(name) for name in DYNAMIC_DMA))
 
 
 def _dynamic_found(dynamic: Any, software: Any, hardware: Any) -> list[Anomaly]:
     if not (isinstance(dynamic, (int, float)) and isinstance(software, (int, float))
             and isinstance(hardware, (int, float))):
         return []
-    if _close(software + hardware, dynamic):
+    if close(software + hardware, dynamic):
         return []
     return [Anomaly("share-mismatch", f"dynamic_dma_active_time_percent is {format_value(dynamic, 'fraction')} "
                     f"but software_dynamic_ + hardware_dynamic_dma_active_time_percent is "

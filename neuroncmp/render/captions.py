@@ -93,6 +93,15 @@ def gate_lines(gates: tuple[GateResult, ...]) -> list[str]:
 FINDINGS_TITLE = "findings (the sweep analysis of these profiles; 'neuroncmp sweep' shows the evidence)"
 
 
+def findings_title(findings_of: tuple[str, ...]) -> str:
+    """What a diff's findings are about: the sweep of its profiles, or (``findings_of``, when they
+    form none) the variants alone."""
+    if not findings_of:
+        return FINDINGS_TITLE
+    return (f"findings (of {', '.join(findings_of)} alone: these profiles form no sweep; 'neuroncmp sweep' "
+            "shows the evidence)")
+
+
 def finding_line(finding: Finding) -> str:
     """``[performance] spill reload is 86.2 % of HBM reads at b64 ... (up to 36.5 % of device step time)``."""
     impact = f" ({impact_share(finding.impact)})" if finding.impact else ""

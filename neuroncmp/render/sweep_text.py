@@ -11,6 +11,7 @@ from collections.abc import Callable
 from ..analysis import fits, table
 from ..analysis.findings.base import Evidence, Finding
 from ..analysis.roofline import RooflinePoint
+from ..analysis.series import at_every
 from ..analysis.sweep import Sweep
 from ..analysis.table import ENGINES, EVERY, MOVEMENT, THROUGHPUT, Column, TableRow
 from ..units import FRACTION, SAMPLE_RATE, format_value, significant
@@ -151,7 +152,8 @@ def _roof(sweep: Sweep) -> list[tuple[str, str]]:
     out = [("roofline", text)]
     if sweep.roofline:
         bounds = sorted({r.bound for r in sweep.roofline})
-        placed = ("at every batch size" if len(sweep.roofline) == len(sweep.points) else
+        placed = (at_every([p.label for p in sweep.points], len(sweep.points))
+                  if len(sweep.roofline) == len(sweep.points) else
                   "at " + ", ".join(f"b{r.batch_size}" for r in sweep.roofline) + " (the others lack the intensity)")
         where = f"{bounds[0]}-bound {placed}" if len(bounds) == 1 else "the bound changes across the sweep"
         intensity = _span([r.intensity for r in sweep.roofline], significant, " FLOP/B")
@@ -195,6 +197,9 @@ def _spill(sweep: Sweep) -> list[tuple[str, str]]:
     spill = sweep.spill
     if spill is None:
         return []
+    if len(sweep.points) == 1:  # one profile: above the threshold or not, no trend
+        where = "above" if spill.above_share else "at or below"
+        return [("spill", f"reload {where} 25 % of HBM reads at {sweep.points[0].label}")]
     above = ("at every batch size measured" if spill.everywhere else f"first at b{spill.above_share}") \
         if spill.above_share else "at no batch size"
     return [("spill", f"reload above 25 % of HBM reads {above}{spill_trend_text(spill)}")]

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from ..choices import BETTER, SUSPECT, UNCHANGED, WORSE, Verdict
 from .bounds_table import bounds_lines
 from .captions import (
-    FINDINGS_TITLE,
     batch_line,
     finding_line,
+    findings_title,
     footer_lines,
     gate_lines,
     group_title,
@@ -345,7 +345,7 @@ def footer(report: DiffReport, width: int, summary: bool) -> list[Styled]:
 def findings(report: DiffReport, width: int) -> list[Styled]:
     if not report.findings:
         return []
-    out: list[Styled] = [[]] + wrapped(FINDINGS_TITLE, "bold cyan", width)
+    out: list[Styled] = [[]] + wrapped(findings_title(report.findings_of), "bold cyan", width)
     for index, finding in enumerate(report.findings, 1):
         out += hanging(f"{index}. ", finding_line(finding), "", width)
     return out

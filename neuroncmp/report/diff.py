@@ -133,9 +133,9 @@ def report_of(comparison: Comparison, options: DiffOptions, view: View | None = 
     if view is None:
         view = select(comparison, groups=options.groups, metrics=options.metrics,
                       only_changed=options.only_changed, sort=options.sort)
-    findings = _findings(comparison, failed.entries) if options.findings else ()
+    findings, alone = _findings(comparison, failed.entries) if options.findings else ((), ())
     return DiffReport(comparison, view, gates, options.summary, findings, _bounds(comparison, options),
-                      options.versions, options.bounds_only)
+                      options.versions, options.bounds_only, alone)
 
 
 def _bounds(comparison: Comparison, options: DiffOptions) -> tuple[Bounds, ...]:
@@ -160,7 +160,7 @@ def _evaluated(comparison: Comparison, rules: tuple[Rule, ...]) -> tuple[GateRes
     return evaluate(comparison, rules)
 
 
-def _findings(comparison: Comparison, failed: tuple[Failed, ...]) -> tuple[Finding, ...]:
+def _findings(comparison: Comparison, failed: tuple[Failed, ...]) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
     from ..analysis.sweep import findings_for
 
     return findings_for(comparison.sides, failed)

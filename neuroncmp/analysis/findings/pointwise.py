@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from .. import fits
 from ..context import Context
-from ..series import MissingValue, Point
+from ..series import MissingValue, Point, at_every
 from ..table import throttled_share
 from .base import PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
 
@@ -158,10 +158,11 @@ class MemoryBound(PointRule):
                     *_ev_if(point, "dma_active_time_percent", "fraction"),
                     *_ev_if(point, "tensor_engine_active_time_percent", "fraction"))
         limit = _limit_text(context.intensity)
+        at = f" at {point.label}" if len(context.points) > 1 else ""  # one point: named once, after "memory-bound"
         return Finding(
             self.id, PERFORMANCE,
-            f"memory-bound at {_count(where, context)}: arithmetic intensity {intensity:.1f} FLOP/B at "
-            f"{point.label} is {intensity / ridge:.0%} of the ridge ({ridge:.1f} FLOP/B){limit}",
+            f"memory-bound {at_every(where, len(context.points))}: arithmetic intensity {intensity:.1f} FLOP/B{at} "
+            f"is {intensity / ridge:.0%} of the ridge ({ridge:.1f} FLOP/B){limit}",
             where, evidence,
             Impact(share, "device step time", share * (point.get("total_time") or 0), "s", formula),
             "raise arithmetic intensity (fewer HBM bytes per FLOP): remove spills (below), fuse "
@@ -181,14 +182,11 @@ def _limit_text(model: fits.IntensityModel | None) -> str:
 
 
 def _at_all(usable: list[Point], context: Context) -> str:
-    """``at every batch size``, or the ones judged when some lack (or carry doubtful) inputs."""
-    if len(usable) == len(context.points):
-        return "at every batch size"
-    return f"at {', '.join(p.label for p in usable)} (the other batch sizes lack the inputs or have them flagged)"
-
-
-def _count(where: tuple[str, ...], context: Context) -> str:
-    return "every batch size" if len(where) == len(context.points) else ", ".join(where)
+    """``at every batch size``, ``at b32`` (one point), or the ones judged when some lack (or carry
+    doubtful) inputs."""
+    said = at_every([p.label for p in usable], len(context.points))
+    return said if len(usable) == len(context.points) else \
+        f"{said} (the other batch sizes lack the inputs or have them flagged)"
 
 
 class MfuGap(PointRule):
@@ -241,12 +239,12 @@ class Spill(PointRule):
         total = point.get("total_time") or 1.0
         onset = context.spill
         rising = _spill_trend(onset) if onset else ""
-        first = ("at every batch size measured" if onset.everywhere else f"first at b{onset.above_share}") \
-            if onset and onset.above_share else ""
+        first = (" at every batch size measured" if onset.everywhere else f" first at b{onset.above_share}") \
+            if onset and onset.above_share and len(context.points) > 1 else ""  # one point: nothing to add
         return Finding(
             self.id, PERFORMANCE,
             f"spill reload is {point.number('spill_reload_share') * 100:.1f} % of HBM reads at {point.label} "
-            f"(above {percent(fits.SPILL_SHARE)} {first}){rising}",
+            f"(above {percent(fits.SPILL_SHARE)}{first}){rising}",
             where, (_ev(point, "spill_reload_share", "fraction", f"threshold {percent(fits.SPILL_SHARE)}"),
                     _ev(point, "spill_reload_bytes", "B"), *_ev_if(point, "spill_save_bytes", "B")),
             Impact(min(seconds / total, 1.0), "device step time", seconds, "s",

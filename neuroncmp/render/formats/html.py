@@ -17,9 +17,9 @@ from .. import sweep_text
 from ..base import DiffReport, Renderer
 from ..bounds_table import bounds_html
 from ..captions import (
-    FINDINGS_TITLE,
     batch_line,
     finding_line,
+    findings_title,
     footer_lines,
     gate_lines,
     group_title,
@@ -125,7 +125,7 @@ def fragment(report: DiffReport) -> str:
     elif not report.summary:
         parts += _table(report)
     if report.findings:
-        parts.append(f"<h4>{escape(FINDINGS_TITLE)}</h4><ol>"
+        parts.append(f"<h4>{escape(findings_title(report.findings_of))}</h4><ol>"
                      + "".join(f"<li>{escape(finding_line(f))}</li>" for f in report.findings) + "</ol>")
     parts += [f'<p class="foot">{escape(text)}</p>' for text in footer_lines(comparison, view) + [LEGEND]]
     parts.append("</div>")

@@ -17,9 +17,9 @@ from .. import sweep_text
 from ..base import DiffReport, RegressionsReport, Renderer
 from ..bounds_table import bounds_markdown
 from ..captions import (
-    FINDINGS_TITLE,
     batch_line,
     finding_line,
+    findings_title,
     footer_lines,
     gate_lines,
     group_title,
@@ -200,7 +200,7 @@ class Markdown(Renderer):
         elif not report.summary:
             out += [""] + _table(report)
         if report.findings:
-            out += ["", f"**{FINDINGS_TITLE.capitalize()}**", ""]
+            out += ["", f"**{findings_title(report.findings_of).capitalize()}**", ""]
             out += [f"{i}. {_finding_line(f)}" for i, f in enumerate(report.findings, 1)]
         out += [""] + [f"<sub>{_escape(text)}</sub><br>" for text in footer_lines(comparison, view)]
         out.append(f"<sub>{LEGEND}</sub>")
