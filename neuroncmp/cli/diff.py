@@ -39,6 +39,8 @@ from .store_options import pairs, store_option, where_option
 @output_options("diff")
 @click.option("--fail-on", "rules", multiple=True, metavar="RULE",
               help="Exit 3 if RULE trips, e.g. 'mfu_estimated_percent<-2pp', 'total_time/sample>+5%'.")
+@click.option("--allow-incomparable", is_flag=True,
+              help="Judge --fail-on gates on runs of different workloads (refused otherwise, exit 2).")
 @format_in_option
 @no_color_option
 @width_option
@@ -52,7 +54,8 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
          only_changed: bool, sort: Sort, order: Order, summary: bool, bounds_only: bool, versions: bool,
          peak_tflops: float | None, hbm_gbps: float | None, dma_gbps: float | None, basis: Basis,
          bands: tuple[str, ...],
-         fmt: str | None, output: str | None, rules: tuple[str, ...], format_in: str | None, no_color: bool,
+         fmt: str | None, output: str | None, rules: tuple[str, ...], allow_incomparable: bool,
+         format_in: str | None, no_color: bool,
          width: int | None, baseline_history: bool, history_runs: int, where: tuple[str, ...],
          store_path: str) -> None:
     """Compare a baseline against variants: FILES are profiles, multi-section exports or run folders."""
@@ -65,7 +68,7 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     options = DiffOptions(baseline=baseline, basis=basis, thresholds=bands, order=order, groups=groups,
                           metrics=globs, only_changed=only_changed, sort=sort, rules=rules, summary=summary,
                           peak_flops=peak, hbm_bandwidth=hbm, dma_bandwidth=dma, versions=versions,
-                          bounds_only=bounds_only)
+                          bounds_only=bounds_only, allow_incomparable=allow_incomparable)
     if baseline_history:
         report = history_diff_report(_store(files, baseline, store_path), files[0], options, runs=history_runs,
                                      where=pairs(where, "--where"))

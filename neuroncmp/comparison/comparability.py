@@ -2,19 +2,85 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from ..catalog import canonical_name
+from .. import stats
+from ..catalog import canonical_name, lookup
 from ..choices import SAMPLE, ShownBasis
 from ..model import Profile
+from ..units import format_value
 from . import tool_warnings
 from .result import Side
 
 KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version",
         "collectives_version", "profiler_version", "lnc_config", "nc_idx", "nd_idx",
         "num_physical_cores", "neuroncore_per_device_count", "neuron_device_count")
+
+
+# Work per step: what the device was asked to do, whatever the time it took (the time is what a
+# comparison judges). Runs whose every measure of it both state is more than ``UNLIKE_FACTOR`` apart
+# ran different workloads: a training step against a kernel, not a change to one workload.
+WORK_SIGNALS = (("hardware_flops", "hardware FLOPs"), ("model_flops", "model FLOPs"),
+                ("hbm_traffic_bytes", "HBM traffic"), ("dma_transfer_total_bytes", "DMA bytes"))
+# Measured on the real profiles at hand (README, "Comparability"): runs of one workload are at most
+# 8.5x apart in their closest measure (inf2 matmul kernels N = 128 and 2048; trn2 attention variants
+# 4.8x; the bundled sweep per sample 1.1x, per step 6.3x between b2 and b64), a training step and a
+# kernel at least 131x (b2 against a trn2 attention kernel), the issue's pair 2,294x.
+UNLIKE_FACTOR = 100.0
+NOT_COMPARABLE = "not comparable"
+
+
+def not_comparable(sides: list[Side]) -> dict[int, str]:
+    """Side index -> why that variant and the baseline ran different workloads: every measure of
+    work per step (per sample when both batch sizes are known) that both state is more than
+    ``UNLIKE_FACTOR`` apart, and they do not run the same graph (one NEFF hash). A measure of 0 or
+    none is not stated (an NKI kernel's model FLOPs are 0 by convention); with none in common,
+    nothing is decided. A new NEFF, compiler or device family, or another batch size, moves these
+    measures far less (see ``UNLIKE_FACTOR``)."""
+    base = sides[0]
+    found = {}
+    for index, side in enumerate(sides[1:], 1):
+        reason = _unlike(base, side)
+        if reason is not None:
+            found[index] = reason
+    return found
+
+
+def _unlike(base: Side, side: Side) -> str | None:
+    graphs = {p.metadata.get("neff_hash") for p in (base.profiles[0], side.profiles[0])}
+    if len(graphs) == 1 and None not in graphs:
+        return None  # the same graph is the same workload
+    per_sample = bool(base.batch_size and side.batch_size)
+    parts = []
+    for name, label in WORK_SIGNALS:
+        b, v = _work(base, name, per_sample), _work(side, name, per_sample)
+        if b is None or v is None:
+            continue
+        ratio = max(b, v) / min(b, v)
+        if ratio <= UNLIKE_FACTOR:
+            return None  # something of the work in common
+        unit = lookup(name).unit
+        parts.append(f"{label} {format_value(b, unit)} vs {format_value(v, unit)} (x{ratio:,.0f})")
+    if not parts:
+        return None
+    basis = "per sample" if per_sample else "per step"
+    return (f"{side.label} and {base.label} ran different workloads: every measure of work {basis} both "
+            f"state is more than {UNLIKE_FACTOR:g}x apart ({'; '.join(parts)})")
+
+
+def _work(side: Side, name: str, per_sample: bool) -> float | None:
+    """The side's positive measure ``name``, measured or derived (the median of its captures'), per
+    sample when asked."""
+    numbers = [value for p in side.profiles if (metric := p.values.all.get(name)) is not None
+               and isinstance(value := metric.value, (int, float)) and not isinstance(value, bool)
+               and 0 < value < math.inf]
+    if not numbers:
+        return None
+    central = float(stats.median(numbers))
+    return central / side.batch_size if per_sample and side.batch_size else central
 
 
 def whole_doubts(sides: list[Side]) -> list[str]:

@@ -19,10 +19,12 @@ from ..choices import (
     AUTO,
     BASES,
     BETTER,
+    CONTEXT,
     NEUTRAL,
     ORDERS,
     SAMPLE,
     STEP,
+    UNCHANGED,
     WORSE,
     Basis,
     Order,
@@ -48,8 +50,8 @@ from .cell_rules import (
     spread_of,
 )
 from .columns import row as columnar_row
-from .comparability import unlike_eval_sets, unlike_memory, warnings_for
-from .result import ALPHA, Comparison, Row, Side
+from .comparability import NOT_COMPARABLE, not_comparable, unlike_eval_sets, unlike_memory, warnings_for
+from .result import ALPHA, Comparison, Deltas, Row, Side
 from .sides import ProfileInput, arrange, flatten
 from .suspects import suspects
 
@@ -78,10 +80,31 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: Basis =
     only_in = _only_in(sides, captures, same)
     doubts = [{**formulas, **suspects(side)} for side, formulas in zip(sides, value_sources.formula_doubts(sides))]
     rows = _rows(sides, captures, singles, same, bands, doubts, context, unlike_eval_sets(sides), unlike_memory(sides))
-    warnings = [*warnings_for(sides, only_in, chosen), *value_sources.formula_warnings(sides),
-                *value_sources.unavailable_warnings(sides)]
+    unlike = not_comparable(sides)  # decided before any delta is read: its verdicts are withheld
+    if unlike:
+        rows = tuple(_withheld(row, frozenset(index - 1 for index in unlike)) for row in rows)
+    warnings = [*(f"{NOT_COMPARABLE}: {why}" for why in unlike.values()), *warnings_for(sides, only_in, chosen),
+                *value_sources.formula_warnings(sides), *value_sources.unavailable_warnings(sides)]
     return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis, bands,
-                      tuple(warnings), only_in, _captures_note(sides))
+                      tuple(warnings), only_in, _captures_note(sides),
+                      FrozenDict({sides[index].label: why for index, why in unlike.items()}))
+
+
+# The verdicts of a variant that ran another workload: its changes shown, none judged.
+WITHHELD: dict[Verdict, Verdict] = {BETTER: CONTEXT, WORSE: CONTEXT, NEUTRAL: CONTEXT, UNCHANGED: CONTEXT}
+
+
+def _withheld(row: Row, variants: frozenset[int]) -> Row:
+    """``row`` with the verdicts of ``variants`` (indexes of ``row.variants``) withheld (``WITHHELD``);
+    suspect, new and gone stay, as they say what the inputs hold, not how the runs compare."""
+    def deltas(columns: Deltas) -> Deltas:
+        verdicts = tuple(WITHHELD.get(verdict, verdict) if index in variants and verdict is not None else verdict
+                         for index, verdict in enumerate(columns.verdict))
+        return columns._replace(verdict=verdicts)
+
+    return Row(row.name, row.spec, row.unit, row.band, row.variants, deltas(row.step),
+               None if row.sample is None else deltas(row.sample), row.n_baseline, row.n_variant,
+               row.spread_baseline, row.spread_variant, row.suspect)
 
 
 def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[Basis, Order, Bands]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from itertools import repeat
 from typing import Any, cast
@@ -25,7 +25,7 @@ from typing import Any, cast
 from ..catalog import MetricSpec, resolve_metric, suggestion
 from ..choices import ABSENT, AUTO, SAMPLE, STEP, SUSPECT, UNCHANGED, Basis, ShownBasis, Verdict
 from ..model import Profile
-from ..records import NamedTuple, record
+from ..records import FrozenDict, NamedTuple, record
 from .bands import Band, Bands
 
 ALPHA = 0.05  # significance level for repeated captures
@@ -322,6 +322,8 @@ class Comparison:
     warnings: tuple[str, ...]
     only_in: Mapping[str, tuple[str, ...]]   # metric -> labels that have it (when not all do)
     captures: str                   # how captures were compared, in one sentence
+    # variant label -> why it and the baseline ran different workloads: its verdicts and tally withheld
+    not_comparable: Mapping[str, str] = field(default_factory=FrozenDict)
 
     @property
     def sides(self) -> tuple[Side, ...]:
@@ -336,13 +338,18 @@ class Comparison:
         """Per variant: how many rows got each verdict, each row judged in the compared basis; and
         ``suspect``: the rows whose values carry an input anomaly, whatever their mark (a metric the
         variant lacks included: "2 input anomalies" are 2 suspect rows, one of them "gone"), so the
-        counts may sum to more than the rows."""
+        counts may sum to more than the rows. A variant ``not_comparable`` gets no counts (``{}``)."""
         per_variant = zip(*(row.verdicts(row.basis(self.basis)) for row in self.rows), strict=True)
         counted = tuple(dict(Counter(verdicts)) for verdicts in per_variant)  # each verdict where first seen
         if not counted:
             return tuple({} for _ in self.variants)
+        if self.not_comparable:  # withheld: no count of a variant that ran another workload
+            counted = tuple({} if side.label in self.not_comparable else counts
+                            for side, counts in zip(self.variants, counted, strict=True))
         doubted = [row.suspect for row in self.rows if row.suspect.count(None) != len(row.suspect)]
         for index, counts in enumerate(counted):
+            if not counts:
+                continue
             suspect = sum(1 for reasons in doubted if reasons[index] is not None)
             if suspect:
                 counts[SUSPECT] = suspect

@@ -20,6 +20,27 @@ GROUP_TITLES = {
 }
 
 
+WITHHELD_NOTE = "its verdicts and tally are withheld (values shown)"
+
+
+def opening(comparison: Comparison) -> list[str]:
+    """The lines every output of a comparison opens with: each variant that ran another workload
+    than the baseline (``not comparable: ...``), in the order of the variants."""
+    return [f"{warning}; {WITHHELD_NOTE}" for warning in _not_comparable(comparison)]
+
+
+def later_warnings(comparison: Comparison) -> list[str]:
+    """The comparison's warnings but those ``opening`` has said."""
+    said = set(_not_comparable(comparison))
+    return [warning for warning in comparison.warnings if warning not in said]
+
+
+def _not_comparable(comparison: Comparison) -> list[str]:
+    from ..comparison.comparability import NOT_COMPARABLE
+
+    return [f"{NOT_COMPARABLE}: {why}" for why in comparison.not_comparable.values()]
+
+
 def group_title(group: str) -> str:
     return GROUP_TITLES.get(group, group)
 

@@ -178,6 +178,14 @@ def notes(comparison: Comparison) -> list[str]:
 TALLY_LABEL = "rows better / worse / suspect"  # the headline's last line, in every format
 
 
+def tally_texts(comparison: Comparison) -> list[str]:
+    """Each variant's ``tally_text``, or ``not comparable`` where it ran another workload (withheld)."""
+    from ..comparison.comparability import NOT_COMPARABLE
+
+    return [NOT_COMPARABLE if side.label in comparison.not_comparable else tally_text(counts)
+            for side, counts in zip(comparison.variants, comparison.tally(), strict=True)]
+
+
 def tally_text(counts: dict[Verdict, int]) -> str:
     """``12✔ 3✘`` (and ``2!`` for rows with a suspect input) for one variant (``Comparison.tally``)."""
     text = f"{counts.get(BETTER, 0)}✔ {counts.get(WORSE, 0)}✘"

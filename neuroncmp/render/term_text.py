@@ -22,6 +22,8 @@ from .captions import (
     footer_lines,
     gate_lines,
     group_title,
+    later_warnings,
+    opening,
     title,
 )
 from .changes import FLAT, LEGEND, changes_with_marks
@@ -34,7 +36,7 @@ from .headline import (
     headline,
     notes,
     report_bound_line,
-    tally_text,
+    tally_texts,
 )
 from .layout import Line as Styled
 from .layout import fold, hanging, words, wrapped
@@ -78,7 +80,7 @@ def _headline_entries(report: DiffReport, order: list[int] | None) -> list[Entry
     if bound is not None:
         trend = [[("", "")]] if order is not None else []
         entries += [("row", cells + trend) for cells in _bound_cells(bound)]
-    tallies = [[(part, "") for part in tally_text(counts).split(" ", 1)] for counts in comparison.tally()]
+    tallies = [[(part, "") for part in text.split(" ", 1)] for text in tally_texts(comparison)]
     entries.append(("row", [[(TALLY_LABEL, "")], [("", "")], *tallies]
                     + ([[("", "")]] if order is not None else [])))
     return entries
@@ -283,7 +285,10 @@ def _pick(kind: str, cells: list[TermCell], keep: list[int]) -> list[TermCell]:
 
 
 def header(comparison: Comparison, width: int) -> list[Styled]:
-    out = wrapped(f"neuroncmp diff: {title(comparison)}", "bold", width)
+    out: list[Styled] = []
+    for text in opening(comparison):  # before anything is read as a change
+        out += wrapped(text, "bold red", width)
+    out += wrapped(f"neuroncmp diff: {title(comparison)}", "bold", width)
     out += wrapped(f"{batch_line(comparison)}; basis: {comparison.basis_reason}", "", width)
     for text in _whole(comparison):  # what questions the whole comparison: in the first lines
         out += wrapped(f"warning: {text}", "bold yellow", width)
@@ -299,7 +304,7 @@ def _whole(comparison: Comparison) -> list[str]:
 def warnings(comparison: Comparison, width: int) -> list[Styled]:
     out: list[Styled] = []
     shown = set(_whole(comparison))  # under the title already
-    for text in [*notes(comparison), *(w for w in comparison.warnings if w not in shown)]:
+    for text in [*notes(comparison), *(w for w in later_warnings(comparison) if w not in shown)]:
         out += wrapped(f"warning: {text}", "yellow", width)
     return out
 

@@ -33,7 +33,8 @@ class DiffOptions:
     choice, every value it takes). ``thresholds`` are noise bands (``"time=2%"``, or ``Bands``);
     ``rules`` are ``--fail-on`` gates (``"mfu_estimated_percent<-2pp"``); ``groups``, ``metrics``
     (globs), ``only_changed`` and ``sort`` choose the rows shown; ``summary``: the headline only;
-    ``findings``: also what the sweep analysis of the sides finds."""
+    ``findings``: also what the sweep analysis of the sides finds; ``allow_incomparable``: gates judge
+    runs of different workloads too (refused otherwise)."""
 
     baseline: str | None = None
     basis: Basis = AUTO
@@ -51,6 +52,7 @@ class DiffOptions:
     dma_bandwidth: float | None = None
     versions: bool = False               # the variants are successive versions, in the order given
     bounds_only: bool = False            # show AWS's bounds and gaps per side, not the table
+    allow_incomparable: bool = False     # judge gates on runs of different workloads all the same
     bands: Bands = field(init=False, repr=False, compare=False)        # thresholds, parsed once
     gates: tuple[Rule, ...] = field(init=False, repr=False, compare=False)  # rules, parsed once
 
@@ -75,6 +77,7 @@ class DiffOptions:
         arguments.flag("findings", self.findings)
         arguments.flag("versions", self.versions)
         arguments.flag("bounds_only", self.bounds_only)
+        arguments.flag("allow_incomparable", self.allow_incomparable)
         given = overrides(None, None, self.peak_flops, self.hbm_bandwidth, self.dma_bandwidth)
         fixed(self, "peak_flops", given.peak_flops)
         fixed(self, "hbm_bandwidth", given.hbm_bandwidth)
@@ -129,7 +132,7 @@ def report_of(comparison: Comparison, options: DiffOptions, view: View | None = 
     reported: the gates checked, the rows selected (or ``view``), the findings found."""
     failed = failures_of(profile for side in comparison.sides for profile in side.profiles)
     comparison = _with_failures(comparison, failed)
-    gates = _evaluated(comparison, options.gates)
+    gates = _evaluated(comparison, options.gates, options.allow_incomparable)
     if view is None:
         view = select(comparison, groups=options.groups, metrics=options.metrics,
                       only_changed=options.only_changed, sort=options.sort)
@@ -152,9 +155,17 @@ def _with_failures(comparison: Comparison, failed: Failures) -> Comparison:
     return replace(comparison, warnings=comparison.warnings + said) if said else comparison
 
 
-def _evaluated(comparison: Comparison, rules: tuple[Rule, ...]) -> tuple[GateResult, ...]:
+def _evaluated(comparison: Comparison, rules: tuple[Rule, ...], allow_incomparable: bool) -> tuple[GateResult, ...]:
+    """The gates' outcomes; runs of different workloads are refused (a usage error, exit 2) unless
+    ``allow_incomparable``: a gate must not pass or fail a change that is no change of one workload."""
     if not rules:
         return ()
+    if comparison.not_comparable and not allow_incomparable:
+        from ..errors import UsageError
+
+        why = "; ".join(comparison.not_comparable.values())
+        raise UsageError(f"--fail-on: not comparable: {why}; gates judge changes of one workload, so they "
+                         "refuse these runs (add --allow-incomparable to judge them all the same)")
     from ..comparison.gates import evaluate
 
     return evaluate(comparison, rules)

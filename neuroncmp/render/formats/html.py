@@ -24,6 +24,8 @@ from ..captions import (
     gate_lines,
     group_title,
     impact_text,
+    later_warnings,
+    opening,
     title,
     where_text,
 )
@@ -36,7 +38,7 @@ from ..headline import (
     headline,
     notes,
     report_bound_line,
-    tally_text,
+    tally_texts,
 )
 from ..rows import Heading, Line, identical_text, lines
 
@@ -82,7 +84,7 @@ def _headline(report: DiffReport) -> list[str]:
                             (SPEEDUP_TITLE, bound.speedup_cells())):
             parts.append(f'<tr><td class="m">{escape(name)}</td>'
                          + "".join(f"<td>{escape(text)}</td>" for text in cells) + "</tr>")
-    tallies = "".join(f"<td>{escape(tally_text(c))}</td>" for c in report.comparison.tally())
+    tallies = "".join(f"<td>{escape(text)}</td>" for text in tally_texts(report.comparison))
     parts.append(f'<tr><td class="m">{TALLY_LABEL}</td><td></td>{tallies}</tr>')
     return parts + ["</tbody></table>"]
 
@@ -112,11 +114,12 @@ def _same_text(shown: Line, sides: int) -> str:
 def fragment(report: DiffReport) -> str:
     """The report as an HTML fragment: the headline first, the full table collapsed below."""
     comparison, view = report.comparison, report.view
-    parts = [f'<div class="ncmp"><style>{CSS}</style>',
-             f"<h3>{escape(title(comparison))}</h3>",
+    parts = [f'<div class="ncmp"><style>{CSS}</style>']
+    parts += [f'<p class="fail">{escape(text)}</p>' for text in opening(comparison)]
+    parts += [f"<h3>{escape(title(comparison))}</h3>",
              f"<p>{escape(batch_line(comparison))}; basis: {escape(comparison.basis_reason)}</p>"]
     parts += _headline(report)
-    parts += [f'<p class="warn">warning: {escape(w)}</p>' for w in [*notes(comparison), *comparison.warnings]]
+    parts += [f'<p class="warn">warning: {escape(w)}</p>' for w in [*notes(comparison), *later_warnings(comparison)]]
     parts += [f'<p class="{"fail" if g.startswith("FAILED") else "foot"}">{escape(g)}</p>'
               for g in gate_lines(report.gates)]
     bound = report_bound_line(report) if report.bounds_only else None

@@ -155,13 +155,15 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
     sides = (comparison.baseline, *comparison.variants)
     return {
         "schema": SCHEMA,
+        "not_comparable": dict(comparison.not_comparable),  # variant -> why: its verdicts and tally withheld
         "basis": comparison.basis, "basis_reason": comparison.basis_reason,
         "baseline": _side(comparison.baseline),
         "variants": [_side(side) for side in comparison.variants],
         "warnings": [*notes(comparison), *comparison.warnings],
         "headline": _headline(report),
         "bounds": _bounds(report),
-        "tally": {side.label: counts for side, counts in zip(comparison.variants, comparison.tally(), strict=False)},
+        "tally": {side.label: None if side.label in comparison.not_comparable else counts
+                  for side, counts in zip(comparison.variants, comparison.tally(), strict=False)},
         "captures": comparison.captures,
         "noise_bands": comparison.bands.describe(),
         "only_in": {name: list(labels) for name, labels in comparison.only_in.items()},

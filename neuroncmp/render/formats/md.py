@@ -24,6 +24,8 @@ from ..captions import (
     gate_lines,
     group_title,
     impact_text,
+    later_warnings,
+    opening,
     title,
     where_text,
 )
@@ -36,7 +38,7 @@ from ..headline import (
     headline,
     notes,
     report_bound_line,
-    tally_text,
+    tally_texts,
 )
 from ..rows import Heading, Line, lines
 
@@ -67,7 +69,7 @@ def _headline(report: DiffReport) -> list[str]:
         for name, cells in ((BOUND_TITLE, bound.one_line()), (NEXT_TITLE, bound.next_cells()),
                             (SPEEDUP_TITLE, bound.speedup_cells())):
             out.append(f"| {name} | " + " | ".join(_escape(text) for text in cells) + " |")
-    tallies = " | ".join(tally_text(counts) for counts in report.comparison.tally())
+    tallies = " | ".join(tally_texts(report.comparison))
     return out + [f"| {TALLY_LABEL} | | {tallies} |"]
 
 
@@ -184,11 +186,12 @@ class Markdown(Renderer):
 
     def diff(self, report: DiffReport, width: int = 100) -> str:
         comparison, view = report.comparison, report.view
-        out = [f"## neuroncmp diff: {_escape(title(comparison))}", "",
+        out = [f"**{_escape(text)}**\n" for text in opening(comparison)]
+        out += [f"## neuroncmp diff: {_escape(title(comparison))}", "",
                f"**Basis:** {_escape(comparison.basis_reason)}. "
                f"{_escape(batch_line(comparison).capitalize())}.", ""]
         out += _headline(report)
-        warnings = [*notes(comparison), *comparison.warnings]
+        warnings = [*notes(comparison), *later_warnings(comparison)]
         if warnings:
             out += ["", "**Warnings**", ""] + [f"- {_escape(w)}" for w in warnings]
         gates = gate_lines(report.gates)
