@@ -281,3 +281,46 @@ def test_seven_variants_fit_one_page_with_one_unit_per_axes(screenshots):
         assert_no_two_overlap([t for t in axes.get_xticklabels() if id(t) in shown], renderer)
     assert_no_two_overlap([axes.title for axes in panels], renderer)
     assert_every_text_inside(figure, renderer)
+
+
+# --- huge finite values: every chart drawn, the values beyond an axis listed as not drawn ------------
+
+def _huge(tmp_path: Path, case: str) -> Path:
+    """The bundled sweep with one huge but finite value: a FLOP count of 1e300 (roofline: matplotlib's
+    log ticks overflowed), a Trainer throughput of 1.7e308 (a singular matrix laying out the axes), or
+    both with a batch size of 99999999999."""
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree(SWEEP, folder)
+    if case in ("flops", "all"):
+        document = json.loads((folder / "b48.json").read_text())
+        next(iter(document.values()))["hardware_flops"] = 1e300
+        (folder / "b48.json").write_text(json.dumps(document))
+    if case in ("throughput", "all"):
+        trainer = json.loads((folder / "b64.all_results.json").read_text())
+        (folder / "b64.all_results.json").write_text(json.dumps(
+            {k: 1.7e308 if k.endswith("per_second") else v for k, v in trainer.items()}))
+    if case == "all":
+        manifest = json.loads((folder / "manifest.json").read_text())
+        next(e for e in manifest["profiles"] if e["label"] == "b16")["params"]["batch_size"] = 99_999_999_999
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+    return folder
+
+
+@pytest.mark.parametrize("case,chart,note", [("flops", "roofline", "b48"), ("all", "roofline", "b48"),
+                                             ("throughput", "throughput", "b64 end to end")])
+def test_huge_finite_values_are_left_out_of_the_chart_and_said(tmp_path, screenshots, case, chart, note):
+    from click.testing import CliRunner
+
+    from neuroncmp.cli import cli
+
+    folder = _huge(tmp_path, case)
+    for args in (["--charts", str(tmp_path / "charts")], ["--format", "html", "-o", str(tmp_path / "sweep.html")]):
+        result = CliRunner().invoke(cli, ["sweep", str(folder), *args])
+        assert result.exit_code == 0, (result.output, result.exception)
+    assert (tmp_path / "charts" / f"{chart}.png").read_bytes()[:4] == b"\x89PNG"
+    figure = charts.FIGURES[chart](nc.sweep(folder))
+    figure.savefig(screenshots / f"huge-{case}-{chart}.png")
+    notes = [t.get_text() for axes in figure.axes for t in axes.texts if t.get_text().startswith("not drawn")]
+    assert len(notes) == 1 and notes[0].endswith(note)

@@ -45,41 +45,78 @@ def throughput_figure(sweep: Sweep) -> Any:
         axes, lower = figure.subplots(2, 1, sharex=True, height_ratios=(2, 1))
     else:
         axes, lower = figure.add_subplot(), None
-    _throughput_lines(axes, sweep)
+    left_out = _throughput_lines(axes, sweep)
     axes.set(ylabel="throughput [samples/s]", title="Throughput and MFU vs batch size")
     axes.legend(loc="best", fontsize=8)
     if lower is None:
         axes.set_xlabel("batch size [samples per step]")
+        _not_drawn(axes, left_out)
         return figure
-    lower.plot(*zip(*mfu, strict=True), "^-", color="tab:red", label="MFU")
+    lower.plot(*zip(*_gaps(mfu, "MFU", left_out), strict=True), "^-", color="tab:red", label="MFU")
     if sweep.knee is not None:
         lower.axvline(sweep.knee.batch_size, color="grey", linestyle=":")
     lower.set(xlabel="batch size [samples per step]", ylabel="MFU [%]")
     lower.set_ylim(bottom=0)  # from 0: a share, not a trend to magnify
+    _not_drawn(axes, left_out)
     return figure
 
 
-def _throughput_lines(axes: Any, sweep: Sweep) -> None:
+def _throughput_lines(axes: Any, sweep: Sweep) -> list[str]:
+    """The throughput lines; what could not be drawn (``_gaps``)."""
+    left_out: list[str] = []
     batches = [row.batch_size for row in sweep.table]
-    axes.plot(batches, [row.get("device_throughput") for row in sweep.table], "o-", label="device (profile)")
+    device = [(row.batch_size, row.get("device_throughput")) for row in sweep.table]
+    axes.plot(*zip(*_gaps(device, "device", left_out), strict=True), "o-", label="device (profile)")
     e2e = [(row.batch_size, row.get("e2e_throughput")) for row in sweep.table if row.get("e2e_throughput")]
     if e2e:
-        axes.plot(*zip(*e2e, strict=True), "s-", label="end to end (Trainer)")
+        axes.plot(*zip(*_gaps(e2e, "end to end", left_out), strict=True), "s-", label="end to end (Trainer)")
     if sweep.step_fit is not None:
         grid = [batches[0] + (batches[-1] - batches[0]) * i / 60 for i in range(61)]
-        axes.plot(grid, [sweep.step_fit.throughput(b) for b in grid], "--", color="grey",
+        fitted = _gaps([(b, sweep.step_fit.throughput(b)) for b in grid], "fit", [])
+        axes.plot(*zip(*fitted, strict=True), "--", color="grey",
                   label=f"fit: b / ({sweep.step_fit.fixed * 1e3:.1f} ms "
                         f"+ {sweep.step_fit.per_sample * 1e3:.2f} ms x b)")
     if sweep.knee is not None:
         axes.axvline(sweep.knee.batch_size, color="grey", linestyle=":", label=f"knee b{sweep.knee.batch_size}")
+    return left_out
+
+
+# What an axis can show: matplotlib's margins and log ticks overflow to infinity once an axis nears a
+# float's limit (a Trainer throughput of 1.7e308 ended in a singular matrix, a FLOP count of 1e280 in
+# an OverflowError, while the figure was laid out). A plotted value beyond 1e100 (a log axis: outside
+# 1e-100 .. 1e100) is no measurement: it is left a gap and listed as not drawn.
+PLOT_LIMIT = 1e100
+LOG_RANGE = (1 / PLOT_LIMIT, PLOT_LIMIT)
+
+
+def _plottable(value: Any) -> bool:
+    return isinstance(value, (int, float)) and -PLOT_LIMIT <= value <= PLOT_LIMIT  # NaN is neither
+
+
+def _gaps(points: list[tuple[Any, Any]], what: str, left_out: list[str]) -> list[tuple[Any, Any]]:
+    """``points`` with each value beyond what an axis shows as None (a gap in the line), noted in
+    ``left_out`` as ``b64 device``."""
+    out = []
+    for x, y in points:
+        shown = _plottable(x) and (y is None or _plottable(y))
+        if not shown:
+            left_out.append(f"b{x} {what}")
+        out.append((x if _plottable(x) else None, y if shown else None))
+    return out
+
+
+def _not_drawn(axes: Any, left_out: list[str]) -> None:
+    if left_out:
+        axes.text(0.99, 0.01, f"not drawn (beyond {PLOT_LIMIT:g}): {', '.join(left_out)}",
+                  transform=axes.transAxes, ha="right", va="bottom", fontsize=7)
 
 
 def roofline_figure(sweep: Sweep) -> Any:
     figure = _figure()
     axes = figure.add_subplot()
     roof = sweep.roof
-    drawn = [r for r in sweep.roofline if _positive(r.intensity) and _positive(r.achieved)]
-    has_roof = _positive(roof.ridge) and _positive(roof.peak_flops)
+    drawn = [r for r in sweep.roofline if _on_log_axis(r.intensity) and _on_log_axis(r.achieved / 1e12)]
+    has_roof = _on_log_axis(roof.ridge) and _on_log_axis(roof.peak_flops / 1e12)
     grid = _log_grid([r.intensity for r in drawn] + ([roof.ridge] if has_roof else []) or [1.0])
     axes.set_xscale("log")
     axes.set_yscale("log")
@@ -88,8 +125,8 @@ def roofline_figure(sweep: Sweep) -> Any:
                   label=f"roof: peak {roof.peak_flops / 1e12:.1f} TFLOP/s, ridge {roof.ridge:.0f} FLOP/B")
         axes.axvline(roof.ridge, color="grey", linestyle=":")
     left_out = [f"b{r.batch_size}" for r in sweep.roofline if r not in drawn]
-    if left_out:  # log axes have no place for zero, negative or infinite values: say so
-        axes.text(0.99, 0.01, f"not drawn (value not positive and finite): {', '.join(left_out)}",
+    if left_out:  # log axes have no place for zero, negative, infinite or astronomic values: say so
+        axes.text(0.99, 0.01, f"not drawn (value not from 1e-100 to 1e100): {', '.join(left_out)}",
                   transform=axes.transAxes, ha="right", va="bottom", fontsize=7)
     colours = [axes.scatter(p.intensity, p.achieved / 1e12, zorder=3).get_facecolor()[0] for p in drawn]
     axes.set(xlabel="arithmetic intensity [FLOP/B]", ylabel="achieved [TFLOP/s]", title="Roofline")
@@ -125,15 +162,14 @@ def _label_points(figure: Any, axes: Any, points: list[tuple[str, tuple[float, f
 
 def _log_grid(values: list[float]) -> list[float]:
     """101 points evenly spaced on a log axis from a quarter of the least value to four times the
-    largest, kept inside a float's normal range: a subnormal intensity divided by 4 is 0, and
-    1e308 x 4 is infinite (the grid was ``low * (high / low) ** t``: a division by zero)."""
-    low = max(math.log10(min(values)) - math.log10(4), -307.0)
-    high = min(math.log10(max(values)) + math.log10(4), 308.0)
+    largest (values ``_on_log_axis``, so the grid's ends are plain floats)."""
+    low = math.log10(min(values)) - math.log10(4)
+    high = math.log10(max(values)) + math.log10(4)
     return [10 ** (low + (high - low) * i / 100) for i in range(101)]
 
 
-def _positive(value: float) -> bool:
-    return 0 < value < float("inf")
+def _on_log_axis(value: float) -> bool:
+    return LOG_RANGE[0] <= value <= LOG_RANGE[1]
 
 
 def memory_figure(sweep: Sweep) -> Any:
@@ -146,17 +182,26 @@ def memory_figure(sweep: Sweep) -> Any:
             if name.startswith("memory."):
                 totals[name] = totals.get(name, 0.0) + value
     named = sorted(totals, key=lambda n: -totals[n])[:TOP_TYPES]
+    left_out = [f"b{p.batch_size}" for p in points
+                if not _plottable(sum(_stack(p, named, n) for n in [*named, "other"]))]
+    points = [p for p in points if f"b{p.batch_size}" not in left_out]
     labels = [str(p.batch_size) for p in points]
     bottom = [0.0] * len(points)
     for name in named + ["other"]:
-        heights = [(_other(p, named) if name == "other" else (p.get(name) or 0)) / GIB for p in points]
+        heights = [_stack(p, named, name) for p in points]
         axes.bar(labels, heights, bottom=bottom, label=name.removeprefix("memory."))
         bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
-    if sweep.memory is not None:
+    if sweep.memory is not None and _plottable(sweep.memory.hbm / GIB):
         axes.axhline(sweep.memory.hbm / GIB, color="red", linestyle="--", label="HBM per core")
+    _not_drawn(axes, left_out)
     axes.set(xlabel="batch size [samples per step]", ylabel="device memory [GiB]", title="Device memory by usage type")
     axes.legend(fontsize=7, ncols=2)
     return figure
+
+
+def _stack(point: Point, named: list[str], name: str) -> float:
+    """One usage type's bar in GiB (``other``: the types not named)."""
+    return float(_other(point, named) if name == "other" else (point.get(name) or 0)) / GIB
 
 
 def _other(point: Point, named: list[str]) -> float:
