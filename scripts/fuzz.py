@@ -19,7 +19,9 @@ is not zero. Inputs are reproducible from --seed.
 
 ``--surface`` runs the surfaces beyond one file instead (``tests/fuzzing_surfaces.py``, issue 22):
 sets of 1-10 inputs, options at their limits, a tampered store, the Python API with wrong types
-and values, capture over hostile manifests and batch lists. Its table counts, per surface, the
+and values, capture over hostile manifests and batch lists, and ``ops`` over mutated view JSONs and
+Explorer op tables with its options (``tests/fuzzing_ops.py``: on exit 0, no non-finite or negative
+time and no suspect value scored, else a "silent wrong value"). Its table counts, per surface, the
 runs, tracebacks, hangs, wrong exit codes, writes outside the output and silent wrong values
 (a NaN token in JSON), and how many ended cleanly or were refused with a neuroncmp error.
 """

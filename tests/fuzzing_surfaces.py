@@ -20,6 +20,9 @@ output), ``hang`` and ``silent`` (a NaN/Infinity token in JSON) are counted by
   a result or a neuroncmp error, and a refused ``Store.add`` leaves no store behind.
 - ``capture``: ``--batch`` lists (Unicode digits, signs, huge, repeats) against an independent
   strict parse, and ``--resume`` over an edited manifest (stand-in tools): exit 0, 1 or 2, one line.
+- ``ops``: mutated view JSONs and Explorer op tables with ``ops``'s options (``fuzzing_ops.py``): exit
+  2 exactly on a bad option, else 0 or 1; on 0 no non-finite or negative time and no suspect value
+  scored.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from typing import Any
 import fuzzing
 from fuzzing import RUN, Hang, Outcome, mutate_bytes, mutate_json, strict_json, time_limit
 
-SURFACES = ("sets", "options", "store", "api", "capture")
+SURFACES = ("sets", "options", "store", "api", "capture", "ops")
 SECONDS = 60.0
 STANDINS = Path(__file__).resolve().parent / "standins"
 TRAIN = [sys.executable, str(STANDINS / "fake_train.py"), "--per_device_train_batch_size", "{batch}",
@@ -56,7 +59,10 @@ def run_case(surface: str, rnd: random.Random, workdir: Path) -> tuple[Outcome, 
     if workdir.exists():
         fuzzing._clear(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    make = {"sets": _sets, "options": _options, "store": _store, "api": _api, "capture": _capture}[surface]
+    from fuzzing_ops import ops_case
+
+    make = {"sets": _sets, "options": _options, "store": _store, "api": _api, "capture": _capture,
+            "ops": ops_case}[surface]
     how = "?"
     try:
         with time_limit(SECONDS):
@@ -379,7 +385,13 @@ def _api(rnd: random.Random, workdir: Path) -> tuple[Outcome, str]:
         ("Store.regressions", lambda: nc.Store(_base_store(workdir)).regressions(
             **{rnd.choice(["since", "min_change", "all_changes", "where"]): value()})),
         ("Store.history", lambda: nc.Store(_base_store(workdir)).history(value())),
-        ("inputs", lambda: rnd.choice([nc.compare, nc.sweep, nc.load, nc.load_many, nc.Store])(value())),
+        ("inputs", lambda: rnd.choice([nc.compare, nc.sweep, nc.load, nc.load_many, nc.Store, nc.ops])(value())),
+        ("ops", lambda: nc.ops(*_views(rnd), **{rnd.choice(["level", "top", "baseline", "basis", "thresholds",
+                                                           "order"]): value()})),
+        ("ops inputs", lambda: nc.ops(rnd.choice([iter(_views(rnd)), _views(rnd), nc.load(_views(rnd)[0])]),
+                                      rnd.choice([value(), str(_views(rnd)[1])]))),
+        ("Store.runs", lambda: nc.Store(_base_store(workdir)).runs(
+            **{rnd.choice(["model", "batch_size", "", "x", "series_by"]): value()})),
     ]
     name, call = rnd.choice(calls)
     try:
@@ -389,6 +401,13 @@ def _api(rnd: random.Random, workdir: Path) -> tuple[Outcome, str]:
             return Outcome("crash", f"{name} refused ({exc}) but left {root.name} behind"), name
         return Outcome("error", str(exc)), name
     return Outcome("ok"), name
+
+
+def _views(rnd: random.Random) -> list[str]:
+    """Two real view JSONs (op tables), for ``nc.ops``."""
+    from fuzzing_ops import SEED_VIEWS
+
+    return [str(path) for path in rnd.sample(SEED_VIEWS, 2)]
 
 
 # ---- capture -------------------------------------------------------------------------------------

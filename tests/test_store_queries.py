@@ -172,3 +172,15 @@ def test_an_empty_list_of_tag_values_is_refused_in_one_line(tmp_path, where):
                   lambda: store.regressions(where=where)):
         with pytest.raises(UsageError, match=r"where\['model'\]=.*: expected at least one value"):
             query()
+
+
+@pytest.mark.parametrize("series_by,said", [(5, r"series_by=5: expected a list of strings, found int"),
+                                            ([5], r"series_by\[0\]=5: expected a string, found int")])
+def test_a_series_key_of_the_wrong_type_is_refused_in_one_line(tmp_path, series_by, said):
+    """``runs(series_by=5)`` was a TypeError from str.join (found by the fuzzed API)."""
+    from neuroncmp.errors import UsageError
+
+    store = Store(tmp_path / "store")
+    store.add(ROOT / "profiles" / "trn1-2xlarge-bs-sweep" / "b32.json", at="2024-01-01", tags={"model": "m"})
+    with pytest.raises(UsageError, match=said):
+        store.runs(series_by=series_by)

@@ -67,7 +67,7 @@ def keys(series_by: SeriesBy) -> tuple[str, ...] | None:
     """``"model,batch"`` or ``["model", "batch"]`` as tag names; ``None`` stays (the store's)."""
     if series_by is None:
         return None
-    return parse_keys(series_by if isinstance(series_by, str) else ",".join(series_by))
+    return parse_keys(",".join(arguments.texts("series_by", series_by)))
 
 
 def tags(where: Mapping[str, str | Iterable[str]]) -> dict[str, tuple[str, ...]]:
