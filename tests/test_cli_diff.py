@@ -41,7 +41,7 @@ def test_acceptance_headline_first_screen():
 
 
 def test_acceptance_baseline_vs_b32():
-    result = run(BASE, B32, "--no-color", "--width", "120")
+    result = run(BASE, B32, "--no-color", "--width", "120", "--all")
     assert result.exit_code == 0
     out = result.output
     assert "mfu_estimated_percent [%]" in out and "10.87" in out and "20.39" in out and "+9.52pp✔" in out

@@ -76,7 +76,7 @@ def test_a_style_outside_the_known_set_is_left_to_rich(style):
 def colour_diff(*args, **env):
     """The diff through the CLI (CliRunner: standard output is not a terminal)."""
     env = {"TERM": "xterm", "FORCE_COLOR": None, "NO_COLOR": None, "TTY_COMPATIBLE": None, **env}
-    return CliRunner().invoke(cli, ["diff", *FILES, "--width", "100", *args], env=env)
+    return CliRunner().invoke(cli, ["diff", *FILES, "--width", "100", "--all", *args], env=env)  # every row
 
 
 def test_each_verdict_in_its_colour():

@@ -19,7 +19,8 @@ SWEEPS = {  # neuroncmp sweep on the bundled run folder
     "sweep-analysis.md": ["profiles/trn1-2xlarge-bs-sweep/", "--format", "md"],
 }
 CASES = {
-    "sweep.txt": [*SWEEP, "--format", "term", "--width", "100", "--no-color"],
+    "sweep.txt": [*SWEEP, "--format", "term", "--width", "100", "--no-color", "--all"],
+    "baseline-b32.txt": [SWEEP[0], SWEEP[4], "--width", "100", "--no-color"],  # the default: one screen
     "sweep.md": [*SWEEP, "--format", "md"],
     "sweep.json": [*SWEEP, "--format", "json"],
     "sweep.csv": [*SWEEP, "--format", "csv"],

@@ -67,8 +67,8 @@ def test_each_transcript_is_what_the_command_prints(command, body, monkeypatch):
 
 
 def test_the_rows_excerpt_under_the_first_diff_are_rows_of_that_diff(monkeypatch):
-    command = TRANSCRIPTS[0][0]
-    excerpt = README.split("A few rows of the full table:", 1)[1].split("```")[1].strip("\n").splitlines()
+    command = TRANSCRIPTS[0][0] + " --all"  # the full table
+    excerpt = README.split("A few rows of the full table (`--all`):", 1)[1].split("```")[1].strip("\n").splitlines()
     lines = set(run(command, monkeypatch))
     assert excerpt and [row for row in excerpt if row.rstrip() not in lines] == []
 

@@ -19,6 +19,9 @@ from .store_options import pairs, store_option, where_option
 @click.option("--group", "groups", multiple=True, metavar="GROUP", help="Only these catalog groups.")
 @click.option("--metric", "globs", multiple=True, metavar="GLOB", help="Only metrics matching GLOB.")
 @click.option("--only-changed", is_flag=True, help="Hide rows inside the noise band (counted).")
+@click.option("--all", "all_rows", is_flag=True,
+              help="Every row, findings and note (the terminal's default of two or more profiles: the "
+                   "headline, warnings, findings and the largest changes, to fit one screen).")
 @click.option("--sort", type=click.Choice(SORTS), default="group", show_default=True,
               help="group: catalog order; change: biggest change first, measured in noise bands; name.")
 @click.option("--order", type=click.Choice(ORDERS), default="batch", show_default=True,
@@ -51,7 +54,8 @@ from .store_options import pairs, store_option, where_option
 @where_option
 @store_option
 def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], globs: tuple[str, ...],
-         only_changed: bool, sort: Sort, order: Order, summary: bool, bounds_only: bool, versions: bool,
+         only_changed: bool, all_rows: bool, sort: Sort, order: Order, summary: bool, bounds_only: bool,
+         versions: bool,
          peak_tflops: float | None, hbm_gbps: float | None, dma_gbps: float | None, basis: Basis,
          bands: tuple[str, ...],
          fmt: str | None, output: str | None, rules: tuple[str, ...], allow_incomparable: bool,
@@ -68,7 +72,9 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
     options = DiffOptions(baseline=baseline, basis=basis, thresholds=bands, order=order, groups=groups,
                           metrics=globs, only_changed=only_changed, sort=sort, rules=rules, summary=summary,
                           peak_flops=peak, hbm_bandwidth=hbm, dma_bandwidth=dma, versions=versions,
-                          bounds_only=bounds_only, allow_incomparable=allow_incomparable)
+                          bounds_only=bounds_only, allow_incomparable=allow_incomparable,
+                          brief=_brief(renderer.name, all_rows or output is not None,
+                                       summary or bounds_only or only_changed, groups + globs, sort))
     if baseline_history:
         report = history_diff_report(_store(files, baseline, store_path), files[0], options, runs=history_runs,
                                      where=pairs(where, "--where"))
@@ -87,6 +93,12 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
         from ..errors import GateTripped
 
         raise GateTripped("a --fail-on gate tripped")
+
+
+def _brief(fmt: str, all_rows: bool, chosen: bool, filters: tuple[str, ...], sort: Sort) -> bool:
+    """The terminal's default: one screen (``DiffOptions.brief``), unless ``--all`` (or ``-o``: a file keeps
+    every row) or rows chosen otherwise (--summary, --bounds-only, --only-changed, --group, --metric, --sort)."""
+    return fmt == "term" and not (all_rows or chosen or filters or sort != "group")
 
 
 def _store(files: tuple[str, ...], baseline: str | None, store_path: str) -> Any:

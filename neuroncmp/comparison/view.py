@@ -3,16 +3,18 @@
 ``select(comparison, groups=..., metrics=..., only_changed=..., sort=...)`` keeps the rows whose
 catalog group and name match, drops unchanged ones on request (counting them), and orders them:
 ``group`` (catalog order, shown under group headings), ``change`` (biggest change first) or
-``name``.
+``name``. ``brief=True`` (the terminal's default diff): the changed rows, biggest change first,
+for a renderer to ``cut`` to one screen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
+from functools import cache
 
 from ..arguments import flag, texts
-from ..catalog import resolve_metric, suggestion
+from ..catalog import HEADLINE, resolve_metric, suggestion
 from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE, ShownBasis, Sort, check
 from ..errors import UsageError
 from ..records import NamedTuple, record
@@ -26,8 +28,10 @@ class View(NamedTuple):
 
     rows: tuple[Row, ...]
     sort: Sort = "group"
-    hidden_unchanged: int = 0   # rows inside the noise band, hidden by only_changed
+    hidden_unchanged: int = 0   # rows inside the noise band, hidden by only_changed or brief
     filtered_out: int = 0       # rows not matching the group / metric filters
+    brief: bool = False         # the rows that changed, largest change first, for one screen (``select``)
+    hidden_changed: int = 0     # changed rows a brief view left out to fit the screen
 
     def __repr__(self) -> str:
         return (f"<View {len(self.rows)} rows, sort {self.sort}, {self.hidden_unchanged} unchanged hidden, "
@@ -40,11 +44,16 @@ class View(NamedTuple):
 
 
 def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
-           only_changed: bool = False, sort: Sort = "group") -> View:
-    """The rows of ``comparison`` to show (see the module docstring)."""
+           only_changed: bool = False, sort: Sort = "group", brief: bool = False) -> View:
+    """The rows of ``comparison`` to show (see the module docstring). ``brief``: the rows that
+    changed beyond the noise band, largest change first (``--sort change``), the unchanged ones
+    counted; a renderer for one screen shows as many as fit and counts the rest (``cut``)."""
     groups = list(texts("groups", groups))
     sort = check("sort", sort, SORTS)
     flag("only_changed", only_changed)
+    flag("brief", brief)
+    if brief:
+        only_changed, sort = True, "change"
     rows = comparison.rows
     names = [row.name for row in rows]
     globs = [resolve_metric(g, names) for g in texts("metrics", metrics)]
@@ -56,7 +65,19 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
     if only_changed:
         changed = [r for r in kept if r.changed(comparison.basis)]
         hidden, kept = len(kept) - len(changed), changed
-    return View(tuple(_sorted(kept, sort, comparison.basis)), sort, hidden, filtered_out)
+    if brief:  # the headline's rows are on the screen already
+        kept = [r for r in kept if r.name not in _headline_names()]
+    return View(tuple(_sorted(kept, sort, comparison.basis)), sort, hidden, filtered_out, brief)
+
+
+@cache
+def _headline_names() -> frozenset[str]:
+    return frozenset(entry.metric for entry in HEADLINE)
+
+
+def cut(view: View, shown: int) -> View:
+    """A brief view showing its first ``shown`` rows (the largest changes), the rest counted."""
+    return view._replace(rows=view.rows[:shown], hidden_changed=view.hidden_changed + len(view.rows) - shown)
 
 
 def _check_filters(rows: tuple[Row, ...], groups: list[str], globs: list[str]) -> None:

@@ -14,9 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..choices import BETTER, SUSPECT, UNCHANGED, WORSE, Verdict
+from ..comparison.view import cut
 from .bounds_table import bounds_lines
 from .captions import (
     batch_line,
+    brief_lines,
     finding_line,
     findings_title,
     footer_lines,
@@ -105,6 +107,8 @@ def _bound_cells(bound: BoundLine) -> list[list[TermCell]]:
 def _table_entries(report: DiffReport, order: list[int] | None) -> list[Entry]:
     entries: list[Entry] = []
     for entry in lines(report.comparison, report.view, hide_identical_text=True):
+        if report.view.brief and not isinstance(entry, Heading) and entry.step_context:
+            continue  # one screen: the per-sample change, its per-step context under --all
         if isinstance(entry, Heading):
             entries.append(("group", [[(group_title(entry.group), "bold cyan")]]))
         else:
@@ -321,6 +325,9 @@ def body(report: DiffReport, width: int, summary: bool) -> list[Styled]:
         blocks.append(_table_entries(report, order))
     found = warnings(comparison, width)
     trend = order is not None
+    if not summary and not blocks[-1]:  # a brief view with no row to show: the headline, then its warnings
+        blocks.pop()
+        summary = True
     if summary and (table := _layout(labels, blocks, width, trend)) is not None:
         return table + after + ([[]] + found if found else [])
     if not summary and (table := _layout(labels, blocks, width, trend, found)) is not None:
@@ -331,7 +338,8 @@ def body(report: DiffReport, width: int, summary: bool) -> list[Styled]:
 def footer(report: DiffReport, width: int, summary: bool) -> list[Styled]:
     out: list[Styled] = []
     same = sum(1 for row in report.view.rows if identical_text(row))
-    notes_ = footer_lines(report.comparison, report.view)
+    notes_ = brief_lines(report.comparison, report.view) if report.view.brief and not summary \
+        else footer_lines(report.comparison, report.view)
     if summary:
         notes_[0] = f"headline only (--summary): {len(report.view.rows)} metric rows not shown"
     if same and not summary:
@@ -347,20 +355,44 @@ def footer(report: DiffReport, width: int, summary: bool) -> list[Styled]:
     return out
 
 
-def findings(report: DiffReport, width: int) -> list[Styled]:
+def findings(report: DiffReport, width: int, summary: bool = False) -> list[Styled]:
     if not report.findings:
         return []
     out: list[Styled] = [[]] + wrapped(findings_title(report.findings_of), "bold cyan", width)
-    for index, finding in enumerate(report.findings, 1):
+    shown = report.findings[:BRIEF_FINDINGS] if report.view.brief and not summary else report.findings
+    for index, finding in enumerate(shown, 1):
         out += hanging(f"{index}. ", finding_line(finding), "", width)
+    if len(shown) < len(report.findings):
+        out += wrapped(f"{len(report.findings) - len(shown)} more findings: --all shows every one", "dim", width)
     return out
+
+
+BRIEF_LINES = 60    # the default diff: one screen, the largest changes in it, every other row counted
+BRIEF_FINDINGS = 2  # the findings ranked first (by impact) in it
 
 
 def styled_lines(report: DiffReport, width: int = 100, summary: bool = False) -> list[Styled]:
     """The report as styled lines (the CLI prints them plain or in colour); ``--bounds``: AWS's tables
-    in place of the full one."""
+    in place of the full one; a brief view (the terminal's default): as many of its rows as keep the
+    report within ``BRIEF_LINES``, the headline, warnings, findings and gates always shown."""
+    if not report.view.brief or summary or report.bounds_only:
+        return _styled_lines(report, width, summary)
+    view = report.view
+    fewest = _styled_lines(report._replace(view=cut(view, 0)), width, False)
+    low, high = 0, len(view.rows)
+    while low < high:  # the most rows that fit (more rows, more lines)
+        middle = (low + high + 1) // 2
+        lines = _styled_lines(report._replace(view=cut(view, middle)), width, False)
+        if len(lines) <= BRIEF_LINES:
+            low, fewest = middle, lines
+        else:
+            high = middle - 1
+    return fewest
+
+
+def _styled_lines(report: DiffReport, width: int, summary: bool) -> list[Styled]:
     summary = summary or report.bounds_only
     out = header(report.comparison, width) + [[]] + body(report, width, summary)
     if report.bounds_only and (bound := report_bound_line(report)) is not None:
         out += [[]] + bounds_lines([s.label for s in report.comparison.sides], bound.bounds, report.versions, width)
-    return out + findings(report, width) + [[]] + footer(report, width, summary)
+    return out + findings(report, width, summary) + [[]] + footer(report, width, summary)

@@ -53,6 +53,7 @@ class DiffOptions:
     versions: bool = False               # the variants are successive versions, in the order given
     bounds_only: bool = False            # show AWS's bounds and gaps per side, not the table
     allow_incomparable: bool = False     # judge gates on runs of different workloads all the same
+    brief: bool = False                  # the changed rows, largest first, cut to one screen by the terminal
     bands: Bands = field(init=False, repr=False, compare=False)        # thresholds, parsed once
     gates: tuple[Rule, ...] = field(init=False, repr=False, compare=False)  # rules, parsed once
 
@@ -78,6 +79,7 @@ class DiffOptions:
         arguments.flag("versions", self.versions)
         arguments.flag("bounds_only", self.bounds_only)
         arguments.flag("allow_incomparable", self.allow_incomparable)
+        arguments.flag("brief", self.brief)
         given = overrides(None, None, self.peak_flops, self.hbm_bandwidth, self.dma_bandwidth)
         fixed(self, "peak_flops", given.peak_flops)
         fixed(self, "hbm_bandwidth", given.hbm_bandwidth)
@@ -135,7 +137,7 @@ def report_of(comparison: Comparison, options: DiffOptions, view: View | None = 
     gates = _evaluated(comparison, options.gates, options.allow_incomparable)
     if view is None:
         view = select(comparison, groups=options.groups, metrics=options.metrics,
-                      only_changed=options.only_changed, sort=options.sort)
+                      only_changed=options.only_changed, sort=options.sort, brief=options.brief)
     findings, alone = _findings(comparison, failed.entries) if options.findings else ((), ())
     return DiffReport(comparison, view, gates, options.summary, findings, _bounds(comparison, options),
                       options.versions, options.bounds_only, alone)
