@@ -179,7 +179,8 @@ def test_other_failures_are_counted_and_named(tmp_path_factory):
 
 
 def test_diff_of_the_run_folder_warns_and_finds_the_bound(oom_at_64):
-    result = CliRunner().invoke(cli, ["diff", str(oom_at_64), "--no-color"], env={"COLUMNS": "400"})
+    result = CliRunner().invoke(cli, ["diff", str(oom_at_64), "--no-color", "--all"],  # every finding
+                                env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output
     assert "warning: b64: out of device memory at capture (not in this comparison)" in result.output
     assert "b64 ran out of device memory at capture" in result.output

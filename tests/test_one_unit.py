@@ -63,7 +63,7 @@ def test_the_same_share_measured_and_derived_reads_the_same_change():
     measured = (base["cc_op_active_time_percent"] * 100, b32["cc_op_active_time_percent"] * 100)
     derived = (base["cc_op_time"] / base["total_time"] * 100, b32["cc_op_time"] / b32["total_time"] * 100)
     assert [f"{x:.2f}" for x in measured] == [f"{x:.2f}" for x in derived] == ["25.90", "13.95"]
-    lines = _diff(BASE, B32)
+    lines = _diff(BASE, B32, "--all")
     changes = {_line(lines, label).split()[-1] for label in
                ("collectives share of step [%]", "cc_op_active_time_percent [%]", "collective_share [%] (derived)")}
     assert changes == {"-12.0pp✔"}
