@@ -9,7 +9,7 @@ A case is two or three inputs of one kind, one of them mutated:
 - ``explorer``: the generated op-table folders (``scripts/make_explorer_fixtures.py``) with a column of
   ``Instruction``, ``OpcodeSummary`` or ``HloInstruction`` recast (text, float, boolean, binary, all
   null) or given null, NaN, an infinity, a negative, a huge value or a reversed interval in some rows,
-  rows shuffled out of time order, or a table removed (the others then stand in, or the level is
+  rows given twice or shuffled out of time order, or a table removed (the others then stand in, or the level is
   refused);
 
 and options drawn from good values and bad ones (``--level``, ``--top``, ``--basis``, ``--order``,
@@ -33,6 +33,7 @@ import random
 import re
 import shutil
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +167,10 @@ def _mutate_tables(folder: Path, rnd: random.Random) -> str:
         path.unlink()
         return f"{table} removed"
     data = pq.read_table(path)
+    if rnd.random() < 0.08:  # rows given twice
+        at = rnd.randrange(data.num_rows)
+        pq.write_table(pa.concat_tables([data, data.slice(at, rnd.randint(1, 3))]), path)
+        return f"{table} rows from {at} twice"
     if rnd.random() < 0.1:  # out of time order: the rows shuffled
         order = list(range(data.num_rows))
         rnd.shuffle(order)
@@ -257,12 +262,15 @@ def ops_case(rnd: random.Random, workdir: Path) -> tuple[Outcome, str]:
         options += ["--baseline", value]
     args = ["ops", *map(str, paths), *options]
     codes = (2,) if bad else (0, 1, 2) if _basis_needs_batches(options, paths) or "--baseline" in options else (0, 1)
-    outcome = fuzzing_surfaces.cli(args, workdir, out, codes)
     described = f"{kind} {how} | {' '.join(options)}"
-    if outcome.kind != "ok":
+    with warnings.catch_warnings(record=True) as warned:  # numpy's and pyarrow's must never reach the user
+        warnings.simplefilter("always")
+        outcome = fuzzing_surfaces.cli(args, workdir, out, codes)
+        problems = _printed(out) + _judged(paths, options) if outcome.kind == "ok" else []
+    problems += [f"{w.category.__name__}: {str(w.message)[:80]}" for w in warned]
+    if outcome.kind not in ("ok", "error") or not problems:
         return outcome, described
-    problems = _printed(out) + _judged(paths, options)
-    return (Outcome("silent", "; ".join(problems)[:400]) if problems else outcome), described
+    return Outcome("silent", "; ".join(problems)[:400]), described
 
 
 # a time or a share printed from a NaN or an infinity: "+nan%", "NaN s", "inf ms" (names may hold the words)

@@ -14,6 +14,7 @@ import importlib.util
 import io
 import json
 import shutil
+import warnings
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -315,11 +316,30 @@ NAN = float("nan")
 def test_a_bad_explorer_table_is_refused_naming_file_table_row_and_column(explorer, tmp_path, table, column,
                                                                            values, level, row, found):
     folder = _explorer_with(explorer, tmp_path, table, column, values)
-    result = CliRunner().invoke(cli, ["ops", str(explorer["ops-base"]), str(folder), "--level", level])
-    assert result.exit_code == 1 and "Traceback" not in result.output and "Warning" not in result.output
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's RuntimeWarning (a NaN cast to int64) must not reach anyone
+        result = CliRunner().invoke(cli, ["ops", str(explorer["ops-base"]), str(folder), "--level", level])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output and "Warning" not in result.output
     (line,) = result.output.strip().splitlines()
     assert line.startswith(f"Error: '{folder / (table + '.parquet')}': table {table}, row {row}, {column}: expected ")
     assert line.endswith(f", found {found}")
+
+
+def test_an_opcode_summary_row_given_twice_is_refused(explorer, tmp_path):
+    """Two rows of one engine x opcode: their merged active times cannot be added, and keeping one
+    dropped the other without a word."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = _explorer_with(explorer, tmp_path, "OpcodeSummary", "engine", lambda v: v)
+    summary = pq.read_table(folder / "OpcodeSummary.parquet")
+    pq.write_table(pa.concat_tables([summary, summary.slice(1, 1)]), folder / "OpcodeSummary.parquet")
+    engine, opcode = summary.column("engine")[1].as_py(), summary.column("opcode")[1].as_py()
+    with pytest.raises(ParseError, match=rf"table OpcodeSummary, row {summary.num_rows}, opcode: expected one row "
+                                         rf"per engine x opcode, found {engine} {opcode} again \(first at row 1\)"):
+        read_ops(folder, "opcode")
 
 
 def test_a_null_flop_count_leaves_the_op_without_one(explorer, tmp_path):

@@ -175,7 +175,7 @@ def setting(value: float, unit: str) -> str:
 # kernel to another (GpSimd TENSOR_LOAD, two DMA loads: 1,052 to 1,095 ns; the ones under 300 ns by 0
 # to 5 ns, the instruction rows being whole nanoseconds, cut), so 50 ns is above every such move. The
 # operators that follow N move by more: from N = 256 to 1024 MATMUL 443 -> 765 ns (+322 ns, 6 floors)
-# and ACTIVATE 587 -> 1,151 ns, changes the earlier 1 us floor called unchanged. tests/test_band_rule.py
+# and ACTIVATE 587 -> 1,151 ns, changes a 1 us floor would call unchanged. tests/test_band_rule.py
 # holds the floor to those files.
 # Fractions: 0.5 percentage points AND 5 % relative; never scored when both sides are at or under
 # 0.001 % (the README shows the reasoning on real small-kernel profiles).

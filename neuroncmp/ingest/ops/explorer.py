@@ -203,12 +203,17 @@ def _opcode_summary(files: list[Path], directory: Path) -> OpTable:
     names = ["engine", "opcode", "instruction_count", "instruction_time_ns", "active_time_ns"]
     ops: list[Op] = []
     counts: Counter[str] = Counter()
+    seen: dict[str, str] = {}
     for row, where, path in _rows(files, "OpcodeSummary", names):
         count = checks.count(row.get("instruction_count"), path, where("instruction_count"))
         active = checks.nanoseconds(row.get("active_time_ns"), path, where("active_time_ns"))
         summed = row.get("instruction_time_ns")
         summed = None if summed is None else checks.nanoseconds(summed, path, where("instruction_time_ns"))
         engine, opcode = _name(row.get("engine")), _name(row.get("opcode"))
+        if f"{engine} {opcode}" in seen:  # one merged active time per engine x opcode: two cannot be added
+            raise ParseError(path, where("opcode"), "one row per engine x opcode",
+                             f"{engine} {opcode} again (first at {seen[f'{engine} {opcode}']})")
+        seen[f"{engine} {opcode}"] = where("opcode").split(", ")[1]
         ops.append(Op(f"{engine} {opcode}", count, float(active) * _NS, None if summed is None else float(summed) * _NS,
                       wait=opcode in WAIT_OPCODES))
         counts[engine] += count
