@@ -703,7 +703,9 @@ def check_cli(path: Path, rnd: random.Random, workdir: Path) -> Outcome:
     if result.exit_code not in (0, 1, 3):
         return Outcome("crash", f"{' '.join(args[:1])}: exit {result.exit_code}: {result.output[:120]!r}")
     if result.exit_code == 1:
-        lines = result.output.strip().splitlines()
+        # the error is one line; notes and warnings (what the set was read as: a copy read once) may
+        # come before it, each a line of its own, as fuzzing_surfaces.cli allows
+        lines = [line for line in result.output.strip().splitlines() if not line.startswith(("note: ", "warning: "))]
         if len(lines) != 1 or not lines[0].startswith("Error: "):
             return Outcome("crash", f"{args[0]}: error not one line: {result.output[:160]!r}")
         return Outcome("error", lines[0])
