@@ -141,7 +141,9 @@ def test_a_store_written_by_the_old_rule_shows_no_shift_at_the_change_of_rule(tm
     assert store.history("model_flops").series == ()  # stored 0 by the old rule: no measurement either
 
 
-SHARED = Path(__file__).resolve().parents[1].parent.parent / "shared" / "samples"
+# shared/ sits beside the checkout on the team's machines and is absent on a clean CI checkout.
+SHARED = next((p for p in (Path(__file__).resolve().parents[1].parent / "shared" / "samples",
+                           Path("/work/shared/samples")) if p.is_dir()), Path("/nonexistent"))
 # Zeros that are measurements, each with what in the same profile says so (read from the profiles by
 # hand: the kernels and summaries run no collective op and spill nothing; neuron-monitor counts no
 # failed execution over a sampling period in which executions completed).
@@ -170,8 +172,10 @@ REAL = _real_profiles()
 
 
 def test_real_profiles_were_read():
-    # 12 view JSONs, 6 derived summary-json, 2 runner/tool logs, the UI export (4 sections), ...
-    assert len(REAL) >= 30 and sum("view-json" in name for name, _ in REAL) >= 16
+    # 12 view JSONs, 6 derived summary-json, 2 runner/tool logs, the UI export (4 sections), ...;
+    # shared/samples adds 4 view JSONs where it is present.
+    view_jsons = 16 if SHARED.is_dir() else 12
+    assert len(REAL) >= 30 and sum("view-json" in name for name, _ in REAL) >= view_jsons
 
 
 @pytest.mark.parametrize("name,profile", REAL, ids=[f"{n}::{p.label}" for n, p in REAL])
