@@ -14,9 +14,9 @@ from rich.console import Console
 
 import neuroncmp
 from neuroncmp.cli import cli
+from neuroncmp.commands.diff import DiffOptions, diff_report
 from neuroncmp.render.formats.term import RENDERER
 from neuroncmp.render.layout import ansi, sgr, to_rich
-from neuroncmp.report.diff import DiffOptions, diff_report
 
 FILES = [str(RUN / f"{name}.json") for name in ("baseline", "b2", "b16", "b32", "b64")]
 SGR_PIECE = re.compile(r"\x1b\[([0-9;]*)m([^\x1b]*)\x1b\[0m")

@@ -98,12 +98,12 @@ def test_show_loads_no_comparison_and_no_analysis():
         | {"neuroncmp.analysis", "neuroncmp.comparison", "neuroncmp.comparison.result", "neuroncmp.comparison.bands",
            "neuroncmp.comparison.suspects"}
     assert {m for m in loaded if m.split(".")[1:2] in (["comparison"], ["analysis"])} - bounds == set()
-    assert not {"neuroncmp.render.term_text", "neuroncmp.report.diff", "neuroncmp.cli.diff"} & loaded
+    assert not {"neuroncmp.render.term_text", "neuroncmp.commands.diff", "neuroncmp.cli.diff"} & loaded
 
 
 def test_library_records_are_built_without_typings_annotation_checks():
     # records.NamedTuple (3.6 ms of a cold diff): every record class of the package is built by it
-    code = ("import json, sys, neuroncmp.api, neuroncmp.report.diff, neuroncmp.render.term_text; "
+    code = ("import json, sys, neuroncmp.api, neuroncmp.commands.diff, neuroncmp.render.term_text; "
             "print(json.dumps(sorted(f'{c.__module__}.{c.__qualname__}' for m in list(sys.modules.values()) "
             "if getattr(m, '__name__', '').startswith('neuroncmp') for c in vars(m).values() "
             "if isinstance(c, type) and issubclass(c, tuple) and hasattr(c, '_fields') and c.__module__ == m.__name__ "
@@ -175,5 +175,5 @@ def test_the_store_commands_load_no_parser_and_no_differ(small_store, command):
     assert "neuroncmp.store.queries" in loaded and "neuroncmp.render.formats.term" in loaded  # it did run
     assert "neuroncmp.store.adding" not in loaded  # reading the store loads none of its writers' code
     assert sorted(m for m in loaded if m.startswith("neuroncmp.ingest")) == []
-    assert not {"neuroncmp.comparison.differ", "neuroncmp.comparison.result", "neuroncmp.report.documents",
+    assert not {"neuroncmp.comparison.differ", "neuroncmp.comparison.result", "neuroncmp.commands.documents",
                 "neuroncmp.render.term_text", "neuroncmp.analysis.sweep"} & loaded

@@ -24,10 +24,10 @@ from conftest import ROOT, RUN
 
 import neuroncmp
 from neuroncmp.cli import cli
+from neuroncmp.commands.ops import OpsOptions, ops_report
 from neuroncmp.errors import ParseError, UsageError
 from neuroncmp.ingest.ops import read_ops
 from neuroncmp.ingest.ops.intervals import union_length
-from neuroncmp.report.ops import OpsOptions, ops_report
 
 THIRD = ROOT / "tests" / "data" / "third_party" / "view-json"
 SHARED = Path("/work/shared/samples/neuron-profile/view-json")

@@ -20,9 +20,9 @@ from conftest import ROOT
 from neuroncmp.atomic import write_folder
 from neuroncmp.catalog import HIGHER, LOWER, lookup
 from neuroncmp.cli import cli
+from neuroncmp.commands.site import SiteOptions, site_report, tags_of
 from neuroncmp.errors import OutputError
 from neuroncmp.render.site import MARKER, build
-from neuroncmp.report.site import SiteOptions, site_report, tags_of
 from neuroncmp.store import Store
 
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -11,10 +11,10 @@ from conftest import ROOT, RUN
 
 import neuroncmp as nc
 from neuroncmp.cli import cli
+from neuroncmp.commands.ops import OpsOptions
 from neuroncmp.comparison.bands import Band, parse_band
 from neuroncmp.comparison.gates import parse_rule
 from neuroncmp.errors import RuleError, UsageError
-from neuroncmp.report.ops import OpsOptions
 
 VIEW = ROOT / "tests" / "data" / "third_party" / "view-json"
 INF2 = [str(VIEW / f"inf2.xlarge_profiler-2.27_matmul_128x128x{n}.json") for n in (256, 1024)]

@@ -18,14 +18,14 @@ from typing import Any
 from ..arguments import optional_text, shown, texts
 from ..arguments import path as path_arg
 from ..choices import AUTO, Basis, Order, Sort
+from ..commands.diff import DiffOptions, diff_report
+from ..commands.sweep import SweepOptions, sweep_report
 from ..comparison.bands import Bands
 from ..errors import UsageError
 from ..ingest import load as _load
 from ..ingest import load_many as _load_many
 from ..ingest.batch_sizes import infer_batch_sizes
 from ..model import Profile as _Profile
-from ..report.diff import DiffOptions, diff_report
-from ..report.sweep import SweepOptions, sweep_report
 from .operators import Ops, ops
 from .results import Comparison, Finding, Profile, Sweep, as_subclass, showing_findings
 

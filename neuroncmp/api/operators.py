@@ -7,7 +7,7 @@ from typing import Any
 
 from ..arguments import texts
 from ..choices import Basis, OpsLevel, Order
-from ..report.ops import TOP, OpsOptions, OpsReport, profiles_report
+from ..commands.ops import TOP, OpsOptions, OpsReport, profiles_report
 
 
 class Ops:

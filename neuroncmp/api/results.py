@@ -16,10 +16,10 @@ from ..analysis import sweep as _sweep
 from ..analysis.findings import base as _base
 from ..arguments import choice, flag, integer, texts
 from ..choices import Sort
+from ..commands.documents import DiffReport
 from ..comparison import result as _result
 from ..comparison.view import View, select
 from ..model import Profile as _Profile
-from ..report.documents import DiffReport
 
 
 class Profile(_Profile):
@@ -69,7 +69,7 @@ class Comparison(_result.Comparison):
     def report(self, findings: bool = True) -> DiffReport:
         """What every format renders: this comparison, its view, and (unless ``findings=False``) the
         findings of the sweep its profiles form."""
-        from ..report.diff import DiffOptions, report_of
+        from ..commands.diff import DiffOptions, report_of
 
         return report_of(self, DiffOptions(findings=findings), self.view)
 

@@ -63,7 +63,7 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
          width: int | None, baseline_history: bool, history_runs: int, where: tuple[str, ...],
          store_path: str) -> None:
     """Compare a baseline against variants: FILES are profiles, multi-section exports or run folders."""
-    from ..report.diff import DiffOptions, diff_report, history_diff_report
+    from ..commands.diff import DiffOptions, diff_report, history_diff_report
     from .output import check_output, choose, emit, notes, warn
 
     renderer = choose("diff", fmt, output)

@@ -16,7 +16,7 @@ from .options import no_color_option, output_options, width_option
 def metrics(glob: str, fmt: str | None, output: str | None, no_color: bool, width: int | None) -> None:
     """List the metric catalog (name, group, unit, better direction, kind, meaning), or the
     metrics matching GLOB ('mfu*', '*spill*', 'memory.*')."""
-    from ..report.metrics import MetricsOptions, metrics_report
+    from ..commands.metrics import MetricsOptions, metrics_report
     from .output import choose, emit
 
     renderer = choose("metrics", fmt, output)

@@ -31,7 +31,7 @@ def ops(files: tuple[str, ...], level: str, top: int, baseline: str | None, basi
         width: int | None) -> None:
     """Compare operators: FILES are view JSONs (--output-format json), Explorer Parquet folders or
     capture run folders' profiles; the first is the baseline unless --baseline names another."""
-    from ..report.ops import OpsOptions, ops_report
+    from ..commands.ops import OpsOptions, ops_report
     from .output import check_output, choose, emit, notes, warn
 
     renderer = choose("ops", fmt, output)

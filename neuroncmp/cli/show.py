@@ -20,7 +20,7 @@ def show(files: tuple[str, ...], fmt: str | None, output: str | None, format_in:
          no_color: bool, width: int | None) -> None:
     """Show every profile in FILES, grouped by catalog group, in human units, with what bounds its step
     and AWS's gaps (term, the default; or json: normalized, base units)."""
-    from ..report.show import ShowOptions, show_report
+    from ..commands.show import ShowOptions, show_report
     from .output import check_output, choose, emit, notes
 
     renderer = choose("profiles", fmt, output)

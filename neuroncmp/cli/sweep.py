@@ -50,8 +50,8 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
 
     Prints the sweep table, the step-time fit, the knee, the roofline, the memory forecast, a
     recommended batch size and the findings ranked by estimated impact."""
+    from ..commands.sweep import SweepOptions, sweep_report
     from ..ingest import load_set
-    from ..report.sweep import SweepOptions, sweep_report
     from .output import check_outputs, choose, emit, notes
 
     renderer = choose("sweep", fmt, output)

@@ -17,10 +17,10 @@ from ..records import NamedTuple, record
 if TYPE_CHECKING:  # types only: the registry (metrics, formats, the store's commands) loads no analysis
     from ..analysis.sweep import Sweep
     from ..catalog import MetricSpec
-    from ..model import Profile
-    from ..report.documents import (
+    from ..commands.documents import (
         DiffReport as DiffReport,  # renderers import it here (see __getattr__)
     )
+    from ..model import Profile
     from ..store.adding import AddReport
     from ..store.maintenance import CheckReport, CompactReport
     from ..store.reading import Run
@@ -31,7 +31,7 @@ def __getattr__(name: str) -> Any:
     """``DiffReport`` moved to ``report/documents.py``; renderers still import it from here. It loads on
     first use so that a store command, which never renders a comparison, loads no comparison code."""
     if name == "DiffReport":
-        from ..report.documents import DiffReport
+        from ..commands.documents import DiffReport
 
         return DiffReport
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,7 +22,7 @@ from ..records import NamedTuple, record
 from .rows import Line, line
 
 if TYPE_CHECKING:
-    from ..report.documents import DiffReport
+    from ..commands.documents import DiffReport
 
 
 @record

@@ -13,10 +13,10 @@ import io
 import textwrap
 from typing import Any
 
+from ..commands.ops import OpsReport
 from ..comparison.ops import OpChange, OpsComparison, OpsVariant
 from ..escape import csv_cell, html, markdown, text
 from ..ingest.ops import LEVEL_NAMES
-from ..report.ops import OpsReport
 from ..units import SECOND, format_value
 from .changes import relative_text
 from .json_out import dumps

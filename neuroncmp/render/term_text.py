@@ -45,8 +45,8 @@ from .layout import fold, hanging, words, wrapped
 from .rows import Heading, Line, identical_text, lines, trend_order
 
 if TYPE_CHECKING:  # types only
+    from ..commands.documents import DiffReport
     from ..comparison.result import Comparison
-    from ..report.documents import DiffReport
 
 STYLE: dict[Verdict | None, str] = {BETTER: "green", WORSE: "red", SUSPECT: "yellow", UNCHANGED: "dim"}
 GAP = " "

@@ -35,7 +35,7 @@ from ..rows import Line, line
 from ..sweep_data import BOUNDS_FORMULA, bounds_dict, changes_dict, finding_dict, roof_dict, shift_dict, sweep_dict
 
 if TYPE_CHECKING:
-    from ...report.documents import Loaded
+    from ...commands.documents import Loaded
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
     from ...comparison.gates import GateResult, Hit

@@ -25,8 +25,8 @@ from ..layout import plain
 if TYPE_CHECKING:  # types only: the comparison's and the sweep's code load when they are rendered
     from ...analysis.sweep import Sweep
     from ...catalog import MetricSpec
+    from ...commands.documents import DiffReport, Loaded
     from ...model import Profile
-    from ...report.documents import DiffReport, Loaded
     from ..layout import Line as Styled
 
 

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ...atomic import write_folder
-from ...report.site import SiteData, page_name
+from ...commands.site import SiteData, page_name
 from .pages import index, series_page
 
 MARKER = ".neuroncmp-report"  # in every folder the site is written to: what may be replaced

@@ -15,9 +15,9 @@ from urllib.parse import quote as url_quote
 
 from ...analysis.shifts import MIN_SIZE
 from ...catalog import HEADLINE, lookup
+from ...commands.site import SiteData, Tags, page_name, tags_of
 from ...comparison.bands import Bands
 from ...escape import html as escape
-from ...report.site import SiteData, Tags, page_name, tags_of
 from ...stats import median
 from ...units import format_value, pick_scale
 from ..store_text import CANDIDATES_NOTE, candidates_text, change_size, run_name

@@ -12,14 +12,14 @@ from conftest import RUN
 
 import neuroncmp as nc
 from neuroncmp.cli import cli
+from neuroncmp.commands.convert import ConvertOptions, convert_report
+from neuroncmp.commands.diff import DiffOptions, diff_report
+from neuroncmp.commands.metrics import MetricsOptions, metrics_report
+from neuroncmp.commands.show import ShowOptions, show_report
+from neuroncmp.commands.sweep import SweepOptions, sweep_report
 from neuroncmp.errors import RuleError, UsageError
 from neuroncmp.ingest import load, load_many
 from neuroncmp.render.registry import by_name
-from neuroncmp.report.convert import ConvertOptions, convert_report
-from neuroncmp.report.diff import DiffOptions, diff_report
-from neuroncmp.report.metrics import MetricsOptions, metrics_report
-from neuroncmp.report.show import ShowOptions, show_report
-from neuroncmp.report.sweep import SweepOptions, sweep_report
 
 PAIR = [RUN / "baseline.json", RUN / "b32.json"]
 # From the files themselves: total_time 0.05378 s at batch 8 (the manifest), 0.1147 s at batch 32.

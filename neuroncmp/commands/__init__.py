@@ -1,4 +1,4 @@
-"""One library call per command: a frozen options record and an entry point that returns the document.
+"""The library call behind each command: a frozen options record and an entry point returning the document.
 
 The CLI parses its options into the record, calls the entry point and renders what it returns; the
 Python API builds the same record and calls the same entry point, so both check the same values
