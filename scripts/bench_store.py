@@ -1,6 +1,6 @@
 """Benchmark the store on one engine: bulk add, one-series history, full regressions.
 
-    python scripts/bench_store.py --runs 5000                       # DuckDB, as in the README
+    python scripts/bench_store.py --runs 5000                       # DuckDB, as in docs/speed.md
     python scripts/bench_store.py --runs 100000 --engine spark [--conf KEY=VALUE]...
 
 Generates ``--runs`` summary-json runs of the bundled b32 (values from

@@ -2,7 +2,7 @@
 """Reference workload for ``neuroncmp capture``: the seed's setup, a Hugging Face Trainer fine-tune
 of a BERT-base-size model for text classification on torch-neuronx (trn1), batch size as argument.
 
-Capture a batch-size sweep on a trn1.2xlarge (README, "Capturing on trn1")::
+Capture a batch-size sweep on a trn1.2xlarge (docs/commands/capture.md)::
 
     neuroncmp capture --batch 2,4,8,16,32 --out runs/bert --steps 20 -- \\
         python scripts/train_bert_neuron.py --batch {batch} --max-steps {steps} --output-dir {out}

@@ -41,7 +41,7 @@ FIXTURES = ROOT / "tests" / "fixtures"
 FORMATS = ("summary-json", "summary-text", "ui-markdown", "trainer-json", "trainer-text",
            "neuron-monitor", "explorer-parquet", "run-folder", "view-json", "text-around")
 THIRD_PARTY = ROOT / "tests" / "data" / "third_party"
-# The kinds whose values cannot be negative (README "Limits and safety"; catalog.KIND_RANGES).
+# The kinds whose values cannot be negative (docs/limits.md; catalog.KIND_RANGES).
 NON_NEGATIVE = {"time", "bytes", "count", "cycles", "flop", "rate", "intensity", "index", "fraction"}
 LIBRARY_SECONDS, CLI_SECONDS = 5.0, 5.0
 

@@ -413,7 +413,7 @@ def _views(rnd: random.Random) -> list[str]:
 # ---- capture -------------------------------------------------------------------------------------
 
 def _strict_batches(text: str) -> tuple[int, ...] | None:
-    """The batch list as the README says it reads, written independently: ASCII digits, 1 to
+    """The batch list as the docs say it reads, written independently: ASCII digits, 1 to
     2^31 - 1, no repeats; None when it must be refused."""
     out: list[int] = []
     for part in (p.strip() for p in text.split(",")):

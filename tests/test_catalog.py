@@ -177,7 +177,7 @@ REVIEWED = [
     ('device_used_memory_constants', 'lower', False, 'B'),
     ('device_memory_total', 'neutral', False, 'B'),  # the profiler's buffers included: not scored
     ('device_memory_workload', 'lower', False, 'B'),  # without them: scored
-    # derived (computed from the metrics above; formulas in the catalog and the README)
+    # derived (computed from the metrics above; formulas in the catalog and docs/commands/metrics.md)
     ('device_throughput', 'higher', False, 'sample/s'),
     ('trainer_step_time', 'lower', True, 's'),
     ('device_share_of_step', 'higher', False, 'fraction'),

@@ -12,7 +12,7 @@ from neuroncmp import choices
 from neuroncmp.cli import cli
 from neuroncmp.errors import UsageError
 
-# The values as the README and design.md state them, written out here, not read from the code.
+# The values as the docs and design.md state them, written out here, not read from the code.
 DOCUMENTED = {
     "BASES": ("auto", "step", "sample"),
     "SHOWN_BASES": ("step", "sample"),

@@ -25,7 +25,7 @@ PAIR = [RUN / "baseline.json", RUN / "b32.json"]
 # From the files themselves: total_time 0.05378 s at batch 8 (the manifest), 0.1147 s at batch 32.
 PER_SAMPLE_CHANGE = (0.1147 / 32) / (0.05378 / 8) - 1   # -46.7 %
 
-# argument, a misspelling, every value it takes (as the README lists them)
+# argument, a misspelling, every value it takes (as the docs list them)
 CHOICES = [("basis", "smaple", ("auto", "step", "sample")),
            ("sort", "chnage", ("group", "change", "name")),
            ("order", "batchsize", ("batch", "given"))]

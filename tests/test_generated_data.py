@@ -39,7 +39,7 @@ def anomalies_of(paths: list[Path] | list[str]) -> dict[str, list[tuple[str, str
 
 
 def test_the_readme_history_loads_with_no_anomaly(tmp_path):
-    # the README's walk-through: 80 runs, the default shifts, noisy nodes (3 %), outliers
+    # the walk-through (docs/history/index.md): 80 runs, the default shifts, noisy nodes (3 %), outliers
     shifts = dict(make_history.parse_shift(text) for text in make_history.DEFAULT_SHIFTS)
     made = make_history.generate(tmp_path, 80, 13, shifts)
     runs = sorted(tmp_path.glob("run-*.json"))

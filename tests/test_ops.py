@@ -89,7 +89,7 @@ def test_work_per_engine_adds_up_to_the_summary_instruction_time(path):
     """The summary's <engine>_engine_instruction_time is the sum of the engine's instruction
     durations without its EVENT_SEMAPHORE waits; the per-instruction durations are whole
     nanoseconds (cut, not rounded), the summary's are not: the summary is 0.2-2.8 % (10-84 ns)
-    more on every sample, less than 1 ns per work instruction (the README's table)."""
+    more on every sample, less than 1 ns per work instruction (the table in docs/commands/ops.md)."""
     summary = _doc(path)["summary"][0]
     rows = _doc(path)["instruction"]
     work: dict[str, float] = defaultdict(float)

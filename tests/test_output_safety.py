@@ -102,7 +102,7 @@ def test_interrupted_write_leaves_no_temp_file(tmp_path):
 
 
 def test_ctrl_c_during_a_command_exits_130_and_writes_nothing(tmp_path, monkeypatch):
-    """The README's 130: Ctrl-C while the report is being written, through the CLI's boundary."""
+    """The docs' 130 (docs/exit-codes.md): Ctrl-C while the report is being written, through the CLI's boundary."""
     import neuroncmp.atomic
 
     def interrupted(*args, **kwargs):

@@ -27,7 +27,7 @@ MARKDOWN = next((THIRD / "ui-markdown").glob("*.md"))
 TRNBLAS = FIXTURES / "summary-json_trimmed_trn1.2xlarge_profiler-2.29.18.json"
 BUNDLED = sorted(p for p in RUN.glob("*.json") if p.name not in ("manifest.json",) and "all_results" not in p.name)
 CROSS = ("memory-total-mismatch", "cycles-mismatch", "share-mismatch")
-CLOCK = {"trn1": 1.4e9, "inf2": 1.4e9, "trn2": 1.2e9}  # AWS's NeuronCore clocks (README hardware table)
+CLOCK = {"trn1": 1.4e9, "inf2": 1.4e9, "trn2": 1.2e9}  # AWS's NeuronCore clocks (the hardware table in docs/bounds.md)
 UNITS = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "s": 1, "ms": 1e-3, "us": 1e-6, "%": 0.01,
          "": 1, "GFLOPS": 1e9, "flops/byte": 1}
 MEMORY_ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*([^|]+?)\s*\|\s*([\d.]+)\s*\**(B|KiB|MiB|GiB)\**\s*\|$", re.M)

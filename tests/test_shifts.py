@@ -243,19 +243,18 @@ def test_the_generator_is_reproducible_and_adds_outliers_at_the_asked_rate():
     assert 40 <= statistics.mean(counts) <= 60
 
 
-def test_the_readme_formula_reproduces_the_p_value():
-    """The README's stand-alone Python (no neuroncmp) gives the detector's split, Z and p."""
+def test_the_docs_formula_reproduces_the_p_value():
+    """The docs' stand-alone Python (docs/shifts.md; no neuroncmp) gives the detector's split, Z and p."""
     import contextlib
     import io
 
     from conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## How shifts are found", 1)[1]
-    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    page = (ROOT / "docs" / "shifts.md").read_text()
+    code = page.split("```python\n", 1)[1].split("```", 1)[0]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code, "README.md", "exec"), {})
+        exec(compile(code, "docs/shifts.md", "exec"), {})
     t, z, p = out.getvalue().split()
     namespace: dict = {}
     exec(code.split("k, m =", 1)[0], namespace)  # just the data

@@ -55,7 +55,7 @@ def test_a_small_mfu_that_quadruples_is_scored_though_it_moves_a_hundredth_of_a_
 
 def test_engines_whose_work_does_not_change_stay_unchanged_and_set_the_noise(matmul):
     """Vector, GpSimd and sync run the same instructions in every inf2 matmul kernel whatever N:
-    their spread across the eight is the noise the 5 % relative band must clear (README: at most
+    their spread across the eight is the noise the 5 % relative band must clear (docs/judging.md: at most
     2.3 %, GpSimd), with a margin of two or more."""
     kernels = [raw(path) for path in sorted(VIEW.glob("inf2.xlarge_profiler-2.27_matmul*.json"))]
     assert len(kernels) == 8

@@ -449,13 +449,13 @@ def test_unknown_metric_and_bad_options_are_usage_errors(generated, tmp_path):
         Store(store_path).history("no_such_metric")
 
 
-def test_the_readme_duckdb_query_runs(generated, tmp_path):
+def test_the_docs_duckdb_query_runs(generated, tmp_path):
     import duckdb
 
     store_path = tmp_path / ".neuroncmp"
     Store(store_path).add_listing(generated / "runs.csv")
-    readme = (ROOT / "README.md").read_text()
-    query = readme.split("```sql\n", 1)[1].split("```", 1)[0]
+    page = (ROOT / "docs" / "history" / "store.md").read_text()
+    query = page.split("```sql\n", 1)[1].split("```", 1)[0]
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:  # (fetching TIMESTAMP WITH TIME ZONE into Python would need pytz: count and look at ms)
@@ -468,12 +468,12 @@ def test_the_readme_duckdb_query_runs(generated, tmp_path):
     assert first_ms == pytest.approx(first * 1000, abs=0.005)
 
 
-def test_the_readme_documents_every_column_of_every_table():
+def test_the_docs_document_every_column_of_every_table():
     from neuroncmp.store import schema
 
-    readme = (ROOT / "README.md").read_text()
+    page = (ROOT / "docs" / "history" / "store.md").read_text()
     for table, columns in schema.TABLES.items():
-        section = readme.split(f"`{table}`: ", 1)[1].split("\n\n")[1]
+        section = page.split(f"`{table}`: ", 1)[1].split("\n\n")[1]
         assert [line.split("`")[1] for line in section.splitlines() if line.startswith("| `")] == \
             [name for name, _, _ in columns]
 
@@ -592,10 +592,10 @@ def test_a_runs_listing_inside_a_folder_is_named_as_one(tmp_path):
 
 
 def test_each_change_names_the_runs_that_may_have_started_it(tmp_path):
-    """The README's history (make_history's defaults: 80 runs, the shifts planted at run 50). The
-    detector places dma_active_time one run early (run 49); each change now also names the runs
-    that may be its first (95 %), and every planted one holds run 50, whatever run is named as
-    the best estimate. The terminal, the JSON and the Markdown say the same."""
+    """The walk-through's history (docs/history/index.md; make_history's defaults: 80 runs, the
+    shifts planted at run 50). The detector places dma_active_time one run early (run 49); each
+    change now also names the runs that may be its first (95 %), and every planted one holds run
+    50, whatever run is named as the best estimate. The terminal, the JSON and the Markdown say the same."""
     made = make_history.generate(tmp_path, 80, 13, dict(make_history.parse_shift(s) for s in
                                                          make_history.DEFAULT_SHIFTS),
                                  noisy_nodes=0.03)

@@ -1,5 +1,5 @@
 """The sweep analysis on the bundled trn1.2xlarge sweep, every number recomputed here from the raw
-files (summary-json, memory sidecars, Trainer results) with the formulas the README states."""
+files (summary-json, memory sidecars, Trainer results) with the formulas docs/commands/sweep.md states."""
 
 from __future__ import annotations
 
