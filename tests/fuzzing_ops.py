@@ -298,7 +298,7 @@ def _judged(paths: list[Path], options: list[str]) -> list[str]:
     """The comparison again through the library, its JSON checked (see the module docstring)."""
     from neuroncmp.commands.ops import OpsOptions, ops_report
     from neuroncmp.errors import NeuroncmpError
-    from neuroncmp.render.ops_out import json_text, terminal
+    from neuroncmp.render.ops import json_text, terminal
 
     def value(option: str, default: Any) -> Any:
         return options[options.index(option) + 1] if option in options else default

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from neuroncmp.cli.commands import COMMANDS
+
 PACKAGE = ROOT / "neuroncmp"
 LAYERS = {"errors": 0, "arguments": 0, "choices": 0, "escape": 0, "stats": 0, "per_sample": 1, "atomic": 0,
           "records": 0, "units": 1, "hardware": 1, "catalog": 2, "conventions": 2, "model": 3, "ingest": 4,
@@ -101,3 +103,30 @@ def test_the_walk_sees_real_imports():
     assert "neuroncmp.comparison.result" in GRAPH["neuroncmp.comparison.differ"]
     assert "neuroncmp.render.base" in GRAPH["neuroncmp.render.formats.term"]
     assert _layer("neuroncmp.render.rows") > _layer("neuroncmp.comparison.view")
+
+
+# Modules that serve several commands. Every other module of these folders serves one command and is
+# named after it (``render/ops.py``, ``api/ops.py``, ``render/show_text.py``, ``cli/store_options.py``), so
+# one name finds every piece of a feature: ``find neuroncmp -name 'ops*'``.
+SHARED = {
+    "cli": {"app", "commands", "options", "output"},
+    "commands": {"documents"},
+    "render": {"base", "registry", "formats", "rows", "changes", "captions", "headline", "layout", "tidy", "frame",
+               "json_out", "charts", "chart_labels", "bounds_table"},
+    "api": {"results"},
+}
+
+
+def test_a_module_serving_one_command_is_named_after_it():
+    misnamed = []
+    for folder, shared in SHARED.items():
+        for path in (PACKAGE / folder).iterdir():
+            name = path.stem if path.suffix == ".py" else path.name
+            if path.name in ("__init__.py", "__pycache__") or name in shared:
+                continue
+            if name.split("_")[0] not in COMMANDS:
+                misnamed.append(f"{folder}/{path.name}")
+    assert misnamed == [], f"name these after their command, or list them in SHARED: {misnamed}"
+    stale = [f"{folder}/{name}" for folder, names in SHARED.items() for name in names
+             if not ((PACKAGE / folder / f"{name}.py").exists() or (PACKAGE / folder / name).is_dir())]
+    assert stale == []

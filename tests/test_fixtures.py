@@ -9,7 +9,7 @@ import pytest
 from conftest import RUN, SEED, VARIANT_FILES
 
 import neuroncmp
-from neuroncmp.render.run_folder import convert
+from neuroncmp.render.convert_folder import convert
 from neuroncmp.units import NUMERIC_UNITS, TEXT
 
 ALL_FILES = sorted(p for p in RUN.iterdir() if p.is_file() and p.name != "README.md")

@@ -415,7 +415,7 @@ def test_convert_writes_only_inside_its_folder(tmp_path, label, stem):
 
 
 def test_convert_replaces_a_symlink_in_its_folder_instead_of_writing_through_it(tmp_path):
-    from neuroncmp.render.run_folder import convert
+    from neuroncmp.render.convert_folder import convert
 
     outside = tmp_path / "precious.txt"
     outside.write_text("keep me")

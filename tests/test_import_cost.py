@@ -90,20 +90,20 @@ def test_diff_loads_its_own_command_and_nothing_of_the_store_capture_or_api():
 
 
 def test_show_loads_no_comparison_and_no_analysis():
-    # a profile's view (render/profile_text.py): its step's bounds (analysis/side_bounds.py and what it
+    # a profile's view (render/show_text.py): its step's bounds (analysis/side_bounds.py and what it
     # reads: the side record and its suspect values), none of the comparison's views, differ or sweep analysis
     loaded = package_modules("show", str(RUN / "b32.json"), "--no-color")
-    assert "neuroncmp.render.profile_text" in loaded  # it did run
+    assert "neuroncmp.render.show_text" in loaded  # it did run
     bounds = {f"neuroncmp.analysis.{m}" for m in ("bounds", "gaps", "peaks", "roofline", "series", "side_bounds")} \
         | {"neuroncmp.analysis", "neuroncmp.comparison", "neuroncmp.comparison.result", "neuroncmp.comparison.bands",
            "neuroncmp.comparison.suspects"}
     assert {m for m in loaded if m.split(".")[1:2] in (["comparison"], ["analysis"])} - bounds == set()
-    assert not {"neuroncmp.render.term_text", "neuroncmp.commands.diff", "neuroncmp.cli.diff"} & loaded
+    assert not {"neuroncmp.render.diff_text", "neuroncmp.commands.diff", "neuroncmp.cli.diff"} & loaded
 
 
 def test_library_records_are_built_without_typings_annotation_checks():
     # records.NamedTuple (3.6 ms of a cold diff): every record class of the package is built by it
-    code = ("import json, sys, neuroncmp.api, neuroncmp.commands.diff, neuroncmp.render.term_text; "
+    code = ("import json, sys, neuroncmp.api, neuroncmp.commands.diff, neuroncmp.render.diff_text; "
             "print(json.dumps(sorted(f'{c.__module__}.{c.__qualname__}' for m in list(sys.modules.values()) "
             "if getattr(m, '__name__', '').startswith('neuroncmp') for c in vars(m).values() "
             "if isinstance(c, type) and issubclass(c, tuple) and hasattr(c, '_fields') and c.__module__ == m.__name__ "
@@ -170,10 +170,10 @@ def small_store(tmp_path_factory):
                                      ["store", "ls", "--no-color"], ["store", "series-by"]])
 def test_the_store_commands_load_no_parser_and_no_differ(small_store, command):
     # issue 23: they read the store and render its records; the term format loads the comparison's
-    # views (render/term_text.py) and DiffReport only for a comparison
+    # views (render/diff_text.py) and DiffReport only for a comparison
     loaded = package_modules(*command, "--store", str(small_store))
     assert "neuroncmp.store.queries" in loaded and "neuroncmp.render.formats.term" in loaded  # it did run
     assert "neuroncmp.store.adding" not in loaded  # reading the store loads none of its writers' code
     assert sorted(m for m in loaded if m.startswith("neuroncmp.ingest")) == []
     assert not {"neuroncmp.comparison.differ", "neuroncmp.comparison.result", "neuroncmp.commands.documents",
-                "neuroncmp.render.term_text", "neuroncmp.analysis.sweep"} & loaded
+                "neuroncmp.render.diff_text", "neuroncmp.analysis.sweep"} & loaded

@@ -20,9 +20,9 @@ from conftest import ROOT
 from neuroncmp.atomic import write_folder
 from neuroncmp.catalog import HIGHER, LOWER, lookup
 from neuroncmp.cli import cli
-from neuroncmp.commands.site import SiteOptions, site_report, tags_of
+from neuroncmp.commands.report import SiteOptions, site_report, tags_of
 from neuroncmp.errors import OutputError
-from neuroncmp.render.site import MARKER, build
+from neuroncmp.render.report import MARKER, build
 from neuroncmp.store import Store
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -261,7 +261,7 @@ def test_a_sparkline_of_noise_inside_the_band_stays_small():
     98.04-102 ms around 100 ms) over at least two bands either way (96.08-104 ms), values within
     +-0.5 ms span 1 / 7.92 of the plot's 28 px height (3.5 px), and the band is shaded over
     3.96 / 7.92 of it (14 px)."""
-    from neuroncmp.render.site import pages, svg
+    from neuroncmp.render.report import pages, svg
 
     values = [0.1 * (1 + 0.005 * (-1) ** i) for i in range(20)]
     band = pages.svg_band("total_time", values)

@@ -26,7 +26,7 @@ from ..ingest import load as _load
 from ..ingest import load_many as _load_many
 from ..ingest.batch_sizes import infer_batch_sizes
 from ..model import Profile as _Profile
-from .operators import Ops, ops
+from .ops import Ops, ops
 from .results import Comparison, Finding, Profile, Sweep, as_subclass, showing_findings
 
 Input = _Profile | str | Path | Iterable["Input"]

@@ -19,7 +19,7 @@ from .options import format_in_option
 def convert(report: str, out_dir: str, format_in: str | None) -> None:
     """Split a multi-profile REPORT (the profiler UI's export) into one file per variant."""
     from ..commands.convert import ConvertOptions, convert_report
-    from ..render.run_folder import convert as write_folder
+    from ..render.convert_folder import convert as write_folder
 
     loaded = convert_report(report, ConvertOptions(format_in))
     for path in write_folder(list(loaded.profiles), Path(report), Path(out_dir)):

@@ -34,8 +34,8 @@ def report(where: tuple[str, ...], series_by: str | None, since: str | None, com
     """Write a static site of the store's history to DIR: the regressions worst first, every
     series by its tags with a trend chart per headline metric, a page per series. Self-contained
     (inline CSS, JS and SVG): it works from file://, a bucket or GitHub Pages."""
-    from ..commands.site import SiteOptions, site_report
-    from ..render.site import write_site
+    from ..commands.report import SiteOptions, site_report
+    from ..render.report import write_site
     from ..store import Store
 
     options = SiteOptions(pairs(where, "--where"), since, series_by, commit_url)  # checked here

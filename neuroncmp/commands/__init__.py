@@ -10,7 +10,8 @@ the same result:
 - ``show``: ``ShowOptions`` -> ``show_report(paths, options)`` -> ``Loaded`` (profiles and notes)
 - ``metrics``: ``MetricsOptions`` -> ``metrics_report(options)`` -> catalog entries
 - ``convert``: ``ConvertOptions`` -> ``convert_report(path, options)`` -> ``Loaded`` (the run folder's profiles)
-- ``report`` (the site): ``SiteOptions`` -> ``site_report(store, options)`` -> ``SiteData`` (``render.site`` writes it)
+- ``report`` (the site): ``SiteOptions`` -> ``site_report(store, options)`` -> ``SiteData``
+  (``render.report`` writes it)
 - ``ops``: ``OpsOptions`` -> ``ops_report(paths, options)`` -> ``OpsReport`` (all three in ``ops``)
 
 This package sits between the computing layers (comparison, analysis, store) and ``render``: it

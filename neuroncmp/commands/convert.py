@@ -1,5 +1,5 @@
 """``convert`` as one library call: ``convert_report(path, ConvertOptions(...))``, the profiles of a
-multi-profile export that ``render.run_folder`` writes as a run folder, one file per variant."""
+multi-profile export that ``render.convert_folder`` writes as a run folder, one file per variant."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""JSON documents of ``history`` (``neuroncmp.history/1``) and ``regressions``
-(``neuroncmp.regressions/1``): values in base units, times in ISO 8601 UTC, NaN as null."""
+"""JSON documents of ``history`` (``neuroncmp.history/1``), ``regressions``
+(``neuroncmp.regressions/1``) and ``store ls`` (``neuroncmp.runs/1``): values in base units,
+times in ISO 8601 UTC, NaN as null."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,7 @@ if TYPE_CHECKING:  # the records only: the store's modules stay off the import p
 
 HISTORY_SCHEMA = "neuroncmp.history/1"
 REGRESSIONS_SCHEMA = "neuroncmp.regressions/1"
+RUNS_SCHEMA = "neuroncmp.runs/1"
 
 
 def history(result: History) -> str:
@@ -40,6 +43,19 @@ def regressions(result: Regressions) -> str:
         "series_count": result.series_count, "metric_count": result.metric_count,
         "warnings": list(result.warnings),
         "changes": [_change(c, with_series=True) for c in result.changes],
+    }
+    return dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def runs_json(runs: Sequence[Any], series_by: Sequence[str]) -> str:
+    """``store ls --format json``: every run with its series (the tags that key it)."""
+    document = {
+        "schema": RUNS_SCHEMA, "series_by": list(series_by),
+        "series_count": len({r.series for r in runs}),
+        "runs": [{"run": r.run, "time": r.time.isoformat().replace("+00:00", "Z"),
+                  "time_source": r.time_source, "commit": r.commit, "label": r.label,
+                  "series": dict(r.series), "tags": dict(r.tags), "source": r.source,
+                  "format": r.format, "batch_size": r.batch_size} for r in runs],
     }
     return dumps(document, indent=1, ensure_ascii=False) + "\n"
 

@@ -27,8 +27,8 @@ class Csv(Renderer):
         return out.getvalue()
 
     def ops(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
-        from ..ops_out import csv_text
+        """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
+        from ..ops import csv_text
 
         return csv_text(report)
 

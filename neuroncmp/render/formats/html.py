@@ -240,8 +240,8 @@ class Html(Renderer):
         return page(sweep_fragment(sweep), "neuroncmp sweep")
 
     def ops(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
-        from ..ops_out import html_text
+        """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
+        from ..ops import html_text
 
         return html_text(report)
 

@@ -26,12 +26,12 @@ from ..base import (
     StoreCheckReport,
     StoreRunsReport,
 )
-from ..catalog_text import spec_record
 from ..changes import changes_once, changes_with_marks
 from ..headline import headline, notes, report_bound_line
 from ..json_out import dumps, laid_out
-from ..profile_json import profile_dict
+from ..metrics_text import spec_record
 from ..rows import Line, line
+from ..show_json import profile_dict
 from ..sweep_data import BOUNDS_FORMULA, bounds_dict, changes_dict, finding_dict, roof_dict, shift_dict, sweep_dict
 
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ class Json(Renderer):
         return store_json.regressions(report.regressions)
 
     def store_runs(self, report: StoreRunsReport, width: int = 100) -> str:
-        from ..listings import runs_json
+        from ..store_json import runs_json
 
         return runs_json(report.runs, report.series_by)
 
@@ -210,7 +210,7 @@ class Json(Renderer):
         return dumps([spec_record(spec) for spec in specs], indent=2) + "\n"
 
     def formats(self, report: FormatsReport, width: int = 100) -> str:
-        from ..listings import formats_json
+        from ..formats_list import formats_json
 
         return formats_json(report.parsers, report.renderers)
 
@@ -225,8 +225,8 @@ class Json(Renderer):
         return dumps(data[0] if len(data) == 1 else data, indent=2) + "\n"
 
     def ops(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
-        from ..ops_out import json_text
+        """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
+        from ..ops import json_text
 
         return json_text(report)
 

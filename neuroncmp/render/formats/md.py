@@ -216,8 +216,8 @@ class Markdown(Renderer):
         return regressions_markdown(report)
 
     def ops(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
-        from ..ops_out import markdown_text
+        """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
+        from ..ops import markdown_text
 
         return markdown_text(report)
 

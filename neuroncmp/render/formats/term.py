@@ -1,8 +1,8 @@
 """The terminal format (``term``): plain text laid out for a terminal, styled for colour.
 
-The comparison, profile and sweep views live in ``render/term_text.py`` and the store's in
-``render/store_text.py``; each method imports its own, so a store command that renders with
-this format loads no comparison or analysis code.
+Each command's view lives in the module named after it (``render/diff_text.py``, ``show_text.py``,
+``sweep_text.py``, ``metrics_text.py``, ``store_text.py``, ...); each method imports its own, so a
+store command that renders with this format loads no comparison or analysis code.
 """
 
 from __future__ import annotations
@@ -31,16 +31,16 @@ if TYPE_CHECKING:  # types only: the comparison's and the sweep's code load when
 
 
 def styled_lines(report: DiffReport, width: int = 100, summary: bool = False) -> list[Styled]:
-    """The comparison as styled lines (``term_text.styled_lines``; the Python API calls it here)."""
-    from ..term_text import styled_lines as comparison_lines
+    """The comparison as styled lines (``diff_text.styled_lines``; the Python API calls it here)."""
+    from ..diff_text import styled_lines as comparison_lines
 
     return comparison_lines(report, width, summary)
 
 
 def profiles_lines(profiles: list[Profile] | Loaded, width: int) -> list[Styled]:
-    """``neuroncmp show`` as styled lines (``profile_text.profiles_lines``: none of the comparison's views);
+    """``neuroncmp show`` as styled lines (``show_text.profiles_lines``: none of the comparison's views);
     ``show``'s ``Loaded`` brings each profile's bounds."""
-    from ..profile_text import profiles_lines as profile_lines
+    from ..show_text import profiles_lines as profile_lines
 
     if isinstance(profiles, list):
         return profile_lines(profiles, width)
@@ -54,7 +54,7 @@ def _sweep_lines(sweep: Sweep, width: int) -> list[Styled]:
 
 
 def _catalog_lines(specs: list[MetricSpec], width: int) -> list[Styled]:
-    from ..catalog_text import catalog_lines
+    from ..metrics_text import catalog_lines
 
     return catalog_lines(specs, width)
 
@@ -86,7 +86,7 @@ class Term(Renderer):
         return store_text.regressions(report.regressions, report.store, report.width)
 
     def formats(self, report: FormatsReport, width: int = 100) -> str:
-        from ..listings import formats_text
+        from ..formats_list import formats_text
 
         return formats_text(report.parsers, report.renderers, width)
 
@@ -123,8 +123,8 @@ class Term(Renderer):
         return _catalog_lines(value, width) if document == "metrics" else None  # the store's: plain text
 
     def ops(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ops``: the operator-level comparison (render/ops_out.py)."""
-        from ..ops_out import terminal
+        """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
+        from ..ops import terminal
 
         return terminal(report, width)
 

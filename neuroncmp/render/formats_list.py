@@ -1,5 +1,4 @@
-"""Listings of the commands that have no renderer document of their own: ``formats`` (the input
-and output formats) and ``store ls`` (the runs), as terminal text within a width, or JSON."""
+"""``neuroncmp formats``: the input and output formats, as terminal text within a width, or JSON."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from .json_out import dumps
 from .layout import wrapped
 
 FORMATS_SCHEMA = "neuroncmp.formats/1"
-RUNS_SCHEMA = "neuroncmp.runs/1"
 
 
 def formats_text(parsers: Sequence[Any], renderers: Sequence[Any], width: int) -> str:
@@ -39,18 +37,5 @@ def formats_json(parsers: Sequence[Any], renderers: Sequence[Any]) -> str:
                     "description": p.description} for p in parsers],
         "outputs": [{"name": r.name, "extensions": list(r.extensions), "description": r.description}
                     for r in renderers],
-    }
-    return dumps(document, indent=1, ensure_ascii=False) + "\n"
-
-
-def runs_json(runs: Sequence[Any], series_by: Sequence[str]) -> str:
-    """``store ls --format json``: every run with its series (the tags that key it)."""
-    document = {
-        "schema": RUNS_SCHEMA, "series_by": list(series_by),
-        "series_count": len({r.series for r in runs}),
-        "runs": [{"run": r.run, "time": r.time.isoformat().replace("+00:00", "Z"),
-                  "time_source": r.time_source, "commit": r.commit, "label": r.label,
-                  "series": dict(r.series), "tags": dict(r.tags), "source": r.source,
-                  "format": r.format, "batch_size": r.batch_size} for r in runs],
     }
     return dumps(document, indent=1, ensure_ascii=False) + "\n"

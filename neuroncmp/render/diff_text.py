@@ -1,5 +1,5 @@
-"""Terminal rendering of a comparison (the ``term`` format's diff and sweep; ``formats/term.py``
-loads it only for those documents): title, headline, warnings, the full table, footer.
+"""Terminal rendering of a comparison (``neuroncmp diff`` in the ``term`` format; ``formats/term.py``
+loads it only for that document): title, headline, warnings, the full table, footer.
 
 The report is laid out as lines of (text, style) pieces with plain string padding
 (``render/layout.py``); the CLI prints them plain or through rich for colour. Each variant cell

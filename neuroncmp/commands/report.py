@@ -1,6 +1,6 @@
 """``report`` (the site) as one library call: ``site_report(store, SiteOptions(...))`` reads what
 the site shows once, through the Store API: the runs, the regressions, and the history of every
-metric a page draws (``render.site`` writes the pages)."""
+metric a page draws (``render.report`` writes the pages)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ nothing fetched), so it works from ``file://``, a bucket or GitHub Pages.
     data = site_report(Store(".neuroncmp"), SiteOptions(commit_url="https://host/repo/commit/{commit}"))
     write_site(data, "site/", commit_url=...)   # index.html and a page per series, written at once
 
-``report.site`` reads the store; here ``pages`` writes the HTML, ``svg`` the charts, ``assets``
+``commands.report`` reads the store; here ``pages`` writes the HTML, ``svg`` the charts, ``assets``
 the inline style and filter script.
 """
 
@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ...atomic import write_folder
-from ...commands.site import SiteData, page_name
+from ...commands.report import SiteData, page_name
 from .pages import index, series_page
 
 MARKER = ".neuroncmp-report"  # in every folder the site is written to: what may be replaced

@@ -15,7 +15,7 @@ from urllib.parse import quote as url_quote
 
 from ...analysis.shifts import MIN_SIZE
 from ...catalog import HEADLINE, lookup
-from ...commands.site import SiteData, Tags, page_name, tags_of
+from ...commands.report import SiteData, Tags, page_name, tags_of
 from ...comparison.bands import Bands
 from ...escape import html as escape
 from ...stats import median

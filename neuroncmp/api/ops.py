@@ -23,7 +23,7 @@ class Ops:
 
     def records(self) -> list[dict[str, Any]]:
         """Tidy rows: one per variant x operator (seconds), then each variant's unexplained rest and waits."""
-        from ..render.ops_out import records
+        from ..render.ops import records
 
         return records(self.report)
 
@@ -33,12 +33,12 @@ class Ops:
         return pd.DataFrame(self.records())
 
     def __str__(self) -> str:
-        from ..render.ops_out import terminal
+        from ..render.ops import terminal
 
         return terminal(self.report)
 
     def _repr_markdown_(self) -> str:
-        from ..render.ops_out import markdown_text
+        from ..render.ops import markdown_text
 
         return markdown_text(self.report)
 
