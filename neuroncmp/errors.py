@@ -2,7 +2,7 @@
 
 The library raises these and never exits. The CLI's single error boundary (``cli.app``) turns
 them into one-line messages and these exit codes. What each code means to a user is written in
-one place only, the README's "Exit codes" table; ``tests/test_docs.py`` checks that table against
+one place only, the "Exit codes" page (docs/exit-codes.md); ``tests/test_docs.py`` checks that table against
 the classes here.
 """
 

@@ -4,7 +4,7 @@
 went back). Both work on centred mid-ranks, so their null distribution does not depend on the
 noise: its shape, its level, outliers. The p-values are Siegmund's approximations for the
 maximum of a standardized Gaussian bridge (one parameter) or field (two), with his correction for
-discrete time, capped by Bonferroni. Formulas: README, "How shifts are found".
+discrete time, capped by Bonferroni. Formulas: docs/shifts.md.
 """
 
 from __future__ import annotations

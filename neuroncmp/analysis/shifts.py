@@ -2,7 +2,7 @@
 
 One pure function, ``detect_shifts(values)``, over one series in run order, so any engine can run
 it per series (a loop here, ``applyInPandas`` in Spark). Pure Python, deterministic, ``math``
-only. The README ("How shifts are found") gives every formula; in short:
+only. docs/shifts.md gives every formula; in short:
 
 1. **Is there a shift?** Replace a segment's ``k`` values by their mid-ranks, centred:
    ``c_i = r_i - (k+1)/2``. For every split ``t`` with at least ``min_size`` points each side,
@@ -40,7 +40,7 @@ from .rank_scan import Split, scan, scan_windows
 
 Placed = tuple[int, float, float, int, int]  # a split (index, Z, p) and its range (earliest, latest)
 
-ALPHA = 0.005     # false alarms: measured 0.1 % of 80-run series without a shift (README)
+ALPHA = 0.005     # false alarms: measured 0.1 % of 80-run series without a shift (docs/shifts.md)
 MIN_SIZE = 5      # runs each side: fewer consecutive odd runs are outliers, never a shift
 
 

@@ -42,7 +42,7 @@ PROFILER, EXPLORER, NEURON_LS = "neuron-profile", "neuron-explorer", "neuron-ls"
 KINDS = TOOLS
 NEURON_BIN = Path("/opt/aws/neuron/bin")
 INSTALL_HINT = ("install AWS's Neuron tools: sudo apt-get install aws-neuronx-tools (from the "
-                "Neuron apt repository, see README 'Capturing on trn1'), or put /opt/aws/neuron/bin "
+                "Neuron apt repository, see docs/commands/capture.md), or put /opt/aws/neuron/bin "
                 "on PATH")
 _VIEW_TIMEOUT = 3600.0  # a big trace takes minutes to post-process; an hour means it hangs
 _SCHEMA_VERSION = re.compile(r"^\s*version:\s*[\"']?(\d+\.\d+\.\d+)", re.MULTILINE)

@@ -23,7 +23,7 @@ DIR/raw/b{N}: give it to the Trainer as its output folder so its all_results.jso
 {steps} (--steps). DIR gets b{N}.json per captured batch size, manifest.json, and raw/b{N}/
 (command.log, the runtime's inspect/ output, the tool's output). A batch size that runs out of
 device memory is recorded in the manifest as the sweep's upper bound and the sweep goes on.
-Profiling itself reserves about 2 GB of device memory (AWS); see README 'Capturing on trn1'."""
+Profiling itself reserves about 2 GB of device memory (AWS); see docs/commands/capture.md."""
 
 
 @click.command(cls=BoundaryCommand,

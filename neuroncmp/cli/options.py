@@ -49,7 +49,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def output_options(document: str) -> Callable[[F], F]:
     """``--format`` and ``-o FILE`` for a command rendering ``document``."""
     def decorate(func: F) -> F:
-        # not dir_okay=False: a directory is refused by atomic.target_of with exit 1, as the README says
+        # not dir_okay=False: a directory is refused by atomic.target_of with exit 1, as docs/limits.md says
         func = click.option("-o", "--output", type=click.Path(), default=None,
                             help="Write to FILE (atomically) instead of the terminal.")(func)
         return click.option("--format", "fmt", type=FormatChoice(document), default=None,

@@ -1,6 +1,6 @@
 """Noise bands: how big a change must be before it is called better or worse.
 
-Two bands per metric kind (documented in the README), and a change inside EITHER is unchanged:
+Two bands per metric kind (documented in docs/judging.md), and a change inside EITHER is unchanged:
 - a relative band (``2%``: tested on |ln(variant / baseline)| so swapping the sides never moves a
   row across it);
 - an absolute floor in the kind's unit (``1 KiB`` for bytes, ``50 ns`` for times), so a 64 B -> 72 B
@@ -178,7 +178,7 @@ def setting(value: float, unit: str) -> str:
 # and ACTIVATE 587 -> 1,151 ns, changes a 1 us floor would call unchanged. tests/test_band_rule.py
 # holds the floor to those files.
 # Fractions: 0.5 percentage points AND 5 % relative; never scored when both sides are at or under
-# 0.001 % (the README shows the reasoning on real small-kernel profiles).
+# 0.001 % (docs/judging.md shows the reasoning on real small-kernel profiles).
 FRACTION_RELATIVE, FRACTION_LEVEL = 0.05, 1e-5
 TIME_FLOOR = 50e-9
 DEFAULT_BANDS: dict[str, Band] = {

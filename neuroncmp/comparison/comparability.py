@@ -25,7 +25,7 @@ KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version"
 # ran different workloads: a training step against a kernel, not a change to one workload.
 WORK_SIGNALS = (("hardware_flops", "hardware FLOPs"), ("model_flops", "model FLOPs"),
                 ("hbm_traffic_bytes", "HBM traffic"), ("dma_transfer_total_bytes", "DMA bytes"))
-# Measured on the real profiles at hand (README, "Comparability"): runs of one workload are at most
+# Measured on the real profiles at hand (docs/judging.md, "Comparability"): runs of one workload are at most
 # 8.5x apart in their closest measure (inf2 matmul kernels N = 128 and 2048; trn2 attention variants
 # 4.8x; the bundled sweep per sample 1.1x, per step 6.3x between b2 and b64), a training step and a
 # kernel at least 131x (b2 against a trn2 attention kernel), the pair 2,294x.

@@ -1,7 +1,7 @@
 """Data-quality checks run on every loaded profile: anomalies are recorded on it, never raised.
 
 Values out of their kind's range are found by ``validate``; the checks here compare values with
-each other, and each relation is one the profiler's own output keeps (README "Data-quality
+each other, and each relation is one the profiler's own output keeps (docs/profile-json.md, "Data-quality
 rules": the formulas, the real summaries each was confirmed on, the largest deviation seen there
 and the tolerance chosen over it):
 
@@ -28,7 +28,7 @@ from ..records import NamedTuple, record
 from ..units import FRACTION, format_value
 from . import derived_doubts, validate
 
-# Tolerances, from the real summaries (README "Data-quality rules"): the largest deviation seen
+# Tolerances, from the real summaries (docs/profile-json.md): the largest deviation seen
 # on good data, and the margin kept over it. Exact output (JSON floats) deviates by < 1e-12;
 # display output (a Total and its rows rounded to 4 significant digits, percents to 2 decimals)
 # by what its rounding allows.

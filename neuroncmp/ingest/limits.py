@@ -1,6 +1,6 @@
 """Input limits: how much neuroncmp agrees to read, and the environment variables that raise them.
 
-Every limit is read from the environment when an input is read (README, "Limits and safety"),
+Every limit is read from the environment when an input is read (docs/limits.md),
 so a caller raises one for one run: ``NEURONCMP_MAX_INPUT_MB=200 neuroncmp show big.json``.
 An input beyond a limit is refused before the work it would cost, with a ``LimitError`` that
 names the limit and the variable.

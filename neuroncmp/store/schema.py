@@ -1,11 +1,11 @@
 """The store's tables: one definition of every column, read by the writer (pyarrow), the reader
-(DuckDB) and the README. Values are in the catalog's base units (seconds, bytes, fractions)."""
+(DuckDB) and docs/history/store.md. Values are in the catalog's base units (seconds, bytes, fractions)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-# (column, DuckDB type, meaning): the README's schema tables are written from these.
+# (column, DuckDB type, meaning): the schema tables in docs/history/store.md are written from these.
 RUNS = (
     ("run", "VARCHAR", "run id: the first 12 hex digits of content_hash, "
                        "then .N for the N-th profile of a multi-profile file"),

@@ -13,7 +13,7 @@ WHY = {"percent-over-100": "a percentage above 100 %", "memory-total-mismatch": 
        "duplicate-metric": "a metric given twice with different values",
        "non-finite-value": "an infinite value", "negative-value": "a negative value where none can be",
        "out-of-range": "a value outside its kind's range", "duplicate-key": "a JSON key given twice",
-       "bad-batch-size": "a batch size that is not a whole number >= 1"}  # README "Anomaly codes"
+       "bad-batch-size": "a batch size that is not a whole number >= 1"}  # docs/profile-json.md "Anomaly codes"
 
 
 class Anomalies:

@@ -4,7 +4,7 @@ Every value shown anywhere is here, in base units (seconds, bytes, FLOP, 0-1 fra
 both bases (per step and, for extensive metrics with batch sizes, per sample), each stated once: a
 row's baseline once per row, each variant's value, verdict and display text in a column per field.
 A change follows from the two (delta = value - baseline, relative = delta / baseline, ratio = value /
-baseline, points = 100 x delta for fractions); the CSV writes them out (README, "The comparison JSON").
+baseline, points = 100 x delta for fractions); the CSV writes them out (docs/comparison-json.md).
 """
 
 from __future__ import annotations
