@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import units as u
 
@@ -20,7 +20,6 @@ from .choices import HIGHER as HIGHER
 from .choices import LOWER as LOWER
 from .choices import NEUTRAL as NEUTRAL
 from .choices import SAMPLE, STEP, Better, ShownBasis
-from .records import NamedTuple, record
 
 # Display order of groups; after the derived throughput, the profiler's own (formats.md 2, 5).
 GROUPS = ("throughput", "overall_stats", "data_movement", "tensor_engine", "vector_engine", "scalar_engine",
@@ -45,7 +44,6 @@ _KIND_OF_UNIT = {u.SECOND: "time", u.BYTE: "bytes", u.FLOP: "flop", u.CYCLE: "cy
                  u.STEP_RATE: "rate", u.HERTZ: "rate", u.DIMENSIONLESS: "ratio", u.TEXT: "text"}
 
 
-@record
 class Formula(NamedTuple):
     """One way to compute a derived metric: the formula in words, its inputs, the computation."""
 
@@ -54,7 +52,6 @@ class Formula(NamedTuple):
     compute: Callable[[Mapping[str, float]], float]
 
 
-@record
 class MetricSpec(NamedTuple):
     """Catalog entry. ``raw_unit`` is the unit the summary-json stores (``ns`` for ``*_ns``);
     ``kind`` follows from the unit. Build entries with ``_spec``, which fills both in."""
@@ -374,7 +371,6 @@ def _derived() -> list[MetricSpec]:
     ]
 
 
-@record
 class Headline(NamedTuple):
     """One line of the headline every diff opens with: a metric, the basis it is shown in, a name."""
 

@@ -22,11 +22,9 @@ Found on real output (tests/data/third_party, shared/samples):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
-from .records import NamedTuple, record
 
-
-@record
 class Convention(NamedTuple):
     """When ``holds`` on a profile's numbers (it reads ``reads``), each of ``names`` that is 0 there
     measures nothing."""

@@ -43,8 +43,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-from .records import NamedTuple, record
+from typing import NamedTuple
 
 GIB = 2**30
 _TRN1_RESERVE = ("about 2 GB of profiler buffers (AWS, neuron-runtime/explore/device-memory.rst)", 2e9)
@@ -53,7 +52,6 @@ _TRN23_RESERVE = (("about 5 GB reserved by device profiling on Trn2/Trn3 (AWS, "
                    "tools/neuron-explorer/troubleshooting.rst)"), 5e9)
 
 
-@record
 class Hardware(NamedTuple):
     """What one NeuronCore offers; ``source`` says where each number came from."""
 

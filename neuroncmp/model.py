@@ -11,11 +11,10 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from math import isfinite
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from . import catalog, conventions
 from .catalog import MetricSpec
-from .records import FrozenDict, NamedTuple, record
 from .units import BYTE, format_value, quantity
 
 Value = int | float | str
@@ -26,7 +25,26 @@ _new = tuple.__new__
 P = TypeVar("P", bound="Profile")
 
 
-@record
+class FrozenDict(dict[Any, Any]):
+    """A dict that refuses changes (a result's mapping stays as computed); it pickles and copies
+    as a dict would, unlike ``types.MappingProxyType``."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("this mapping is part of an immutable result")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (dict(self),))
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+        return self  # nothing inside can change either
+
+
 class Source(NamedTuple):
     """Where a profile came from: file, parser name and (for multi-section files) the section."""
 
@@ -38,7 +56,6 @@ class Source(NamedTuple):
         return f"{self.path} [{self.section}]" if self.section else self.path
 
 
-@record
 class Metric(NamedTuple):
     """One value: canonical name, magnitude in the canonical unit, and the text it was read from.
 
@@ -71,7 +88,6 @@ class Metric(NamedTuple):
         return format_value(self.value, self.unit)
 
 
-@record
 class MemoryRow(NamedTuple):
     """One row of the device memory usage table: bytes of one usage type on one core."""
 
@@ -83,7 +99,6 @@ class MemoryRow(NamedTuple):
     raw: str = ""
 
 
-@record
 class Anomaly(NamedTuple):
     """Something in the input that looks wrong; recorded, never raised."""
 
@@ -92,7 +107,6 @@ class Anomaly(NamedTuple):
     metric: str | None = None
 
 
-@record
 class Skipped(NamedTuple):
     """An input line (or key) a parser could not use, with the reason: counted and reported."""
 
@@ -218,7 +232,6 @@ class Profile:
                 f"memory_rows={len(self.memory)} training={len(self.training)} from {self.source}>")
 
 
-@record
 class ValueSet(NamedTuple):
     """A profile's values, assembled once: what the differ, the findings, the renderers and the
     store read. ``all`` is in comparison order: summary metrics, memory, Trainer, derived."""
@@ -245,7 +258,6 @@ def remembered_values(profile: Profile, columns: Columns | None = None) -> Value
     return cached[1]
 
 
-@record
 class Columns(NamedTuple):
     """A profile's metrics, then its Trainer values, as columns read in one pass (``columns``)."""
 
@@ -328,7 +340,6 @@ def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
 Derivation = tuple[str, Callable[[Mapping[str, float]], float], str, str, str]
 
 
-@record
 class _NumberLayout(NamedTuple):
     """Of a layout of values (names and value types): the names of the numbers, a picker of their
     values, the numbers dict to fill (its keys laid out once: a copy is filled without resizing)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import math
 from itertools import combinations
 from math import comb
-
-from .records import NamedTuple, record
+from typing import NamedTuple
 
 EXACT_LIMIT = 20_000
 SAMPLES = 20_000
@@ -58,7 +57,6 @@ def _mean(values: list[float]) -> float:
 
 
 
-@record
 class LinearFit(NamedTuple):
     """``y = intercept + slope * x`` by ordinary least squares, with R^2 and residuals (y - fit)."""
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 from itertools import pairwise
+from typing import NamedTuple
 
-from ..records import NamedTuple, record
 from .peaks import Peaks
 from .roofline import Values
 
@@ -46,7 +46,6 @@ LEVELS = (("memory_bound", "dma"), ("memory_bound_ideal", "transfer"), ("memory_
 DMA_BYTES = ("dma_data_bytes", "dma_transfer_total_bytes")
 
 
-@record
 class Bound(NamedTuple):
     """One candidate lower bound on the step time."""
 
@@ -58,7 +57,6 @@ class Bound(NamedTuple):
     source: str = ""   # where an assumed number (peak, bandwidth) came from
 
 
-@record
 class Missing(NamedTuple):
     """A bound that could not be computed, and why."""
 
@@ -67,7 +65,6 @@ class Missing(NamedTuple):
     reason: str
 
 
-@record
 class Bounds(NamedTuple):
     """A step's candidate bounds (largest first), those missing, and its bottleneck; AWS's family levels
     (``LEVELS``, each a bound or why not) and the peaks they were measured against."""
@@ -103,7 +100,6 @@ class Bounds(NamedTuple):
         return f"{top.label}, step is {self.gap:.2f}x its bound" if self.gap is not None else top.label
 
 
-@record
 class Shift(NamedTuple):
     """The bottleneck changed between two steps: ``b32 moves the bottleneck from DMA to the tensor engine``."""
 

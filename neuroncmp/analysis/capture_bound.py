@@ -17,15 +17,15 @@ memory forecast's to say (``fits.MemoryForecast``, fitted on the batch sizes tha
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..ingest.failures import Failed
-from ..records import NamedTuple, record
 from ..units import BYTE, format_value
 from . import fits
 
 COMPILER, NO_FORECAST, CONTRADICTED, MAY_FIT, AGREES = "compiler", "no-forecast", "contradicted", "may-fit", "agrees"
 
 
-@record
 class OomBound(NamedTuple):
     """The smallest batch size that ran out of memory at capture, and what the forecast says of it."""
 

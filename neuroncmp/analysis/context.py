@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..comparison.result import Side
-from ..records import NamedTuple, record
 from . import fits
 from .bounds import Bounds
 from .capture_bound import OomBound
@@ -12,7 +13,6 @@ from .series import Point
 from .table import TableRow
 
 
-@record
 class Context(NamedTuple):
     """Everything a finding rule may look at."""
 

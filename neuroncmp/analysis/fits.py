@@ -28,9 +28,9 @@
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from ..per_sample import flops_per_sample
-from ..records import NamedTuple, record
 from ..stats import LinearFit, linear_fit
 from .series import Point
 
@@ -38,7 +38,6 @@ MAX_BATCH = 2 ** 53  # the largest whole batch a float holds exactly: forecasts 
 SPILL_SHARE = 0.25  # Neuron Explorer: spill reload above a quarter of HBM reads is worth a look
 
 
-@record
 class StepFit(NamedTuple):
     fixed: float            # s per step, whatever the batch
     per_sample: float       # s per sample
@@ -88,7 +87,6 @@ def step_fit(points: tuple[Point, ...]) -> StepFit | None:
     return StepFit(fit.intercept, fit.slope, fit.r2, fit.residuals, tuple(int(x) for x in xs))
 
 
-@record
 class Knee(NamedTuple):
     batch_size: int
     gap: float              # normalised throughput above the diagonal at the knee (0-1)
@@ -116,7 +114,6 @@ def no_knee(points: tuple[Point, ...]) -> str:
     return "no batch lies above the diagonal: device throughput rises at least linearly between the ends"
 
 
-@record
 class MemoryForecast(NamedTuple):
     fixed: float                 # bytes, whatever the batch (profiled)
     per_sample: float            # bytes per sample
@@ -174,7 +171,6 @@ def no_memory_forecast(points: tuple[Point, ...]) -> str:
             "per sample): no batch-size forecast")
 
 
-@record
 class IntensityModel(NamedTuple):
     flops_per_sample: float      # (hardware - transpose) FLOPs per sample: the profile's numerator
     bytes_fixed: float           # HBM bytes per step whatever the batch
@@ -203,7 +199,6 @@ def intensity_model(points: tuple[Point, ...], ridge: float | None) -> Intensity
     return IntensityModel(per_sample, fit.intercept, fit.slope, limit, ridge, crossing)
 
 
-@record
 class OutsideFit(NamedTuple):
     per_run: float               # s per training run that does not scale with the step count
     per_step: float              # s per step outside the profiled graph
@@ -235,7 +230,6 @@ def _steps_and_gap(point: Point) -> tuple[float, float]:
     return steps, runtime - steps * point.number("total_time")
 
 
-@record
 class SpillOnset(NamedTuple):
     above_share: int | None      # smallest batch with spill reload > 25 % of HBM reads
     everywhere: bool             # above 25 % at every batch size measured (the onset is below the axis)

@@ -26,7 +26,8 @@ TFLOPS"), each also as a share of its peak.
 
 from __future__ import annotations
 
-from ..records import NamedTuple, record
+from typing import NamedTuple
+
 from .bounds import ENGINES, LEVELS, Bound, Bounds, Missing
 
 # (name, label, family, upper level or None for total_time, lower level, what the "of" share is of)
@@ -51,7 +52,6 @@ def short_name(name: str) -> str:
     return SHORT.get(name, name)
 
 
-@record
 class Gap(NamedTuple):
     """One of AWS's named gaps: the time between two consecutive bounds of a family."""
 
@@ -65,7 +65,6 @@ class Gap(NamedTuple):
     part_of: str = ""           # "traffic", "FLOPs"
 
 
-@record
 class Speedup(NamedTuple):
     """AWS's ``bn_speedup`` at one level: ``total_time / max(level, the other engines' largest)``."""
 
@@ -74,7 +73,6 @@ class Speedup(NamedTuple):
     then: Bound          # what bounds the step then: the level or the other engine
 
 
-@record
 class Next(NamedTuple):
     """The next bottleneck: the largest active time of another resource, and its share of the bottleneck's."""
 
@@ -82,7 +80,6 @@ class Next(NamedTuple):
     share: float
 
 
-@record
 class Rate(NamedTuple):
     """An achieved rate while the engine is active, and its share of the peak."""
 
@@ -204,7 +201,6 @@ def level_names() -> tuple[str, ...]:
     return tuple(aws for aws, _ in LEVELS)
 
 
-@record
 class Change(NamedTuple):
     """One bound or gap from one step to another (AWS's "V0 -> V1" column: ``-6,151 us (3.5x)``)."""
 

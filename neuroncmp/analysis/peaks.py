@@ -25,17 +25,15 @@ logical core's figures, no LNC applied).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import hardware
-from ..records import NamedTuple, record
 from .roofline import Values, implied_peak, roof
 
 Info = Callable[[str], Any]   # a profile fact by name (``Profile.info``), None when not stated
 CLOSE = 0.05                  # an implied peak within 5 % of a whole number of cores names that number
 
 
-@record
 class Peaks(NamedTuple):
     """What one profile's ideal times divide by, and where each number came from."""
 

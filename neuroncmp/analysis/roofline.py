@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, TypeGuard
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeGuard
 
 from ..hardware import Hardware
-from ..records import NamedTuple, record
 from ..stats import median
 
 if TYPE_CHECKING:
@@ -34,7 +33,6 @@ class Values(Protocol):
     def get(self, name: str, /) -> float | None: ...
 
 
-@record
 class Roof(NamedTuple):
     peak_flops: float
     ridge: float             # FLOP/B
@@ -43,7 +41,6 @@ class Roof(NamedTuple):
     sources: tuple[str, ...]  # where each number came from
 
 
-@record
 class RooflinePoint(NamedTuple):
     batch_size: int
     intensity: float         # FLOP/B (mm_arithmetic_intensity)

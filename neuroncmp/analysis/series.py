@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import chain
-from typing import TypeGuard
+from typing import NamedTuple, TypeGuard
 
 from .. import per_sample as basis
 from ..comparison.result import Side
@@ -23,7 +23,6 @@ from ..model import (
     ValueSet,
     finite_numbers,  # the one rule of a finite number
 )
-from ..records import NamedTuple, record
 from ..stats import median
 from ..units import is_finite
 
@@ -32,7 +31,6 @@ class MissingValue(LookupError):
     """Internal error: ``Point.number`` asked for a value the caller should have checked was there."""
 
 
-@record
 class Point(NamedTuple):
     """One batch size on the axis: its sides, and every numeric value per step (medians of captures)."""
 
@@ -68,7 +66,6 @@ class Point(NamedTuple):
         return f"<Point b{self.batch_size} {self.label}: {len(self.values)} values>"
 
 
-@record
 class Axis(NamedTuple):
     points: tuple[Point, ...]            # ascending batch size
     alternatives: tuple[Side, ...]       # other configurations (tags) at some batch size

@@ -7,19 +7,17 @@ peaks), apart from the sweep's models so that one profile's view loads none of t
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import arguments
 from ..comparison.result import Side
 from ..comparison.suspects import suspects
-from ..records import NamedTuple, record
 from .bounds import Bounds, bounds_of
 from .peaks import peaks_of
 from .roofline import Values
 from .series import medians
 
 
-@record
 class Overrides(NamedTuple):
     """The user's hardware numbers (per NeuronCore, base units); None keeps the profile's or table's."""
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import hardware
 from ..comparison.result import Side
 from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
 from ..ingest.failures import Failed
-from ..records import NamedTuple, record
 from . import fits
 from .bounds import Bounds, Shift, shifts_along
 from .capture_bound import OomBound, oom_bound
@@ -31,7 +31,6 @@ from .table import TableRow, rows
 CLOSE = 0.02  # a smaller batch within 2 % of the best throughput is recommended instead
 
 
-@record
 class Recommendation(NamedTuple):
     batch_size: int
     label: str

@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import units as u
-from ..records import NamedTuple, record
 from . import gaps
 from .bounds import Bounds
 from .series import Point
 
 
-@record
 class Inputs(NamedTuple):
     """What a computed column reads: its point, the axis' first (``b0``) and previous (``prev``)
     points, what bounds the point's step, and the price per hour (None when not given)."""
@@ -42,7 +40,6 @@ EVERY = "every"  # the row's key (the batch size): first in every block
 USD = "USD"  # the cost columns' unit (per million samples): a currency, not a pint unit
 
 
-@record
 class Column(NamedTuple):
     name: str
     title: str
@@ -174,7 +171,6 @@ COLUMNS = (
 )
 
 
-@record
 class TableRow(NamedTuple):
     label: str
     batch_size: int

@@ -24,9 +24,8 @@ are trn1's 16 GiB and trn2's 24 GiB of HBM per core.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..records import NamedTuple, record
 from ..units import BYTE, format_value
 from .oom import size_bytes
 
@@ -38,7 +37,6 @@ _MAXIMUM = re.compile(rf"Maximum peak HBM usage of\s+(?P<usage>{_SIZE})(?:\s*\(a
 _UNIT = re.compile(r"[KMGT]?i?B$")
 
 
-@record
 class CompileOom(NamedTuple):
     """The compiler's refusal: its code, its estimate of the graph's peak device memory and the
     limit it held it to (bytes; None when the message gives none), the target it names, the line."""

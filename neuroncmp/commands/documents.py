@@ -3,9 +3,7 @@ says how each format shows them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..records import NamedTuple, record
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used; the rest types only (show's Loaded needs none)
     from ..analysis.bounds import Bounds
@@ -16,7 +14,6 @@ if TYPE_CHECKING:  # gates load only when --fail-on is used; the rest types only
     from ..model import Profile
 
 
-@record
 class DiffReport(NamedTuple):
     """What a diff renderer shows: the comparison, the chosen view of it, and gate outcomes."""
 
@@ -43,7 +40,6 @@ class DiffReport(NamedTuple):
         return f"<DiffReport {self.comparison!r}, {len(self.view.rows)} rows shown>"
 
 
-@record
 class Loaded(NamedTuple):
     """Profiles read from a set of paths, and what the set was read as (sidecars joined, copies read
     once: the CLI prints these notes on standard error)."""

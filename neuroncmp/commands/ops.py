@@ -9,6 +9,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .. import arguments
 from ..choices import (
@@ -27,7 +28,6 @@ from ..comparison.bands import Band
 from ..comparison.ops import OpsComparison, OpsSide
 from ..errors import UsageError
 from ..model import Profile
-from ..records import NamedTuple, record
 
 TOP = 20  # operators shown per variant by default (--top)
 
@@ -63,7 +63,6 @@ class OpsOptions:
         arguments.optional_text("format_in", self.format_in)
 
 
-@record
 class OpsReport(NamedTuple):
     """What an ``ops`` renderer shows: the comparison, how many operators per variant, and what the
     set of inputs was read as (notes for standard error)."""

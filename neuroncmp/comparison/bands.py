@@ -26,15 +26,14 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from fnmatch import fnmatchcase, translate
 from functools import cache
+from typing import NamedTuple
 
 from .. import units as u
 from ..catalog import MetricSpec, catalog, lookup, resolve_metric, suggestion
 from ..errors import RuleError
 from ..escape import clip
-from ..records import NamedTuple, record
 
 
-@record
 class Band(NamedTuple):
     """A noise band: a change inside the relative band or under the floor is "unchanged"."""
 
@@ -201,7 +200,6 @@ _SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?\s*"
                    r"(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(?P<unit>\S*)$")
 
 
-@record
 class Override(NamedTuple):
     """One ``--threshold``: a relative band or a floor, for a kind, a metric glob or everything."""
 

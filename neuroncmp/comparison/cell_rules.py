@@ -8,7 +8,7 @@ is held to these rules, cell for cell (``tests/test_differ_paths.py``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import stats
 from ..catalog import HIGHER, MetricSpec
@@ -29,7 +29,6 @@ from ..choices import (
 )
 from ..model import Metric
 from ..per_sample import per_sample_all
-from ..records import NamedTuple
 from .bands import Band, Bands
 from .result import ALPHA, Cell, Delta, Side
 

@@ -32,9 +32,8 @@ from ..choices import (
     Verdict,
     check,
 )
-from ..model import Metric
+from ..model import FrozenDict, Metric
 from ..per_sample import per_sample_all
-from ..records import FrozenDict
 from . import value_sources
 from .bands import Band, Bands
 from .cell_rules import (

@@ -14,11 +14,11 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
+from typing import NamedTuple
 
 from ..catalog import resolve_metric, suggestion
 from ..choices import SAMPLE, SHOWN_BASES, STEP, ShownBasis, check
 from ..errors import RuleError
-from ..records import NamedTuple, record
 from .bands import threshold_number
 from .result import Comparison, Delta, Row
 
@@ -28,7 +28,6 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
-@record
 class Rule(NamedTuple):
     """A parsed ``--fail-on`` rule."""
 
@@ -55,7 +54,6 @@ class Rule(NamedTuple):
         return self._replace(text=f"{self.text[:cut]}/{basis}{self.text[cut:]}", basis=basis)
 
 
-@record
 class Hit(NamedTuple):
     """One metric x variant x basis where a rule tripped, with the measured change."""
 
@@ -74,7 +72,6 @@ class Hit(NamedTuple):
 HITS_SHOWN = 3  # of the rule per step beside a per-sample one: the first few (JSON lists every one)
 
 
-@record
 class GateResult(NamedTuple):
     """One rule's outcome: every metric x variant x basis where it tripped, and the basis each metric
     was judged in. ``chosen``: why the comparison chose that basis when the rule named none and a

@@ -19,13 +19,13 @@ same way, and never counted.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..choices import ADDED, BETTER, REMOVED, SAMPLE, SUSPECT, UNCHANGED, WORSE
 from ..ingest.ops import LEVEL_NAMES, NONE, Op, OpTable
-from ..records import NamedTuple, record
 from .bands import Band
 
 
-@record
 class OpsSide(NamedTuple):
     """One side: its label, batch size, step time (seconds) and operator table."""
 
@@ -40,7 +40,6 @@ class OpsSide(NamedTuple):
         return float(self.batch_size) if basis == SAMPLE and self.batch_size else 1.0
 
 
-@record
 class OpChange(NamedTuple):
     """One operator across baseline and variant (times in the comparison's basis, seconds)."""
 
@@ -70,7 +69,6 @@ class OpChange(NamedTuple):
         return self.variant if self.variant_op is not None else self.baseline
 
 
-@record
 class OpsVariant(NamedTuple):
     """A variant against the baseline: operators ranked by contribution, waits apart."""
 
@@ -111,7 +109,6 @@ class OpsVariant(NamedTuple):
         return None if not step or part is None else part / step
 
 
-@record
 class OpsComparison(NamedTuple):
     """``neuroncmp ops``: the baseline against each variant at one level."""
 

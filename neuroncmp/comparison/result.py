@@ -8,8 +8,7 @@ variant, each with a ``Delta`` per basis, made when first read (``comparison.row
 reads as it always did); the renderers read the columns. Selecting, filtering and sorting rows is a
 separate, cheap step (``view.select``).
 
-Records are strict NamedTuples (``records.record``: immutable, cheap, equal only to their own
-kind); a ``Row`` is a small immutable slotted class (it keeps its cells once made); the
+Records are NamedTuples (immutable); a ``Row`` is a small immutable slotted class (it keeps its cells once made); the
 ``Comparison`` container is a frozen dataclass, so the notebook API can subclass it.
 """
 
@@ -20,18 +19,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import repeat
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from ..catalog import MetricSpec, resolve_metric, suggestion
 from ..choices import ABSENT, AUTO, SAMPLE, STEP, SUSPECT, UNCHANGED, Basis, ShownBasis, Verdict
-from ..model import Profile
-from ..records import FrozenDict, NamedTuple, record
+from ..model import FrozenDict, Profile
 from .bands import Band, Bands
 
 ALPHA = 0.05  # significance level for repeated captures
 
 
-@record
 class Side(NamedTuple):
     """One side of the comparison: a label and its captures (one or more profiles)."""
 
@@ -56,7 +53,6 @@ class Side(NamedTuple):
         return self.batch_size is not None and all(p.batch_size_inferred for p in self.profiles)
 
 
-@record
 class Delta(NamedTuple):
     """One metric, one variant, one basis (``step`` or ``sample``): both values and the change."""
 
@@ -80,7 +76,6 @@ class Delta(NamedTuple):
                 and self.p_value >= ALPHA)
 
 
-@record
 class Cell(NamedTuple):
     """One metric against one variant: per step, per sample (or None), capture counts, spreads."""
 
@@ -109,7 +104,6 @@ _DELTA = partial(_new, Delta)  # a Delta of a tuple of its fields (``map`` over 
 _CELL = partial(_new, Cell)
 
 
-@record
 class Deltas(NamedTuple):
     """One row's deltas in one basis, as columns: an entry per variant (in the comparison's order).
     ``at(i)`` is the ``Delta`` of variant ``i``; a variant with no value in this basis (per sample:

@@ -12,17 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from functools import cache
+from typing import NamedTuple
 
 from ..arguments import flag, texts
 from ..catalog import HEADLINE, resolve_metric, suggestion
 from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE, ShownBasis, Sort, check
 from ..errors import UsageError
-from ..records import NamedTuple, record
 from .bands import Band
 from .result import Comparison, Delta, Row
 
 
-@record
 class View(NamedTuple):
     """The rows to show, in order, and what was left out (counted, never silently dropped)."""
 

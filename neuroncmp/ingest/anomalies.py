@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import catalog, hardware, model
 from ..model import Anomaly, Picker, Profile, picker
-from ..records import NamedTuple, record
 from ..units import FRACTION, format_value
 from . import derived_doubts, validate
 
@@ -67,7 +66,6 @@ def check(profile: Profile) -> None:
     profile.anomalies.extend(derived_doubts.doubts(profile, model.remembered_values(profile, columns)))
 
 
-@record
 class _Plan(NamedTuple):
     """Where the checks read a layout's values (``model.Columns``, then None at the last place): a
     name's place is its metric's, else its Trainer value's (``Profile.value``), else the last.

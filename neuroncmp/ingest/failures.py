@@ -17,11 +17,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ParseError
 from ..model import Profile
-from ..records import NamedTuple, record
 from ..units import BYTE, format_value
 from .manifest import MANIFEST, entry_for, manifest_document, remembered
 from .shapes import found
@@ -31,7 +30,6 @@ COMPILE = "compile"
 REASON_SHOWN = 80  # characters of a failure's reason on the axis line
 
 
-@record
 class Failed(NamedTuple):
     """One batch size the capture could not profile, as its manifest records it."""
 
@@ -84,7 +82,6 @@ class Failed(NamedTuple):
         return f"{self.label}: {self.phrase()}"
 
 
-@record
 class Failures(NamedTuple):
     """The failed batch sizes of the run folders a set of profiles came from, by batch size, and a
     note for each entry left out."""

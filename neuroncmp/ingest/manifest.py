@@ -20,11 +20,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ParseError
 from ..model import Profile
-from ..records import NamedTuple
 from .decode import file_kind, loads, read_text
 from .shapes import found
 

@@ -7,14 +7,13 @@ in ``PARSERS``); ``ingest/registry.py`` lists the modules in sniffing order.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..model import Profile
-from ..records import NamedTuple, record
 
 ParseFn = Callable[[str, str], list[Profile]]  # (text, or a directory's path; path) -> profiles
 
 
-@record
 class Parser(NamedTuple):
     """One input format. ``sniff`` gets the file's first 64 KiB (or a directory's path), after
     the text around a profile is blanked (``surround``); ``signature`` says what the sniff looks

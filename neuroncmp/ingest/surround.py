@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import json
 import re
+from typing import NamedTuple
 
 from ..model import Skipped
-from ..records import NamedTuple, record
 
 # Patterns are compiled on first use (through re's cache), not at import: most runs read clean
 # files and need two of them; a cold CLI start pays for every pattern compiled at import.
@@ -51,7 +51,6 @@ _LABELLED_JSON = r"^[ \t]*[A-Za-z][\w .-]{0,40}:[ \t]*(?=\{)"
 _DECODER = json.JSONDecoder(parse_int=lambda digits: 0)
 
 
-@record
 class Unwrapped(NamedTuple):
     """The profile's text (other lines blanked) and what was blanked."""
 

@@ -22,11 +22,10 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from itertools import repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import catalog, model
 from ..model import Anomaly, Columns, MemoryRow, Metric, Picker, Profile, picker
-from ..records import NamedTuple, record
 from ..units import TEXT, as_float, format_value, non_finite
 
 _LARGEST = 1.7976931348623157e308  # the largest float
@@ -103,7 +102,6 @@ def _quiet_index(value: Any) -> bool:
     return type(value) is int and 0 <= value <= _LARGEST
 
 
-@record
 class _Group(NamedTuple):
     """The places of a layout's values that one range (of ``_unremarkable``) holds quiet."""
 
@@ -113,7 +111,6 @@ class _Group(NamedTuple):
     high: float
 
 
-@record
 class _Places(NamedTuple):
     """Of a layout of metrics (names and units): its values' places by quiet range (``groups``),
     the places checked each on its own (an index: a float one must be whole) and those of the text

@@ -7,13 +7,12 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import catalog
 from .. import units as u
 from ..errors import ParseError
 from ..model import Anomaly, Metric, Profile, Skipped
-from ..records import NamedTuple, record
 from .decode import repeated
 
 _NUMERIC_TYPES = (int, float)
@@ -200,7 +199,6 @@ def add_raw_block(profile: Profile, path: str, where: str, block: dict[str, Any]
             add_metric(profile, raw_metric(path, where, key, value), where)
 
 
-@record
 class _Layout(NamedTuple):
     """What ``add_raw_block`` makes of a block's keys, given their values' types: the metrics'
     names, units and groups, in order, and the places of the numbers whose unit is converted."""

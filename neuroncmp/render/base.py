@@ -10,9 +10,7 @@ module in ``render/formats/`` defining ``RENDERER``; nothing else changes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from ..records import NamedTuple, record
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 if TYPE_CHECKING:  # types only: the registry (metrics, formats, the store's commands) loads no analysis
     from ..analysis.sweep import Sweep
@@ -37,7 +35,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@record
 class HistoryReport(NamedTuple):
     """``neuroncmp history``: a store's ``History`` of one metric, the last ``last`` points shown."""
 
@@ -45,7 +42,6 @@ class HistoryReport(NamedTuple):
     last: int | None = None
 
 
-@record
 class RegressionsReport(NamedTuple):
     """``neuroncmp regressions``: a store's ``Regressions`` and where the store is."""
 
@@ -54,7 +50,6 @@ class RegressionsReport(NamedTuple):
     width: int | None = None  # --width when given: the table stacks to fit it (else as wide as it needs)
 
 
-@record
 class FormatsReport(NamedTuple):
     """``neuroncmp formats``: the input formats (the parsers) and the output formats (the renderers)."""
 
@@ -62,7 +57,6 @@ class FormatsReport(NamedTuple):
     renderers: tuple[Any, ...]
 
 
-@record
 class StoreRunsReport(NamedTuple):
     """``neuroncmp store ls``: the runs, the keys that form their series, ``--width`` if given."""
 
@@ -71,7 +65,6 @@ class StoreRunsReport(NamedTuple):
     width: int | None = None
 
 
-@record
 class StoreAddReport(NamedTuple):
     """``neuroncmp store add``: what the add did, and the store."""
 
@@ -79,7 +72,6 @@ class StoreAddReport(NamedTuple):
     store: str
 
 
-@record
 class StoreSeriesByReport(NamedTuple):
     """``neuroncmp store series-by``: the keys the store's series are formed by (empty: every tag)."""
 
@@ -87,7 +79,6 @@ class StoreSeriesByReport(NamedTuple):
     store: str
 
 
-@record
 class StoreCheckReport(NamedTuple):
     """``neuroncmp store check``: what the check found, and the store."""
 
@@ -95,7 +86,6 @@ class StoreCheckReport(NamedTuple):
     store: str
 
 
-@record
 class StoreCompactReport(NamedTuple):
     """``neuroncmp store compact``: what the compaction did, and the store."""
 

@@ -10,9 +10,7 @@ already done (``figure.draw_without_rendering()``), in pixels; matplotlib is not
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from ..records import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Box(NamedTuple):

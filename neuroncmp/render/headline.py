@@ -9,7 +9,7 @@ bottleneck with its share of the bottleneck's time, and AWS's speedup estimate (
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis.bounds import Bounds, Shift, shift
 from ..analysis.gaps import Speedup, next_bottleneck, short_name, speedup
@@ -18,14 +18,12 @@ from ..catalog import HEADLINE
 from ..choices import BETTER, SAMPLE, STEP, SUSPECT, WORSE, Verdict
 from ..comparison.result import Comparison, Row
 from ..model import PROFILER_BUFFERS, WORKLOAD
-from ..records import NamedTuple, record
 from .rows import Line, line
 
 if TYPE_CHECKING:
     from ..commands.documents import DiffReport
 
 
-@record
 class HeadlineRow(NamedTuple):
     label: str   # "throughput (device)"
     line: Line   # the metric's values and changes in the headline's basis
@@ -86,7 +84,6 @@ SPEEDUP_LABEL = "  speedup if ideal"
 SPEEDUP_TITLE = "speedup if ideal (AWS bn_speedup)"
 
 
-@record
 class BoundLine(NamedTuple):
     """The headline's "bound by" line: per side (baseline first) its bounds, the cell text and, for a
     variant whose bottleneck is not the baseline's, the shift."""

@@ -11,22 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..choices import SAMPLE, STEP, ShownBasis
 from ..comparison.result import Comparison, Delta, Deltas, Row
 from ..comparison.view import View
-from ..records import NamedTuple, record
 from ..units import format_value, is_finite, pick_scale
 from .changes import sparkline
 
 
-@record
 class Heading(NamedTuple):
     group: str
 
 
-@record
 class Line(NamedTuple):
     """One row in one basis, ready to show."""
 

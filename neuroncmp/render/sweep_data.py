@@ -11,7 +11,6 @@ from ..analysis.capture_bound import OomBound
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
 from ..analysis.table import TableRow
-from ..records import plain
 
 SCHEMA = "neuroncmp.sweep/1"
 
@@ -182,3 +181,16 @@ def shift_dict(found: Shift) -> dict[str, Any]:
 def finding_dict(finding: Finding) -> dict[str, Any]:
     as_dict: dict[str, Any] = plain(finding)  # a record's plain form is a dict
     return as_dict
+
+
+def plain(value: Any) -> Any:
+    """Records (and dataclasses, mappings, sequences) as plain dicts and lists, recursively (for JSON)."""
+    if hasattr(value, "_asdict"):
+        return {key: plain(item) for key, item in value._asdict().items()}
+    if hasattr(value, "__dataclass_fields__"):
+        return {name: plain(getattr(value, name)) for name in value.__dataclass_fields__}
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value

@@ -10,15 +10,13 @@ at the point the finding is about; a child rule never claims more than its paren
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
-from ...records import NamedTuple, record
 from ..context import Context
 
 PERFORMANCE, BATCH, QUALITY = "performance", "batch size", "data quality"
 
 
-@record
 class Evidence(NamedTuple):
     """A value that fired (or cleared) a rule: ``spill_reload_share`` at b64 = 86.2 % (> 25 %)."""
 
@@ -29,7 +27,6 @@ class Evidence(NamedTuple):
     note: str = ""      # the threshold or comparison it was held against
 
 
-@record
 class Impact(NamedTuple):
     """An estimated gain: ``share`` of ``of`` (step time, end-to-end throughput), and its formula."""
 
@@ -41,7 +38,6 @@ class Impact(NamedTuple):
     at_least: bool = False  # a lower bound ("at least 5.0 %"), not the most at stake ("up to")
 
 
-@record
 class Finding(NamedTuple):
     rule: str
     category: str
@@ -60,13 +56,11 @@ class Finding(NamedTuple):
         return f"<Finding {self.rule}: {title}{share}>"
 
 
-@record
 class Passed(NamedTuple):
     rule: str
     reason: str                   # the numbers that cleared it
 
 
-@record
 class NotRun(NamedTuple):
     rule: str
     reason: str                   # the inputs it lacked

@@ -14,11 +14,10 @@ are listed in ``skipped``, never guessed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ... import catalog
 from ... import units as u
-from ...records import NamedTuple, record
 
 DOCUMENTED_MAJOR = 7
 DOCUMENTED = "7.4.0"
@@ -137,7 +136,6 @@ UNITS = {"seconds": (u.SECOND, 1.0), "nanoseconds": (u.SECOND, 1e-9), "bytes": (
 _UNITLESS_KINDS = frozenset({"count", "index", "intensity", "ratio", "text"})
 
 
-@record
 class Field(NamedTuple):
     """A confirmed column: its unit as the schema names it ("" none, or not declared) and, for a
     percent declared 0-100, the scale into a fraction."""

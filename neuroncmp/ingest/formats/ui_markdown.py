@@ -15,11 +15,11 @@ import math
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from ... import units as u
 from ...errors import ParseError
 from ...model import MemoryRow, Profile, Skipped, Source
-from ...records import NamedTuple
 from .. import shapes
 from ..memory_types import canonical_usage
 from ..naming import params_from_name

@@ -9,8 +9,9 @@ profiler's ``<engine>_engine_instruction_time`` adds up, kept to check against i
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...choices import OPS_LEVELS
-from ...records import NamedTuple, record
 
 LEVELS = OPS_LEVELS
 LEVEL_NAMES = {"opcode": "engine x opcode", "hlo": "HLO op", "layer": "layer", "kernel": "NKI source line"}
@@ -20,7 +21,6 @@ WAIT_OPCODES = frozenset({"EVENT_SEMAPHORE"})
 NONE = "(none)"  # instructions the source ties to no HLO op / layer / source line
 
 
-@record
 class Op(NamedTuple):
     """One operator of one profile at one level."""
 
@@ -34,7 +34,6 @@ class Op(NamedTuple):
     parent: str | None = None       # layers: the enclosing layer listed (its time includes this one)
 
 
-@record
 class Graph(NamedTuple):
     """What identifies the compiled graph: the NEFF hash and the instruction count per engine."""
 
@@ -42,7 +41,6 @@ class Graph(NamedTuple):
     instructions: tuple[tuple[str, int], ...] = ()
 
 
-@record
 class OpTable(NamedTuple):
     """A profile's operators at one level, and where they were read from."""
 

@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import (
     TYPE_CHECKING,
     Any,
+    NamedTuple,
     Protocol,
     TypeVar,
 )
-
-from ...records import NamedTuple
 
 if TYPE_CHECKING:  # a query imports no parser: adding and listing load with an add only
     from ..adding import AddReport
