@@ -106,7 +106,7 @@ def test_the_walk_sees_real_imports():
 
 
 # Modules that serve several commands. Every other module of these folders serves one command and is
-# named after it (``render/ops.py``, ``api/ops.py``, ``render/show_text.py``, ``cli/store_options.py``), so
+# named after it (``render/ops.py``, ``api/ops.py``, ``render/show_text.py``, ``cli/history.py``), so
 # one name finds every piece of a feature: ``find neuroncmp -name 'ops*'``.
 SHARED = {
     "cli": {"app", "commands", "options", "output"},

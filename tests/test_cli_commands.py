@@ -103,3 +103,43 @@ def test_the_listing_is_capped_where_the_one_line_helps_suffice():
     # keep whole first paragraphs in cli/commands.py first.
     assert cli.context_settings.get("max_content_width") is None
     assert min(len(line) for line in COMMANDS.values()) >= 80 - len(max(COMMANDS, key=len)) - 6
+
+
+def _option_declarations() -> dict[str, list[str]]:
+    """Each flag (``--basis``, ``-o``) -> where a ``click.option(...)`` call declares it (module:line)."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(CLI.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "click.option":
+                for arg in node.args:
+                    if isinstance(arg, ast.Constant) and str(arg.value).startswith("-"):
+                        found.setdefault(arg.value, []).append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_every_option_is_declared_once():
+    """An option several commands take is one decorator in ``cli/options.py``: its flag, type, default
+    and help change in one place, for every command at once."""
+    declared = _option_declarations()
+    assert {flag: places for flag, places in declared.items() if len(places) > 1} == {}
+    assert {"--basis", "--baseline", "--where", "-o", "--format", "--since"} <= declared.keys()  # the walk sees them
+
+
+def test_an_option_shared_by_commands_reads_the_same_in_each():
+    """``--basis``, ``--order``, ``--store``, ...: the same choices, default and help wherever they appear
+    (the help of ``-o``, ``--format``, ``--threshold`` and ``--since`` says what each command does with them)."""
+    seen: dict[str, dict[tuple, list[str]]] = {}
+    for name in COMMANDS:
+        command = cli.get_command(click.Context(cli), name)
+        commands = command.commands.items() if isinstance(command, click.Group) else [("", command)]
+        for sub, each in commands:
+            for param in each.params:
+                if isinstance(param, click.Option):
+                    choices = getattr(param.type, "choices", None)
+                    shape = (param.name, param.default, tuple(choices) if choices is not None else param.type.name,
+                             param.help)
+                    seen.setdefault(param.opts[-1], {}).setdefault(shape, []).append(f"{name} {sub}".strip())
+    own_help = ("--output", "--format", "--threshold", "--since")
+    differ = {flag: shapes for flag, shapes in seen.items() if len(shapes) > 1 and flag not in own_help}
+    assert differ == {}
+    assert [len(users) for users in seen["--basis"].values()] == [2]  # diff and ops

@@ -8,13 +8,13 @@ import click
 
 from ..escape import text
 from .app import BoundaryCommand
-from .options import format_in_option
+from .options import format_in_option, output_folder_option
 
 
 @click.command(cls=BoundaryCommand)
 @click.argument("report", type=click.Path())
-@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False),
-              help="Folder to write one summary-json file per profile into.")
+@output_folder_option("Folder to write one summary-json file per profile into.", "out_dir",
+                      click.Path(file_okay=False))
 @format_in_option
 def convert(report: str, out_dir: str, format_in: str | None) -> None:
     """Split a multi-profile REPORT (the profiler UI's export) into one file per variant."""

@@ -6,16 +6,28 @@ from typing import Any
 
 import click
 
-from ..choices import AUTO, BASES, ORDERS, SORTS, Basis, Order, Sort
+from ..choices import SORTS, Basis, Order, Sort
 from .app import BoundaryCommand
-from .options import format_in_option, no_color_option, output_options, peak_options, peak_values, width_option
-from .store_options import pairs, store_option, where_option
+from .options import (
+    baseline_option,
+    basis_option,
+    format_in_option,
+    no_color_option,
+    order_option,
+    output_options,
+    pairs,
+    peak_options,
+    peak_values,
+    store_option,
+    threshold_option,
+    where_option,
+    width_option,
+)
 
 
 @click.command(cls=BoundaryCommand)
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("--baseline", "baseline", metavar="LABEL",
-              help="Label or section title of the baseline (default: the first profile).")
+@baseline_option
 @click.option("--group", "groups", multiple=True, metavar="GROUP", help="Only these catalog groups.")
 @click.option("--metric", "globs", multiple=True, metavar="GLOB", help="Only metrics matching GLOB.")
 @click.option("--only-changed", is_flag=True, help="Hide rows inside the noise band (counted).")
@@ -24,8 +36,7 @@ from .store_options import pairs, store_option, where_option
                    "headline, warnings, findings and the largest changes, to fit one screen).")
 @click.option("--sort", type=click.Choice(SORTS), default="group", show_default=True,
               help="group: catalog order; change: biggest change first, measured in noise bands; name.")
-@click.option("--order", type=click.Choice(ORDERS), default="batch", show_default=True,
-              help="Variants by batch size (when all are known) or in the order given.")
+@order_option
 @click.option("--summary", "--headline", "summary", is_flag=True,
               help="Only the headline (the key numbers per variant), not the full table.")
 @click.option("--bounds", "bounds_only", is_flag=True,
@@ -34,11 +45,9 @@ from .store_options import pairs, store_option, where_option
               help="The variants are successive versions, in the order given: each is also judged "
                    "against the one before (implies --order given).")
 @peak_options
-@click.option("--basis", type=click.Choice(BASES), default=AUTO, show_default=True,
-              help="Extensive metrics per step or per sample; auto: per sample when batch sizes differ.")
-@click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|Npp|AMOUNT",
-              help="Noise band or absolute floor, per kind or metric glob: '5%', 'time=2%', "
-                   "'fraction=1pp', 'spill_*=0.5%', 'bytes=1MiB', 'time=1us'.")
+@basis_option
+@threshold_option("N%|Npp|AMOUNT", "Noise band or absolute floor, per kind or metric glob: '5%', 'time=2%', "
+                                   "'fraction=1pp', 'spill_*=0.5%', 'bytes=1MiB', 'time=1us'.")
 @output_options("diff")
 @click.option("--fail-on", "rules", multiple=True, metavar="RULE",
               help="Exit 3 if RULE trips, e.g. 'mfu_estimated_percent<-2pp', 'total_time/sample>+5%'.")

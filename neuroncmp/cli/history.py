@@ -7,13 +7,15 @@ from typing import Any
 import click
 
 from .app import BoundaryCommand
-from .options import no_color_option, output_options, width_option
-from .store_options import (
+from .options import (
     engine_options,
+    no_color_option,
+    output_options,
     pairs,
     series_by_option,
     store_option,
     where_option,
+    width_option,
 )
 
 

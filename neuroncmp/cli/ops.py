@@ -6,7 +6,16 @@ import click
 
 from ..choices import BASES, OPS_LEVELS, ORDERS, check
 from .app import BoundaryCommand
-from .options import format_in_option, no_color_option, output_options, width_option
+from .options import (
+    baseline_option,
+    basis_option,
+    format_in_option,
+    no_color_option,
+    order_option,
+    output_options,
+    threshold_option,
+    width_option,
+)
 
 
 @click.command(cls=BoundaryCommand)
@@ -15,13 +24,10 @@ from .options import format_in_option, no_color_option, output_options, width_op
               help="engine x opcode, HLO op, framework layer, or NKI kernel source line.")
 @click.option("--top", type=click.IntRange(1), default=20, show_default=True, metavar="N",
               help="Operators shown per variant (the rest are summed on one line).")
-@click.option("--baseline", "baseline", metavar="LABEL", help="Label of the baseline (default: the first profile).")
-@click.option("--basis", type=click.Choice(BASES), default="auto", show_default=True,
-              help="Times per step or per sample; auto: per sample when batch sizes differ.")
-@click.option("--order", type=click.Choice(ORDERS), default="batch", show_default=True,
-              help="Variants by batch size (when all are known) or in the order given.")
-@click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|AMOUNT",
-              help="Noise band for times, as for diff: '5%', 'time=2%', 'time=1us'.")
+@baseline_option
+@basis_option
+@order_option
+@threshold_option("N%|AMOUNT", "Noise band for times, as for diff: '5%', 'time=2%', 'time=1us'.")
 @output_options("ops")
 @format_in_option
 @no_color_option

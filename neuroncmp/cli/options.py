@@ -1,13 +1,19 @@
-"""Options shared by several commands, as reusable decorators (sqlite-utils' habit)."""
+"""Every option two or more commands take, declared once as a reusable decorator (sqlite-utils'
+habit): the flag, its type and default are the same wherever it appears, and its help too unless the
+command says what it does with it (``-o``, ``--threshold``). An option only one
+command takes is declared beside that command; ``tests/test_cli_commands.py`` checks that no flag is
+declared twice and that a shared one reads the same in every command.
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
-from ..choices import LISTING_FORMATS
+from ..choices import AUTO, BASES, ENGINE_NAMES, LISTING_FORMATS, ORDERS
 
 
 class FormatChoice(click.Choice):  # type: ignore[type-arg]  # Choice is generic in click 8.2; str choices
@@ -46,15 +52,30 @@ width_option = click.option("--width", type=click.IntRange(40, 400), default=Non
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _format_option(choices: click.ParamType[Any, Any], default_help: str) -> Callable[[F], F]:
+    return click.option("--format", "fmt", type=choices, default=None, help=f"Output format (default: {default_help}).")
+
+
+def _output_option(help: str, metavar: str | None = None, dest: str = "output", required: bool = False,
+                   type: click.ParamType[Any, Any] | None = None) -> Callable[[F], F]:
+    """``-o``: the file a report is written to (atomically), or the folder a command writes."""
+    # a file: not dir_okay=False, a directory is refused by atomic.target_of with exit 1, as docs/limits.md says
+    return click.option("-o", "--output", dest, metavar=metavar, required=required, type=type or click.Path(),
+                        default=None, help=help)
+
+
 def output_options(document: str) -> Callable[[F], F]:
     """``--format`` and ``-o FILE`` for a command rendering ``document``."""
     def decorate(func: F) -> F:
-        # not dir_okay=False: a directory is refused by atomic.target_of with exit 1, as docs/limits.md says
-        func = click.option("-o", "--output", type=click.Path(), default=None,
-                            help="Write to FILE (atomically) instead of the terminal.")(func)
-        return click.option("--format", "fmt", type=FormatChoice(document), default=None,
-                            help="Output format (default: term, or from -o's extension).")(func)
+        func = _output_option("Write to FILE (atomically) instead of the terminal.")(func)
+        return _format_option(FormatChoice(document), "term, or from -o's extension")(func)
     return decorate
+
+
+def output_folder_option(help: str, dest: str = "output",
+                         type: click.ParamType[Any, Any] | None = None) -> Callable[[F], F]:
+    """``-o DIR``, required: the folder ``convert`` and ``report`` write."""
+    return _output_option(help, "DIR", dest, required=True, type=type)
 
 
 def listing_options(func: F) -> F:
@@ -63,10 +84,26 @@ def listing_options(func: F) -> F:
     report command has, so the vocabulary is one across commands."""
     func = width_option(func)
     func = no_color_option(func)
-    func = click.option("-o", "--output", type=click.Path(), default=None,
-                        help="Write to FILE (atomically) instead of the terminal.")(func)
-    return click.option("--format", "fmt", type=click.Choice(LISTING_FORMATS), default=None,
-                        help="Output format (default: term, or json from -o FILE.json).")(func)
+    func = _output_option("Write to FILE (atomically) instead of the terminal.")(func)
+    return _format_option(click.Choice(LISTING_FORMATS), "term, or json from -o FILE.json")(func)
+
+
+# The sides of a comparison (``diff``, ``ops``).
+baseline_option = click.option(
+    "--baseline", "baseline", metavar="LABEL",
+    help="Label of the baseline (diff also takes a section title; default: the first profile).")
+basis_option = click.option(
+    "--basis", type=click.Choice(BASES), default=AUTO, show_default=True,
+    help="Extensive values (times, bytes, FLOPs) per step or per sample; auto: per sample when batch "
+         "sizes differ.")
+order_option = click.option(
+    "--order", type=click.Choice(ORDERS), default="batch", show_default=True,
+    help="Variants by batch size (when all are known) or in the order given.")
+
+
+def threshold_option(kinds: str, help: str) -> Callable[[F], F]:
+    """``--threshold``: noise bands of the ``kinds`` a command judges (``N%|Npp|AMOUNT``)."""
+    return click.option("--threshold", "bands", multiple=True, metavar=f"[KEY=]{kinds}", help=help)
 
 
 class Number(click.ParamType[float, Any]):
@@ -115,3 +152,62 @@ def peak_values(peak_tflops: float | None, hbm_gbps: float | None,
     """``peak_options``' values in base units: (FLOP/s, HBM bytes/s, DMA bytes/s)."""
     return (peak_tflops * 1e12 if peak_tflops else None, hbm_gbps * 1e9 if hbm_gbps else None,
             dma_gbps * 1e9 if dma_gbps else None)
+
+
+# The store (``store``, ``history``, ``regressions``, ``report``, ``diff --baseline-history``).
+store_option = click.option(
+    "--store", "store_path", metavar="PATH", envvar="NEURONCMP_STORE", default=".neuroncmp",
+    show_default=True, help="The store folder (or set NEURONCMP_STORE).")
+where_option = click.option(
+    "--where", "where", multiple=True, metavar="KEY=VALUE",
+    help="Only runs with this tag (repeatable: all keys must match, any value of a repeated key).")
+
+series_by_option = click.option(
+    "--series-by", "series_by", metavar="KEY,KEY", default=None,
+    help="Form series by these tags only (e.g. model,batch_size); default: the store's setting "
+         "('neuroncmp store series-by'), else every tag.")
+
+
+_ENGINE_OPTIONS = (
+    click.option("--engine", type=click.Choice(ENGINE_NAMES), envvar="NEURONCMP_ENGINE",
+                 default="duckdb", show_default=True,
+                 help="Query engine (or set NEURONCMP_ENGINE); spark needs the spark extra and Java 17."),
+    click.option("--spark-master", metavar="URL", default=None,
+                 help="Spark master (default: SPARK_MASTER, else local[*]); SPARK_REMOTE for Spark Connect."),
+    click.option("--conf", "spark_conf", multiple=True, metavar="KEY=VALUE",
+                 help="A Spark setting (repeatable), over spark-defaults.conf."),
+)
+
+
+def engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--engine``, ``--spark-master`` and ``--conf``, given to the command as one ``engine``."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, engine: str, spark_master: str | None, spark_conf: tuple[str, ...],
+                **kwargs: Any) -> Any:
+        from ..store.engines import choose
+
+        conf = {k: v[-1] for k, v in pairs(spark_conf, "--conf").items()}
+        return command(*args, engine=choose(engine, master=spark_master, conf=conf), **kwargs)
+    for option in reversed(_ENGINE_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper
+
+
+def pairs(texts: tuple[str, ...], option: str) -> dict[str, list[str]]:
+    """``("model=llama", "bs=32")`` -> ``{"model": ["llama"], "bs": ["32"]}``; a text without
+    ``=`` or with an empty key is a usage error."""
+    from ..errors import UsageError
+
+    out: dict[str, list[str]] = {}
+    for text in texts:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{option} {text!r}: expected KEY=VALUE")
+        out.setdefault(key.strip(), []).append(value.strip())
+    return out
+
+
+def since_option(changes: str) -> Callable[[F], F]:
+    """``--since``: only changes whose first new run is later (``regressions``, ``report``)."""
+    return click.option("--since", metavar="ISO-TIME", default=None,
+                        help=f"Only changes whose first new run is later than this{changes}.")

@@ -8,21 +8,24 @@ import click
 
 from ..choices import WORSE
 from .app import BoundaryCommand
-from .options import Number, no_color_option, output_options, width_option
-from .store_options import (
+from .options import (
+    Number,
     engine_options,
+    no_color_option,
+    output_options,
     pairs,
     series_by_option,
+    since_option,
     store_option,
     where_option,
+    width_option,
 )
 
 
 @click.command(cls=BoundaryCommand)
 @where_option
 @series_by_option
-@click.option("--since", metavar="ISO-TIME", default=None,
-              help="Only changes whose first new run is later than this.")
+@since_option("")
 @click.option("--all-changes", is_flag=True, help="Also improvements and changes with no better direction.")
 @click.option("--min-change", type=Number(1e6, " %", zero_ok=True), default=None, metavar="PCT",
               help="Only changes of at least PCT percent (relative).")

@@ -7,10 +7,12 @@ from typing import Any
 import click
 
 from .app import BoundaryCommand
-from .store_options import (
+from .options import (
     engine_options,
+    output_folder_option,
     pairs,
     series_by_option,
+    since_option,
     store_option,
     where_option,
 )
@@ -19,14 +21,13 @@ from .store_options import (
 @click.command(cls=BoundaryCommand)
 @where_option
 @series_by_option
-@click.option("--since", metavar="ISO-TIME", default=None,
-              help="Only changes whose first new run is later than this: the regressions listed, and "
-                   "which metrics besides the headline ones are drawn (each chart shows every run).")
+@since_option(": the regressions listed, and which metrics besides the headline ones are drawn "
+              "(each chart shows every run)")
 @click.option("--commit-url", metavar="TEMPLATE", default=None,
               help="Link commits to the code: a URL holding {commit} "
                    "(https://github.com/owner/repo/commit/{commit}).")
-@click.option("-o", "--output", "output", metavar="DIR", required=True,
-              help="The folder to write (replaced at once; a folder this command did not write is refused).")
+@output_folder_option("The folder to write (replaced at once; a folder this command did not write is refused).",
+                      type=click.STRING)
 @store_option
 @engine_options
 def report(where: tuple[str, ...], series_by: str | None, since: str | None, commit_url: str | None,

@@ -7,9 +7,9 @@ from typing import Any
 import click
 
 from .app import App
-from .options import listing_options
-from .store_options import (
+from .options import (
     engine_options,
+    listing_options,
     pairs,
     series_by_option,
     store_option,
