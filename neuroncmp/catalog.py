@@ -372,11 +372,14 @@ def _derived() -> list[MetricSpec]:
 
 
 class Headline(NamedTuple):
-    """One line of the headline every diff opens with: a metric, the basis it is shown in, a name."""
+    """One line of the headline every diff opens with: a metric, the basis it is shown in, a name;
+    a per-sample line's name for its metric's values per step, where no per-step line has one
+    (``headline_label``)."""
 
     metric: str
     basis: ShownBasis    # per sample needs batch sizes
     label: str
+    step_label: str = ""
 
 
 # The key numbers per variant, in order (design.md; issue 7). SAMPLE lines need batch sizes.
@@ -391,11 +394,21 @@ HEADLINE = (
     Headline("scalar_engine_active_time_percent", STEP, "scalar engine active"),
     Headline("gpsimd_engine_active_time_percent", STEP, "GpSimd engine active"),
     Headline("dma_active_time_percent", STEP, "DMA active"),
-    Headline("spill_reload_bytes", SAMPLE, "spill reload per sample"),
-    Headline("hbm_traffic_bytes", SAMPLE, "HBM traffic per sample"),
+    Headline("spill_reload_bytes", SAMPLE, "spill reload per sample", "spill reload per step"),
+    Headline("hbm_traffic_bytes", SAMPLE, "HBM traffic per sample", "HBM traffic per step"),
     Headline("cc_op_active_time_percent", STEP, "collectives share of step"),
     Headline("device_memory_workload", STEP, "device memory (no profiler buffers)"),
 )
+
+
+def headline_label(metric: str, basis: ShownBasis) -> str | None:
+    """The headline's name of ``metric`` shown in ``basis`` (a store keeps values per step: the site
+    names them so, never "per sample"); None for a metric the headline has no name of in it."""
+    entries = [entry for entry in HEADLINE if entry.metric == metric]
+    found = next((entry.label for entry in entries if entry.basis == basis), None)
+    if found is None and basis == STEP:
+        found = next((entry.step_label for entry in entries if entry.step_label), None)
+    return found
 
 
 def _host_memory() -> list[MetricSpec]:

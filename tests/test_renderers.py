@@ -4,6 +4,7 @@ a new format is one new class, registered without touching any other module."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -145,6 +146,22 @@ def test_markdown_leads_with_the_headline_and_lists_warnings(report):
 def test_html_folds_the_full_table_under_the_headline(report):
     text = registry.by_name("html").diff(report)
     assert text.index("throughput (device)") < text.index("<details><summary>All metrics")
+
+
+def test_html_per_step_lines_name_their_unit(report):
+    """HTML writes bare numbers with the unit in the row's name; its per-step lines had none, though
+    their unit is their own: spill reload per sample in MiB, per step in GiB (the baseline's
+    spill_reload_bytes as the file writes it, over 2**30)."""
+    text = registry.by_name("html").diff(report)
+    rows = re.findall(r'<td class="m"[^>]*>([^<]*)</td><td>([^<]*)</td>', text)
+    names = [name for name, _ in rows]
+    at = names.index("spill_reload_bytes/sample [MiB]")
+    (raw,) = json.loads((RUN / "baseline.json").read_text()).values()  # its one node, per step
+    assert rows[at + 1] == ("\u00a0\u00a0per step [GiB]", f"{raw['spill_reload_bytes'] / 2**30:#.4g}")
+    steps = [name for name in names if "per step" in name]
+    assert steps and all(re.fullmatch(r"\u00a0\u00a0per step( \[.+\])?", name) for name in steps)
+    # every per-step line with a unit says it: a unit-less one is a count (event_count's)
+    assert "\u00a0\u00a0per step [ms]" in steps
 
 
 def test_every_result_object_has_a_short_repr(report):

@@ -8,6 +8,7 @@ with the reason where there is none) and check what a person sees."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import sys
 from datetime import datetime, timedelta, timezone
@@ -372,3 +373,21 @@ def test_a_fraction_shift_reads_in_percentage_points_like_regressions(site):
     for row in rows:
         before, after, change = (float(re.sub(r"[^0-9.+-]", "", cell)) for cell in row[5:8])
         assert row[7].endswith("pp") and change == pytest.approx(after - before, abs=0.011), row
+
+
+def test_the_index_names_each_value_in_the_basis_the_store_keeps(tmp_path):
+    """The index titled b32's spill reload and HBM traffic charts "per sample" under values per step
+    (8.583 GiB: the file's 9,215,926,075 B, not that over 32 samples). A store keeps values per step:
+    every chart title says so, and no page says "per sample" of a value."""
+    store = Store(tmp_path / "store")
+    profile = ROOT / "profiles" / "trn1-2xlarge-bs-sweep" / "b32.json"
+    store.add(profile, tags={"model": "once"}, at=START)
+    files = build(site_report(store, SiteOptions()))
+    (raw,) = json.loads(profile.read_text()).values()  # the file's one node: its values as written, per step
+    chart = r'<div class="label" title="([a-z_]+)">([^<]*)</div>.*?</svg>1 run \(no trend\): ([^<;]*)'
+    charts = {metric: (label, last) for metric, label, last in re.findall(chart, files["index.html"])}
+    spill, traffic = raw["spill_reload_bytes"], raw["hbm_read_bytes"] + raw["hbm_write_bytes"]
+    assert charts["spill_reload_bytes"] == ("spill reload per step", f"{spill / 2**30:#.4g} GiB")
+    assert charts["hbm_traffic_bytes"] == ("HBM traffic per step", f"{traffic / 2**30:#.4g} GiB")
+    assert charts["total_time"][0] == "step time (device)"
+    assert not [name for name, text in files.items() if "per sample" in text]

@@ -60,7 +60,7 @@ Entry = tuple[str, list[TermCell]]  # ("group" | "row" | "step", cells)
 def _cells(shown: Line, order: list[int] | None, name: str | None = None) -> list[TermCell]:
     unit = f" [{shown.unit}]" if shown.unit else ""
     if name is None:
-        name = "  per step" + unit if shown.step_context else shown.titled(shown.unit)
+        name = ("  " if shown.step_context else "") + shown.titled(shown.unit)
     else:
         name += unit
     columns = shown.columns()  # read as columns: no Delta record made (0.5 ms of a cold diff)

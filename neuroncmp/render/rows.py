@@ -38,9 +38,13 @@ class Line(NamedTuple):
         return self.titled("")
 
     def titled(self, unit: str) -> str:
-        """The title with a unit in brackets: ``total_time/sample [ms]``."""
-        suffix = "/sample" if self.basis == SAMPLE else ""
+        """The title with a unit in brackets: ``total_time/sample [ms]``; a per-step line under a
+        per-sample row: ``per step [ms]`` (its unit may not be the row's: 6.723 ms vs 53.78 ms is
+        the same unit, 81.79 GFLOP per sample vs 2.551 TFLOP per step is not); each format indents it."""
         bracket = f" [{unit}]" if unit else ""
+        if self.step_context:
+            return "per step" + bracket
+        suffix = "/sample" if self.basis == SAMPLE else ""
         spec = self.row.spec
         note = " (derived)" if spec.derived else "" if spec.catalogued else " (uncatalogued)"
         return self.row.name + suffix + bracket + note

@@ -57,7 +57,7 @@ CSS = """
 def _line(shown: Line, name: str | None = None) -> str:
     """A row: its name with the unit once (``total_time/sample [ms]``), then bare numbers, each
     variant's change under its value (the unit in every cell made the table about 2,200 px wide)."""
-    name = name or ("\u00a0\u00a0per step" if shown.step_context else shown.titled(shown.unit))
+    name = name or ("\u00a0\u00a0" if shown.step_context else "") + shown.titled(shown.unit)
     tds = [f'<td class="m" title="{escape(shown.row.spec.meaning)}">{escape(name)}</td>',
            f"<td>{escape(shown.value(shown.baseline, with_unit=False))}</td>"]
     for cell, delta in zip(shown.row.cells, shown.deltas, strict=False):

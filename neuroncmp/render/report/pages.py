@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote as url_quote
 
 from ...analysis.shifts import MIN_SIZE
-from ...catalog import HEADLINE, lookup
+from ...catalog import headline_label, lookup
+from ...choices import STEP
 from ...commands.report import SiteData, Tags, page_name, tags_of
 from ...comparison.bands import Bands
 from ...escape import html as escape
@@ -92,8 +93,10 @@ def change_text(change: Change, unit: str) -> str:
 
 # ---- the index
 
-# A headline metric's column title: its first label in the headline ("step time (device)")
-HEADLINE_LABELS = {h.metric: h.label for h in reversed(HEADLINE)}
+def chart_label(metric: str) -> str:
+    """A headline metric's chart title: its headline name per step, the basis a store keeps
+    ("step time (device)", "spill reload per step"), else its own name."""
+    return headline_label(metric, STEP) or metric
 
 
 def index(data: SiteData, commit_url: str | None, built: str) -> str:
@@ -188,7 +191,7 @@ def _series_row(data: SiteData, tags: Tags) -> str:
 
 
 def _no_chart(metric: str) -> str:
-    return (f'<div class="chart"><div class="label" title="{escape(metric)}">{escape(HEADLINE_LABELS[metric])}'
+    return (f'<div class="chart"><div class="label" title="{escape(metric)}">{escape(chart_label(metric))}'
             '</div><div class="none">not in these profiles</div></div>')
 
 
@@ -201,7 +204,7 @@ def _spark(metric: str, series: Any) -> str:
     band = svg_band(metric, values)
     caption = f"1 run (no trend): {last}" if len(values) == 1 else f"last {last}"
     label = f"{metric}: {len(values)} runs, last {last}" + (f"; band {band.text}" if band else "")
-    return (f'<div class="chart"><div class="label" title="{escape(metric)}">{escape(HEADLINE_LABELS[metric])}'
+    return (f'<div class="chart"><div class="label" title="{escape(metric)}">{escape(chart_label(metric))}'
             f"</div>{svg.sparkline(values, shifts_of(series, metric), label, band)}"
             f"{escape(caption)}{escape(f'; band {band.text}') if band else ''}</div>")
 
