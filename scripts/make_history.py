@@ -28,6 +28,7 @@ from neuroncmp.catalog import lookup
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "profiles" / "trn1-2xlarge-bs-sweep" / "b32.json"
 VARYING_KINDS = ("time", "cycles", "fraction", "rate")
+START = datetime(2025, 1, 1, 2, 0, tzinfo=timezone.utc)  # the first run's time; one run a day
 DEFAULT_SHIFTS = ("total_time:50:0.04", "dma_active_time:50:0.06", "mfu_estimated_percent:50:-0.04")
 
 
@@ -47,7 +48,7 @@ def generate(out: Path, runs: int, seed: int, shifts: dict[str, tuple[int, float
     made = synthetic.history(random.Random(seed), metrics, runs, varying=varying, slow=slow,
                              shifts=shifts, noise=noise, noisy_node_rate=noisy_nodes)
     out.mkdir(parents=True, exist_ok=True)
-    start = datetime(2025, 1, 1, 2, 0, tzinfo=timezone.utc)
+    start = START
     rng = random.Random(seed + 1)
     with open(out / "runs.csv", "w", newline="") as handle:
         writer = csv.writer(handle)
@@ -87,7 +88,7 @@ def generate_fleet(out: Path, runs: int, seed: int, configs: list[tuple[str, int
     kinds = {name: lookup(name).kind for name in metrics}
     varying = {n for n, kind in kinds.items() if kind in VARYING_KINDS}
     slow = {n for n, kind in kinds.items() if kind in ("time", "cycles")}
-    start = datetime(2025, 1, 1, 2, 0, tzinfo=timezone.utc)
+    start = START
     commits = [f"{random.Random(seed + i).getrandbits(28):07x}" for i in range(runs)]
     truth: dict[tuple[str, int], synthetic.History] = {}
     rows = []
