@@ -21,7 +21,8 @@ and options drawn from good values and bad ones (``--level``, ``--top``, ``--bas
   non-finite or negative time: every operator's, change's and step's is a finite number (or null where
   a side has none) and every time >= 0; no ``NaN``/``Infinity`` token, no ``non_finite`` member, no
   ``nan``/``inf`` word in the printed output;
-- it never scores a suspect value: an operator whose time exceeds its side's step is ``suspect``, and
+- it never scores a suspect value: an operator whose time exceeds its side's step is ``suspect`` and
+  never counted in the contributions, and
   a side whose step time is doubted has no step in the JSON and no share of it.
 """
 
@@ -352,6 +353,8 @@ def _suspects_ok(data: dict[str, Any]) -> list[str]:
                    for time, step in ((row["baseline_s"], base), (row["variant_s"], var)))
         if over and row["verdict"] != "suspect":
             problems.append(f"{row['op'][:30]}: longer than the step, scored {row['verdict']}")
+        if row["verdict"] == "suspect" and row["counted"]:
+            problems.append(f"{row['op'][:30]}: suspect, yet counted in the contributions")
     return problems
 
 

@@ -342,6 +342,27 @@ def test_an_opcode_summary_row_given_twice_is_refused(explorer, tmp_path):
         read_ops(folder, "opcode")
 
 
+def test_a_suspect_op_is_never_scored_nor_summed(explorer, tmp_path):
+    """An OpcodeSummary active_time_ns of 1e15 ns (longer than the step) was marked suspect but summed:
+    "(unexplained rest) -1000000 s", explained_s 999999.99. Left out and named, the rest is what the
+    other ops do not explain: of the truth (dot.1 = tensor MATMUL +9660, gelu.5 +3280, reduce.4 -2460,
+    one after another: step +10480 ns) the counted ops explain 3280 - 2460 = 820 ns, the rest 9660."""
+    folder = _explorer_with(explorer, tmp_path, "OpcodeSummary", "active_time_ns",  # row 0: tensor MATMUL
+                            lambda v: [1e15] + [float(x) for x in v[1:]])
+    result = CliRunner().invoke(cli, ["ops", str(explorer["ops-base"]), str(folder), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (variant,) = json.loads(result.stdout)["variants"]
+    assert variant["left_out"] == ["tensor MATMUL"]
+    assert round(variant["explained_s"] * 1e9) == 3280 - 2460
+    assert round(variant["unexplained_s"] * 1e9) == 10480 - 820
+    (row,) = [r for r in json.loads(result.stdout)["rows"] if r["op"] == "tensor MATMUL"]
+    assert row["verdict"] == "suspect" and row["counted"] is False and row["share_of_change"] is None
+    text = CliRunner().invoke(cli, ["ops", str(explorer["ops-base"]), str(folder), "--no-color", "--width", "200"])
+    assert "(unexplained rest)                          +9.660 us" in text.output
+    assert "left out of the contributions and the unexplained rest (suspect: longer than the step, never " \
+           "scored): tensor MATMUL" in text.output
+
+
 def test_a_null_flop_count_leaves_the_op_without_one(explorer, tmp_path):
     """Null raw_flops (no count recorded): the op has no FLOP count, not the sum of the others."""
     folder = _explorer_with(explorer, tmp_path, "Instruction", "raw_flops", lambda v: [None] + v[1:])

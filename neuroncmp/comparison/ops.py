@@ -6,7 +6,9 @@ the basis is per sample), the change, and a verdict on the operator's own time f
 noise band as ``diff`` (``bands.py``: 2 % or 50 ns), however small its share of the step. The
 **contribution** of an operator is its change in time; the step-time change minus the sum of the
 counted contributions is the **unexplained rest** (operators overlap across engines, and the step
-also holds idle time), so contributions and rest add up to the step-time change exactly. Its
+also holds idle time), so contributions and rest add up to the step-time change exactly. A
+**suspect** operator (its time longer than its side's step) is shown with its change but never
+scored and never counted: it is left out of the contributions and of the rest (``left_out``). Its
 importance is apart from its verdict: its share of the step and of the step's change.
 
 Operators are **ranked by what moved**: scored changes first (worse, better, added, removed), then
@@ -47,9 +49,10 @@ class OpChange(NamedTuple):
     baseline: float | None
     variant: float | None
     verdict: str
-    counted: bool            # part of the contributions (False: a parent layer, or a wait)
+    counted: bool            # part of the contributions (False: a parent layer, a wait, a suspect op)
     baseline_op: Op | None
     variant_op: Op | None
+    holds_others: bool = False  # a parent layer: its time includes its listed sub-layers'
 
     @property
     def change(self) -> float:
@@ -88,6 +91,11 @@ class OpsVariant(NamedTuple):
     @property
     def explained(self) -> float:
         return sum(c.change for c in self.changes if c.counted)
+
+    @property
+    def left_out(self) -> tuple[str, ...]:
+        """The suspect operators: never scored, never in ``explained`` nor in the rest."""
+        return tuple(c.key for c in self.changes if c.verdict == SUSPECT)
 
     @property
     def unexplained(self) -> float | None:
@@ -148,9 +156,9 @@ _TIERS = {WORSE: 0, BETTER: 0, ADDED: 0, REMOVED: 0, SUSPECT: 1}  # then UNCHANG
 
 
 def _rank(change: OpChange) -> tuple[bool, int, float, str]:
-    """Counted operators first; scored changes, then suspect, then unchanged; the largest change of
-    the operator's own time first, growth and shrinkage alike."""
-    return not change.counted, _TIERS.get(change.verdict, 2), -abs(change.change), change.key
+    """Parent layers last; scored changes, then suspect, then unchanged; the largest change of the
+    operator's own time first, growth and shrinkage alike."""
+    return change.holds_others, _TIERS.get(change.verdict, 2), -abs(change.change), change.key
 
 
 def _changes(base: OpsSide, side: OpsSide, basis: str, band: Band, waits: bool) -> list[OpChange]:
@@ -163,18 +171,19 @@ def _changes(base: OpsSide, side: OpsSide, basis: str, band: Band, waits: bool) 
         tb = None if b is None else b.time / base.per(basis)
         tv = None if v is None else v.time / side.per(basis)
         verdict = _verdict(b, v, tb, tv, base, side, band)
-        out.append(OpChange(key, tb, tv, verdict, not waits and key not in parents, b, v))
+        counted = not waits and key not in parents and verdict != SUSPECT
+        out.append(OpChange(key, tb, tv, verdict, counted, b, v, not waits and key in parents))
     return out
 
 
 def _verdict(b: Op | None, v: Op | None, tb: float | None, tv: float | None, base: OpsSide,
              side: OpsSide, band: Band) -> str:
+    if (b is not None and _impossible(b, base)) or (v is not None and _impossible(v, side)):
+        return SUSPECT  # an op busier than the whole step: shown, never scored nor counted (as diff does)
     if b is None:
         return ADDED
     if v is None or tv is None or tb is None:
         return REMOVED
-    if _impossible(b, base) or _impossible(v, side):
-        return SUSPECT  # an op busier than the whole step: shown, never scored (as diff does)
     if band.inside(tb, tv):
         return UNCHANGED
     return WORSE if tv > tb else BETTER

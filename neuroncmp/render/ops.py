@@ -13,6 +13,7 @@ import io
 import textwrap
 from typing import Any
 
+from ..choices import SUSPECT
 from ..commands.ops import OpsReport
 from ..comparison.ops import OpChange, OpsComparison, OpsVariant
 from ..escape import csv_cell, html, markdown, text
@@ -72,6 +73,8 @@ def _record(comparison: OpsComparison, variant: OpsVariant, change: OpChange, ki
                instructions=op.instructions if op else None, flops=op.flops if op else None,
                hbm_bytes=op.bytes if op else None, share_of_step=variant.share_of_step(change),
                parent=op.parent if op else None)
+    if change.verdict == SUSPECT:  # left out: no share of the step's change
+        row["share_of_change"] = None
     return row
 
 
@@ -96,7 +99,7 @@ _WAIT_COLUMNS = ("wait", "baseline", "variant", "change", "%", "", "", "verdict"
 def _cells(variant: OpsVariant, change: OpChange) -> list[str]:
     op = change.baseline_op or change.variant_op
     wait = op is not None and op.wait
-    name = change.key if change.counted or wait else f"{change.key} (holds others)"
+    name = f"{change.key} (holds others)" if change.holds_others else change.key
     relative = "" if change.relative is None else relative_text(change.relative)
     of_change = _share(variant.share_of_change(change.change)) if change.counted else ""
     of_step = "" if wait else _of_step(variant.share_of_step(change))
@@ -116,6 +119,15 @@ def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[
                      _share(variant.share_of_change(variant.unexplained)), ""])
     waits = [_cells(variant, c)[:5] + ["", "", c.verdict] for c in variant.waits]
     return body, waits
+
+
+def _left_out(variant: OpsVariant) -> list[str]:
+    """The suspect operators, named: shown above, in no contribution and not in the rest."""
+    keys = variant.left_out
+    if not keys:
+        return []
+    return [f"left out of the contributions and the unexplained rest (suspect: longer than the step, never "
+            f"scored): {', '.join(keys)}"]
 
 
 def _opening(comparison: OpsComparison) -> list[str]:
@@ -140,7 +152,8 @@ def terminal(report: OpsReport, width: int = 100) -> str:
     out += _wrapped(_opening(comparison), width)
     for variant in comparison.variants:
         body, waits = _table(variant, report.top)
-        out += ["", *_wrapped([_heading(comparison, variant)], width), *_aligned([list(_COLUMNS), *body], width)]
+        out += ["", *_wrapped([_heading(comparison, variant)], width), *_aligned([list(_COLUMNS), *body], width),
+                *_wrapped(_left_out(variant), width)]
         if waits:
             out += ["", "semaphore waits (not work, not counted):", *_aligned(waits, width)]
     out += ["", *_wrapped(_footer(comparison), width)]
@@ -170,6 +183,7 @@ def markdown_text(report: OpsReport) -> str:
         out += ["", f"## {markdown(_heading(comparison, variant))}", "", "| " + " | ".join(_COLUMNS) + " |",
                 "|" + "---|" + "---:|" * 6 + "---|"]
         out += ["| " + " | ".join(markdown(c) for c in row) + " |" for row in body]
+        out += [f"\n{markdown(line)}" for line in _left_out(variant)]
         if waits:
             out += ["", "Semaphore waits (not work, not counted):", "",
                     "| " + " | ".join(_WAIT_COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
@@ -187,6 +201,7 @@ def html_text(report: OpsReport) -> str:
         body, waits = _table(variant, report.top)
         parts.append(f"<h2>{html(_heading(comparison, variant))}</h2>")
         parts.append(_html_table(list(_COLUMNS), body))
+        parts += [f"<p>{html(line)}</p>" for line in _left_out(variant)]
         if waits:
             parts += ["<p>Semaphore waits (not work, not counted):</p>",
                       _html_table(list(_WAIT_COLUMNS), waits)]
@@ -209,7 +224,8 @@ def json_text(report: OpsReport) -> str:
                   "variants": [{"label": v.side.label, "batch_size": v.side.batch_size,
                                 "step_baseline_s": v.step_baseline, "step_variant_s": v.step_variant,
                                 "step_change_s": v.step_change, "explained_s": v.explained,
-                                "unexplained_s": v.unexplained, "graph_change": v.graph_change}
+                                "unexplained_s": v.unexplained, "left_out": list(v.left_out),
+                                "graph_change": v.graph_change}
                                for v in comparison.variants],
                   "rows": records(report), "notes": list(comparison.notes)}, indent=2) + "\n"
 
