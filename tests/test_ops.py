@@ -327,6 +327,53 @@ def test_a_bad_explorer_table_is_refused_naming_file_table_row_and_column(explor
     assert line.endswith(f", found {found}")
 
 
+@pytest.mark.parametrize("table,column,values,level,row,expected,found", [
+    # a float opcode column became operators "tensor 3.0", "scalar 2.0" (and "tensor nan"), all "added"
+    ("Instruction", "opcode", lambda v: [3.0] * len(v), "opcode", 0, "an opcode (text)", "double 3.0"),
+    ("Instruction", "opcode", lambda v: [3] * len(v), "opcode", 0, "an opcode (text)", "int64 3"),
+    # a null opcode or engine made "tensor (none)", "(none) MATMUL": an instruction always has both
+    ("Instruction", "opcode", lambda v: v[:3] + [None] + v[4:], "opcode", 3, "an opcode (text)", "null"),
+    ("Instruction", "engine", lambda v: v[:5] + [""] + v[6:], "opcode", 5, "an engine (text)", "empty text"),
+    ("Instruction", "hlo_name", lambda v: [NAN] * len(v), "hlo", 0, "an HLO op name (text, or null for none)",
+     "double nan"),
+    ("OpcodeSummary", "opcode", lambda v: [3.0] + [float(i) for i in range(1, len(v))], "opcode", 0,
+     "an opcode (text)", "float 3.0"),
+    ("OpcodeSummary", "engine", lambda v: v[:1] + [None] + v[2:], "opcode", 1, "an engine (text)", "null"),
+    # NaN HLO names became an operator called "nan"; 0.0 (falsy) one called "(none)"
+    ("HloInstruction", "hlo_name", lambda v: [NAN] + [float(i) for i in range(1, len(v))], "hlo", 0,
+     "an HLO op name (text, or null for none)", "float nan"),
+])
+def test_a_name_that_is_not_text_is_refused_not_made_up(explorer, tmp_path, table, column, values, level, row,
+                                                        expected, found):
+    folder = _explorer_with(explorer, tmp_path, table, column, values)
+    result = CliRunner().invoke(cli, ["ops", str(explorer["ops-base"]), str(folder), "--level", level])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == (f"Error: '{folder / (table + '.parquet')}': table {table}, row {row}, "
+                                     f"{column}: expected {expected}, found {found}")
+
+
+def test_a_null_hlo_name_is_an_instruction_of_no_op(explorer, tmp_path):
+    """Null where an instruction may belong to no HLO op (as the sync engine's wait does, with ""):
+    "(none)", the name of the instructions no op claims: dot.1's rows nameless in the variant, dot.1 is
+    removed and (none) added."""
+    folder = _explorer_with(explorer, tmp_path, "HloInstruction", "hlo_name",
+                            lambda v: [None if name == "dot.1" else name for name in v])
+    (variant,) = _ops([explorer["ops-base"], folder], OpsOptions(level="hlo")).variants
+    by_key = {c.key: c for c in variant.changes}
+    assert by_key["dot.1"].verdict == "removed" and by_key["(none)"].verdict == "added"
+
+
+@pytest.mark.parametrize("field,token,found", [("opcode", "null", "null"), ("subgroup", "3", "int 3"),
+                                               ("opcode", '""', "empty text")])
+def test_a_view_json_name_that_is_not_text_is_refused(tmp_path, field, token, found):
+    """A null opcode or a numeric engine (subgroup) made operators "Tensor None", "3 MATMUL"."""
+    bad = _view_with(tmp_path, "b.json", ("instruction", 10, field), token)
+    result = CliRunner().invoke(cli, ["ops", str(INF2_256), str(bad)])
+    what = "an opcode" if field == "opcode" else "an engine"
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == f"Error: '{bad}': instruction[10], {field}: expected {what} (text), found {found}"
+
+
 def test_an_opcode_summary_row_given_twice_is_refused(explorer, tmp_path):
     """Two rows of one engine x opcode: their merged active times cannot be added, and keeping one
     dropped the other without a word."""

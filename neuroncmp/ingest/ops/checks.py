@@ -2,11 +2,13 @@
 Explorer summary tables; ``columns.py`` checks the ``Instruction`` table column-wise by the same rule).
 
 A time is a number of nanoseconds from 0 to ``MAX_NS``; an interval ends at or after its start;
-bytes, FLOPs and counts are numbers from 0 to a float's largest, or absent (null). Anything else,
+bytes, FLOPs and counts are numbers from 0 to a float's largest, or absent (null); a name (engine,
+opcode, HLO op, layer, source line) is text, null or empty only where an instruction may belong to
+none (``NONE``: no HLO op, layer or source line), never for its engine or opcode. Anything else,
 NaN, infinities, text where a number belongs and booleans included, is one ``ParseError`` naming the
 file, the place (table or section, row, column) and what was found: a table that fails is never read
 as plausible numbers (a null start read as 0 made an operator 188 % slower; a NaN one, 2.3 billion
-seconds long).
+seconds long; a float opcode became an operator "3.0", a NaN HLO name one called "nan").
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from ...errors import ParseError
 from ..shapes import found
+from .table import NONE
 
 MAX_NS = 2**62  # 146 years: an interval's end stays inside int64, the column-wise union's type
 TIME = "a number of nanoseconds from 0 to 2^62"
@@ -57,3 +60,15 @@ def count(value: Any, path: str, where: str) -> int:
     if not _number(value) or not 0 <= value <= MAX_NS or value != int(value):  # NaN stops at the range
         raise ParseError(path, where, "a whole number of instructions >= 0", found(value))
     return int(value)
+
+
+def name(value: Any, path: str, where: str, what: str, required: bool) -> str:
+    """An operator's name (``what``: "an engine", "an HLO op name"): text. Null or empty is ``NONE``
+    where ``required`` is False (an instruction of no HLO op, layer or source line), refused where it
+    is True (every instruction has an engine and an opcode); a number is never made a name."""
+    if isinstance(value, str) and value:
+        return value
+    if not required and (value is None or value == ""):
+        return NONE
+    expected = f"{what} (text)" if required else f"{what} (text, or null for none)"
+    raise ParseError(path, where, expected, "null" if value is None else "empty text" if value == "" else found(value))

@@ -1,9 +1,9 @@
 """The ``Instruction`` table's columns checked as ``checks.py`` checks one value, column-wise (pyarrow
 and numpy, no loop over rows): times from 0 to 2^62 ns, none null, each interval ending at or after
-its start; bytes and FLOPs numbers >= 0 or null. The first row that fails is one ``ParseError``
-naming the file, the table, the row (counted from 0 in that file) and the column. Nothing is cast
-before it is checked, so numpy never warns (a NaN cast to int64 did, and made a 2.3-billion-second
-operator).
+its start; bytes and FLOPs numbers >= 0 or null; names text (``checks.name``'s rule). The first row
+that fails is one ``ParseError`` naming the file, the table, the row (counted from 0 in that file) and
+the column. Nothing is cast before it is checked, so numpy never warns (a NaN cast to int64 did, and
+made a 2.3-billion-second operator).
 """
 
 from __future__ import annotations
@@ -78,12 +78,25 @@ def amounts(batch: Any, name: str, locate: Locate) -> tuple[Any, Any]:
 
 
 def text(batch: Any, name: str, locate: Locate) -> Any:
-    """A name column (engine, opcode, HLO op, layer, source line): text, or numbers read as text."""
+    """A name column (engine, opcode, HLO op, layer, source line): text (null when the whole column
+    is); a number is never made a name ("3.0", "nan")."""
     import pyarrow as pa
 
     column = batch.column(name)
     kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
-    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_integer(kind)
-            or pa.types.is_null(kind)):
-        raise _error(locate, 0, name, "text", str(column.type))
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind)):
+        at = _first(~np.asarray(column.is_null().to_numpy(zero_copy_only=False), dtype=bool)) or 0
+        raise _error(locate, at, name, _WHAT[name], f"{column.type} {column[at].as_py()!r:.40}")
     return column
+
+
+def named(codes: Any, names: list[str], none: str, name: str, locate: Locate) -> None:
+    """A ``ParseError`` at the first row of a name column every instruction needs (engine, opcode)
+    that has none (null or empty: ``union.codes`` made it ``none``)."""
+    if (at := _first(np.array([n == none for n in names], dtype=bool)[codes])) is not None:
+        raise _error(locate, at, name, _WHAT[name], "null" if codes[at] == len(names) - 1 else "empty text")
+
+
+_WHAT = {"engine": "an engine (text)", "opcode": "an opcode (text)",
+         "hlo_name": "an HLO op name (text, or null for none)", "layer": "a layer name (text, or null for none)",
+         "nki_source_location": "an NKI source line (text, or null for none)"}

@@ -141,6 +141,8 @@ def _add_batch(totals: union.Totals, batch: Any, locate: columns_.Locate, level:
     amounts = _amounts(batch, locate)
     engine, engines = union.codes(columns_.text(batch, "engine", locate), NONE)
     opcode, opcodes = union.codes(columns_.text(batch, "opcode", locate), NONE)
+    columns_.named(engine, engines, NONE, "engine", locate)  # every instruction runs an opcode on an engine
+    columns_.named(opcode, opcodes, NONE, "opcode", locate)
     for name, count in zip(engines, np.bincount(engine, minlength=len(engines)).tolist()):
         if count:
             totals.per_engine[name] = totals.per_engine.get(name, 0) + count
@@ -195,10 +197,6 @@ def _rows(files: list[Path], table: str, names: list[str]) -> Iterator[tuple[dic
         yield row, partial("table {}, row {}, {}".format, table, number), str(file)
 
 
-def _name(value: Any) -> str:
-    return NONE if value is None else str(value)
-
-
 def _opcode_summary(files: list[Path], directory: Path) -> OpTable:
     names = ["engine", "opcode", "instruction_count", "instruction_time_ns", "active_time_ns"]
     ops: list[Op] = []
@@ -209,7 +207,8 @@ def _opcode_summary(files: list[Path], directory: Path) -> OpTable:
         active = checks.nanoseconds(row.get("active_time_ns"), path, where("active_time_ns"))
         summed = row.get("instruction_time_ns")
         summed = None if summed is None else checks.nanoseconds(summed, path, where("instruction_time_ns"))
-        engine, opcode = _name(row.get("engine")), _name(row.get("opcode"))
+        engine = checks.name(row.get("engine"), path, where("engine"), "an engine", required=True)
+        opcode = checks.name(row.get("opcode"), path, where("opcode"), "an opcode", required=True)
         if f"{engine} {opcode}" in seen:  # one merged active time per engine x opcode: two cannot be added
             raise ParseError(path, where("opcode"), "one row per engine x opcode",
                              f"{engine} {opcode} again (first at {seen[f'{engine} {opcode}']})")
@@ -228,7 +227,7 @@ def _hlo_intervals(files: list[Path], directory: Path) -> OpTable:
     counts: Counter[str] = Counter()
     for row, where, path in _rows(files, "HloInstruction", ["hlo_name", "time_intervals", "hbm_read_bytes",
                                                             "hbm_write_bytes"]):
-        name = str(row.get("hlo_name") or NONE)
+        name = checks.name(row.get("hlo_name"), path, where("hlo_name"), "an HLO op name", required=False)
         spans.setdefault(name, []).extend(_intervals(row.get("time_intervals"), path, where("time_intervals")))
         both = [checks.amount(row.get(c), path, where(c)) for c in ("hbm_read_bytes", "hbm_write_bytes")]
         known = moved.get(name, 0.0)

@@ -33,16 +33,26 @@ def read(path: Path, level: str) -> OpTable:
     if not rows:
         raise ParseError(str(path), "section 'instruction'", "the per-instruction rows `neuroncmp ops` needs",
                          "none (a view JSON written without them, or another document)")
-    _check(rows, str(path))
+    _check(rows, str(path), level)
     graph = Graph(_neff_hash(kept.get("neff_header")),
                   tuple(sorted(Counter(str(row.get("subgroup", "")) for row in rows).items())))
     ops, notes = _LEVELS[level](rows, kept, str(path))
     return OpTable(level, str(path), tuple(ops), graph, tuple(notes))
 
 
-def _check(rows: list[Row], path: str) -> None:
-    """Every row's numbers as ``checks`` says (its time, its interval inside 2^62 ns, its bytes)."""
+# The name fields every row needs (its engine and opcode), and those the level adds (null or empty: none).
+_NAMES = {"subgroup": "an engine", "opcode": "an opcode"}
+_LEVEL_NAMES = {"hlo": {"hlo_name": "an HLO op name"},
+                "layer": {"fully_qualified_subgraph": "a subgraph name", "layer": "a layer name"}}
+
+
+def _check(rows: list[Row], path: str, level: str) -> None:
+    """Every row's numbers as ``checks`` says (its time, its interval inside 2^62 ns, its bytes) and
+    the names the level groups it by (text)."""
+    optional = _LEVEL_NAMES.get(level, {})
     for at, row in enumerate(rows):
+        for field, what in (*_NAMES.items(), *optional.items()):
+            checks.name(row.get(field), path, f"instruction[{at}], {field}", what, field in _NAMES)
         start = checks.nanoseconds(row.get("timestamp"), path, f"instruction[{at}], timestamp")
         checks.interval(start, start + checks.nanoseconds(row.get("duration"), path, f"instruction[{at}], duration"),
                         path, f"instruction[{at}], timestamp + duration")
