@@ -197,7 +197,8 @@ DEFAULT_GLOB_FLOORS: dict[str, tuple[float, str]] = {
 KINDS = tuple(DEFAULT_BANDS)
 KIND_UNITS = {"time": u.SECOND, "bytes": u.BYTE, "count": u.COUNT, "cycles": u.CYCLE, "flop": u.FLOP}
 _SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?\s*"
-                   r"(?P<num>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(?P<unit>\S*)$")
+                   r"(?P<num>[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|(?i:inf(?:inity)?|nan)))"
+                   r"\s*(?P<unit>\S*)$")  # a sign, an infinity, NaN: read, then refused by threshold_number
 
 
 class Override(NamedTuple):
@@ -220,23 +221,31 @@ LIMITS = {"%": 10_000.0, "pp": 100.0, "x": 10_000.0}
 FLOOR_LIMITS = {u.SECOND: 3600.0, u.BYTE: float(2**50), u.COUNT: 1e15, u.CYCLE: 1e15, u.FLOP: 1e21}
 
 
-def threshold_number(option: str, text: str, number: str | float, unit: str) -> float:
-    """The number of a threshold (``--threshold``, ``--fail-on``, ``thresholds=``) as a float:
-    finite, and at most ``LIMITS[unit]`` (a floor in a base unit: ``FLOOR_LIMITS``); otherwise a
-    ``RuleError`` naming the option, the text and the limit. Thresholds are never negative here
-    (a gate's sign is its direction: ``-`` allowed, the size bounded)."""
+def threshold_number(option: str, text: str, number: str | float, unit: str, signed: bool = False) -> float:
+    """The number of a threshold (``--threshold``, ``--fail-on``, ``thresholds=``) as a float from 0
+    (``signed``, a gate's: from minus the limit, its sign being its direction) to ``LIMITS[unit]`` (a
+    floor in a base unit: ``FLOOR_LIMITS``). Anything else, NaN, an infinity and ``1e400`` included, is
+    one ``RuleError`` naming the option, the text and the accepted range."""
     try:
         value = float(number)
     except OverflowError:  # an integer of 400 digits
         value = math.inf
     limit = LIMITS.get(unit, FLOOR_LIMITS.get(unit, math.inf))
-    if not math.isfinite(value):
-        raise RuleError(f"{option} '{clip(text, 60)}': the number is not finite")
-    if abs(value) > limit:
-        shown = f"{limit:g}{unit}" if unit in LIMITS else setting(limit, unit)
-        raise RuleError(f"{option} '{clip(text, 60)}': at most {shown} (anything wider calls every "
-                        "change noise)")
-    return value
+    if math.isfinite(value) and abs(value) <= limit and (signed or value >= 0):
+        return value
+    raise RuleError(f"{option} '{clip(text, 60)}': expected {accepted(unit, signed)}")
+
+
+def accepted(unit: str, signed: bool = False) -> str:
+    """The numbers a threshold in ``unit`` takes, as its error says them."""
+    limit = LIMITS.get(unit, FLOOR_LIMITS.get(unit, math.inf))
+    if math.isinf(limit):
+        return "a finite number"
+    def shown(bound: float) -> str:
+        return f"{bound:g}{unit}" if unit in LIMITS else setting(bound, unit)
+    if signed:  # a gate: its sign is its direction
+        return f"a number from -{shown(limit)} to {shown(limit)} (a gate wider than that could never trip)"
+    return f"a number from {shown(0.0)} to {shown(limit)} (a wider band would call every change noise)"
 
 
 def parse_band(text: str) -> Override:

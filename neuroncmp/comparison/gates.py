@@ -23,7 +23,8 @@ from .bands import threshold_number
 from .result import Comparison, Delta, Row
 
 _RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"
-                   r"(?P<op><=|>=|<|>)\s*(?P<num>[+-]?(?:\d+\.?\d*|\.\d+))\s*(?P<unit>%|pp|x)?\s*$")
+                   r"(?P<op><=|>=|<|>)\s*(?P<num>[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?i:inf(?:inity)?|nan)))"
+                   r"\s*(?P<unit>%|pp|x)?\s*$")  # 1e400, inf, NaN: read, then refused by threshold_number
 _OPS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
@@ -131,7 +132,7 @@ def parse_rule(text: str) -> Rule:
     basis = check("basis", match["basis"], SHOWN_BASES) if match["basis"] else None  # the pattern's words
     unit = match["unit"] or ""
     return Rule(text.strip(), match["metric"], basis, match["op"],
-                threshold_number("--fail-on", text.strip(), match["num"], unit), unit)
+                threshold_number("--fail-on", text.strip(), match["num"], unit, signed=True), unit)
 
 
 def evaluate(comparison: Comparison, rules: Iterable[Rule]) -> tuple[GateResult, ...]:
