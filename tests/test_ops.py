@@ -13,6 +13,7 @@ import csv
 import importlib.util
 import io
 import json
+import re
 import shutil
 import warnings
 from collections import Counter, defaultdict
@@ -451,6 +452,28 @@ def test_files_sharing_a_label_are_told_apart_never_dropped(tmp_path):
     (variant,) = two.comparison.variants
     assert variant.side.label == "run2/b32" and [c.key for c in variant.changes[:4]] == [k for k, _, _ in MOVERS]
     assert "2 inputs share the label b32: compared as run1/b32, run2/b32" in two.notes
+
+
+def test_the_same_file_given_twice_is_said_to_be_one(tmp_path):
+    """``ops a.json a.json`` said "give two or more profiles" though two were given: the message names the
+    file given twice (or the other spelling of it) and what to give instead."""
+    what = "ops compares a baseline with a different profile; give the baseline's file, then the variant's"
+    twice = CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_256)])
+    assert twice.exit_code == 2 and twice.output.splitlines()[-1] == f"Error: '{INF2_256}' is given twice: {what}"
+    (tmp_path / "sub").mkdir()
+    other = tmp_path / "sub" / ".." / "sub" / ".." / "link.json"
+    other.symlink_to(INF2_256)
+    spelled = CliRunner().invoke(cli, ["ops", str(INF2_256), str(other)])
+    assert spelled.output.splitlines()[-1] == f"Error: '{other}' is the same file as '{INF2_256}': {what}"
+    with pytest.raises(UsageError, match=f"^'{re.escape(str(INF2_256))}' is given twice: "):
+        neuroncmp.ops(neuroncmp.load(INF2_256), neuroncmp.load(INF2_256))
+    for folder in ("run1", "run2"):  # copies: read once (diff's rule), said in the error
+        (tmp_path / folder).mkdir()
+        shutil.copy(INF2_256, tmp_path / folder / "b32.json")
+    copies = CliRunner().invoke(cli, ["ops", str(tmp_path / "run1" / "b32.json"), str(tmp_path / "run2" / "b32.json")])
+    assert copies.exit_code == 2 and copies.output.splitlines()[-1].endswith(
+        f"(the inputs read: {tmp_path / 'run2' / 'b32.json'}: the same content as {tmp_path / 'run1' / 'b32.json'}; "
+        "read once (one capture))")
 
 
 @pytest.mark.parametrize("inputs", [

@@ -6,6 +6,7 @@ summaries: step time, batch size, label), reads each one's operation table at th
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from ..choices import (
 from ..comparison.bands import Band
 from ..comparison.ops import OpsComparison, OpsSide
 from ..errors import UsageError
+from ..escape import quote
 from ..model import Profile
 
 TOP = 20  # operators shown per variant by default (--top)
@@ -79,7 +81,9 @@ def ops_report(paths: Iterable[str | Path], options: OpsOptions) -> OpsReport:
     """Compare the operators of the baseline (the first path, or ``options.baseline``) with the others."""
     from ..ingest import load_set
 
-    profiles, said = load_set(paths, options.format_in)
+    given = [str(path) for path in paths]
+    _not_one_file(given)
+    profiles, said = load_set(given, options.format_in)
     return profiles_report(profiles, options, tuple(said))
 
 
@@ -91,13 +95,31 @@ def profiles_report(profiles: Sequence[Profile], options: OpsOptions, notes: tup
     named, said = _labelled(profiles)
     sides = _sides(named, options)
     if len(sides) < 2:
-        raise UsageError("ops compares a baseline with at least one variant: give two or more profiles")
+        _not_one_file([p.source.path for p in profiles if p.source.path])
+        why = f" (the inputs read: {'; '.join(notes)})" if notes else ""  # a copy read once, say
+        raise UsageError(f"ops compares a baseline with at least one variant: give two or more profiles{why}")
     baseline = _baseline(sides, options.baseline)
     variants = [side for side in sides if side is not baseline]
     if options.order == "batch" and all(s.batch_size for s in variants):
         variants.sort(key=lambda s: s.batch_size or 0)
     comparison = compare_ops(baseline, variants, options.level, _basis(sides, options.basis), options.band)
     return OpsReport(comparison, options.top, (*notes, *said))
+
+
+def _not_one_file(paths: list[str]) -> None:
+    """Every input the same file (``ops b32.json b32.json``, ``b32.json ./b32.json``, a link to it):
+    one profile, nothing to compare it with; a ``UsageError`` saying so and what to give."""
+    if len(paths) < 2:
+        return
+    try:
+        one = all(os.path.samefile(paths[0], path) for path in paths[1:])
+    except (OSError, ValueError):  # a path that does not exist: loading it names it
+        return
+    if one:
+        again = next((p for p in paths[1:] if p != paths[0]), None)
+        said = f"{quote(again)} is the same file as {quote(paths[0])}" if again else f"{quote(paths[0])} is given twice"
+        raise UsageError(f"{said}: ops compares a baseline with a different profile; give the baseline's file, "
+                         "then the variant's")
 
 
 def _basis(sides: list[OpsSide], basis: str) -> str:
