@@ -490,8 +490,22 @@ def test_the_api_takes_what_compare_takes(inputs):
 
 @pytest.mark.parametrize("bad", [None, 5, b"x.json", {"a": 1}])
 def test_the_api_refuses_other_inputs_naming_the_argument(bad):
-    with pytest.raises(UsageError, match=r"^inputs=.*: expected a profile, a path \(str or Path\) or a list"):
+    with pytest.raises(UsageError, match=r"^inputs\[1\]=.*: expected a profile, a path \(str or Path\) or a list"):
         neuroncmp.ops(str(INF2_256), bad)
+
+
+@pytest.mark.parametrize("inputs,place", [
+    (lambda: [[str(INF2_256), None, str(INF2_1024)]], "inputs[0][1]=None"),
+    (lambda: [str(INF2_256), [str(INF2_1024), [None]]], "inputs[1][1][0]=None"),
+    (lambda: [[str(INF2_256), ""]], "inputs[0][1]=''"),
+])
+def test_a_bad_element_of_a_list_is_named_by_its_position(inputs, place):
+    """``nc.ops([a, None, b])`` said ``inputs=None``, which the caller never wrote: the message names the
+    element (its index in each list), for ``nc.compare`` alike."""
+    for call in (neuroncmp.ops, neuroncmp.compare):
+        with pytest.raises(UsageError) as raised:
+            call(*inputs())
+        assert str(raised.value).startswith(f"{place}: expected a ")
 
 
 # --- Explorer Parquet with known truth ------------------------------------------------------

@@ -48,22 +48,30 @@ def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Pr
 
 
 def profiles_of(*inputs: Input) -> list[Profile]:
-    """Profiles from profiles, paths and (nested) lists of either, in order."""
-    out: list[Profile] = []
+    """Profiles from profiles, paths and (nested) lists of either, in order; anything else is a
+    ``UsageError`` naming its place (``inputs[0][1]=None``). Batch sizes are inferred across the
+    paths loaded here; the caller's own profiles stay untouched."""
     loaded: list[Profile] = []
-    for item in inputs:
+    out = _gathered(inputs, "inputs", loaded)
+    infer_batch_sizes(loaded)
+    return out
+
+
+def _gathered(items: Iterable[Any], where: str, loaded: list[Profile]) -> list[Profile]:
+    out: list[Profile] = []
+    for at, item in enumerate(items):
+        place = f"{where}[{at}]"
         if isinstance(item, _Profile):
             out.append(Profile.of(item))
         elif isinstance(item, (str, Path)):
-            found = load(item)
+            found = load(path_arg(place, item))
             out += found
             loaded += found
         elif isinstance(item, Iterable) and not isinstance(item, (bytes, Mapping)):
-            out += profiles_of(*item)
+            out += _gathered(item, place, loaded)
         else:
-            raise UsageError(f"{shown('inputs', item)}: expected a profile, a path (str or Path) or a "
+            raise UsageError(f"{shown(place, item)}: expected a profile, a path (str or Path) or a "
                              f"list of them, found {type(item).__name__}")
-    infer_batch_sizes(loaded)  # across the paths loaded here; the caller's own profiles stay untouched
     return out
 
 
