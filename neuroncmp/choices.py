@@ -49,6 +49,11 @@ SUSPECT: Final = "suspect"
 CONTEXT: Final = "context"
 ABSENT: Final = "absent"
 
+# A semaphore wait's change beyond the noise band (``ops``): waiting is not work, so a wait that grew
+# or shrank is said as such, never scored better or worse.
+MORE_WAITING: Final = "more waiting"
+LESS_WAITING: Final = "less waiting"
+
 # Which way is better for a metric (the catalog's ``direction``): higher, lower, or neither (neutral:
 # shown, never scored; the same word as the verdict ``NEUTRAL``).
 Better = Literal["higher", "lower", "neutral"]

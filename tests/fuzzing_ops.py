@@ -17,7 +17,7 @@ and options drawn from good values and bad ones (``--level``, ``--top``, ``--bas
 
 - exit 2 exactly when a bad option was drawn; else 0, or 1 with one error line (a refused input);
   never a traceback, nothing written outside the output;
-- on exit 0 the comparison (its JSON, schema ``neuroncmp.ops/2``, made again by the library) shows no
+- on exit 0 the comparison (its JSON, schema ``neuroncmp.ops/3``, made again by the library) shows no
   non-finite or negative time: every operator's, change's and step's is a finite number (or null where
   a side has none) and every time >= 0; no ``NaN``/``Infinity`` token, no ``non_finite`` member, no
   ``nan``/``inf`` word in the printed output;

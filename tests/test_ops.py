@@ -236,7 +236,7 @@ def test_json_and_csv_hold_every_operator():
                  if r["opcode"] != "EVENT_SEMAPHORE"}
     data = json.loads(CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--format", "json",
                                                "--top", "3"]).stdout)
-    assert data["schema"] == "neuroncmp.ops/2"
+    assert data["schema"] == "neuroncmp.ops/3"
     ops = [r for r in data["rows"] if r["kind"] == "op"]
     assert {r["op"] for r in ops} == keys and len(ops) == len(keys) == 37
     assert [(r["op"], round(r["variant_s"] * 1e9)) for r in ops[:4]] == [(k, a) for k, _, a in MOVERS]
@@ -244,7 +244,83 @@ def test_json_and_csv_hold_every_operator():
     assert {r["kind"] for r in data["rows"]} == {"op", "unexplained", "wait"}
     rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(
         cli, ["ops", str(INF2_256), str(INF2_1024), "--format", "csv", "--top", "3"]).stdout)))
-    assert {r["op"] for r in rows if r["kind"] == "op"} == keys and {r["schema"] for r in rows} == {"neuroncmp.ops/2"}
+    assert {r["op"] for r in rows if r["kind"] == "op"} == keys and {r["schema"] for r in rows} == {"neuroncmp.ops/3"}
+
+
+def _work_keys(*paths: Path) -> set[str]:
+    return {f"{r['subgroup']} {r['opcode']}" for path in paths for r in _doc(path)["instruction"]
+            if r["opcode"] != "EVENT_SEMAPHORE"}
+
+
+def test_markdown_shows_every_operator_as_json_does():
+    """Markdown kept the terminal's top 20 and "(other ops): 17" where JSON and CSV hold all 37 (the
+    work operators of the two files, counted from their rows). A document shows every one; folded only
+    when --top is given, and then the fold says how many and names the largest change among them."""
+    keys = _work_keys(INF2_256, INF2_1024)
+    assert len(keys) == 37
+    every = CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--format", "md"]).stdout
+    table = every.split("Semaphore waits")[0]
+    assert {line.split(" | ")[0][2:] for line in table.splitlines() if line.startswith("| ")} - {
+        "op", "(unexplained rest) "[:-1]} == keys
+    assert "(other ops)" not in every
+    # --top 3: the 34 others folded; the largest change among them is Tensor DRAIN's, 325 -> 630 ns (MOVERS)
+    three = CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--format", "md", "--top", "3"]).stdout
+    assert "| (other ops): 34 |" in three
+    assert ("folded into (other ops): the 34 operators past the first 3; the largest change among them: "
+            "Tensor DRAIN +305.0 ns (worse); --all shows every one") in three
+    terminal = CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--no-color", "--width", "200"]).stdout
+    # the terminal's 20: the 17 folded are the ones that did not move at all (the ranking puts them last)
+    assert "folded into (other ops): the 17 operators past the first 20; none of them changed; --all shows every " \
+           "one" in terminal
+    everything = CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--no-color", "--all"]).stdout
+    assert "(other ops)" not in everything and all(f"\n{key[:20]}" in everything for key in keys)
+
+
+def _wait_ns(path: Path, engine: str) -> int:
+    """The union of an engine's EVENT_SEMAPHORE intervals, in ns, from the rows."""
+    spans = sorted((r["timestamp"], r["timestamp"] + r["duration"]) for r in _doc(path)["instruction"]
+                   if r["subgroup"] == engine and r["opcode"] == "EVENT_SEMAPHORE")
+    covered, reach = 0, None
+    for start, end in spans:
+        reach = start if reach is None else max(reach, start)
+        covered += max(0, end - reach)
+        reach = max(reach, end)
+    return covered
+
+
+def test_a_wait_that_grew_is_more_waiting_never_worse():
+    """The tensor engine's semaphore waits grew from 256 to 1024 (+21 %) and were scored "worse": waiting
+    is not work (an engine waits longer when another one's work grows). Beyond the band it is "more
+    waiting", below it "less waiting", never scored."""
+    before, after = _wait_ns(INF2_256, "Tensor"), _wait_ns(INF2_1024, "Tensor")
+    assert after - before > max(50, 0.02 * before)  # beyond the time band: 2 % or 50 ns
+    data = json.loads(CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--format", "json"]).stdout)
+    assert data["schema"] == "neuroncmp.ops/3"
+    waits = {r["op"]: r for r in data["rows"] if r["kind"] == "wait"}
+    tensor = waits["Tensor EVENT_SEMAPHORE"]
+    assert round(tensor["change_s"] * 1e9) == after - before and tensor["verdict"] == "more waiting"
+    assert not {r["verdict"] for r in waits.values()} & {"worse", "better"}
+    assert all(r["counted"] is False for r in waits.values())
+    text = CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--no-color", "--width", "200"]).stdout
+    (line,) = [line for line in text.splitlines() if line.startswith("Tensor EVENT_SEMAPHORE ")]
+    assert line.endswith("more waiting")
+    # the other way round the same wait shrank: less waiting
+    back = json.loads(CliRunner().invoke(cli, ["ops", str(INF2_1024), str(INF2_256), "--format", "json"]).stdout)
+    assert {r["op"]: r["verdict"] for r in back["rows"] if r["kind"] == "wait"}["Tensor EVENT_SEMAPHORE"] == \
+        "less waiting"
+
+
+@pytest.mark.parametrize("fmt", ["term", "md", "html"])
+def test_a_level_with_no_operator_prints_no_empty_table(fmt):
+    """The view JSON ties no instruction to an NKI source line: --level kernel printed a table heading
+    and no operator under it. It says there is none, and shows no table."""
+    result = CliRunner().invoke(cli, ["ops", str(INF2_256), str(INF2_1024), "--level", "kernel", "--format", fmt,
+                                      "--no-color"] if fmt == "term" else
+                                ["ops", str(INF2_256), str(INF2_1024), "--level", "kernel", "--format", fmt])
+    assert result.exit_code == 0, result.output
+    assert "no NKI source lines on either side: no table" in result.stdout
+    assert "(unexplained rest)" not in result.stdout and "<table>" not in result.stdout
+    assert not [line for line in result.stdout.splitlines() if line.startswith(("op ", "| op |"))]
 
 
 # --- bad op tables: refused in one line naming the file, the place and what was found --------------

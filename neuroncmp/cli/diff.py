@@ -9,6 +9,7 @@ import click
 from ..choices import SORTS, Basis, Order, Sort
 from .app import BoundaryCommand
 from .options import (
+    all_option,
     baseline_option,
     basis_option,
     format_in_option,
@@ -31,9 +32,7 @@ from .options import (
 @click.option("--group", "groups", multiple=True, metavar="GROUP", help="Only these catalog groups.")
 @click.option("--metric", "globs", multiple=True, metavar="GLOB", help="Only metrics matching GLOB.")
 @click.option("--only-changed", is_flag=True, help="Hide rows inside the noise band (counted).")
-@click.option("--all", "all_rows", is_flag=True,
-              help="Every row, findings and note (the terminal's default of two or more profiles: the "
-                   "headline, warnings, findings and the largest changes, to fit one screen).")
+@all_option
 @click.option("--sort", type=click.Choice(SORTS), default="group", show_default=True,
               help="group: catalog order; change: biggest change first, measured in noise bands; name.")
 @order_option

@@ -7,6 +7,7 @@ import click
 from ..choices import BASES, OPS_LEVELS, ORDERS, check
 from .app import BoundaryCommand
 from .options import (
+    all_option,
     baseline_option,
     basis_option,
     format_in_option,
@@ -22,8 +23,10 @@ from .options import (
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--level", type=click.Choice(OPS_LEVELS), default="opcode", show_default=True,
               help="engine x opcode, HLO op, framework layer, or NKI kernel source line.")
-@click.option("--top", type=click.IntRange(1), default=20, show_default=True, metavar="N",
-              help="Operators shown per variant (the rest are summed on one line).")
+@click.option("--top", type=click.IntRange(1), metavar="N",
+              help="Operators shown per variant in the tables, the rest summed on one line (default: 20 in the "
+                   "terminal; every one in the other formats and with -o).")
+@all_option
 @baseline_option
 @basis_option
 @order_option
@@ -32,9 +35,9 @@ from .options import (
 @format_in_option
 @no_color_option
 @width_option
-def ops(files: tuple[str, ...], level: str, top: int, baseline: str | None, basis: str, order: str,
-        bands: tuple[str, ...], fmt: str | None, output: str | None, format_in: str | None, no_color: bool,
-        width: int | None) -> None:
+def ops(files: tuple[str, ...], level: str, top: int | None, all_rows: bool, baseline: str | None, basis: str,
+        order: str, bands: tuple[str, ...], fmt: str | None, output: str | None, format_in: str | None,
+        no_color: bool, width: int | None) -> None:
     """Compare operators: FILES are view JSONs (--output-format json), Explorer Parquet folders or
     capture run folders' profiles; the first is the baseline unless --baseline names another."""
     from ..commands.ops import OpsOptions, ops_report
@@ -42,7 +45,8 @@ def ops(files: tuple[str, ...], level: str, top: int, baseline: str | None, basi
 
     renderer = choose("ops", fmt, output)
     check_output(output, files)
-    options = OpsOptions(check("--level", level, OPS_LEVELS), top, baseline, check("--basis", basis, BASES),
+    shown = _top(top, all_rows, terminal=renderer.name == "term" and output is None)
+    options = OpsOptions(check("--level", level, OPS_LEVELS), shown, baseline, check("--basis", basis, BASES),
                          tuple(bands), check("--order", order, ORDERS), format_in)
     report = ops_report(files, options)
     notes(report.notes)
@@ -50,3 +54,16 @@ def ops(files: tuple[str, ...], level: str, top: int, baseline: str | None, basi
         warn([*(v.graph_change for v in report.comparison.variants if v.graph_change),
               *report.comparison.step_doubts])
     emit(renderer, "ops", report, output, no_color, width)
+
+
+def _top(top: int | None, all_ops: bool, terminal: bool) -> int | None:
+    """Operators per table: ``--top``; else every one (``--all``, a file, a format other than the
+    terminal: a document, as ``diff``'s are) or the terminal's 20, one screen."""
+    from ..commands.ops import TOP
+    from ..errors import UsageError
+
+    if all_ops and top is not None:
+        raise UsageError("--top and --all: give one (--all shows every operator)")
+    if top is not None or all_ops:
+        return top
+    return TOP if terminal else None

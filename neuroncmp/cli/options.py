@@ -101,6 +101,13 @@ order_option = click.option(
     help="Variants by batch size (when all are known) or in the order given.")
 
 
+def all_option(func: F) -> F:
+    """``--all``: the terminal's whole report, where its default fits one screen (``diff``, ``ops``)."""
+    return click.option("--all", "all_rows", is_flag=True,
+                        help="Everything in the terminal: every row (diff: every finding and note too; ops: "
+                             "every operator), where its default fits one screen.")(func)
+
+
 def threshold_option(kinds: str, help: str) -> Callable[[F], F]:
     """``--threshold``: noise bands of the ``kinds`` a command judges (``N%|Npp|AMOUNT``)."""
     return click.option("--threshold", "bands", multiple=True, metavar=f"[KEY=]{kinds}", help=help)

@@ -16,14 +16,15 @@ suspect ones, then unchanged ones, each tier by the size of the operator's own c
 both directions alike (when the step got shorter, an operator that grew is still a mover). At the
 layer level only layers with no listed sub-layer are counted (a parent's time already includes its
 children's); parents follow the counted operators. Semaphore waits are compared apart, ranked the
-same way, and never counted.
+same way, and never counted nor scored: waiting is not work, so a wait beyond the band is ``more
+waiting`` or ``less waiting``, never worse or better.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..choices import ADDED, BETTER, REMOVED, SAMPLE, SUSPECT, UNCHANGED, WORSE
+from ..choices import ADDED, BETTER, LESS_WAITING, MORE_WAITING, REMOVED, SAMPLE, SUSPECT, UNCHANGED, WORSE
 from ..ingest.ops import LEVEL_NAMES, NONE, Op, OpTable
 from .bands import Band
 
@@ -152,7 +153,8 @@ def _variant(base: OpsSide, side: OpsSide, basis: str, band: Band) -> OpsVariant
                       graph_change(base, side))
 
 
-_TIERS = {WORSE: 0, BETTER: 0, ADDED: 0, REMOVED: 0, SUSPECT: 1}  # then UNCHANGED: 2
+_TIERS = {WORSE: 0, BETTER: 0, ADDED: 0, REMOVED: 0, MORE_WAITING: 0, LESS_WAITING: 0, SUSPECT: 1}  # UNCHANGED: 2
+_WAITING = {WORSE: MORE_WAITING, BETTER: LESS_WAITING}  # a wait's change is said, not scored
 
 
 def _rank(change: OpChange) -> tuple[bool, int, float, str]:
@@ -171,6 +173,7 @@ def _changes(base: OpsSide, side: OpsSide, basis: str, band: Band, waits: bool) 
         tb = None if b is None else b.time / base.per(basis)
         tv = None if v is None else v.time / side.per(basis)
         verdict = _verdict(b, v, tb, tv, base, side, band)
+        verdict = _WAITING.get(verdict, verdict) if waits else verdict
         counted = not waits and key not in parents and verdict != SUSPECT
         out.append(OpChange(key, tb, tv, verdict, counted, b, v, not waits and key in parents))
     return out

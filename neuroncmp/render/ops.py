@@ -1,9 +1,12 @@
 """``neuroncmp ops`` in every format: one walk over the comparison (``rows``), written as text,
 Markdown, HTML, JSON and CSV by the formats' ``ops`` methods. The graph change comes first.
 
-JSON and CSV (schema ``neuroncmp.ops/2``) hold every operator, in rank order; the text, Markdown and
-HTML tables show the first ``--top`` and sum the rest on one line. Schema /2 (from the unversioned
-/1): every operator, no ``others`` row; ``relative_change``; a ``schema`` member and CSV column.
+JSON and CSV (schema ``neuroncmp.ops/3``) hold every operator, in rank order; the text, Markdown and
+HTML tables show the first ``top`` (the CLI's terminal: 20 unless ``--top`` or ``--all``; its other
+formats and ``-o``: every one unless ``--top``), sum the rest on one line and name the largest change
+among them. Schema /2 (from the unversioned /1): every operator, no ``others`` row;
+``relative_change``; a ``schema`` member and CSV column. /3: a wait's verdict is ``more waiting`` or
+``less waiting`` (it was ``worse``/``better``: waiting is not work); ``left_out`` per variant.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from ..units import SECOND, format_value
 from .changes import relative_text
 from .json_out import dumps
 
-SCHEMA = "neuroncmp.ops/2"
+SCHEMA = "neuroncmp.ops/3"
 UNEXPLAINED = "(unexplained rest)"
 OTHERS = "(other ops)"
 
@@ -79,11 +82,11 @@ def _record(comparison: OpsComparison, variant: OpsVariant, change: OpChange, ki
 
 
 def _split(variant: OpsVariant, top: int | None) -> tuple[list[OpChange], list[OpChange]]:
+    """The operators a table shows and those it folds into one line (every one past ``top``)."""
     changes = list(variant.changes)
     if top is None or len(changes) <= top:
         return changes, []
-    shown = changes[:top]
-    return shown, [c for c in changes[top:] if c.counted]
+    return changes[:top], changes[top:]
 
 
 def _heading(comparison: OpsComparison, variant: OpsVariant) -> str:
@@ -108,11 +111,11 @@ def _cells(variant: OpsVariant, change: OpChange) -> list[str]:
 
 
 def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[list[str]]]:
-    shown, rest = _split(variant, top)
+    shown, folded = _split(variant, top)
     body = [_cells(variant, c) for c in shown]
-    if rest:
-        total = sum(c.change for c in rest)
-        body.append([f"{OTHERS}: {len(rest)}", "", "", _signed(total), "", "",
+    if folded:  # their contributions (parents and suspect operators have none)
+        total = sum(c.change for c in folded if c.counted)
+        body.append([f"{OTHERS}: {len(folded)}", "", "", _signed(total), "", "",
                      _share(variant.share_of_change(total)), ""])
     if variant.unexplained is not None:
         body.append([UNEXPLAINED, "", "", _signed(variant.unexplained), "", "",
@@ -121,13 +124,22 @@ def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[
     return body, waits
 
 
-def _left_out(variant: OpsVariant) -> list[str]:
-    """The suspect operators, named: shown above, in no contribution and not in the rest."""
-    keys = variant.left_out
-    if not keys:
-        return []
-    return [f"left out of the contributions and the unexplained rest (suspect: longer than the step, never "
-            f"scored): {', '.join(keys)}"]
+def _under(comparison: OpsComparison, variant: OpsVariant, top: int | None) -> list[str]:
+    """What a variant's table does not show itself: the operators folded into one line (how many, the
+    largest change among them), the suspect ones left out of the sums, or that there is no operator."""
+    if not variant.changes:
+        return [f"no {LEVEL_NAMES[comparison.level]}s on either side: no table"]
+    out = []
+    if folded := _split(variant, top)[1]:
+        largest = max(folded, key=lambda c: abs(c.change))  # the first of equals: the ranking's
+        moved = (f"the largest change among them: {largest.key} {_signed(largest.change)} ({largest.verdict})"
+                 if largest.change else "none of them changed")
+        out.append(f"folded into {OTHERS}: the {len(folded)} operators past the first {top}; {moved}; "
+                   "--all shows every one")
+    if variant.left_out:
+        out.append("left out of the contributions and the unexplained rest (suspect: longer than the step, "
+                   f"never scored): {', '.join(variant.left_out)}")
+    return out
 
 
 def _opening(comparison: OpsComparison) -> list[str]:
@@ -144,7 +156,12 @@ def _footer(comparison: OpsComparison) -> list[str]:
             "that change; of step = its time / the step time; of change = its contribution (its change in "
             "time) / the step-time change; the unexplained rest = step change - sum of contributions (engines "
             "overlap, the step holds idle time)")
-    return [rule, *comparison.notes]
+    waits = [_WAITS_RULE] if any(v.waits for v in comparison.variants) else []
+    return [rule, *waits, *comparison.notes]
+
+
+_WAITS_RULE = ("a semaphore wait is not work: beyond the same band it is 'more waiting' or 'less waiting', "
+               "never better or worse (an engine waits longer when another engine's work grows)")
 
 
 def terminal(report: OpsReport, width: int = 100) -> str:
@@ -152,8 +169,9 @@ def terminal(report: OpsReport, width: int = 100) -> str:
     out += _wrapped(_opening(comparison), width)
     for variant in comparison.variants:
         body, waits = _table(variant, report.top)
-        out += ["", *_wrapped([_heading(comparison, variant)], width), *_aligned([list(_COLUMNS), *body], width),
-                *_wrapped(_left_out(variant), width)]
+        table = _aligned([list(_COLUMNS), *body], width) if variant.changes else []
+        out += ["", *_wrapped([_heading(comparison, variant)], width), *table,
+                *_wrapped(_under(comparison, variant, report.top), width)]
         if waits:
             out += ["", "semaphore waits (not work, not counted):", *_aligned(waits, width)]
     out += ["", *_wrapped(_footer(comparison), width)]
@@ -180,10 +198,11 @@ def markdown_text(report: OpsReport) -> str:
     out += [f"> **{markdown(line)}**" for line in _opening(comparison)]
     for variant in comparison.variants:
         body, waits = _table(variant, report.top)
-        out += ["", f"## {markdown(_heading(comparison, variant))}", "", "| " + " | ".join(_COLUMNS) + " |",
-                "|" + "---|" + "---:|" * 6 + "---|"]
-        out += ["| " + " | ".join(markdown(c) for c in row) + " |" for row in body]
-        out += [f"\n{markdown(line)}" for line in _left_out(variant)]
+        out += ["", f"## {markdown(_heading(comparison, variant))}"]
+        if variant.changes:
+            out += ["", "| " + " | ".join(_COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
+                    *("| " + " | ".join(markdown(c) for c in row) + " |" for row in body)]
+        out += [f"\n{markdown(line)}" for line in _under(comparison, variant, report.top)]
         if waits:
             out += ["", "Semaphore waits (not work, not counted):", "",
                     "| " + " | ".join(_WAIT_COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
@@ -200,8 +219,8 @@ def html_text(report: OpsReport) -> str:
     for variant in comparison.variants:
         body, waits = _table(variant, report.top)
         parts.append(f"<h2>{html(_heading(comparison, variant))}</h2>")
-        parts.append(_html_table(list(_COLUMNS), body))
-        parts += [f"<p>{html(line)}</p>" for line in _left_out(variant)]
+        parts += [_html_table(list(_COLUMNS), body)] if variant.changes else []
+        parts += [f"<p>{html(line)}</p>" for line in _under(comparison, variant, report.top)]
         if waits:
             parts += ["<p>Semaphore waits (not work, not counted):</p>",
                       _html_table(list(_WAIT_COLUMNS), waits)]
