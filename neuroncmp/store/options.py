@@ -70,19 +70,21 @@ def keys(series_by: SeriesBy) -> tuple[str, ...] | None:
     return parse_keys(",".join(arguments.texts("series_by", series_by)))
 
 
-def tags(where: Mapping[str, str | Iterable[str]]) -> dict[str, tuple[str, ...]]:
+def tags(where: Mapping[str, str | Iterable[str]], keywords: bool = False) -> dict[str, tuple[str, ...]]:
     """Tag -> accepted values; checked: string keys, each value a string or a non-empty list of them
     (an empty list would accept no value: a filter that can match nothing is refused, as is one
-    that matches no run)."""
+    that matches no run). ``keywords``: the tags were keyword arguments (``store.runs(model=[])``),
+    and an error names one as it was written (``model=[]``), not as ``where['model']``."""
     if not isinstance(where, Mapping):
         raise UsageError(f"{arguments.shown('where', where)}: expected a mapping of tags to values")
     for key in where:
         if not isinstance(key, str):
             raise UsageError(f"{arguments.shown('where', key)}: expected each key to be a string")
-    checked = {k: arguments.texts(f"where[{k!r}]", v) for k, v in where.items()}
+    named = {k: k if keywords else f"where[{k!r}]" for k in where}
+    checked = {k: arguments.texts(named[k], v) for k, v in where.items()}
     for key, values in checked.items():
         if not values:
-            raise UsageError(f"{arguments.shown(f'where[{key!r}]', where[key])}: expected at least one value")
+            raise UsageError(f"{arguments.shown(named[key], where[key])}: expected at least one value")
     return checked
 
 

@@ -79,15 +79,20 @@ class Store:
 
     def runs(self, *, series_by: str | Iterable[str] | None = None,
              **where: str | Iterable[str]) -> tuple[reading.Run, ...]:
-        """Every run (matching ``where`` tags), in time order, its ``series`` as keyed by
-        ``series_by`` (default: the store's setting, else every tag)."""
-        return tuple(queries.runs(self.engine, self.path, tags(where),
+        """The stored runs as a tuple of ``Run`` (run, time, time_source, commit, tags, series, label,
+        source, format, batch_size), in time order. Each keyword is a tag filter: ``model="bert-large"``
+        keeps the runs with that tag value, ``model=["a", "b"]`` either value; none keeps every run.
+        ``series`` is each run's series key by ``series_by`` (tag names: ``"model,batch_size"`` or a
+        list; default: the store's setting, else every tag). A filter with no value, or one no run
+        matches, and a ``series_by`` tag no run has, are a ``UsageError`` naming it."""
+        return tuple(queries.runs(self.engine, self.path, tags(where, keywords=True),
                                   queries.series_by(self.engine, self.path, keys(series_by))))
 
     def history(self, metric: str, *, series_by: str | Iterable[str] | None = None,
                 **where: str | Iterable[str]) -> trends.History:
-        """Every series of ``metric`` (one per distinct tag set) with its shifts."""
-        return self.history_where(metric, where, series_by=series_by)
+        """Every series of ``metric`` (one per distinct tag set) with its shifts; the keywords are tag
+        filters, as ``runs`` takes them."""
+        return self.history_where(metric, tags(where, keywords=True), series_by=series_by)
 
     def history_where(self, metric: str, where: Mapping[str, Iterable[str]], *,
                       series_by: str | Iterable[str] | None = None) -> trends.History:
@@ -117,7 +122,7 @@ class Store:
                      **where: str | Iterable[str]) -> baseline.HistoryBaseline:
         """The last ``runs`` runs of ``new``'s series (``where`` picks it when several match)."""
         runs = arguments.integer("runs", runs, 1, MAX_RUNS)
-        return baseline.history_baseline(self.engine, self.path, new, tags(where), runs)
+        return baseline.history_baseline(self.engine, self.path, new, tags(where, keywords=True), runs)
 
     def diff_history(self, path: str | Path, *, runs: int = baseline.HISTORY_RUNS,
                      where: Mapping[str, str | Iterable[str]] | None = None, basis: Basis = AUTO,
