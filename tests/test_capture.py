@@ -50,7 +50,7 @@ def test_sweep_exits_0_and_reports_the_upper_bound(swept):
     _, result = swept
     assert result.exit_code == 0, result.output
     assert "b64  out-of-memory" in result.stdout
-    assert f"upper bound: batch 64 ran out of device memory (asked for {6 * GiB} bytes" in result.stdout
+    assert "upper bound: batch 64 ran out of device memory (asked for 6.000 GiB of tensors)" in result.stdout
 
 
 def test_sweep_writes_one_summary_json_per_captured_batch(swept):

@@ -53,13 +53,18 @@ def gib(value: float) -> str:
 
 
 def captured(tmp_path_factory: pytest.TempPathFactory, batches: str, **switches: str) -> Path:
+    return capture_printing(tmp_path_factory, batches, **switches)[0]
+
+
+def capture_printing(tmp_path_factory: pytest.TempPathFactory, batches: str, **switches: str) -> tuple[Path, str]:
+    """The run folder and what ``capture`` printed."""
     with pytest.MonkeyPatch.context() as mp:
         out = tmp_path_factory.mktemp("capture") / "run"
         use_standins(mp, out.parent / "no-neuron-bin")
         for name, value in switches.items():
             mp.setenv(name, value)
-        CliRunner().invoke(cli, ["capture", "--batch", batches, "--out", str(out), "--", *TRAIN])
-    return out
+        result = CliRunner().invoke(cli, ["capture", "--batch", batches, "--out", str(out), "--", *TRAIN])
+    return out, result.output
 
 
 def run(*args: str) -> str:
@@ -69,8 +74,18 @@ def run(*args: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def oom_at_64(tmp_path_factory):
-    return captured(tmp_path_factory, "2,4,8,16,32,64")
+def oom_at_64_capture(tmp_path_factory):
+    return capture_printing(tmp_path_factory, "2,4,8,16,32,64")
+
+
+@pytest.fixture(scope="module")
+def oom_at_64(oom_at_64_capture):
+    return oom_at_64_capture[0]
+
+
+@pytest.fixture(scope="module")
+def oom_at_64_printed(oom_at_64_capture):
+    return oom_at_64_capture[1]
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +158,7 @@ def test_no_batch_recommended_past_the_bound_the_forecast_missed(oom_at_64):
             f"though the memory forecast puts it at {gib(at_64)} of 16.00 GiB per core as profiled: the "
             "forecast does not hold there") in text
     assert "action: keep the batch below b64; b32 is the largest batch that ran" in text
+    assert "largest batch   below b64, which ran out of device memory at capture: the forecast, b" in text
     assert "memory has room" not in text and not re.search(r"try b(6[4-9]|[7-9]\d|\d{3})", text)
     assert "recommendation: b32 (batch 32)" in text
 
@@ -162,12 +178,37 @@ def test_a_bound_the_profiler_may_explain_is_stated_as_untested(oom_at_128):
     assert "try b128" not in text
 
 
-def test_a_compile_time_bound_fits_neither_way(tmp_path_factory):
-    out = captured(tmp_path_factory, "8,16,32,64", STANDIN_OOM_KIND="XCG815")
-    text = run("sweep", str(out))
+@pytest.fixture(scope="module")
+def compile_oom_at_64(tmp_path_factory):
+    return capture_printing(tmp_path_factory, "8,16,32,64", STANDIN_OOM_KIND="XCG815")
+
+
+def test_a_compile_time_bound_the_forecast_fits_contradicts_it(compile_oom_at_64):
+    text = run("sweep", str(compile_oom_at_64[0]))
     assert "axis: b8, b16, b32; b64: out of device memory at compile time" in text
-    assert ("b64 ran out of device memory at compile time: neuronx-cc [XCG815] estimated 16.80 GiB, over its "
-            "16.00 GiB limit, so it does not fit with or without the profiler") in text
+    # the compiler's estimate holds no profiler: weighed against the forecast without its buffers,
+    # which puts b64 well under the 16 GiB the compiler says it exceeds (16.80 GiB)
+    fixed, slope = line_through([8, 16, 32])
+    bare = fixed + slope * 64 - max(table_bytes(b)[1] for b in (8, 16, 32))
+    assert bare < 16 * GiB
+    assert ("b64 ran out of device memory at compile time (neuronx-cc [XCG815] estimated 16.80 GiB, over its "
+            f"16.00 GiB limit), though the memory forecast puts it at {gib(bare)} of 16.00 GiB per core "
+            "without the profiler's buffers: the forecast does not hold there") in text
+    # as with a runtime failure the forecast contradicts: no batch from it, and one wording for the event
+    assert ("not run: memory-headroom: the memory forecast fits b64 without the profiler's buffers, yet it ran "
+            "out of device memory at compile time: the forecast does not hold there") in text
+    assert "memory has room" not in text and "ran out of device memory at capture" not in text
+    assert "largest batch   below b64, which ran out of device memory at compile time: the forecast, b118" in text
+    data = json.loads(run("sweep", str(compile_oom_at_64[0]), "--format", "json"))["oom_bound"]
+    assert data["verdict"] == "contradicted" and abs(data["forecast_unprofiled"] / bare - 1) < 1e-6
+
+
+def test_capture_prints_sizes_as_its_table_does(compile_oom_at_64, oom_at_64_printed):
+    assert ("upper bound: batch 64 ran out of device memory at compile time (neuronx-cc [XCG815] estimated "
+            "16.80 GiB, over its 16.00 GiB limit)") in compile_oom_at_64[1]
+    # fake_train.py asks for 64 x 96 MiB = 6 GiB of tensors at b64
+    assert "upper bound: batch 64 ran out of device memory (asked for 6.000 GiB of tensors)" in oom_at_64_printed
+    assert "the runtime failed to allocate 6.000 GiB of tensors on ND 0:NC 0" in oom_at_64_printed
 
 
 def test_other_failures_are_counted_and_named(tmp_path_factory):

@@ -5,14 +5,17 @@ A batch size that ran out of memory while profiled may still fit in training: th
 buffers (about 2 GiB, AWS "Neuron Device Memory") are not allocated there. Whether it may is the
 memory forecast's to say (``fits.MemoryForecast``, fitted on the batch sizes that ran):
 
-- the compiler refused the graph (``stage: compile``): neuronx-cc's estimate is of the graph's own
-  peak memory, with no profiler in it: it does not fit either way (``COMPILER``);
-- no forecast (``NO_FORECAST``): the bound stands as captured;
-- the forecast puts the bound within the core's memory as profiled (``CONTRADICTED``): the capture
-  proves the forecast wrong there, so nothing above the largest batch that ran is recommended from it;
+- no forecast: the bound stands as captured (``NO_FORECAST``; ``COMPILER`` where neuronx-cc refused
+  the graph, ``stage: compile``: its estimate is of the graph's own peak memory, with no profiler in
+  it, so it does not fit either way);
+- the forecast puts the bound within the core's memory (``CONTRADICTED``): as profiled for a runtime
+  failure, without the profiler's buffers for the compiler's (whose estimate has none in it). The
+  capture proves the forecast wrong there either way, so nothing above the largest batch that ran
+  is recommended from it;
 - it puts the bound over the memory as profiled but within it without the profiler's buffers
   (``MAY_FIT``): it may fit in training, untested, with the margin the forecast leaves;
-- it puts the bound over the memory even without them (``AGREES``).
+- it puts the bound over the memory even without them (``AGREES``; a compiler's refusal is never
+  ``MAY_FIT``: its estimate holds no profiler).
 """
 
 from __future__ import annotations
@@ -45,6 +48,11 @@ class OomBound(NamedTuple):
         return self.failure.label
 
     @property
+    def basis(self) -> str:
+        """What the forecast the bound is weighed by counts: the compiler's estimate holds no profiler."""
+        return "without the profiler's buffers" if self.failure.at_compile else "as profiled"
+
+    @property
     def margin(self) -> float | None:
         """What the core's memory leaves over the forecast without the profiler (MAY_FIT only)."""
         if self.verdict != MAY_FIT or self.hbm is None or self.unprofiled is None:
@@ -67,7 +75,8 @@ class OomBound(NamedTuple):
             return ""
         hbm = f"{_gib(self.hbm)} per core"
         if self.verdict == CONTRADICTED:
-            return (f", though the memory forecast puts it at {_gib(self.profiled)} of {hbm} as profiled: "
+            forecast = self.unprofiled if self.failure.at_compile else self.profiled
+            return (f", though the memory forecast puts it at {_gib(forecast)} of {hbm} {self.basis}: "
                     "the forecast does not hold there")
         if self.verdict == MAY_FIT:
             return (f" with the profiler's {_gib(self.profiler)} of buffers; without them the memory forecast "
@@ -78,10 +87,8 @@ class OomBound(NamedTuple):
 
     def short(self) -> str:
         """The bound for the models' ``largest batch`` line: ``b64 ran out of device memory at capture``
-        and, where the forecast does not hold or may fit, that."""
+        and, where the forecast may fit, that (where it does not hold, the line says so first)."""
         said = f"{self.label} ran {self.failure.phrase()}"
-        if self.verdict == CONTRADICTED:
-            return said + " (the forecast does not hold there)"
         if self.verdict == MAY_FIT:
             return said + f" (may fit without the profiler's buffers, {_gib(self.margin)} to spare: untested)"
         return said
@@ -96,10 +103,11 @@ def oom_bound(failed: tuple[Failed, ...], memory: fits.MemoryForecast | None) ->
     smallest = min((f for f in failed if f.out_of_memory), key=lambda f: f.batch_size, default=None)
     if smallest is None:
         return None
-    if smallest.at_compile:
-        return OomBound(smallest, COMPILER, None, None, None, 0.0)
     if memory is None:
-        return OomBound(smallest, NO_FORECAST, None, None, None, 0.0)
+        return OomBound(smallest, COMPILER if smallest.at_compile else NO_FORECAST, None, None, None, 0.0)
     profiled, unprofiled = memory.at(smallest.batch_size), memory.at(smallest.batch_size, profiled=False)
-    verdict = CONTRADICTED if profiled <= memory.hbm else MAY_FIT if unprofiled <= memory.hbm else AGREES
+    if smallest.at_compile:  # the compiler's estimate has no profiler in it: weighed without the buffers
+        verdict = CONTRADICTED if unprofiled <= memory.hbm else AGREES
+    else:
+        verdict = CONTRADICTED if profiled <= memory.hbm else MAY_FIT if unprofiled <= memory.hbm else AGREES
     return OomBound(smallest, verdict, profiled, unprofiled, memory.hbm, memory.profiler_buffers)

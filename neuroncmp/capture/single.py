@@ -17,6 +17,7 @@ from typing import Any
 from .. import __version__
 from ..errors import InputError, UsageError
 from ..ingest.manifest import MANIFEST_SCHEMA, manifest_document, profile_entry
+from ..units import BYTE, format_value
 from . import discovery, keep, oom, record
 from .events import DONE, LINE, START, VIEW, Event, Listener, ignore
 from .plan import RAW
@@ -93,8 +94,9 @@ def _run_capture(request: GraphRequest, tools: Tools, raw_dir: Path, on_event: L
     if result.exit_status != 0:
         report = oom.parse(text)
         if report is not None:
-            raise InputError(f"{tools.kind} capture ran out of device memory (asked for "
-                             f"{report.requested_bytes} bytes of {report.requested_usage}); log: {log}")
+            asked = report.requested_bytes
+            what = f"{format_value(asked, BYTE)} of {report.requested_usage}" if asked is not None else "memory"
+            raise InputError(f"{tools.kind} capture ran out of device memory (asked for {what}); log: {log}")
         last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "no output")
         raise ToolError(f"{tools.kind} capture failed (exit {result.exit_status}): {last.strip()}")
     return _written_ntff(raw_dir, request.nth, log)

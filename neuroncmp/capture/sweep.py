@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..units import BYTE, format_value
 from . import compiler_oom, discovery, keep, oom, preflight, record, sidecars
 from .events import DONE, LINE, SKIP, START, VIEW, Event, Listener, ignore
 from .plan import Plan, Variant
@@ -175,7 +176,7 @@ def _failed_run(plan: Plan, variant: Variant, log_text: str, started: float, opt
     report = _oom_report(log_text, started, options.mem_table_dir, raw, plan.out_dir)
     if report is not None:
         asked = report.requested_bytes
-        what = f"{asked} bytes of {report.requested_usage}" if asked is not None else "memory"
+        what = f"{format_value(asked, BYTE)} of {report.requested_usage}" if asked is not None else "memory"
         return _failure(variant, record.OOM, f"out of device memory: the runtime failed to allocate "
                         f"{what} on {report.where or 'the device'}", run_info, raw, report.as_dict())
     compiled = compiler_oom.parse(log_text)

@@ -140,14 +140,17 @@ def _summary(result: Any) -> str:
 
 
 def _bound_detail(bound: dict[str, Any]) -> str:
-    """`` (asked for N bytes of tensors)`` at run time; `` at compile time (neuronx-cc [XCG815]
-    estimated N bytes, over its limit of N bytes)``."""
+    """`` (asked for 6.000 GiB of tensors)`` at run time; `` at compile time (neuronx-cc [XCG815]
+    estimated 16.80 GiB, over its 16.00 GiB limit)``: the sizes as the table above prints them."""
+    from ..units import BYTE, format_value
+
     if bound.get("stage") == "compile":
         estimate, limit = bound.get("estimate_bytes"), bound.get("limit_bytes")
-        sizes = f" estimated {estimate} bytes, over its limit of {limit} bytes" if estimate and limit else ""
+        sizes = (f" estimated {format_value(estimate, BYTE)}, over its {format_value(limit, BYTE)} limit"
+                 if estimate and limit else "")
         return f" at compile time (neuronx-cc [{bound.get('code')}]{sizes})"
     asked = bound.get("requested_bytes")
-    return f" (asked for {asked} bytes of {bound.get('requested_usage')})" if asked else ""
+    return f" (asked for {format_value(asked, BYTE)} of {bound.get('requested_usage')})" if asked else ""
 
 
 def _in_use(bound: dict[str, Any]) -> list[str]:

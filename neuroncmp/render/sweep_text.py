@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..analysis import fits, table
+from ..analysis.capture_bound import CONTRADICTED
 from ..analysis.findings.base import Evidence, Finding
 from ..analysis.roofline import RooflinePoint
 from ..analysis.series import at_every
@@ -174,11 +175,17 @@ def _memory(sweep: Sweep) -> list[tuple[str, str]]:
     memory = sweep.memory
     if memory is None:
         return []
+    bound = sweep.oom_bound
+    forecast = (f"{_largest(memory)} ({format_value(memory.hbm, 'B')} "
+                f"per core: {memory.hbm_source.removeprefix('HBM per core: ')}; assumes linear growth)")
+    if bound is not None and bound.verdict == CONTRADICTED:  # the forecast's largest is past what failed
+        largest = (f"below {bound.label}, which ran {bound.failure.phrase()}: the forecast, {forecast}, does "
+                   "not hold there")
+    else:
+        largest = forecast + (f"; {bound.short()}" if bound else "")
     return [("device memory", f"{format_value(memory.fixed, 'B')} + {format_value(memory.per_sample, 'B')} x batch "
              f"(least squares, {len(memory.batches)} points, R² {_r2(memory.r2)})"),
-            ("largest batch", f"{_largest(memory)} ({format_value(memory.hbm, 'B')} "
-             f"per core: {memory.hbm_source.removeprefix('HBM per core: ')}; assumes linear growth)"
-             + (f"; {sweep.oom_bound.short()}" if sweep.oom_bound else ""))]
+            ("largest batch", largest)]
 
 
 def _largest(memory: fits.MemoryForecast) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from .. import fits
-from ..capture_bound import COMPILER, CONTRADICTED, MAY_FIT, OomBound
+from ..capture_bound import CONTRADICTED, MAY_FIT, OomBound
 from ..context import Context
 from ..table import TableRow
 from .base import BATCH, PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
@@ -129,11 +129,11 @@ class MemoryHeadroom:
             return NotRun(self.id, f"the memory forecast fits {fits_at} without profiler buffers, less than b{largest} "
                           "measured: the linear model does not describe this sweep's memory")
         if bound is not None and bound.verdict == CONTRADICTED:
-            return NotRun(self.id, f"the memory forecast fits {bound.label} as profiled, yet it ran out of device "
-                          f"memory at capture: the forecast does not hold there, so no batch above b{largest} is "
-                          "recommended from it")
+            return NotRun(self.id, f"the memory forecast fits {bound.label} {bound.basis}, yet it ran "
+                          f"{bound.failure.phrase()}: the forecast does not hold there, so no batch above "
+                          f"b{largest} is recommended from it")
         room = _room(memory.largest_unprofiled, bound)
-        below = f" below {bound.label}, which ran out of device memory at capture" if bound else ""
+        below = f" below {bound.label}, which ran {bound.failure.phrase()}" if bound else ""
         if room < HEADROOM * largest:
             return Passed(self.id, f"the forecast fits at most b{room} without profiler buffers{below}: little "
                           f"room above b{largest}")
@@ -149,7 +149,7 @@ class MemoryHeadroom:
             self.id, BATCH,
             f"memory has room for a larger batch: b{largest} {uses} {used / 2**30:.2f} GiB of "
             f"{memory.hbm / 2**30:.0f} GiB; the forecast fits up to b{memory.largest_unprofiled} in training "
-            f"({profiling} while profiling)" + (f"; {bound.label} ran out of device memory at capture" if bound else "")
+            f"({profiling} while profiling)" + (f"; {bound.label} ran {bound.failure.phrase()}" if bound else "")
             + f"; try b{candidate}" + (f" (fit: {fit.throughput(candidate):.0f} device samples/s, {gain:+.1%})"
                                        if fit and gain is not None else ""),
             (f"b{largest}",),
@@ -159,7 +159,7 @@ class MemoryHeadroom:
                       f"({memory.hbm_source.removeprefix('HBM per core: ')}), "
                       f"less the profiler's {memory.profiler_buffers / 2**30:.2f} GiB of buffers"),
              *((Evidence("smallest batch out of memory", bound.label, bound.batch_size, "batch",
-                         "at capture: the candidate stays below it"),) if bound else ()),
+                         f"{bound.failure.phrase()}: the candidate stays below it"),) if bound else ()),
              Evidence("device memory at the candidate", f"b{candidate}", forecast, "B", "forecast, unprofiled")),
             Impact(max(gain, 0.0), "device throughput", fit.throughput(candidate) - best, "sample/s",
                    f"step-time fit at b{candidate} / best measured - 1") if fit and gain is not None else None,
@@ -201,7 +201,7 @@ class CaptureBound:
         if bound.verdict == MAY_FIT:
             action = (f"to use {bound.label}, run it without the profiler (no NEURON_RT_INSPECT_* variables) and "
                       f"watch for the runtime's out-of-memory error; {ran}")
-        elif bound.verdict == COMPILER:
+        elif bound.failure.at_compile:
             action = (f"keep the batch below {bound.label} ({ran}), or lower the graph's memory: tensor or "
                       "pipeline parallelism (neuronx-distributed), activation checkpointing")
         else:
