@@ -196,13 +196,44 @@ def _op_tables(directory: Path, ops: dict[str, tuple[str, str, int, int, str, st
     _table(directory, "NeffHeader", [{"network_name": "graph.neff", "uuid": neff_hash[::-1], "hash": neff_hash}])
 
 
+def _union_ns(rows: list[dict[str, Any]]) -> int:
+    """Nanoseconds covered by the rows' ``[start_ts, end_ts)`` intervals, overlaps counted once."""
+    covered, reached = 0, None
+    for row in sorted(rows, key=lambda r: r["start_ts"]):
+        start = row["start_ts"] if reached is None else max(row["start_ts"], reached)
+        covered += max(row["end_ts"] - start, 0)
+        reached = row["end_ts"] if reached is None else max(reached, row["end_ts"])
+    return covered
+
+
+def ops_summary(ops: dict[str, tuple[str, str, int, int, str, str]]) -> dict[str, Any]:
+    """The ``Summary`` row of an op-table folder: b32's, on the generated step's time. Every time and
+    cycle count is b32's scaled to the step (so each ``X_active_time_percent`` stays the share of its
+    time and the cycles stay the clock's), and each engine's times and counts are those of the
+    generated instructions (active: the union of its intervals; an engine with none: 0)."""
+    rows, end = op_instructions(ops)
+    summary = b32_summary()
+    scale = end * 1e-9 / summary["total_time"]
+    timed = {f for f, unit in SCHEMA_7_4_0["Summary"].items() if unit in ("seconds", "cycles")}
+    summary.update({f: v * scale for f, v in summary.items() if f in timed and isinstance(v, (int, float))})
+    summary["neuroncore_cycle_count"] = round(end * 1.4)  # b32's 1.4 GHz clock, ns x cycles a ns
+    summary["dma_active_cycles"] = round(summary["dma_active_cycles"])
+    for engine in ("tensor", "vector", "scalar", "sync", "gpsimd"):
+        mine = [r for r in rows if r["engine"] == engine]
+        active = _union_ns(mine) * 1e-9
+        summary.update({f"{engine}_engine_active_time": active,
+                        f"{engine}_engine_active_time_percent": active / (end * 1e-9),
+                        f"{engine}_engine_instruction_time": sum(r["duration_ns"] for r in mine) * 1e-9,
+                        f"{engine}_engine_instruction_count": len(mine)})
+    return {k: v for k, v in summary.items() if k in SCHEMA_7_4_0["Summary"]}
+
+
 def write_ops(out: Path) -> dict[str, Path]:
     """The two op-table folders described in the module docstring, under ``out``."""
     folders = {}
     for name, ops, neff in (("ops-base", OPS_BASE, "1f0e" * 8), ("ops-slow", OPS_SLOW, "7a7b" * 8)):
-        _, end = op_instructions(ops)
-        directory = profile_folder(out / f"{name}@7.4.0", "7.4.0", [dict(b32_summary(), neuroncore_idx=0,
-                                                                       total_time=end * 1e-9)], schema_fields())
+        directory = profile_folder(out / f"{name}@7.4.0", "7.4.0", [dict(ops_summary(ops), neuroncore_idx=0)],
+                                   schema_fields())
         _op_tables(directory, ops, neff)
         folders[name] = directory
     return folders

@@ -86,6 +86,26 @@ def test_the_explorer_fixtures_load_with_no_anomaly(tmp_path):
     assert anomalies_of(sorted(folders.values())) == {}
 
 
+def test_the_op_table_fixtures_load_with_no_anomaly(tmp_path):
+    """``write_ops`` used to put b32's Summary on the generated 65.72 us step: 9 anomalies a folder
+    (the cycle count and every active-time share were b32's 114.7 ms ones)."""
+    pytest.importorskip("pyarrow")
+    import make_explorer_fixtures
+
+    folders = make_explorer_fixtures.write_ops(tmp_path)
+    assert anomalies_of(sorted(folders.values())) == {}
+    (base,) = neuroncmp.load(folders["ops-base"])
+    # by hand from OPS_BASE: n instructions of d ns, each starting 0.8 d after the one before, span
+    # 0.8 d (n - 1) + d; the ops one after another after 10 us: dot 32,200, add 8,100, softmax 12,960,
+    # reduce 2,460 ns; the vector engine runs add and reduce
+    total = (10_000 + 32_200 + 8_100 + 12_960 + 2_460) * 1e-9
+    assert base.value("total_time") == pytest.approx(total)
+    assert base.value("tensor_engine_active_time") == pytest.approx(32_200e-9)
+    assert base.value("vector_engine_active_time") == pytest.approx((8_100 + 2_460) * 1e-9)
+    assert base.value("vector_engine_active_time_percent") == pytest.approx(10_560e-9 / total)
+    assert base.value("neuroncore_cycle_count") == round(total * 1.4e9)
+
+
 def test_a_stand_in_capture_holds_only_the_real_files_anomalies(tmp_path):
     with pytest.MonkeyPatch.context() as mp:
         use_standins(mp, tmp_path / "no-neuron-bin")
