@@ -29,6 +29,22 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
+# The hardware numbers a user may give (per NeuronCore, base units): (above, at most, unit). The top is
+# far beyond any instance, yet small enough that no product or square the models take of them can
+# overflow a float; the floor of the peaks is a millionth of any instance's (0.001 TFLOP/s, 0.001 GB/s):
+# below it an ideal time is hours of a real step's work (1e-300 made every ideal time infinite).
+OVERRIDES = {"price_per_hour": (0.0, 1e6, " USD"), "hbm_per_core": (0.0, 2.0 ** 50, " bytes"),
+             "peak_flops": (1e9, 1e18, " FLOP/s"), "hbm_bandwidth": (1e6, 1e15, " bytes/s"),
+             "dma_bandwidth": (1e6, 1e15, " bytes/s")}
+
+
+def override(name: str, value: Any, shown_as: str | None = None, scale: float = 1.0, unit: str | None = None) -> float:
+    """One of ``OVERRIDES`` checked by ``number``, returned as given: ``shown_as`` the option's name,
+    ``scale`` base units per unit given and ``unit`` its name (``1e12``, `` TFLOP/s`` for ``--peak-tflops``)."""
+    low, high, base = OVERRIDES[name]
+    return number(shown_as or name, value, low / scale, high / scale, base if unit is None else unit)
+
+
 def number(name: str, value: Any, low: float, high: float, unit: str = "") -> float:
     """A finite real number in ``(low, high]`` (``low`` excluded: 0 is never a size or a rate)."""
     from numbers import Real  # here: a diff checks no number (the module's ABCs, 0.2 ms of its start)
@@ -40,8 +56,8 @@ def number(name: str, value: Any, low: float, high: float, unit: str = "") -> fl
     except (OverflowError, ValueError):  # an integer beyond a float
         result = math.inf
     if not (low < result <= high):  # NaN fails both comparisons
-        raise UsageError(f"{shown(name, value)}: expected a number above {low:g} and at most "
-                         f"{high:g}{unit}")
+        raise UsageError(f"{shown(name, value)}: expected a number above {low:g}{unit if low else ''} and at "
+                         f"most {high:g}{unit}")
     return result
 
 

@@ -22,6 +22,7 @@ checked within 1 %, a gap within 1 % or 1 us.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -326,3 +327,36 @@ def test_versions_judge_each_against_the_one_before():
         v16["dma_active_time"] - v32["dma_active_time"])
     given = json.loads(CliRunner().invoke(cli, ["diff", *files, "--order", "given", "--format", "json"]).output)
     assert not given["bounds"]["versions"]  # --order given only orders
+
+
+# ---- the user's peaks: in range, and never a negative gap -------------------------------------------------
+
+@pytest.mark.parametrize("command", ["show", "diff", "sweep"])
+@pytest.mark.parametrize(("option", "value", "unit"), [("--peak-tflops", "1e-300", "TFLOP/s"),
+                                                       ("--dma-gbps", "0.0005", "GB/s"),
+                                                       ("--hbm-gbps", "1e-300", "GB/s")])
+def test_peaks_below_any_hardware_are_the_one_line_usage_error(command, option, value, unit):
+    files = [RUN / "b32.json"] if command == "show" else [RUN / "baseline.json", RUN / "b32.json"]
+    result = CliRunner().invoke(cli, [command, *map(str, files), option, value])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (f"Error: Invalid value for '{option}': '{value}': expected a number "
+                                              f"above 0.001 {unit} and at most 1e+06 {unit}")
+
+
+def test_the_library_refuses_the_same_peaks():
+    with pytest.raises(nc.UsageError, match=r"^dma_bandwidth=1e-300: expected a number above 1e\+06 bytes/s"):
+        nc.sweep(RUN, dma_bandwidth=1e-300)
+
+
+def test_a_peak_the_step_beats_leaves_the_gap_not_computed_never_negative():
+    (values,) = json.loads((RUN / "b32.json").read_text(encoding="utf-8")).values()
+    # at 1 TFLOP/s b32's hardware FLOPs need 2.551 s, above the 37.99 ms its tensor engine was active
+    assert values["hardware_flops"] / 1e12 > values["tensor_engine_active_time"]
+    args = ["show", str(RUN / "b32.json"), "--peak-tflops", "1"]
+    data = json.loads(CliRunner().invoke(cli, [*args, "--format", "json"]).output)
+    underuse = data["bounds"]["aws"]["gaps"]["tensor_underuse"]
+    assert underuse == {"missing": "not computed (compute_bound_ideal_flops 2.551 s is above compute_bound 37.99 ms: "
+                                   "the number it divides by (peak FLOP/s from the command line) or an input is off)"}
+    text = CliRunner().invoke(cli, [*args, "--no-color", "--width", "140"]).output
+    gap_rows = [line for line in text.splitlines() if line.startswith("gap:")]
+    assert len(gap_rows) == 7 and not [row for row in gap_rows if re.search(r"-\d", row)]  # "-": not computed

@@ -12,7 +12,8 @@ each gap the difference of two consecutive bounds, in seconds and as a share of 
   ``compute_bound_ideal_flops - compute_bound_ideal_useful_flops`` (also as a share of the hardware FLOPs);
 - pipeline: **serialization** ``total_time - perfect_pipeline``, the busiest engine's or DMA's active time.
 
-A negative gap is shown as computed: the lower level is above the upper one, so an input or a peak is off.
+A negative gap is never shown: the lower level is above the upper one, so an input or a peak is off, and the
+gap is "not computed" saying which level and which peak.
 
 **Speedup** (AWS's ``bn_speedup``): a level improves one engine family, the others stay:
 ``total_time / max(level, the largest active time of the other engines and DMA)``; the headline one is the
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..units import format_value
 from .bounds import ENGINES, LEVELS, Bound, Bounds, Missing
 
 # (name, label, family, upper level or None for total_time, lower level, what the "of" share is of)
@@ -117,9 +119,18 @@ def _between(found: Bounds, spec: tuple[str, str, str, str | None, str, str], to
             return Missing(name, label, f"not computed ({level.label}: {level.reason})")
     assert isinstance(top, Bound) and isinstance(bottom, Bound)
     seconds = top.seconds - bottom.seconds
+    if seconds < 0:  # a lower level above the upper: no time is lost to a negative overhead
+        return Missing(name, label, f"not computed ({lower} {format_value(bottom.seconds, 's')} is above "
+                                    f"{upper or 'total_time'} {format_value(top.seconds, 's')}: "
+                                    f"{_off(bottom)} or an input is off)")
     share = seconds / found.step if found.step else None
     part = seconds / top.seconds if part_of and top.seconds > 0 else None
     return Gap(name, label, family, seconds, share, f"{upper or 'total_time'} - {lower}", part, part_of)
+
+
+def _off(level: Bound) -> str:
+    """What may be off when an ideal level exceeds a measured one: the number it divides by, by its source."""
+    return f"the number it divides by ({level.source})" if level.source else "a peak"
 
 
 def perfect_pipeline(found: Bounds) -> Bound | Missing:

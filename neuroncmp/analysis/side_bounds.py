@@ -28,21 +28,13 @@ class Overrides(NamedTuple):
     dma_bandwidth: float | None = None
 
 
-# What a user may give (per NeuronCore): far beyond any instance, yet small enough that no product
-# or square the models take of them can overflow a float.
-LIMITS = {"price_per_hour": (1e6, " USD"), "hbm_per_core": (2.0 ** 50, " bytes"),
-          "peak_flops": (1e18, " FLOP/s"), "hbm_bandwidth": (1e15, " bytes/s"),
-          "dma_bandwidth": (1e15, " bytes/s")}
-
-
 def overrides(price_per_hour: Any = None, hbm_per_core: Any = None, peak_flops: Any = None,
               hbm_bandwidth: Any = None, dma_bandwidth: Any = None) -> Overrides:
-    """The checked overrides (``arguments.number``: finite, above 0, within ``LIMITS``); raises
+    """The checked overrides (``arguments.override``: finite, within ``arguments.OVERRIDES``); raises
     ``UsageError`` naming the argument. The API calls it before loading, ``sweep`` again."""
     given = {"price_per_hour": price_per_hour, "hbm_per_core": hbm_per_core, "peak_flops": peak_flops,
              "hbm_bandwidth": hbm_bandwidth, "dma_bandwidth": dma_bandwidth}
-    checked = {name: None if value is None else arguments.number(name, value, 0, *LIMITS[name])
-               for name, value in given.items()}
+    checked = {name: None if value is None else arguments.override(name, value) for name, value in given.items()}
     return Overrides(checked["peak_flops"], checked["hbm_bandwidth"], checked["hbm_per_core"],
                      checked["price_per_hour"], checked["dma_bandwidth"])
 

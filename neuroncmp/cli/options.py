@@ -123,7 +123,6 @@ class Number(click.ParamType[float, Any]):
         self.high, self.unit, self.zero_ok = high, unit, zero_ok
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from ..arguments import fraction_floor, number
         from ..errors import UsageError
 
         option = param.opts[0] if param is not None and param.opts else "value"
@@ -132,24 +131,42 @@ class Number(click.ParamType[float, Any]):
         except ValueError:
             self.fail(f"{value!r}: expected a number", param, ctx)
         try:
-            if self.zero_ok:
-                return fraction_floor(option, parsed, self.high)
-            return number(option, parsed, 0.0, self.high, self.unit)
+            return self.checked(option, parsed)
         except UsageError as exc:
             self.fail(f"{value!r}: {str(exc).split(': ', 1)[-1]}", param, ctx)
+
+    def checked(self, option: str, parsed: float) -> float:
+        from ..arguments import fraction_floor, number
+
+        return fraction_floor(option, parsed, self.high) if self.zero_ok else \
+            number(option, parsed, 0.0, self.high, self.unit)
+
+
+class Override(Number):
+    """A hardware number the user gives for the bounds (``arguments.OVERRIDES[name]``: the same range
+    as the library's argument), in the option's unit: ``scale`` base units each (1e12 for TFLOP/s)."""
+
+    def __init__(self, name: str, scale: float, unit: str) -> None:
+        super().__init__(0.0, unit)
+        self.override, self.scale = name, scale
+
+    def checked(self, option: str, parsed: float) -> float:
+        from ..arguments import override
+
+        return override(self.override, parsed, option, self.scale, self.unit)
 
 
 def peak_options(func: F) -> F:
     """``--peak-tflops``, ``--hbm-gbps`` and ``--dma-gbps``: the hardware numbers the bounds divide by, for
     ``sweep``, ``diff`` and ``show`` alike (default: what each profile states or implies, else the table's;
     ``analysis/peaks.py``). Given as the command line's units; ``peak_values`` turns them to base units."""
-    func = click.option("--dma-gbps", type=Number(1e6, " GB/s"), default=None,
+    func = click.option("--dma-gbps", type=Override("dma_bandwidth", 1e9, " GB/s"), default=None,
                         help="DMA bandwidth of one core in GB/s, for DMA bytes (default: the profile's "
                              "dma_ddr_bandwidth, else 435 a physical core).")(func)
-    func = click.option("--hbm-gbps", type=Number(1e6, " GB/s"), default=None,
+    func = click.option("--hbm-gbps", type=Override("hbm_bandwidth", 1e9, " GB/s"), default=None,
                         help="HBM bandwidth of one core in GB/s, for HBM bytes (default: peak / the "
                              "profile's ridge or what MBU implies, else the table's).")(func)
-    return click.option("--peak-tflops", type=Number(1e6, " TFLOP/s"), default=None,
+    return click.option("--peak-tflops", type=Override("peak_flops", 1e12, " TFLOP/s"), default=None,
                         help="Peak dense BF16 TFLOP/s of one core (default: the profiler header's, else "
                              "implied by HFU or MFU, else the table's).")(func)
 

@@ -14,8 +14,7 @@ def _bytes(text: str | None) -> float | None:
     """``16GiB`` -> bytes (a bare number is GiB)."""
     if text is None:
         return None
-    from ..analysis.side_bounds import LIMITS
-    from ..arguments import number
+    from ..arguments import override
     from ..errors import UsageError
     from ..units import BYTE, parse_display
 
@@ -23,7 +22,7 @@ def _bytes(text: str | None) -> float | None:
     if parsed is None or parsed[1] != BYTE or isinstance(parsed[0], str):
         raise UsageError(f"--hbm-per-core {text!r}: expected a size such as 16GiB")
     try:
-        return number("--hbm-per-core", parsed[0], 0, *LIMITS["hbm_per_core"])
+        return override("hbm_per_core", parsed[0], "--hbm-per-core")
     except UsageError as exc:
         raise UsageError(f"--hbm-per-core {text!r}: {str(exc).split(': ', 1)[-1]}") from None
 
