@@ -25,13 +25,17 @@ the HBM, bandwidth and FLOP/s. Sources (AWS Neuron docs, aws-neuron/aws-neuron-s
   but no NeuronCore clock for the cycle count, so none is assumed. Sources:
   about-neuron/arch/neuron-hardware/trainium3.rst, nki/guides/architecture/trainium3_arch.rst.
 
-DMA bandwidth (``dma_bandwidth``, per physical core: AWS's ``dma_ddr_bandwidth``, "max DMA bandwidth
-for a single NeuronCore (all 16 engines)", the constant of its memory bounds): 435 GB/s in the header
-(``metadata``) of every neuron-profile view JSON we have, trn2.3xlarge (2.28) and inf2.xlarge (2.27); trn1
-shares inf2's NeuronCore-v2 and is given the same figure (no trn1 header states it); none is known for
-trn3. The same headers state the tensor engine's shape and clock (``pe_num_rows x pe_num_cols x 2 x
-pe_clock_freq``: 128 x 128 x 2 x 2.4 GHz = 78.6 TFLOP/s on trn2, x 2.8 GHz = 91.8 on inf2), which
-``analysis/peaks.py`` prefers to this table's peak (trn1 profiles' own HFU implies 91.7, not 95).
+DMA bandwidth (``dma_bandwidth``, per physical core, theoretical: AWS's ``dma_ddr_bandwidth``, "max DMA
+bandwidth for a single NeuronCore (all 16 engines)", the constant of its memory bounds): what the profiler's
+header (``metadata``) states where real headers state it, else AWS's per-chip figure over the chip's cores.
+trn2: 435 GB/s in every trn2.3xlarge view JSON header (2.28; the Trainium2 page's 3.5 TB/s per chip over
+8 cores is 437.5); inf2: 435 GB/s in every inf2.xlarge header (2.27; the Inferentia2 page's 1 TB/s per chip
+over 2 cores would be 500); trn1: no real trn1 header states one, so the Trainium page's "1 TB/sec of DMA
+bandwidth" per chip over its 2 NeuronCore-v2, 500 GB/s; trn3: the Trainium3 page's 4.9 TB/s over 8 cores,
+612.5 GB/s. The same headers state the tensor engine's shape and clock (``tensor``: ``pe_num_rows x
+pe_num_cols x 2 x pe_clock_freq``, 128 x 128 x 2 x 2.4 GHz = 78.64 TFLOP/s on NeuronCore-v3, x 2.8 GHz =
+91.75 on NeuronCore-v2), the formula the profiler's HFU and MFU divide by (trn1 profiles' own HFU implies
+91.7 to 91.8, not the architecture page's 95): ``analysis/peaks.py`` prefers it to ``peak_flops``.
 
 The profiler's own device-memory reservation, for the "without the profiler" forecast when the
 memory table does not list it: "around 2 GB" of 64 or 128 MB buffers on trn1/inf2
@@ -47,7 +51,11 @@ from typing import NamedTuple
 
 GIB = 2**30
 _TRN1_RESERVE = ("about 2 GB of profiler buffers (AWS, neuron-runtime/explore/device-memory.rst)", 2e9)
-_HEADER_DMA = 435e9  # dma_ddr_bandwidth in the profiler's header (see the docstring)
+_HEADER_DMA = (435e9, "the dma_ddr_bandwidth real {} profiler headers state")  # (see the docstring)
+_CHIP_DMA = (500e9, "AWS's 1 TB/s of DMA bandwidth per Trainium chip over its 2 cores, theoretical")
+_TRN3_DMA = (612.5e9, "AWS's 4.9 TB/s of DMA bandwidth per Trainium3 chip over its 8 cores, theoretical")
+# (rows, cols, GHz) of one core's tensor engine in the profiler's headers: its peak is rows x cols x 2 x clock
+_NC_V2, _NC_V3 = (128, 128, 2.8), (128, 128, 2.4)
 _TRN23_RESERVE = (("about 5 GB reserved by device profiling on Trn2/Trn3 (AWS, "
                    "tools/neuron-explorer/troubleshooting.rst)"), 5e9)
 
@@ -66,19 +74,27 @@ class Hardware(NamedTuple):
     profiler_reserve: float = 2e9       # bytes device profiling takes (see the docstring)
     reserve_source: str = _TRN1_RESERVE[0]
     dma_bandwidth: float | None = None  # bytes/s of one core's DMA engines (None: no source known)
+    dma_source: str = ""                # what that figure is and where it comes from
+    tensor: tuple[int, int, float] | None = None  # the profiler's tensor engine: rows, cols, GHz (None: unknown)
+
+    @property
+    def tensor_peak(self) -> float | None:
+        """One physical core's tensor-engine peak by the profiler's formula, rows x cols x 2 x clock."""
+        return self.tensor[0] * self.tensor[1] * 2 * self.tensor[2] * 1e9 if self.tensor else None
 
 
 FAMILIES = {
     "trn1": Hardware("trn1", 16 * GIB, 95e12, 410e9, 1.4e9, "trn1 table (AWS Trainium architecture page)",
-                     dma_bandwidth=_HEADER_DMA),
+                     dma_bandwidth=_CHIP_DMA[0], dma_source=_CHIP_DMA[1], tensor=_NC_V2),
     "trn1n": Hardware("trn1n", 16 * GIB, 95e12, 410e9, 1.4e9, "trn1 table (AWS Trainium architecture page)",
-                      dma_bandwidth=_HEADER_DMA),
+                      dma_bandwidth=_CHIP_DMA[0], dma_source=_CHIP_DMA[1], tensor=_NC_V2),
     "inf2": Hardware("inf2", 16 * GIB, 95e12, 410e9, 1.4e9, "inf2 table (AWS Inferentia2 architecture page)",
-                     dma_bandwidth=_HEADER_DMA),
+                     dma_bandwidth=_HEADER_DMA[0], dma_source=_HEADER_DMA[1].format("inf2"), tensor=_NC_V2),
     "trn2": Hardware("trn2", 12 * GIB, 79e12, 362.5e9, 1.2e9, "trn2 table (AWS Trainium2 architecture pages)",
-                     "NeuronCore-v3", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0], _HEADER_DMA),
+                     "NeuronCore-v3", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0], _HEADER_DMA[0],
+                     _HEADER_DMA[1].format("trn2"), _NC_V3),
     "trn3": Hardware("trn3", 18 * GIB, 79e12, 612.5e9, None, "trn3 table (AWS Trainium3 architecture pages)",
-                     "NeuronCore-v4", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0]),
+                     "NeuronCore-v4", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0], _TRN3_DMA[0], _TRN3_DMA[1]),
 }
 DEFAULT_FAMILY = "trn1"  # the bundled profiles' family; used (and said) when the instance is unknown
 # Instance types whose name extends a family's: trn2u/trn2n (UltraServer, networking), trn3pd/pds.

@@ -360,3 +360,57 @@ def test_a_peak_the_step_beats_leaves_the_gap_not_computed_never_negative():
     text = CliRunner().invoke(cli, [*args, "--no-color", "--width", "140"]).output
     gap_rows = [line for line in text.splitlines() if line.startswith("gap:")]
     assert len(gap_rows) == 7 and not [row for row in gap_rows if re.search(r"-\d", row)]  # "-": not computed
+
+
+# ---- one peak per profile, wherever it is printed --------------------------------------------------------
+
+NC_V2 = 128 * 128 * 2 * 2.8e9   # the profiler's formula with the real inf2 headers' tensor engine (pe_*)
+
+
+def test_a_trn1_profile_prints_one_peak_everywhere():
+    """Each bundled trn1 profile's HFU implies the peak it was divided by, read back from a percent rounded to
+    4 decimals: 91.71 TFLOP/s at b32, 91.80 at b2. The profiler divided by 128 x 128 x 2 x 2.8 GHz = 91.75:
+    show, diff --bounds, sweep's roofline and its transposes finding all print that one number."""
+    for name in ("b32.json", "b2.json"):
+        (values,) = json.loads((RUN / name).read_text(encoding="utf-8")).values()
+        implied = values["hardware_flops"] / (values["hfu_estimated_percent"] * values["total_time"])
+        assert abs(implied / NC_V2 - 1) < 0.001 and f"{implied / 1e12:.2f}" != "91.75"
+    shown = json.loads(CliRunner().invoke(cli, ["show", str(RUN / "b32.json"), "--format", "json"]).output)
+    assert shown["bounds"]["peaks"]["peak_flops"]["value"] == NC_V2
+    compared = json.loads(CliRunner().invoke(cli, ["diff", str(RUN / "b2.json"), str(RUN / "b32.json"),
+                                                   "--format", "json"]).output)
+    assert [s["peaks"]["peak_flops"]["value"] for s in compared["bounds"]["sides"]] == [NC_V2, NC_V2]
+    swept = json.loads(CliRunner().invoke(cli, ["sweep", str(RUN), "--format", "json"]).output)
+    assert swept["roof"]["peak_flops"] == NC_V2
+    texts = [CliRunner().invoke(cli, [*args, "--no-color", "--width", "200"]).output
+             for args in (["show", str(RUN / "b32.json")], ["diff", str(RUN / "b2.json"), str(RUN / "b32.json"),
+                                                            "--bounds"], ["sweep", str(RUN)])]
+    printed = {m for text in texts for m in re.findall(r"(\d+\.\d+) TFLOP/s", text) if 91 < float(m) < 92}
+    assert printed == {"91.75"}
+    assert "what HFU implies, within 0.04% (the rounding" in texts[0]  # b32's 91.71: the evidence, as a deviation
+
+
+def test_a_trn2_summary_json_counts_its_two_cores_of_the_same_formula():
+    path = (THIRD_PARTY / "derived" / "summary-json"
+            / "trn2.3xlarge_profiler-2.28_attention_fused_bf16_s1024.summary-json.json")
+    shown = json.loads(CliRunner().invoke(cli, ["show", str(path), "--format", "json"]).output)["bounds"]["peaks"]
+    core = 128 * 128 * 2 * 2.4e9   # NeuronCore-v3 in the real trn2 headers: 78.64 TFLOP/s
+    assert shown["peak_flops"]["value"] == 2 * core
+    assert "2.00 x one core's 78.64 TFLOP/s" in shown["lnc"]["source"]
+
+
+def test_trn1_dma_bandwidth_is_aws_chip_figure_per_core():
+    """No trn1 profile states dma_ddr_bandwidth; AWS's Trainium page gives "1 TB/sec of DMA bandwidth" per
+    chip of two NeuronCore-v2: 500 GB/s a physical core, theoretical (the 435 of the inf2 and trn2 headers is
+    what those profilers state for their own hardware)."""
+    shown = json.loads(CliRunner().invoke(cli, ["show", str(RUN / "b32.json"), "--format", "json"]).output)
+    dma = shown["bounds"]["peaks"]["dma_bandwidth"]
+    assert dma["value"] == 1e12 / 2
+    assert "a physical core" in dma["source"] and "1 TB/s of DMA bandwidth per Trainium chip over its 2 cores, " \
+        "theoretical" in dma["source"]
+    (values,) = json.loads((RUN / "b32.json").read_text(encoding="utf-8")).values()
+    ideal = shown["bounds"]["aws"]["levels"]["memory_bound_ideal"]["seconds"]
+    assert ideal == pytest.approx(values["dma_transfer_total_bytes"] / 500e9)
+    inf2 = json.loads(CliRunner().invoke(cli, ["show", str(VIEW / "inf2.xlarge_profiler-2.27_matmul_128x128x256.json"),
+                                               "--format", "json"]).output)["bounds"]["peaks"]["dma_bandwidth"]
+    assert inf2["value"] == 435e9 and "the profiler's header" in inf2["source"]

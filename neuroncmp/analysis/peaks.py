@@ -3,8 +3,11 @@
 AWS's bounds (``analysis/bounds.py``) take two constants "per NeuronCore": the tensor engine's peak
 ``tensor_engine_num_rows x tensor_engine_num_cols x 2 x tensor_engine_clock_freq`` and the DMA bandwidth
 ``dma_ddr_bandwidth``, both from the profile's own ``Metadata`` (a view JSON's ``metadata``: ``pe_num_rows``,
-``pe_num_cols``, ``pe_clock_freq``). Here, for one profile:
+``pe_num_cols``, ``pe_clock_freq``). Here, for one profile (or the median step of a sweep's):
 
+- **one core's peak**: the header's formula, else the same formula with the family's tensor engine as
+  real headers state it (``hardware.Hardware.tensor``: 91.75 TFLOP/s on NeuronCore-v2, 78.64 on v3), else
+  the instance table's peak;
 - **cores**, the physical cores the ideal times assume: the profile's LNC (``lnc_config``: a view JSON's
   ``number_of_neuroncores_per_lnc``, an Explorer profile's ``num_physical_cores``), else the LNC its HFU
   implies (the peak ``hardware_flops / (hfu_estimated_percent x total_time)`` over one core's, 1 or 2
@@ -12,10 +15,14 @@ AWS's bounds (``analysis/bounds.py``) take two constants "per NeuronCore": the t
   JSON shows that all MATMULs (or all data DMA) ran on fewer physical cores than that (an LNC=2 NEFF whose
   NKI kernel was launched on one core: ``ingest/formats/view_rows.py``), the tensor peak (or DMA bandwidth)
   is that of those cores: AWS's method assumes single-core kernels, and this is how we tell one.
-- **peak FLOP/s**: the header's per-core peak x the tensor cores; else the peak HFU implies, else the
-  one MFU implies (``model_flops / (mfu_estimated_percent x total_time)``), else the instance table's.
-- **DMA bandwidth**: the header's ``dma_ddr_bandwidth`` x the DMA cores; else the table's (435 GB/s a core,
-  ``hardware.py``), else none (the bounds that need it say so).
+- **peak FLOP/s**, one derivation for every place that prints or divides by it (``show``, ``diff``,
+  ``sweep``'s bounds and its roofline, the findings): the header's per-core peak x the tensor cores; else,
+  where the peak HFU (then MFU: ``model_flops / (mfu_estimated_percent x total_time)``) implies is within
+  5 % of a whole number of one core's formula peak, that many cores' formula peak (the profiler divided by
+  it; the implied value only differs by the rounding of the percent it is read back from: 91.71 to 91.80
+  on the bundled trn1 sweep, each profile its own); else the implied value itself; else the table's.
+- **DMA bandwidth**: the header's ``dma_ddr_bandwidth`` x the DMA cores; else the table's (``hardware.py``:
+  what it is and where it comes from, per physical core), else none (the bounds that need it say so).
 - **HBM bandwidth** (for HBM bytes, never for DMA bytes): ``roofline.roof``'s rule for one profile.
 
 The user's ``--peak-tflops``, ``--dma-gbps`` and ``--hbm-gbps`` win over all, used as given (one
@@ -24,10 +31,11 @@ logical core's figures, no LNC applied).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from .. import hardware
+from ..units import format_value
 from .roofline import Values, implied_peak, roof
 
 Info = Callable[[str], Any]   # a profile fact by name (``Profile.info``), None when not stated
@@ -42,21 +50,50 @@ class Peaks(NamedTuple):
     hbm_bandwidth: float           # bytes/s of HBM (for HBM bytes)
     lnc: int                       # physical cores per logical core (1 where LNC does not apply)
     sources: tuple[str, str, str, str]   # LNC, peak, DMA bandwidth, HBM bandwidth
+    flops_cores: int | None = None  # physical cores the peak counts (None: the user's, or implied, not counted)
+    dma_cores: int | None = None    # and the DMA bandwidth
+
+
+class Derived(NamedTuple):
+    """A profile's own peak FLOP/s (no override) and what it counts."""
+
+    flops: float
+    source: str
+    cores: int | None      # physical cores it counts (None: an implied value not a whole number of cores)
+    stated: bool           # the profile states or implies it (False: the instance table's)
+    lnc: int
+    lnc_source: str
+
+    @property
+    def own(self) -> tuple[float, str] | None:
+        """The peak and its source for ``roofline.roof`` when the profile states or implies it."""
+        return (self.flops, self.source) if self.stated else None
 
 
 def peaks_of(values: Values, info: Info, peak: float | None = None, dma: float | None = None,
              hbm: float | None = None) -> Peaks:
     """One profile's peaks (see the module docstring); ``peak``, ``dma``, ``hbm``: the user's overrides."""
-    instance = info("instance_type") or info("neuron_device_type")
-    row = hardware.FAMILIES.get(hardware.family_of(instance) or hardware.DEFAULT_FAMILY)
+    own = derived_peak([values], info)
+    table = hardware.for_instance(_instance(info), own.lnc)
+    moved, moved_said, moved_cores = _dma(info, table, own.lnc, dma)
+    top = roof([values], table, None, hbm, own=own.own)
+    flops, said = (peak, "peak FLOP/s from the command line") if peak is not None else (own.flops, own.source)
+    return Peaks(flops, moved, top.bandwidth, own.lnc, (own.lnc_source, said, moved_said, top.sources[1]),
+                 None if peak is not None else own.cores, moved_cores)
+
+
+def derived_peak(points: Sequence[Values], info: Info) -> Derived:
+    """The peak FLOP/s these steps' profiles state or imply (the median over ``points``), with its LNC."""
+    row = hardware.FAMILIES.get(hardware.family_of(_instance(info)) or hardware.DEFAULT_FAMILY)
     assert row is not None  # DEFAULT_FAMILY is a key of FAMILIES
-    one = _header_peak(info)
-    lnc, lnc_said = _lnc(values, info, row, one)
-    table = hardware.for_instance(instance, lnc)
-    flops, flops_said = _peak(values, info, table, one, lnc, peak)
-    moved, moved_said = _dma(info, table, lnc, dma)
-    top = roof([values], table, None, hbm)
-    return Peaks(flops, moved, top.bandwidth, lnc, (lnc_said, flops_said, moved_said, top.sources[1]))
+    one = _header_peak(info) or _formula_peak(row)
+    lnc, lnc_said = _lnc(points, info, row, one)
+    table = hardware.for_instance(_instance(info), lnc)
+    return Derived(*_peak(points, info, table, one, lnc), lnc, lnc_said)
+
+
+def _instance(info: Info) -> Any:
+    return info("instance_type") or info("neuron_device_type")
 
 
 def _header_peak(info: Info) -> tuple[float, str] | None:
@@ -69,20 +106,37 @@ def _header_peak(info: Info) -> tuple[float, str] | None:
             "the profiler's header)")
 
 
-def _lnc(values: Values, info: Info, row: hardware.Hardware, one: tuple[float, str] | None) -> tuple[int, str]:
+def _formula_peak(row: hardware.Hardware) -> tuple[float, str] | None:
+    """One physical core's peak by the profiler's formula with the family's tensor engine (no header)."""
+    if row.tensor_peak is None or row.tensor is None:
+        return None
+    rows, cols, ghz = row.tensor
+    return row.tensor_peak, f"{rows} x {cols} x 2 x {ghz:g} GHz ({row.core}'s tensor engine in real profiler headers)"
+
+
+def _lnc(points: Sequence[Values], info: Info, row: hardware.Hardware,
+         one: tuple[float, str] | None) -> tuple[int, str]:
     if row.default_lnc is None:
         return 1, f"LNC does not apply to {row.family} (one physical core a logical core)"
     stated = hardware.stated_lnc(info("lnc_config"))
     if stated:
         return stated, f"LNC={stated}, as the profile states (lnc_config)"
-    implied = implied_peak([values], "hardware_flops", "hfu_estimated_percent")
+    implied = implied_peak(points, "hardware_flops", "hfu_estimated_percent")
     core = one[0] if one else row.peak_flops
-    if implied is not None and round(implied / core) in (1, 2) and \
-            abs(implied / core - round(implied / core)) <= CLOSE * round(implied / core):
-        cores = round(implied / core)
+    cores = _whole(implied, core, (1, 2))
+    if implied is not None and cores is not None:
         return cores, (f"LNC={cores}, implied by HFU (hardware_flops / (hfu_estimated_percent x total_time) = "
-                       f"{implied / 1e12:.1f} TFLOP/s, {implied / core:.2f} x one core's {core / 1e12:.1f})")
+                       f"{format_value(implied, 'FLOP/s')}, {implied / core:.2f} x one core's "
+                       f"{format_value(core, 'FLOP/s')})")
     return row.default_lnc, f"LNC={row.default_lnc}, {row.family}'s default (the profile states and implies none)"
+
+
+def _whole(implied: float | None, core: float, allowed: tuple[int, ...]) -> int | None:
+    """The whole number of cores ``implied`` is of ``core``'s peak, within ``CLOSE`` (None: not one of ``allowed``)."""
+    if implied is None:
+        return None
+    cores = round(implied / core)
+    return cores if cores in allowed and abs(implied / core - cores) <= CLOSE * cores else None
 
 
 def _cores(info: Info, key: str, lnc: int, what: str) -> tuple[int, str]:
@@ -93,30 +147,40 @@ def _cores(info: Info, key: str, lnc: int, what: str) -> tuple[int, str]:
     return lnc, f"{lnc} core{'s' * (lnc > 1)}"
 
 
-def _peak(values: Values, info: Info, table: hardware.Hardware, one: tuple[float, str] | None, lnc: int,
-          given: float | None) -> tuple[float, str]:
-    if given is not None:
-        return given, "peak FLOP/s from the command line"
-    if one is not None:
+def _peak(points: Sequence[Values], info: Info, table: hardware.Hardware, one: tuple[float, str] | None,
+          lnc: int) -> tuple[float, str, int | None, bool]:
+    """The profile's own peak (see the module docstring), its source, the cores it counts and whether the
+    profile states or implies it."""
+    header = _header_peak(info)
+    if header is not None:
         cores, said = _cores(info, "matmul_cores", lnc, "MATMULs")
-        return one[0] * cores, f"peak FLOP/s: {one[1]} x {said}"
+        return header[0] * cores, f"peak FLOP/s: {header[1]} x {said}", cores, True
     for flops, share, name in (("hardware_flops", "hfu_estimated_percent", "HFU"),
                                ("model_flops", "mfu_estimated_percent", "MFU")):
-        implied = implied_peak([values], flops, share)
-        if implied is not None:
-            return implied, f"peak FLOP/s implied by {name} in the profile ({flops} / ({share} x total_time))"
-    return table.peak_flops, f"peak FLOP/s: {table.source}"
+        implied = implied_peak(points, flops, share)
+        if implied is None:
+            continue
+        whole = _whole(implied, one[0], (lnc,)) if one else None
+        if one is not None and whole is not None:
+            peak = one[0] * whole
+            said = (f"peak FLOP/s: {one[1]} x {whole} core{'s' * (whole > 1)}: what {name} implies, within "
+                    f"{abs(implied / peak - 1):.2%} (the rounding of the percent it is read back from)")
+            return peak, said, whole, True
+        return implied, f"peak FLOP/s implied by {name} in the profile ({flops} / ({share} x total_time))", None, True
+    return table.peak_flops, f"peak FLOP/s: {table.source}", lnc, False
 
 
-def _dma(info: Info, table: hardware.Hardware, lnc: int, given: float | None) -> tuple[float | None, str]:
+def _dma(info: Info, table: hardware.Hardware, lnc: int, given: float | None) -> tuple[float | None, str, int | None]:
     if given is not None:
-        return given, "DMA bandwidth from the command line"
+        return given, "DMA bandwidth from the command line", None
     header = info("dma_ddr_bandwidth")
     if type(header) in (int, float) and 0 < header < 1e15:
         cores, said = _cores(info, "dma_cores", lnc, "data DMA")
-        return header * cores, (f"DMA bandwidth: dma_ddr_bandwidth {header / 1e9:g} GB/s (the profiler's header, "
-                                f"one core) x {said}")
+        return header * cores, (f"DMA bandwidth: dma_ddr_bandwidth {format_value(header, 'B/s')} a physical core "
+                                f"(the profiler's header) x {said}"), cores
     if table.dma_bandwidth:
-        return table.dma_bandwidth, (f"DMA bandwidth: {table.dma_bandwidth / lnc / 1e9:g} GB/s a core ({table.family} "
-                                     f"table: the profiler header's dma_ddr_bandwidth, hardware.py) x {lnc}")
-    return None, f"no DMA bandwidth: the profile states no dma_ddr_bandwidth and the {table.family} table has none"
+        return table.dma_bandwidth, (f"DMA bandwidth: {format_value(table.dma_bandwidth / lnc, 'B/s')} a physical "
+                                     f"core ({table.family} table, hardware.py: {table.dma_source}) x {lnc} "
+                                     f"core{'s' * (lnc > 1)}"), lnc
+    return None, (f"no DMA bandwidth: the profile states no dma_ddr_bandwidth and the {table.family} table has "
+                  "none"), None

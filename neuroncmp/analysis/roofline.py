@@ -93,23 +93,27 @@ def _usable(value: float | None) -> TypeGuard[float]:
 
 
 def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
-         bandwidth: float | None = None, hbm: float | None = None, stated_hbm: float | None = None) -> Roof:
-    """The roof, from the user's values, else the profile's, else the table's (``sources`` says)."""
+         bandwidth: float | None = None, hbm: float | None = None, stated_hbm: float | None = None,
+         own: tuple[float, str] | None = None) -> Roof:
+    """The roof, from the user's values, else the profile's, else the table's (``sources`` says).
+    ``own``: the profiles' own peak and its source (``peaks.derived_peak``, the one derivation of it);
+    without it, the peak MFU implies."""
     ridges = [ratio for p in points if _usable(ratio := p.get("peak_flops_bandwidth_ratio"))]
-    implied = implied_peak(points)
+    implied = own[0] if own else implied_peak(points)
     sources = []
     if peak is None:
         peak = implied or table.peak_flops
-        sources.append("peak FLOP/s implied by MFU in the profile" if implied else f"peak FLOP/s: {table.source}")
+        sources.append(own[1] if own else "peak FLOP/s implied by MFU in the profile" if implied
+                       else f"peak FLOP/s: {table.source}")
     else:
         sources.append("peak FLOP/s from the command line")
     stacks = [stack for p in points if _usable(stack := p.get("hbm_ddr_bandwidth"))]
-    own = implied / median(ridges) if ridges and implied else None
+    ridged = implied / median(ridges) if ridges and implied else None
     measured = _mbu_bandwidth(points)
     if bandwidth is not None:
         sources.append("HBM bandwidth from the command line")
-    elif own is not None and _usable(own) and (measured is None or _agree(own, measured)):  # its own roof
-        bandwidth = own
+    elif ridged is not None and _usable(ridged) and (measured is None or _agree(ridged, measured)):  # its own roof
+        bandwidth = ridged
         sources.append("HBM bandwidth from the profile (implied peak / peak_flops_bandwidth_ratio)")
     elif measured is not None:  # the ridge is not peak / bandwidth (Trn2 at LNC=2 writes half of it)
         bandwidth = measured

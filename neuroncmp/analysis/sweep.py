@@ -23,6 +23,7 @@ from .capture_bound import OomBound, oom_bound
 from .context import Context
 from .findings import run_rules
 from .findings.base import Finding, NotRun, Passed
+from .peaks import derived_peak
 from .roofline import Roof, RooflinePoint, Values, place, roof
 from .series import Axis, Point, axis
 from .side_bounds import Overrides, first_info, overrides, side_bounds
@@ -114,7 +115,8 @@ def findings_for(sides: Iterable[Side], failed: Sequence[Failed] = ()) -> tuple[
 def _roof(values: Sequence[Values], sides: tuple[Side, ...], given: Overrides) -> Roof:
     """The roof of these steps: the user's numbers, else the profiles', else the instance table's."""
     facts = _facts(sides)
-    return roof(values, facts, given.peak_flops, given.hbm_bandwidth, given.hbm_bytes, _stated_hbm(sides))
+    own = derived_peak(values, lambda key: first_info(sides, key))  # the bounds' own derivation
+    return roof(values, facts, given.peak_flops, given.hbm_bandwidth, given.hbm_bytes, _stated_hbm(sides), own.own)
 
 
 def _facts(sides: tuple[Side, ...]) -> hardware.Hardware:

@@ -19,6 +19,7 @@ from ..analysis.series import Point
 from ..analysis.sweep import Sweep
 from ..choices import BETTER, SAMPLE, WORSE
 from ..errors import MissingDependencyError
+from ..units import format_value
 from . import chart_labels
 
 GIB = 2**30
@@ -122,7 +123,7 @@ def roofline_figure(sweep: Sweep) -> Any:
     axes.set_yscale("log")
     if has_roof:
         axes.plot(grid, [min(roof.peak_flops, i * roof.bandwidth) / 1e12 for i in grid], color="black",
-                  label=f"roof: peak {roof.peak_flops / 1e12:.1f} TFLOP/s, ridge {roof.ridge:.0f} FLOP/B")
+                  label=f"roof: peak {format_value(roof.peak_flops, 'FLOP/s')}, ridge {roof.ridge:.0f} FLOP/B")
         axes.axvline(roof.ridge, color="grey", linestyle=":")
     left_out = [f"b{r.batch_size}" for r in sweep.roofline if r not in drawn]
     if left_out:  # log axes have no place for zero, negative, infinite or astronomic values: say so

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ... import units
 from .. import fits
 from ..context import Context
 from ..series import MissingValue, Point, at_every
@@ -287,8 +288,8 @@ class Transposes(PointRule):
             where, (_ev(point, "transpose_share", "fraction", f"threshold {percent(TRANSPOSE_SHARE)}"),
                     _ev(point, "transpose_flops", "FLOP")),
             Impact(seconds / total, "device step time", seconds, "s",
-                   f"transpose_flops / peak {context.roof.peak_flops / 1e12:.1f} TFLOP/s: tensor-engine time "
-                   "spent transposing at peak", at_least=True),
+                   f"transpose_flops / peak {units.format_value(context.roof.peak_flops, 'FLOP/s')}: "
+                   "tensor-engine time spent transposing at peak", at_least=True),
             "check the layouts feeding matmuls: a weight or activation in the other orientation costs a "
             "transpose every step; pre-transpose weights or change the layout in the model")
 
