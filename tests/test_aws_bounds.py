@@ -414,3 +414,34 @@ def test_trn1_dma_bandwidth_is_aws_chip_figure_per_core():
     inf2 = json.loads(CliRunner().invoke(cli, ["show", str(VIEW / "inf2.xlarge_profiler-2.27_matmul_128x128x256.json"),
                                                "--format", "json"]).output)["bounds"]["peaks"]["dma_bandwidth"]
     assert inf2["value"] == 435e9 and "the profiler's header" in inf2["source"]
+
+
+# ---- the same kernel in two formats: which cores each side's bounds count ---------------------------------
+
+def test_two_formats_of_one_kernel_say_their_cores_and_warn_that_they_differ(tmp_path):
+    """The fused view JSON and a summary-json of its own summary (SOURCES.md's recipe for the derived
+    files): the view JSON's rows put every MATMUL on one physical core of its LNC=2 NEFF, the summary-json
+    states no LNC and its HFU implies two cores' peak. Same kernel, ideal compute times 2x apart."""
+    doc = json.loads(PAIR[1].read_text(encoding="utf-8"))
+    derived = tmp_path / "fused.summary-json.json"
+    derived.write_text(json.dumps({doc["profile_info"][0]["profile_name"]: doc["summary"][0]}), encoding="utf-8")
+    data = json.loads(CliRunner().invoke(cli, ["diff", str(PAIR[1]), str(derived), "--format", "json"]).output)
+    view, summary = data["bounds"]["sides"]
+    assert (view["peaks"]["basis"], summary["peaks"]["basis"]) == ("1 physical core of LNC=2", "2 physical cores")
+    flops = doc["summary"][0]["hardware_flops"]
+    core = doc["metadata"][0]["pe_num_rows"] * doc["metadata"][0]["pe_num_cols"] * 2 * doc["metadata"][0][
+        "pe_clock_freq"] * 1e9
+    assert view["aws"]["levels"]["compute_bound_ideal_flops"]["seconds"] == pytest.approx(flops / core)
+    assert summary["aws"]["levels"]["compute_bound_ideal_flops"]["seconds"] == pytest.approx(flops / (2 * core))
+    warned = [w for w in data["warnings"] if w.startswith("the bounds count different cores")]
+    assert len(warned) == 1 and "per 1 physical core of LNC=2 (view-json: the profile's MATMULs ran on 1 of its " \
+        "LNC=2 cores)" in warned[0] and "per 2 physical cores (summary-json: LNC=2, implied by HFU)" in warned[0]
+    text = CliRunner().invoke(cli, ["diff", str(PAIR[1]), str(derived), "--no-color", "--width", "400"]).output
+    assert "warning: the bounds count different cores:" in text
+    # the same peaks for both: no warning; one format on both sides: none either
+    given = json.loads(CliRunner().invoke(cli, ["diff", str(PAIR[1]), str(derived), "--format", "json",
+                                                "--peak-tflops", "78.64", "--dma-gbps", "435"]).output)
+    same = json.loads(CliRunner().invoke(cli, ["diff", *map(str, PAIR), "--format", "json"]).output)
+    assert not [w for d in (given, same) for w in d["warnings"] if w.startswith("the bounds count")]
+    shown = CliRunner().invoke(cli, ["show", str(derived), "--no-color", "--width", "140"]).output
+    assert any(line.split() == ["ideal", "times", "per", "2", "physical", "cores"] for line in shown.splitlines())

@@ -53,6 +53,16 @@ class Peaks(NamedTuple):
     flops_cores: int | None = None  # physical cores the peak counts (None: the user's, or implied, not counted)
     dma_cores: int | None = None    # and the DMA bandwidth
 
+    @property
+    def basis(self) -> str:
+        """What the ideal times are of: ``1 physical core of LNC=2`` (the tensor peak's cores, the DMA's when
+        they differ), ``peaks from the command line``, or ``an implied peak`` (a number of no whole cores)."""
+        if self.flops_cores is None:
+            return "peaks from the command line" if "command line" in self.sources[1] else "an implied peak"
+        text = f"{self.flops_cores} physical core{'s' * (self.flops_cores > 1)}"
+        text += f" of LNC={self.lnc}" if self.flops_cores < self.lnc else ""
+        return text + (f" (DMA: {self.dma_cores})" if self.dma_cores not in (None, self.flops_cores) else "")
+
 
 class Derived(NamedTuple):
     """A profile's own peak FLOP/s (no override) and what it counts."""

@@ -13,7 +13,7 @@ from .. import arguments
 from ..comparison.result import Side
 from ..comparison.suspects import suspects
 from .bounds import Bounds, bounds_of
-from .peaks import peaks_of
+from .peaks import Peaks, peaks_of
 from .roofline import Values
 from .series import medians
 
@@ -53,3 +53,22 @@ def side_bounds(values: Values, sides: tuple[Side, ...], doubts: Mapping[str, st
 
 def first_info(sides: tuple[Side, ...], key: str) -> Any:
     return next((p.info(key) for side in sides for p in side.profiles if p.info(key)), None)
+
+
+def basis_doubts(sides: Iterable[Side], found: Iterable[Bounds]) -> tuple[str, ...]:
+    """A warning when the sides' bounds count different physical cores (a view JSON of an LNC=2 NEFF whose
+    kernel ran on one core against the same kernel's summary-json, whose HFU implies two): each ideal time
+    then differs by that factor whatever the kernels did."""
+    counted = [(side, b.peaks) for side, b in zip(sides, found, strict=True) if b.peaks is not None]
+    if len({(p.flops_cores, p.dma_cores) for _, p in counted}) < 2:
+        return ()
+    each = "; ".join(f"{side.label} per {p.basis} ({side.profiles[0].source.format}: {_why(p)})"
+                     for side, p in counted)
+    return (f"the bounds count different cores: {each}; their ideal times differ by that factor whatever the "
+            "kernels did (--peak-tflops, --dma-gbps and --hbm-gbps put every side on the same peaks)",)
+
+
+def _why(peaks: Peaks) -> str:
+    """Why a side's peaks count the cores they do, in short: the source of its tensor peak's cores."""
+    said = peaks.sources[1]
+    return said.split(": ")[-1] if "ran on" in said else peaks.sources[0].split(" (")[0]

@@ -139,7 +139,9 @@ def report_of(comparison: Comparison, options: DiffOptions, view: View | None = 
         view = select(comparison, groups=options.groups, metrics=options.metrics,
                       only_changed=options.only_changed, sort=options.sort, brief=options.brief)
     findings, alone = _findings(comparison, failed.entries) if options.findings else ((), ())
-    return DiffReport(comparison, view, gates, options.summary, findings, _bounds(comparison, options),
+    bounds = _bounds(comparison, options)
+    comparison = _with_basis(comparison, bounds)
+    return DiffReport(comparison, view, gates, options.summary, findings, bounds,
                       options.versions, options.bounds_only, alone)
 
 
@@ -148,6 +150,14 @@ def _bounds(comparison: Comparison, options: DiffOptions) -> tuple[Bounds, ...]:
 
     return bounds_for(comparison.sides, Overrides(options.peak_flops, options.hbm_bandwidth,
                                                   dma_bandwidth=options.dma_bandwidth))
+
+
+def _with_basis(comparison: Comparison, bounds: tuple[Bounds, ...]) -> Comparison:
+    """The comparison, warning when its sides' bounds count different cores (``side_bounds.basis_doubts``)."""
+    from ..analysis.side_bounds import basis_doubts
+
+    said = tuple(w for w in basis_doubts(comparison.sides, bounds) if w not in comparison.warnings)
+    return replace(comparison, warnings=comparison.warnings + said) if said else comparison
 
 
 def _with_failures(comparison: Comparison, failed: Failures) -> Comparison:

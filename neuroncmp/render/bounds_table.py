@@ -124,6 +124,7 @@ def _reading(table: _Table) -> None:
                     [_rate(table, r, label) for r, label in zip(rates, labels, strict=True)])
     peaks = [b.peaks for b in found]
     table.plain("LNC", [str(p.lnc) if p else "-" for p in peaks])
+    table.plain("ideal times per", [p.basis if p else "-" for p in peaks])
     table.plain("peak FLOP/s", [format_value(p.peak_flops, "FLOP/s") if p else "-" for p in peaks])
     table.plain("DMA bandwidth", [format_value(p.dma_bandwidth, "B/s") if p and p.dma_bandwidth else "-"
                                   for p in peaks])

@@ -120,7 +120,8 @@ def _peaks(found: Bounds) -> dict[str, Any] | None:
     if peaks is None:
         return None
     lnc, flops, dma, hbm = peaks.sources
-    return {"lnc": {"value": peaks.lnc, "source": lnc}, "peak_flops": {"value": peaks.peak_flops, "source": flops},
+    return {"basis": peaks.basis, "cores": {"tensor": peaks.flops_cores, "dma": peaks.dma_cores},
+            "lnc": {"value": peaks.lnc, "source": lnc}, "peak_flops": {"value": peaks.peak_flops, "source": flops},
             "dma_bandwidth": {"value": peaks.dma_bandwidth, "source": dma},
             "hbm_bandwidth": {"value": peaks.hbm_bandwidth, "source": hbm}}
 
