@@ -445,3 +445,34 @@ def test_two_formats_of_one_kernel_say_their_cores_and_warn_that_they_differ(tmp
     assert not [w for d in (given, same) for w in d["warnings"] if w.startswith("the bounds count")]
     shown = CliRunner().invoke(cli, ["show", str(derived), "--no-color", "--width", "140"]).output
     assert any(line.split() == ["ideal", "times", "per", "2", "physical", "cores"] for line in shown.splitlines())
+
+
+# ---- a speedup estimate the step cannot reach -------------------------------------------------------------
+
+INF2_256 = VIEW / "inf2.xlarge_profiler-2.27_matmul_128x128x256.json"
+
+
+def test_a_speedup_far_beyond_the_work_is_not_reachable_never_a_large_multiple():
+    """The inf2 matmul kernel's step is 1,876 us and its busiest engine or DMA is active 1.96 us: with the
+    DMA at its no-reload ideal, AWS's bn_speedup is total_time / the GpSimd engine's 1.90 us, about 989x, a
+    multiple of idle time no ideal removes."""
+    summary = json.loads(INF2_256.read_text(encoding="utf-8"))["summary"][0]
+    total, gpsimd = summary["total_time"], summary["gpsimd_engine_active_time"]
+    data = json.loads(CliRunner().invoke(cli, ["show", str(INF2_256), "--format", "json"]).output)
+    found = data["bounds"]["aws"]["speedup"]
+    assert found["factor"] == pytest.approx(total / gpsimd) and total / gpsimd > 900
+    assert found["reachable"] is False and "not reachable above 10x" in data["bounds"]["aws"]["speedup_assumes"]
+    text = CliRunner().invoke(cli, ["show", str(INF2_256), "--no-color", "--width", "140"]).output
+    row = next(line for line in text.splitlines() if line.startswith("speedup if ideal"))
+    assert row.split()[-2:] == ["not", "reachable"]
+    assert f"{total / gpsimd:.0f}" not in text and f"{total / gpsimd:.2f}" not in text
+    assert (f"the step would be bound by GpSimd at {gpsimd * 1e6:.3f} us, {gpsimd / total:.2%} of its "
+            f"{total * 1e3:.3f} ms") in " ".join(text.split())
+    other = VIEW / "inf2.xlarge_profiler-2.27_matmul_128x128x512.json"
+    diffed = CliRunner().invoke(cli, ["diff", str(INF2_256), str(other), "--no-color", "--width", "140"]).output
+    assert next(line for line in diffed.splitlines() if "speedup if ideal" in line).split()[-4:] == [
+        "not", "reachable", "not", "reachable"]
+    # where the engines are busy it stays AWS's multiple: the fused trn2 kernel, 3.20x
+    fused = CliRunner().invoke(cli, ["show", str(PAIR[1]), "--no-color", "--width", "140"]).output
+    assert next(line for line in fused.splitlines() if line.startswith("speedup if ideal")).split()[-2:] == [
+        "3.20x", "(vector)"]

@@ -67,12 +67,42 @@ class Gap(NamedTuple):
     part_of: str = ""           # "traffic", "FLOPs"
 
 
+# bn_speedup assumes the family reaches its ideal level and the step keeps none of its other time: the
+# other engines stay as they are and nothing waits (AWS: the gaps are "lower bounds on per-category overhead,
+# not achievable savings"; engine times are "intertwined"). Where what bounds the step then is under a tenth
+# of it (a speedup above 10x), the step is mostly time in which no engine or DMA works (launch, host waits),
+# which no family's ideal removes: the estimate is "not reachable", never a large multiple. On the real
+# profiles at hand it is 1.8x to 3.8x where the engines are busy (AWS's example, the trn2 attention kernels,
+# the bundled trn1 sweep) and 693x to 989x on the inf2 matmul kernels, whose busiest engine or DMA is active
+# under 0.2 % of the step.
+REACHABLE = 10.0
+ASSUMES = ("speedup if ideal (AWS's bn_speedup): total_time / max(the bottleneck family's ideal, the other "
+           "engines' and DMA's active time), if that family reached its ideal and nothing else in the step were "
+           f"lost (no waits, no idle time); an upper bound, not a saving; not reachable above {REACHABLE:g}x")
+
+
 class Speedup(NamedTuple):
     """AWS's ``bn_speedup`` at one level: ``total_time / max(level, the other engines' largest)``."""
 
     level: str           # the AWS level reached ("memory_bound_ideal_no_reloads")
     factor: float
     then: Bound          # what bounds the step then: the level or the other engine
+
+    @property
+    def reachable(self) -> bool:
+        """Whether the bound it reaches is within ``REACHABLE`` of the step (see ``REACHABLE``)."""
+        return self.factor <= REACHABLE
+
+    @property
+    def cell(self) -> str:
+        """``2.61x``, or ``not reachable``."""
+        return f"{self.factor:.2f}x" if self.reachable else "not reachable"
+
+    def why_not(self, step: float) -> str:
+        """Why an estimate is not reachable: what would bound the step, as a share of it."""
+        return (f"not reachable: at {self.level} the step would be bound by {short_name(self.then.name)} at "
+                f"{format_value(self.then.seconds, 's')}, {self.then.seconds / step:.2%} of its "
+                f"{format_value(step, 's')}; the rest is time no engine or DMA works, which no ideal removes")
 
 
 class Next(NamedTuple):

@@ -110,8 +110,10 @@ def _next(at: Inputs) -> tuple[str | None, float | None]:
 
 
 def _bn_speedup(at: Inputs) -> float | None:
+    """The estimate where it is reachable (``gaps.REACHABLE``); a value beyond it is left out, never shown
+    as a large multiple."""
     found = gaps.speedup(at.bounds) if at.bounds else None
-    return found.factor if isinstance(found, gaps.Speedup) else None
+    return found.factor if isinstance(found, gaps.Speedup) and found.reachable else None
 
 
 COLUMNS = (
@@ -150,7 +152,8 @@ COLUMNS = (
            "of another engine or the DMA, named; analysis/gaps.py)", lambda at: _next(at)[1], ENGINES, "next",
            ends_block=True),
     Column("bn_speedup", "if ideal", u.DIMENSIONLESS, "AWS's bn_speedup at the bottleneck family's deepest ideal "
-           "bound: total_time / max(that bound, the other engines' largest active time) (analysis/gaps.py)",
+           f"bound: total_time / max(that bound, the other engines' largest active time), none where above "
+           f"{gaps.REACHABLE:g}x: not reachable (analysis/gaps.py)",
            _bn_speedup, ENGINES, "times", ends_block=True),
     Column("spill_per_sample", "spill/sample", u.BYTE, "spill_reload_bytes / batch",
            lambda at: at.point.per_sample("spill_reload_bytes"), MOVEMENT),

@@ -117,7 +117,8 @@ def _reading(table: _Table) -> None:
                 [f"{gaps.short_name(n.bound.name)} {n.share:.0%}" if (n := gaps.next_bottleneck(b)) else "-"
                  for b in found])
     table.plain("speedup if ideal (bn_speedup; then)",
-                [_speedup(table, gaps.speedup(b), label) for b, label in zip(found, labels, strict=True)])
+                [_speedup(table, gaps.speedup(b), label, b.step) for b, label in zip(found, labels, strict=True)])
+    table.notes.setdefault(gaps.ASSUMES)
     for at in range(2):
         rates = [gaps.achieved(b)[at] for b in found]
         table.plain(f"{rates[0].label} (% of peak)",
@@ -131,10 +132,12 @@ def _reading(table: _Table) -> None:
     table.plain("HBM bandwidth", [format_value(p.hbm_bandwidth, "B/s") if p else "-" for p in peaks])
 
 
-def _speedup(table: _Table, found: gaps.Speedup | Missing, label: str) -> str:
+def _speedup(table: _Table, found: gaps.Speedup | Missing, label: str, step: float | None) -> str:
     if isinstance(found, Missing):
         return table.shown(found, "", label)
-    return f"{found.factor:.2f}x ({gaps.short_name(found.then.name)})"
+    if not found.reachable and step:
+        table.notes.setdefault(f"{label}: speedup if ideal: {found.why_not(step)}")
+    return found.cell + (f" ({gaps.short_name(found.then.name)})" if found.reachable else "")
 
 
 def _rate(table: _Table, rate: gaps.Rate | Missing, label: str) -> str:

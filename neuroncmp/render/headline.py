@@ -127,8 +127,7 @@ class BoundLine(NamedTuple):
 
     def speedup_cells(self) -> tuple[str, ...]:
         """Each side's speedup estimate at its bottleneck family's ideal: ``1.79x`` (``-``: not computed)."""
-        return tuple(f"{found.factor:.2f}x" if isinstance(found := speedup(b), Speedup) else "-"
-                     for b in self.bounds)
+        return tuple(found.cell if isinstance(found := speedup(b), Speedup) else "-" for b in self.bounds)
 
 
 def bound_line(comparison: Comparison, found: tuple[Bounds, ...] = (), versions: bool = False) -> BoundLine | None:

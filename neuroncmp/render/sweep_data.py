@@ -141,7 +141,7 @@ def aws_dict(found: Bounds) -> dict[str, Any]:
             "gaps": {g.name: {"missing": g.reason} if isinstance(g, Missing) else plain(g)
                      for g in gaps.gaps(found)},
             "speedups": {name: _speedup(s) for name, s in gaps.speedups(found).items()},
-            "speedup": _speedup(top),
+            "speedup": _speedup(top), "speedup_assumes": gaps.ASSUMES,
             "next": None if following is None else {"name": following.bound.name, "label": following.bound.label,
                                                      "seconds": following.bound.seconds, "share": following.share},
             "achieved": {r.name: {"missing": r.reason} if isinstance(r, Missing) else plain(r)
@@ -152,7 +152,7 @@ def aws_dict(found: Bounds) -> dict[str, Any]:
 def _speedup(found: gaps.Speedup | Missing) -> dict[str, Any]:
     if isinstance(found, Missing):
         return {"missing": found.reason}
-    return {"level": found.level, "factor": found.factor, "then": found.then.name,
+    return {"level": found.level, "factor": found.factor, "then": found.then.name, "reachable": found.reachable,
             "formula": "total_time / max(level, the other engines' and DMA's largest active time)"}
 
 
