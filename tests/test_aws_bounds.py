@@ -170,12 +170,16 @@ def test_the_bounds_view_prints_the_tables(tmp_path):
     text = CliRunner().invoke(cli, ["diff", str(run), "--bounds", "--no-color", "--width", "160"]).output
     assert "memory_bound_ideal: DMA bytes / DMA bandwidth" in text
     lines = text.splitlines()
+    # AWS's change columns: each version against the one before (V0 -> V1, V1 -> V2)
     assert next(line.split() for line in lines if line.split()[:2] == ["bound", "V0"]) == [
-        "bound", "V0", "V1", "V2", "V1", "->", "V2"]
+        "bound", "V0", "V1", "V2", "V0", "->", "V1", "V1", "->", "V2"]
     row = next(line for line in lines if line.startswith("total_time "))
-    assert row.split()[1:] == ["8,602", "us", "2,451", "us", "1,801", "us", "-650", "us", "(1.4x)"]
+    assert row.split()[1:] == ["8,602", "us", "2,451", "us", "1,801", "us", "-6,151", "us", "(3.5x)", "-650", "us",
+                               "(1.4x)"]
     row = next(line for line in lines if line.startswith("memory_bound_ideal "))
-    assert row.split()[1:] == ["2,776", "us", "463", "us", "463", "us", "="]
+    assert row.split()[1:] == ["2,776", "us", "463", "us", "463", "us", "-2,313", "us", "(6.0x)", "="]
+    assert next(line for line in lines if line.startswith("bottleneck ")).split()[1:] == [
+        "DMA", "tensor", "tensor", "DMA", "->", "tensor", "="]
     pipeline = next(line for line in lines if line.startswith("perfect_pipeline"))
     assert "7,906 us (DMA)" in pipeline and "1,781 us (tensor)" in pipeline
     excess = next(line for line in lines if line.startswith("gap: excess traffic"))
@@ -476,3 +480,24 @@ def test_a_speedup_far_beyond_the_work_is_not_reachable_never_a_large_multiple()
     fused = CliRunner().invoke(cli, ["show", str(PAIR[1]), "--no-color", "--width", "140"]).output
     assert next(line for line in fused.splitlines() if line.startswith("speedup if ideal")).split()[-2:] == [
         "3.20x", "(vector)"]
+
+
+def test_versions_shift_from_the_one_before_in_the_headline_as_in_the_tables(tmp_path):
+    """AWS's bottleneck sequence DMA -> Tensor -> Tensor: V1 moved it from the DMA, V2 did not move it. The
+    headline said V2 moved it 'from DMA' (against V0) while --bounds judged V2 against V1."""
+    run = example_run(tmp_path / "blocking-tiled")
+    text = CliRunner().invoke(cli, ["diff", str(run), "--no-color", "--width", "160"]).output
+    row = next(line for line in text.splitlines() if line.startswith("bound by"))
+    assert row.split() == ["bound", "by", "(from", "the", "one", "before)", "DMA", "tensor", "from", "DMA", "tensor"]
+    md = CliRunner().invoke(cli, ["diff", str(run), "--format", "md"]).output
+    cells = next(line for line in md.splitlines() if line.startswith("| bound by")).split("|")[2:-1]
+    assert [c.strip() for c in cells] == ["DMA 1.09x", "tensor engine 1.13x (from DMA in V0)", "tensor engine 1.01x"]
+    # without --versions (given order only) every variant is against the baseline: V2 moved it from V0's DMA
+    alone = tmp_path / "no-manifest"
+    alone.mkdir()
+    for version in ("V0", "V1", "V2"):  # the files without the manifest that numbers them
+        (alone / f"{version}.json").write_text((run / f"{version}.json").read_text())
+    files = [str(alone / f"{v}.json") for v in ("V0", "V1", "V2")]
+    plain = CliRunner().invoke(cli, ["diff", *files, "--order", "given", "--no-color", "--width", "160"]).output
+    assert next(line for line in plain.splitlines() if line.startswith("bound by")).split() == [
+        "bound", "by", "DMA", "tensor", "from", "DMA", "tensor", "from", "DMA"]

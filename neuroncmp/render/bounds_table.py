@@ -1,12 +1,13 @@
-"""AWS's bounds tables (``analysis/gaps.py``) as plain rows: one column per side, and the change of the last.
+"""AWS's bounds tables (``analysis/gaps.py``) as plain rows: a column per side, then a change column per variant.
 
 The layout of the neuron-nki-profile-querying skill's ``example-bounds-analysis.md``: the bounds (AWS's
 names, what each is in brackets), the perfect pipeline with its engine, each gap with its share of the
 step, the bottleneck, the next one, the speedup estimate, the achieved rates and the peaks they were
 measured against. Times in one unit for the table (microseconds below 100 ms of step, else milliseconds),
-thousands separated as AWS writes them. The change column is the last side's against the one before when
-the sides are successive versions, else against the baseline: ``-6,151 us (3.5x)`` (before / after when it
-shrank), ``+430 us``, ``=``. A value that cannot be computed is ``-`` and a note below says why.
+thousands separated as AWS writes them. Each variant's change column is against the one before when the
+sides are successive versions (``V0 -> V1``, ``V1 -> V2``, as AWS's tables), else against the baseline:
+``-6,151 us (3.5x)`` (before / after when it shrank), ``+430 us``, ``=``. A value that cannot be computed
+is ``-`` and a note below says why.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ class _Table:
 
     def __init__(self, labels: list[str], found: tuple[Bounds, ...], versions: bool) -> None:
         self.labels, self.found, self.unit = labels, found, _unit(found)
-        self.against = len(found) - 2 if versions else 0
-        self.change = [f"{labels[self.against]} -> {labels[-1]}"] if len(found) > 1 else []
+        # (before, after) per change column: each variant against the one before, or against the baseline
+        self.pairs = [(at - 1 if versions else 0, at) for at in range(1, len(found))]
+        self.change = [f"{labels[before]} -> {labels[after]}" for before, after in self.pairs]
         self.times = [gaps.timeline(b) for b in found]
         self.rows: list[list[str]] = []
         self.notes: dict[str, None] = {}
@@ -67,8 +69,9 @@ class _Table:
         return text
 
     def timed(self, title: str, name: str, cells: list[str]) -> None:
-        last = [_change(self.times[self.against].get(name), self.times[-1].get(name), self.unit)]
-        self.rows.append([title, *cells, *(last if self.change else [])])
+        changes = [_change(self.times[before].get(name), self.times[after].get(name), self.unit)
+                   for before, after in self.pairs]
+        self.rows.append([title, *cells, *changes])
 
     def plain(self, title: str, cells: list[str]) -> None:
         self.rows.append([title, *cells, *[""] * len(self.change)])
@@ -110,9 +113,8 @@ def _reading(table: _Table) -> None:
     """The bottleneck, next bottleneck, speedup, achieved rates and peaks, one row each."""
     found, labels = table.found, table.labels
     tops = [gaps.short_name(b.bottleneck.name) if b.bottleneck else "-" for b in found]
-    moved = tops[table.against] != tops[-1]
-    table.rows.append(["bottleneck", *tops,
-                       *([f"{tops[table.against]} -> {tops[-1]}" if moved else "="] if table.change else [])])
+    table.rows.append(["bottleneck", *tops, *(f"{tops[before]} -> {tops[after]}" if tops[before] != tops[after]
+                                              else "=" for before, after in table.pairs)])
     table.plain("next bottleneck (% of its time)",
                 [f"{gaps.short_name(n.bound.name)} {n.share:.0%}" if (n := gaps.next_bottleneck(b)) else "-"
                  for b in found])

@@ -90,14 +90,14 @@ def _headline_entries(report: DiffReport, order: list[int] | None) -> list[Entry
 
 def _bound_cells(bound: BoundLine) -> list[list[TermCell]]:
     """The "bound by" line as rows short enough not to widen the headline's columns: each side's
-    bottleneck (a variant's shift in its change column; successive versions: the shift from the one
-    before), the step over that bound, the next bottleneck and the speedup estimate."""
+    bottleneck (a variant's shift in its change column: from the baseline, or, successive versions, from
+    the one before, as the label says), the step over that bound, the next bottleneck and the speedup."""
     (base_name, base_gap, _), *variants = bound.short()
-    moved_before = bound.moved_from_previous() or ("",) * len(bound.bounds)
-    names: list[TermCell] = [[(BOUND_LABEL, "")], [(base_name, "")]]
+    names: list[TermCell] = [[(BOUND_LABEL + (" (from the one before)" if bound.previous else ""), "")],
+                             [(base_name, "")]]
     gaps: list[TermCell] = [[("  step / its bound", "")], [(base_gap, "")]]
-    for (name, gap, moved), before in zip(variants, moved_before[1:], strict=True):
-        names.append([(name, "")] + ([(before or moved, "yellow")] if before or moved else []))
+    for name, gap, moved in variants:
+        names.append([(name, "")] + ([(moved, "yellow")] if moved else []))
         gaps.append([(gap, "")])
     following: list[TermCell] = [[(NEXT_LABEL, "")]]
     following += [[(name, "")] + ([(share, "")] if share else []) for name, share in bound.next_parts()]

@@ -86,35 +86,32 @@ SPEEDUP_TITLE = "speedup if ideal (AWS bn_speedup)"
 
 class BoundLine(NamedTuple):
     """The headline's "bound by" line: per side (baseline first) its bounds, the cell text and, for a
-    variant whose bottleneck is not the baseline's, the shift."""
+    variant whose bottleneck is not the baseline's, the shift; successive versions: the shift from the one
+    before instead, everywhere the line is shown (``shown``)."""
 
     bounds: tuple[Bounds, ...]
     cells: tuple[str, ...]                  # "DMA 1.17x", "-" when unknown
     shifts: tuple[Shift | None, ...]        # per side; None for the baseline and an unchanged bottleneck
     previous: tuple[Shift | None, ...] = ()  # successive versions: each side's shift from the one before
 
+    @property
+    def shown(self) -> tuple[Shift | None, ...]:
+        """The shifts the line shows: from the version before when the sides are versions, else from the baseline."""
+        return self.previous or self.shifts
+
     def short(self) -> tuple[tuple[str, str, str], ...]:
         """Each side's cell in short parts for narrow columns: ``("tensor", "1.30x", "from DMA")``
         (gap and shift ``""`` when unknown or unchanged)."""
         return tuple((_short(b), f"{b.gap:.2f}x" if b.gap is not None else "-",
                       f"from {short_name(moved.before_name)}" if moved else "")
-                     for b, moved in zip(self.bounds, self.shifts, strict=True))
+                     for b, moved in zip(self.bounds, self.shown, strict=True))
 
     def one_line(self) -> tuple[str, ...]:
-        """Each cell with its shift on the same line: ``tensor engine 1.30x (from DMA)``; successive
-        versions also say the shift from the version before (``(from DMA; from the vector engine in V1)``)."""
-        out = []
-        for at, (text, moved) in enumerate(zip(self.cells, self.shifts, strict=True)):
-            said = [f"from {moved.before}"] if moved else []
-            before = self.previous[at] if self.previous else None
-            if before is not None and (moved is None or before.against != moved.against):
-                said.append(f"from {before.before} in {before.against}")
-            out.append(text + (f" ({'; '.join(said)})" if said else ""))
-        return tuple(out)
-
-    def moved_from_previous(self) -> tuple[str, ...]:
-        """Per side, ``"from DMA"`` when successive versions moved the bottleneck from the one before."""
-        return tuple(f"from {short_name(s.before_name)}" if s else "" for s in self.previous)
+        """Each cell with its shift on the same line: ``tensor engine 1.30x (from DMA)``; successive versions
+        name the version it moved from (``(from DMA in V0)``)."""
+        return tuple(text + (f" (from {moved.before}" + (f" in {moved.against})" if self.previous else ")")
+                             if moved else "")
+                     for text, moved in zip(self.cells, self.shown, strict=True))
 
     def next_parts(self) -> tuple[tuple[str, str], ...]:
         """Each side's next bottleneck and its share of the bottleneck's time: ``("vector", "75%")``."""
