@@ -501,3 +501,37 @@ def test_versions_shift_from_the_one_before_in_the_headline_as_in_the_tables(tmp
     plain = CliRunner().invoke(cli, ["diff", *files, "--order", "given", "--no-color", "--width", "160"]).output
     assert next(line for line in plain.splitlines() if line.startswith("bound by")).split() == [
         "bound", "by", "DMA", "tensor", "from", "DMA", "tensor", "from", "DMA"]
+
+
+def test_the_library_call_takes_the_peaks_and_versions_diff_takes(tmp_path):
+    import inspect
+    from dataclasses import fields
+
+    from neuroncmp.commands.diff import DiffOptions
+
+    alone = tmp_path / "versions"
+    alone.mkdir()
+    example_run(tmp_path / "blocking-tiled")
+    for version in ("V0", "V1", "V2"):  # no manifest: the order and the versions are the caller's
+        (alone / f"{version}.json").write_text((tmp_path / "blocking-tiled" / f"{version}.json").read_text())
+    files = [alone / f"{v}.json" for v in ("V0", "V2", "V1")]  # V2 before V1: versions keep the order given
+    made = nc.compare(*files, order="given", versions=True, peak_flops=1e14, dma_bandwidth=5e11)
+    report = made.report()
+    assert report.versions and [s.label for s in made.sides] == ["v0", "v2", "v1"]
+    v1 = report.bounds[2]
+    assert v1.level("compute_bound_ideal_flops").seconds == pytest.approx(2 * 4096**3 / 1e14)
+    assert v1.level("memory_bound_ideal").seconds == pytest.approx(6 * TILE / 5e11)
+    assert "bound by (from the one before)" in made.text(width=160)  # v2 before v1
+    # the same as the command line's
+    cli_data = json.loads(CliRunner().invoke(cli, ["diff", *map(str, files), "--order", "given", "--versions",
+                                                   "--peak-tflops", "100", "--dma-gbps", "500",
+                                                   "--format", "json"]).output)
+    assert cli_data["bounds"]["sides"][2]["from_previous"]["total_time"]["delta"] == pytest.approx(
+        v1.step - report.bounds[1].step)
+    # every option of DiffOptions that shapes a comparison is the library's too (the CLI's own: its gates and
+    # what it prints)
+    cli_only = {"rules", "summary", "findings", "bounds_only", "allow_incomparable", "brief"}
+    declared = {f.name for f in fields(DiffOptions) if f.init} - cli_only
+    assert declared == set(inspect.signature(nc.compare).parameters) - {"inputs"}
+    with pytest.raises(nc.UsageError, match=r"^peak_flops=1e-300: expected a number above"):
+        nc.compare(RUN, peak_flops=1e-300)

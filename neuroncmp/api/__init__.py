@@ -77,21 +77,27 @@ def _gathered(items: Iterable[Any], where: str, loaded: list[Profile]) -> list[P
 
 def compare(*inputs: Input, baseline: str | None = None, basis: Basis = AUTO,
             thresholds: Bands | Iterable[str] = (), order: Order = "batch", groups: Iterable[str] = (),
-            metrics: Iterable[str] = (), only_changed: bool = False, sort: Sort = "group") -> Comparison:
+            metrics: Iterable[str] = (), only_changed: bool = False, sort: Sort = "group",
+            peak_flops: float | None = None, hbm_bandwidth: float | None = None,
+            dma_bandwidth: float | None = None, versions: bool = False) -> Comparison:
     """Compare the baseline (the first label, or ``baseline``: a label or section title) against
-    every other label.
+    every other label: ``neuroncmp diff``, with its options under their ``DiffOptions`` names.
 
     ``thresholds`` are noise bands (``"time=2%"``, ``"bytes=1MiB"``); ``order``: variants by
     ``batch`` size or as ``given``; ``groups``, ``metrics``, ``only_changed`` and ``sort`` choose
     the rows shown (the result always holds every row; ``.select(...)`` shows others).
+    ``peak_flops``, ``hbm_bandwidth``, ``dma_bandwidth``: the bounds' peaks per NeuronCore in base units
+    (FLOP/s, bytes/s; ``--peak-tflops``, ``--hbm-gbps``, ``--dma-gbps``); ``versions``: the variants are
+    successive versions in the order given, each judged against the one before (``--versions``).
     """
     options = DiffOptions(  # checked before any path is read
         baseline=baseline, basis=basis, order=order, only_changed=only_changed, sort=sort, findings=False,
         thresholds=thresholds if isinstance(thresholds, Bands) else texts("thresholds", thresholds),
-        groups=texts("groups", groups), metrics=texts("metrics", metrics))
+        groups=texts("groups", groups), metrics=texts("metrics", metrics), peak_flops=peak_flops,
+        hbm_bandwidth=hbm_bandwidth, dma_bandwidth=dma_bandwidth, versions=versions)
     report = diff_report(profiles_of(*inputs), options)
     made: Comparison = as_subclass(report.comparison, Comparison)
-    return replace(made, view=report.view)
+    return replace(made, view=report.view, options=replace(options, versions=report.versions))
 
 
 def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: float | None = None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis import sweep as _sweep
 from ..analysis.findings import base as _base
@@ -20,6 +20,9 @@ from ..commands.documents import DiffReport
 from ..comparison import result as _result
 from ..comparison.view import View, select
 from ..model import Profile as _Profile
+
+if TYPE_CHECKING:
+    from ..commands.diff import DiffOptions
 
 
 class Profile(_Profile):
@@ -59,6 +62,7 @@ class Comparison(_result.Comparison):
     """A comparison (``comparison.result.Comparison``) with the rows a notebook shows of it."""
 
     view: View | None = None
+    options: DiffOptions | None = None  # how it was made: the bounds' peaks and versions its reports keep
 
     def select(self, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
                only_changed: bool = False, sort: Sort = "group") -> Comparison:
@@ -71,7 +75,7 @@ class Comparison(_result.Comparison):
         findings of the sweep its profiles form."""
         from ..commands.diff import DiffOptions, report_of
 
-        return report_of(self, DiffOptions(findings=findings), self.view)
+        return report_of(self, replace(self.options or DiffOptions(), findings=findings), self.view)
 
     def to_frame(self, wide: bool = False) -> Any:
         """Tidy: one row per metric x variant x basis (numeric values in base units, ``unit`` and
