@@ -535,3 +535,23 @@ def test_the_library_call_takes_the_peaks_and_versions_diff_takes(tmp_path):
     assert declared == set(inspect.signature(nc.compare).parameters) - {"inputs"}
     with pytest.raises(nc.UsageError, match=r"^peak_flops=1e-300: expected a number above"):
         nc.compare(RUN, peak_flops=1e-300)
+
+
+def test_unlike_kernels_of_similar_work_are_scored_and_the_docs_say_so():
+    """The comparability rule reads the amount of work, not what it is (docs/judging.md): the inf2 matmul
+    kernel and the fused trn2 attention kernel are within 100x in HBM traffic, so they are compared; the
+    page names this pair and its factors, and the warnings that tell them apart are printed."""
+    matmul = json.loads(INF2_256.read_text(encoding="utf-8"))["summary"][0]
+    attention = json.loads(PAIR[1].read_text(encoding="utf-8"))["summary"][0]
+    traffic = [s["hbm_read_bytes"] + s["hbm_write_bytes"] for s in (matmul, attention)]
+    flops = [s["hardware_flops"] for s in (matmul, attention)]
+    data = json.loads(CliRunner().invoke(cli, ["diff", str(INF2_256), str(PAIR[1]), "--format", "json"]).output)
+    assert data["not_comparable"] == {}  # the limit: scored as one workload
+    assert [w for w in data["warnings"] if w.startswith("the compiler changed the graph")]
+    assert [w for w in data["warnings"] if w.startswith("instance_type differs")]
+    change = f"{attention['total_time'] / matmul['total_time'] - 1:.1%}✔"  # -98.1%, scored better
+    text = CliRunner().invoke(cli, ["diff", str(INF2_256), str(PAIR[1]), "--no-color", "--width", "140"]).output
+    assert next(line for line in text.splitlines() if line.startswith("step time (device)")).split()[-1] == change
+    doc = " ".join((Path(__file__).parents[1] / "docs" / "judging.md").read_text(encoding="utf-8").split())
+    assert (f"differ {max(flops) / min(flops):.1f}x in hardware FLOPs but only {max(traffic) / min(traffic):.1f}x "
+            f"in HBM traffic, so the diff scores them: `step time (device) {change}`") in doc
