@@ -157,7 +157,8 @@ def test_no_batch_recommended_past_the_bound_the_forecast_missed(oom_at_64):
     assert (f"b64 ran out of device memory at capture (the runtime failed to allocate 6.000 GiB of tensors), "
             f"though the memory forecast puts it at {gib(at_64)} of 16.00 GiB per core as profiled: the "
             "forecast does not hold there") in text
-    assert "action: keep the batch below b64; b32 is the largest batch that ran" in text
+    # the same words as the compiler's bound (test_a_compile_time_bound_the_forecast_fits_contradicts_it)
+    assert "action: keep the batch below b64 (b32 is the largest batch that ran)" in text
     assert "largest batch   below b64, which ran out of device memory at capture: the forecast, b" in text
     assert "memory has room" not in text and not re.search(r"try b(6[4-9]|[7-9]\d|\d{3})", text)
     assert "recommendation: b32 (batch 32)" in text
@@ -199,6 +200,8 @@ def test_a_compile_time_bound_the_forecast_fits_contradicts_it(compile_oom_at_64
             "out of device memory at compile time: the forecast does not hold there") in text
     assert "memory has room" not in text and "ran out of device memory at capture" not in text
     assert "largest batch   below b64, which ran out of device memory at compile time: the forecast, b118" in text
+    assert "action: keep the batch below b64 (b32 is the largest batch that ran), or lower the graph's memory" in text
+    assert not re.search(r"try b(6[4-9]|[7-9]\d|1\d\d)", text)  # nothing at or past the bound
     data = json.loads(run("sweep", str(compile_oom_at_64[0]), "--format", "json"))["oom_bound"]
     assert data["verdict"] == "contradicted" and abs(data["forecast_unprofiled"] / bare - 1) < 1e-6
 

@@ -204,8 +204,8 @@ class CaptureBound:
         elif bound.failure.at_compile:
             action = (f"keep the batch below {bound.label} ({ran}), or lower the graph's memory: tensor or "
                       "pipeline parallelism (neuronx-distributed), activation checkpointing")
-        else:
-            action = f"keep the batch below {bound.label}; {ran}"
+        else:  # worded as the compiler's: the bound, then what ran (one sentence for either failure)
+            action = f"keep the batch below {bound.label} ({ran})"
         return Finding(self.id, BATCH, bound.sentence(), (bound.label,), tuple(evidence), None, action)
 
 
