@@ -36,7 +36,6 @@ def defined_commands() -> dict[str, str]:
 
 def test_every_command_module_is_listed_with_its_docstrings_first_line():
     assert defined_commands() == COMMANDS
-    assert len(COMMANDS) == 12
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -68,7 +67,7 @@ def test_the_help_lists_every_command_as_click_would_without_importing_one(width
                          env=dict(os.environ, COLUMNS=str(width)))
     lazy, loaded, eager = json.loads(out.stdout)
     assert loaded == ["neuroncmp.cli.app", "neuroncmp.cli.commands"]
-    assert eager.startswith("Commands:\n") and eager.count("\n") == 13
+    assert eager.startswith("Commands:\n") and eager.count("\n") == len(COMMANDS) + 1
     assert (lazy + "\n").endswith(eager)  # get_help drops the last newline
 
 
@@ -79,7 +78,7 @@ def test_a_misspelt_command_is_a_usage_error_with_a_suggestion():
 
 def test_the_command_table_behaves_as_a_mapping():
     names = list(cli.commands)
-    assert names == sorted(COMMANDS) and len(cli.commands) == 12
+    assert names == sorted(COMMANDS) and len(cli.commands) == len(COMMANDS)
     assert "diff" in cli.commands and "dif" not in cli.commands and cli.commands.get("dif") is None
 
 

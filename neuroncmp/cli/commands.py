@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "history": "Show METRIC's history: one series per distinct tag set, shifts marked (term, json, or a",
     "metrics": "List the metric catalog (name, group, unit, better direction, kind, meaning), or the",
     "ops": "Compare operators: FILES are view JSONs (--output-format json), Explorer Parquet folders or",
+    "ranks": "The ranks of one distributed step: FILES are one profile per rank or core (or their folder);",
     "regressions": "List level shifts in every series: changes for the worse first (by the catalog's direction).",
     "report": "Write a static site of the store's history to DIR: the regressions worst first, every",
     "show": "Show every profile in FILES, grouped by catalog group, in human units, with what bounds its step",

@@ -99,12 +99,31 @@ def diff_report(profiles: Iterable[ProfileInput], options: DiffOptions) -> DiffR
     from ..comparison.differ import compare
 
     profiles = list(profiles)
+    _refuse_ranks(profiles)
     versions = options.versions or _versioned(profiles)
     if versions and not options.versions:  # the manifest numbers them: in that order
         profiles.sort(key=lambda p: p.params["version"] if isinstance(p, Profile) else 0)
     comparison = compare(*profiles, baseline=options.baseline, basis=options.basis,
                          thresholds=options.bands, order="given" if versions else options.order)
     return report_of(comparison, replace(options, versions=versions))
+
+
+def _refuse_ranks(profiles: list[ProfileInput]) -> None:
+    """Profiles of several ranks of one step are neither variants nor repeated captures of one side:
+    refused, pointing to ``ranks`` (the rule that tells ranks apart is ``ingest.ranks``)."""
+    from ..comparison.sides import flatten
+    from ..ingest.ranks import stated_ranks
+
+    ranks = stated_ranks(flatten(profiles))
+    if ranks is None:
+        return
+    from ..errors import UsageError
+
+    names = ", ".join(dict.fromkeys(rank.name for rank in ranks[:4])) + (", ..." if len(ranks) > 4 else "")
+    raise UsageError(f"these profiles are {len(ranks)} ranks of a distributed step ({names}; told apart by "
+                     f"{ranks[0].how}), not variants or repeated captures of one run: compare the ranks with "
+                     "'neuroncmp ranks FILES', and two runs of them with 'neuroncmp ranks FILES --baseline "
+                     "BASELINE_FILES'")
 
 
 def _versioned(profiles: list[ProfileInput]) -> bool:

@@ -26,6 +26,12 @@ class Csv(Renderer):
             writer.writerow({k: csv_cell(v) for k, v in record.items()})
         return out.getvalue()
 
+    def ranks(self, report: Any, width: int = 100) -> str:
+        """``neuroncmp ranks``: the ranks of one step (render/ranks.py)."""
+        from ..ranks import csv_text
+
+        return csv_text(report)
+
     def ops(self, report: Any, width: int = 100) -> str:
         """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
         from ..ops import csv_text

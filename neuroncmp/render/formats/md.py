@@ -215,6 +215,12 @@ class Markdown(Renderer):
     def regressions(self, report: RegressionsReport, width: int = 100) -> str:
         return regressions_markdown(report)
 
+    def ranks(self, report: Any, width: int = 100) -> str:
+        """``neuroncmp ranks``: the ranks of one step (render/ranks.py)."""
+        from ..ranks import markdown_text
+
+        return markdown_text(report)
+
     def ops(self, report: Any, width: int = 100) -> str:
         """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
         from ..ops import markdown_text

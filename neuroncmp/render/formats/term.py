@@ -122,6 +122,12 @@ class Term(Renderer):
             return profiles_lines(value, width)
         return _catalog_lines(value, width) if document == "metrics" else None  # the store's: plain text
 
+    def ranks(self, report: Any, width: int = 100) -> str:
+        """``neuroncmp ranks``: the ranks of one step (render/ranks.py)."""
+        from ..ranks_term import terminal
+
+        return terminal(report, width)
+
     def ops(self, report: Any, width: int = 100) -> str:
         """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
         from ..ops import terminal

@@ -1,0 +1,116 @@
+"""Two runs of one distributed step compared by their distributions across ranks, not their means.
+
+For the step, its collectives and the time outside them, the median, the 90th percentile and the
+max of the baseline run's ranks against the variant run's (the runs may have different rank
+counts). Each change gets a verdict by the noise band ``diff`` judges times with (a change inside
+it is unchanged; times: lower is better). Each run's own rank-to-rank noise (its robust sigma) is
+shown beside it. The outliers of each run say whether a straggler appeared or went.
+
+Tail gates for CI: ``[QUANTITY.]STAT>+N%`` (``p90>+5%``, ``collectives.max>+10%``; STAT one of
+``median``, ``p90``, ``max``; QUANTITY ``step`` by default, or ``collectives``, ``outside``) trip
+when the variant's statistic is more than N % above the baseline's.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..choices import BETTER, UNCHANGED, WORSE
+from ..comparison.bands import Band
+from ..errors import RuleError
+from .ranks import COLLECTIVES, OUTSIDE, STEP, RanksAnalysis, Spread
+
+STATS = ("median", "p90", "max")
+QUANTITIES = {"step": STEP, "collectives": COLLECTIVES, "outside": OUTSIDE}
+_GATE = re.compile(r"^\s*(?:(?P<quantity>[a-z]+)\.)?(?P<stat>[a-z0-9]+)\s*>\s*\+?(?P<num>\d+(?:\.\d*)?|\.\d+)\s*%\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class StatChange:
+    """One statistic of one quantity, baseline run -> variant run."""
+
+    quantity: str
+    stat: str
+    baseline: float
+    variant: float
+    verdict: str
+
+    @property
+    def relative(self) -> float | None:
+        return self.variant / self.baseline - 1 if self.baseline else None
+
+
+@dataclass(frozen=True, slots=True)
+class TailGate:
+    """A parsed tail gate: ``text`` as given, the quantity, the statistic and the limit (a fraction)."""
+
+    text: str
+    quantity: str
+    stat: str
+    limit: float
+
+
+@dataclass(frozen=True, slots=True)
+class GateOutcome:
+    gate: TailGate
+    change: StatChange | None   # None: the quantity is in neither run (not judged)
+
+    @property
+    def tripped(self) -> bool:
+        relative = None if self.change is None else self.change.relative
+        return relative is not None and relative > self.gate.limit
+
+
+@dataclass(frozen=True, slots=True)
+class RunsComparison:
+    """The baseline run's and the variant run's ranks, and the statistics' changes."""
+
+    baseline: RanksAnalysis
+    variant: RanksAnalysis
+    changes: tuple[StatChange, ...]
+    band: Band
+
+    def change(self, quantity: str, stat: str) -> StatChange | None:
+        return next((c for c in self.changes if c.quantity == quantity and c.stat == stat), None)
+
+
+def compare_runs(baseline: RanksAnalysis, variant: RanksAnalysis, band: Band) -> RunsComparison:
+    changes = []
+    for quantity in (STEP, COLLECTIVES, OUTSIDE):
+        before, after = baseline.spreads.get(quantity), variant.spreads.get(quantity)
+        if before is None or after is None:
+            continue
+        for stat in STATS:
+            b, v = _stat(before, stat), _stat(after, stat)
+            changes.append(StatChange(quantity, stat, b, v, verdict(b, v, band)))
+    return RunsComparison(baseline, variant, tuple(changes), band)
+
+
+def _stat(spread: Spread, stat: str) -> float:
+    return {"median": spread.median, "p90": spread.p90, "max": spread.max}[stat]
+
+
+def verdict(b: float, v: float, band: Band) -> str:
+    """Unchanged inside the band, else better when lower (a time)."""
+    if band.inside(b, v):
+        return UNCHANGED
+    return BETTER if v < b else WORSE
+
+
+def parse_gate(text: str) -> TailGate:
+    match = _GATE.match(text)
+    quantity = (match["quantity"] or "step") if match else ""
+    if match is None or match["stat"] not in STATS or quantity not in QUANTITIES:
+        raise RuleError(f"--fail-on {text!r}: expected [QUANTITY.]STAT>+N% with STAT one of "
+                        f"{', '.join(STATS)} and QUANTITY one of {', '.join(QUANTITIES)} "
+                        "(e.g. 'p90>+5%', 'collectives.max>+10%')")
+    limit = float(match["num"]) / 100
+    if not math.isfinite(limit):
+        raise RuleError(f"--fail-on {text!r}: the limit is not a finite number")
+    return TailGate(text.strip(), QUANTITIES[quantity], match["stat"], limit)
+
+
+def judge(comparison: RunsComparison, gates: tuple[TailGate, ...]) -> tuple[GateOutcome, ...]:
+    return tuple(GateOutcome(gate, comparison.change(gate.quantity, gate.stat)) for gate in gates)

@@ -1,0 +1,39 @@
+"""``neuroncmp ranks``: the ranks of one distributed step, the straggler and why; two runs' spreads."""
+
+from __future__ import annotations
+
+import click
+
+from .app import BoundaryCommand
+from .options import format_in_option, no_color_option, output_options, width_option
+
+
+@click.command(cls=BoundaryCommand)
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--baseline", "baseline", multiple=True, type=click.Path(), metavar="PATH",
+              help="A baseline run's per-rank files or folder (repeat for several): compare the two runs' "
+                   "distributions.")
+@click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|AMOUNT",
+              help="Noise band for times, as for diff: '5%', 'time=2%', 'time=1us'.")
+@click.option("--fail-on", "rules", multiple=True, metavar="[QUANTITY.]STAT>+N%",
+              help="Exit 3 when the run's STAT (median, p90, max) of the step (or collectives., outside.) "
+                   "is more than N% above the baseline run's: 'p90>+5%'.")
+@output_options("ranks")
+@format_in_option
+@no_color_option
+@width_option
+def ranks(files: tuple[str, ...], baseline: tuple[str, ...], bands: tuple[str, ...], rules: tuple[str, ...],
+          fmt: str | None, output: str | None, format_in: str | None, no_color: bool, width: int | None) -> None:
+    """The ranks of one distributed step: FILES are one profile per rank or core (or their folder);
+    per-rank table, spread, outliers and what accounts for them."""
+    from ..commands.ranks import RanksOptions, ranks_report
+    from ..errors import GateTripped
+    from .output import check_output, choose, emit, notes
+
+    renderer = choose("ranks", fmt, output)
+    check_output(output, files + baseline)
+    report = ranks_report(files, RanksOptions(baseline, tuple(bands), tuple(rules), format_in))
+    notes(report.notes)
+    emit(renderer, "ranks", report, output, no_color, width)
+    if report.tripped:
+        raise GateTripped("a tail gate tripped")

@@ -1,0 +1,138 @@
+"""Which rank or NeuronCore each profile of a distributed step is, by one rule, and refusing guesses.
+
+The rule, first source that names every profile of the set (a mix of sources is refused):
+
+1. ``rank`` in a run folder's manifest (an entry's ``metadata``): the rank the user states.
+2. ``<stem>_rank_<r>`` in the file name, optionally ``_exec_<n>`` after it: the global rank that
+   ``neuron-profile capture`` / ``neuron-explorer capture --collectives-workers-per-node`` write
+   (``profile_rank_5.ntff``; its summary exported as ``profile_rank_5.json``). Two files of one rank
+   (two ``_exec_<n>``) are two executions of that rank, not two ranks: refused.
+3. The runtime's inspect layout: a folder ``<instance-id>_pid_<pid>`` above the file and a core in
+   its name (``<hash>_instid_<i>_vnc_<k>``, ``profile_nc_<k>_session_<s>``). The core index is local
+   to the process, so the worker is (instance, pid, core); no global rank is in these names.
+4. The profile's own ``nd_idx`` / ``nc_idx`` (summary-json; ``neuron_device_idx`` /
+   ``neuroncore_idx`` in Explorer's tables): unique within one instance only, so used last.
+
+Anything else, or two profiles with one identity, is a ``UsageError`` saying which files and how to
+name them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import NamedTuple
+
+from ..errors import UsageError
+from ..escape import quote
+from ..model import Profile
+
+_RANK = re.compile(r"_rank_(?P<rank>\d+)(?:_exec_(?P<exec>\d+))?$")
+_PROCESS = re.compile(r"^(?P<instance>.+)_pid_(?P<pid>\d+)$")
+_CORE = re.compile(r"(?:_vnc_|^profile_nc_|_nc_)(?P<core>\d+)(?:_session_\d+)?$")
+
+MANIFEST, FILE_NAME, RUNTIME_FOLDERS, CORE_INDEX = "manifest", "file name", "runtime folders", "core index"
+RULE = ("rank from a manifest's 'rank', else '_rank_<r>' in file names, else the runtime's "
+        "'<instance>_pid_<pid>/..._vnc_<k>' folders, else each profile's nd_idx/nc_idx")
+
+
+class RankId(NamedTuple):
+    """A profile's place in the step: ``key`` orders and tells workers apart, ``name`` shows it,
+    ``rank`` is the global rank when the source states one, ``how`` the rule's source."""
+
+    key: tuple[int | str, ...]
+    name: str
+    rank: int | None
+    how: str
+    execution: int | None = None
+
+
+def identify(profiles: Sequence[Profile]) -> list[RankId]:
+    """Each profile's ``RankId``, by the module's rule; ``UsageError`` when the rule cannot tell."""
+    if not profiles:
+        raise UsageError("no profiles to tell ranks apart")
+    for how, read in _SOURCES:
+        found = [read(profile) for profile in profiles]
+        if all(found):
+            ids = [rank for rank in found if rank is not None]
+            _refuse_twice(ids, profiles)
+            return ids
+        if any(found) and how != CORE_INDEX:
+            raise UsageError(_mixed(how, profiles, found))
+    missing = [p for p in profiles if _from_indexes(p) is None]
+    raise UsageError(f"cannot tell which rank or core {_files(missing)} is: {RULE}. Name the files "
+                     "'<stem>_rank_<r>.json' as the capture tools do, or give 'rank' per file in a "
+                     "run folder's manifest.json")
+
+
+def stated_ranks(profiles: Sequence[Profile]) -> list[RankId] | None:
+    """The ranks the names or a manifest state (rules 1-3), when every profile has one and there are
+    at least two different ones; None otherwise (the core index alone does not make files ranks)."""
+    for _, read in _SOURCES[:-1]:
+        found = [read(profile) for profile in profiles]
+        if all(found):
+            ids = [rank for rank in found if rank is not None]
+            return ids if len({rank.key for rank in ids}) > 1 else None
+    return None
+
+
+def _files(profiles: Sequence[Profile]) -> str:
+    shown = ", ".join(quote(str(p.source)) for p in profiles[:3])
+    return shown + (f" and {len(profiles) - 3} more" if len(profiles) > 3 else "")
+
+
+def _mixed(how: str, profiles: Sequence[Profile], found: list[RankId | None]) -> str:
+    lacking = [p for p, rank in zip(profiles, found, strict=True) if rank is None]
+    return (f"ranks come from the {how} for some profiles but not for {_files(lacking)}: one rule must "
+            f"name every rank ({RULE})")
+
+
+def _refuse_twice(ids: list[RankId], profiles: Sequence[Profile]) -> None:
+    seen: dict[tuple[int | str, ...], Profile] = {}
+    for rank, profile in zip(ids, profiles, strict=True):
+        if rank.key in seen:
+            first = seen[rank.key]
+            repeated = " (two executions of one rank: give one per rank)" if rank.execution is not None else ""
+            raise UsageError(f"{rank.name} ({rank.how}) is given twice: {quote(str(first.source))} and "
+                             f"{quote(str(profile.source))}{repeated}; ranks compares one profile per rank "
+                             "of one step (repeated captures of a run belong in diff)")
+        seen[rank.key] = profile
+
+
+def _from_manifest(profile: Profile) -> RankId | None:
+    rank = profile.metadata.get("rank")
+    if type(rank) is not int or rank < 0:
+        return None
+    return RankId((rank,), f"rank {rank}", rank, MANIFEST)
+
+
+def _from_name(profile: Profile) -> RankId | None:
+    match = _RANK.search(PurePath(profile.source.path).stem)
+    if match is None:
+        return None
+    rank, execution = int(match["rank"]), match["exec"]
+    return RankId((rank,), f"rank {rank}", rank, FILE_NAME, None if execution is None else int(execution))
+
+
+def _from_folders(profile: Profile) -> RankId | None:
+    path = PurePath(profile.source.path)
+    core = _CORE.search(path.stem)
+    process = next((m for part in reversed(path.parent.parts) if (m := _PROCESS.match(part))), None)
+    if core is None or process is None:
+        return None
+    instance, pid, nc = process["instance"], int(process["pid"]), int(core["core"])
+    return RankId((instance, pid, nc), f"{instance}/pid {pid}/nc {nc}", None, RUNTIME_FOLDERS)
+
+
+def _from_indexes(profile: Profile) -> RankId | None:
+    nc, nd = profile.value("nc_idx"), profile.value("nd_idx")  # Explorer's names are their aliases
+    if type(nc) is not int or (nd is not None and type(nd) is not int):
+        return None
+    section = f" {profile.source.section}" if profile.source.section and nd is None else ""
+    name = f"nd{nd}/nc{nc}" if nd is not None else f"nc{nc}"
+    return RankId((nd if nd is not None else -1, nc), f"core {name}{section}".rstrip(), None, CORE_INDEX)
+
+
+_SOURCES = ((MANIFEST, _from_manifest), (FILE_NAME, _from_name), (RUNTIME_FOLDERS, _from_folders),
+            (CORE_INDEX, _from_indexes))
