@@ -126,7 +126,8 @@ def test_every_option_is_declared_once():
 
 def test_an_option_shared_by_commands_reads_the_same_in_each():
     """``--basis``, ``--order``, ``--store``, ...: the same choices, default and help wherever they appear
-    (the help of ``-o``, ``--format``, ``--threshold`` and ``--since`` says what each command does with them)."""
+    (the help of ``-o``, ``--format``, ``--threshold``, ``--since``, ``--fail-on`` and ``--baseline`` says what
+    each command does with them)."""
     seen: dict[str, dict[tuple, list[str]]] = {}
     for name in COMMANDS:
         command = cli.get_command(click.Context(cli), name)
@@ -138,7 +139,8 @@ def test_an_option_shared_by_commands_reads_the_same_in_each():
                     shape = (param.name, param.default, tuple(choices) if choices is not None else param.type.name,
                              param.help)
                     seen.setdefault(param.opts[-1], {}).setdefault(shape, []).append(f"{name} {sub}".strip())
-    own_help = ("--output", "--format", "--threshold", "--since")
+    # --fail-on's rules and --baseline's object are each command's own: a label (diff, ops), a run (ranks)
+    own_help = ("--output", "--format", "--threshold", "--since", "--fail-on", "--baseline")
     differ = {flag: shapes for flag, shapes in seen.items() if len(shapes) > 1 and flag not in own_help}
     assert differ == {}
     assert [len(users) for users in seen["--basis"].values()] == [2]  # diff and ops

@@ -12,6 +12,7 @@ from .options import (
     all_option,
     baseline_option,
     basis_option,
+    fail_on_option,
     format_in_option,
     no_color_option,
     order_option,
@@ -48,8 +49,7 @@ from .options import (
 @threshold_option("N%|Npp|AMOUNT", "Noise band or absolute floor, per kind or metric glob: '5%', 'time=2%', "
                                    "'fraction=1pp', 'spill_*=0.5%', 'bytes=1MiB', 'time=1us'.")
 @output_options("diff")
-@click.option("--fail-on", "rules", multiple=True, metavar="RULE",
-              help="Exit 3 if RULE trips, e.g. 'mfu_estimated_percent<-2pp', 'total_time/sample>+5%'.")
+@fail_on_option("RULE", "Exit 3 if RULE trips, e.g. 'mfu_estimated_percent<-2pp', 'total_time/sample>+5%'.")
 @click.option("--allow-incomparable", is_flag=True,
               help="Judge --fail-on gates on runs of different workloads (refused otherwise, exit 2).")
 @format_in_option

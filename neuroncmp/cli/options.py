@@ -88,10 +88,22 @@ def listing_options(func: F) -> F:
     return _format_option(click.Choice(LISTING_FORMATS), "term, or json from -o FILE.json")(func)
 
 
+def _baseline(metavar: str, help: str, **kwargs: Any) -> Callable[[F], F]:
+    """``--baseline``: what a run is compared against (a side's label, or another run's files)."""
+    return click.option("--baseline", "baseline", metavar=metavar, help=help, **kwargs)
+
+
 # The sides of a comparison (``diff``, ``ops``).
-baseline_option = click.option(
-    "--baseline", "baseline", metavar="LABEL",
-    help="Label of the baseline (diff also takes a section title; default: the first profile).")
+baseline_option = _baseline("LABEL", "Label of the baseline (diff also takes a section title; default: the first "
+                                     "profile).")
+# The baseline run of ``ranks``: its per-rank files.
+baseline_run_option = _baseline("PATH", "A baseline run's per-rank files or folder (repeat for several): compare "
+                                        "the two runs' distributions.", multiple=True, type=click.Path())
+
+
+def fail_on_option(metavar: str, help: str) -> Callable[[F], F]:
+    """``--fail-on``: gates a command judges (its rules, ``metavar``, differ per command); exit 3 on a trip."""
+    return click.option("--fail-on", "rules", multiple=True, metavar=metavar, help=help)
 basis_option = click.option(
     "--basis", type=click.Choice(BASES), default=AUTO, show_default=True,
     help="Extensive values (times, bytes, FLOPs) per step or per sample; auto: per sample when batch "

@@ -5,19 +5,23 @@ from __future__ import annotations
 import click
 
 from .app import BoundaryCommand
-from .options import format_in_option, no_color_option, output_options, width_option
+from .options import (
+    baseline_run_option,
+    fail_on_option,
+    format_in_option,
+    no_color_option,
+    output_options,
+    threshold_option,
+    width_option,
+)
 
 
 @click.command(cls=BoundaryCommand)
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("--baseline", "baseline", multiple=True, type=click.Path(), metavar="PATH",
-              help="A baseline run's per-rank files or folder (repeat for several): compare the two runs' "
-                   "distributions.")
-@click.option("--threshold", "bands", multiple=True, metavar="[KEY=]N%|AMOUNT",
-              help="Noise band for times, as for diff: '5%', 'time=2%', 'time=1us'.")
-@click.option("--fail-on", "rules", multiple=True, metavar="[QUANTITY.]STAT>+N%",
-              help="Exit 3 when the run's STAT (median, p90, max) of the step (or collectives., outside.) "
-                   "is more than N% above the baseline run's: 'p90>+5%'.")
+@baseline_run_option
+@threshold_option("N%|AMOUNT", "Noise band for times, as for diff: '5%', 'time=2%', 'time=1us'.")
+@fail_on_option("[QUANTITY.]STAT>+N%", "Exit 3 when the run's STAT (median, p90, max) of the step (or "
+                "collectives., outside.) is more than N% above the baseline run's: 'p90>+5%'.")
 @output_options("ranks")
 @format_in_option
 @no_color_option
