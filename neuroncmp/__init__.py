@@ -23,7 +23,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "load": "api", "load_many": "api", "compare": "api", "sweep": "api", "ops": "api", "Ops": "api",
-    "Comparison": "api",
+    "ranks": "api", "Ranks": "api", "Comparison": "api",
     "Sweep": "api", "Profile": "api", "use_pint_pandas": "api", "Finding": "api",
     "examples": "", "Metric": "model", "MemoryRow": "model", "Anomaly": "model",
     "Skipped": "model", "Source": "model", "MetricSpec": "catalog", "lookup": "catalog",
@@ -32,7 +32,8 @@ _EXPORTS = {
     "RuleError": "errors", "Store": "store",
 }
 __all__ = [
-    "__version__", "load", "load_many", "compare", "sweep", "ops", "Ops", "Comparison", "Sweep", "Finding", "examples",
+    "__version__", "load", "load_many", "compare", "sweep", "ops", "Ops", "ranks", "Ranks", "Comparison", "Sweep",
+    "Finding", "examples",
     "ureg", "use_pint_pandas", "Profile", "Metric", "MemoryRow",
     "Anomaly", "Skipped", "Source", "MetricSpec", "lookup", "NeuroncmpError", "ParseError",
     "InputError", "UsageError", "UnknownFormatError", "MissingDependencyError", "RuleError", "Store",
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
         use_pint_pandas,
     )
     from .api.ops import Ops, ops  # from its module: mypy reads api.ops as the module beside the function
+    from .api.ranks import Ranks, ranks
     from .catalog import MetricSpec, lookup
     from .errors import (
         InputError,

@@ -116,6 +116,7 @@ class RanksAnalysis:
     band: Band
     how: str
     notes: tuple[str, ...] = ()
+    operations: tuple[Spread, ...] = ()  # per collective operation (Explorer's CcOp), widest range first
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -153,8 +154,10 @@ def rank_row(rank: RankId, profile: Profile) -> RankRow:
                    _number(profile, "mbu_estimated_percent"), parts)
 
 
-def analyse(ranks: Sequence[RankId], profiles: Sequence[Profile], band: Band, how: str) -> RanksAnalysis:
-    """The step across ``profiles`` (one per rank, ``ranks`` their ids), outliers judged with ``band``."""
+def analyse(ranks: Sequence[RankId], profiles: Sequence[Profile], band: Band, how: str,
+            operations: Mapping[tuple[int | str, ...], Mapping[str, float]] | None = None) -> RanksAnalysis:
+    """The step across ``profiles`` (one per rank, ``ranks`` their ids), outliers judged with ``band``;
+    ``operations``: per rank (by key), each collective operation's time, where the input has it."""
     rows = sorted((rank_row(r, p) for r, p in zip(ranks, profiles, strict=True)), key=lambda row: row.id.key)
     like, unlike = split_unlike(rows, profiles_by_key(ranks, profiles))
     notes = _lacking(like)
@@ -163,7 +166,8 @@ def analyse(ranks: Sequence[RankId], profiles: Sequence[Profile], band: Band, ho
                if (values := [v for row in usable if (v := row.quantity(name)) is not None])}
     outliers = tuple(o for row in usable if (o := outlier(row, usable, spreads, band)) is not None)
     collectives = _collectives(like, profiles_by_key(ranks, profiles))
-    return RanksAnalysis(tuple(like), tuple(unlike), spreads, outliers, collectives, band, how, tuple(notes))
+    return RanksAnalysis(tuple(like), tuple(unlike), spreads, outliers, collectives, band, how, tuple(notes),
+                         _operations(like, operations or {}))
 
 
 def profiles_by_key(ranks: Sequence[RankId], profiles: Sequence[Profile]) -> dict[tuple[int | str, ...], Profile]:
@@ -271,6 +275,18 @@ def _collectives(rows: Sequence[RankRow],
         values = [v for row in rows if (v := _number(by_key[row.id.key], name)) is not None]
         if len(values) > 1:
             found.append(spread(name, values))
+    return tuple(sorted(found, key=lambda s: -relative_range(s)))
+
+
+def _operations(rows: Sequence[RankRow],
+                operations: Mapping[tuple[int | str, ...], Mapping[str, float]]) -> tuple[Spread, ...]:
+    """Each collective operation's time across the ranks that have it (an operation a rank lacks counts
+    0 there when the rank has others: it ran none of it), the widest range against its median first."""
+    having = [operations[row.id.key] for row in rows if row.id.key in operations]
+    if len(having) < 2:
+        return ()
+    names = dict.fromkeys(name for ops in having for name in ops)
+    found = [spread(name, [ops.get(name, 0.0) for ops in having]) for name in names]
     return tuple(sorted(found, key=lambda s: -relative_range(s)))
 
 

@@ -27,12 +27,13 @@ from ..ingest import load_many as _load_many
 from ..ingest.batch_sizes import infer_batch_sizes
 from ..model import Profile as _Profile
 from .ops import Ops, ops
+from .ranks import Ranks, ranks
 from .results import Comparison, Finding, Profile, Sweep, as_subclass, showing_findings
 
 Input = _Profile | str | Path | Iterable["Input"]
 
-__all__ = ["load", "load_many", "compare", "sweep", "ops", "Ops", "Profile", "Comparison", "Sweep", "Finding",
-           "use_pint_pandas"]
+__all__ = ["load", "load_many", "compare", "sweep", "ops", "Ops", "ranks", "Ranks", "Profile", "Comparison", "Sweep",
+           "Finding", "use_pint_pandas"]
 
 
 def load(path: str | Path, format: str | None = None) -> list[Profile]:

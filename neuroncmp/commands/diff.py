@@ -16,11 +16,12 @@ from ..analysis.side_bounds import overrides
 from ..choices import AUTO, BASES, ORDERS, SORTS, Basis, Order, Sort, check
 from ..comparison.bands import Bands
 from ..comparison.result import Comparison
-from ..comparison.sides import ProfileInput
+from ..comparison.sides import ProfileInput, flatten
 from ..comparison.view import View, select
 from ..ingest.failures import Failed, Failures, failures_of
 from ..model import Profile
 from .documents import DiffReport
+from .ranks import refuse_ranks
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used, the store only for a history baseline
     from ..comparison.gates import GateResult, Rule
@@ -99,31 +100,13 @@ def diff_report(profiles: Iterable[ProfileInput], options: DiffOptions) -> DiffR
     from ..comparison.differ import compare
 
     profiles = list(profiles)
-    _refuse_ranks(profiles)
+    refuse_ranks(flatten(profiles), "diff compares runs")
     versions = options.versions or _versioned(profiles)
     if versions and not options.versions:  # the manifest numbers them: in that order
         profiles.sort(key=lambda p: p.params["version"] if isinstance(p, Profile) else 0)
     comparison = compare(*profiles, baseline=options.baseline, basis=options.basis,
                          thresholds=options.bands, order="given" if versions else options.order)
     return report_of(comparison, replace(options, versions=versions))
-
-
-def _refuse_ranks(profiles: list[ProfileInput]) -> None:
-    """Profiles of several ranks of one step are neither variants nor repeated captures of one side:
-    refused, pointing to ``ranks`` (the rule that tells ranks apart is ``ingest.ranks``)."""
-    from ..comparison.sides import flatten
-    from ..ingest.ranks import stated_ranks
-
-    ranks = stated_ranks(flatten(profiles))
-    if ranks is None:
-        return
-    from ..errors import UsageError
-
-    names = ", ".join(dict.fromkeys(rank.name for rank in ranks[:4])) + (", ..." if len(ranks) > 4 else "")
-    raise UsageError(f"these profiles are {len(ranks)} ranks of a distributed step ({names}; told apart by "
-                     f"{ranks[0].how}), not variants or repeated captures of one run: compare the ranks with "
-                     "'neuroncmp ranks FILES', and two runs of them with 'neuroncmp ranks FILES --baseline "
-                     "BASELINE_FILES'")
 
 
 def _versioned(profiles: list[ProfileInput]) -> bool:
@@ -153,6 +136,7 @@ def report_of(comparison: Comparison, options: DiffOptions, view: View | None = 
     reported: the gates checked, the rows selected (or ``view``), the findings found."""
     failed = failures_of(profile for side in comparison.sides for profile in side.profiles)
     comparison = _with_failures(comparison, failed)
+    comparison = _with_cores(comparison)
     gates = _evaluated(comparison, options.gates, options.allow_incomparable)
     if view is None:
         view = select(comparison, groups=options.groups, metrics=options.metrics,
@@ -184,6 +168,26 @@ def _with_failures(comparison: Comparison, failed: Failures) -> Comparison:
     (``b64: out of device memory at capture``) and of each capture record left unread."""
     said = tuple(f"{f.axis_text()} (not in this comparison)" for f in failed.entries) + failed.notes
     return replace(comparison, warnings=comparison.warnings + said) if said else comparison
+
+
+def _with_cores(comparison: Comparison) -> Comparison:
+    """The comparison, warning of each side whose captures come from different ranks or cores (pooled
+    as repeated captures of one side, they may instead be the ranks of one step)."""
+    from ..errors import UsageError
+    from ..ingest.ranks import identify
+
+    said = []
+    for side in comparison.sides:
+        if len(side.profiles) < 2:
+            continue
+        try:
+            places = identify(side.profiles)
+        except UsageError:  # no rule tells them apart: repeated captures of one place
+            continue
+        said.append(f"{side.label} pools {len(places)} captures from different ranks or cores "
+                    f"({', '.join(p.name for p in places[:4])}{', ...' if len(places) > 4 else ''}): if they are "
+                    "the ranks of one step rather than repeated captures, compare them with 'neuroncmp ranks'")
+    return replace(comparison, warnings=comparison.warnings + tuple(said)) if said else comparison
 
 
 def _evaluated(comparison: Comparison, rules: tuple[Rule, ...], allow_incomparable: bool) -> tuple[GateResult, ...]:

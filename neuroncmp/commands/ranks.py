@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the analysis loads when the command runs
     from ..analysis.rank_runs import GateOutcome, RunsComparison, TailGate
     from ..analysis.ranks import RanksAnalysis
     from ..comparison.bands import Band
+    from ..ingest.ranks import RankId
     from ..model import Profile
 
 
@@ -44,8 +45,6 @@ class RanksOptions:
         fixed(self, "band", Bands(self.thresholds).for_kind("time"))
         fixed(self, "rules", arguments.texts("rules", self.rules))
         fixed(self, "gates", tuple(parse_gate(rule) for rule in self.rules))
-        if self.gates and not self.baseline:
-            raise UsageError("--fail-on judges a run against a baseline run: add --baseline FILES")
         arguments.optional_text("format_in", self.format_in)
 
 
@@ -70,12 +69,34 @@ def ranks_report(paths: Iterable[str | Path], options: RanksOptions) -> RanksRep
     """The step across the ranks in ``paths`` (files or folders), against ``options.baseline``'s."""
     from ..ingest import load_set
 
+    _gated(options, bool(options.baseline))  # before anything is read
     profiles, said = load_set(paths, options.format_in)
     baseline: list[Profile] = []
     if options.baseline:
         baseline, more = load_set(_paths(options.baseline), options.format_in)
         said += [f"baseline run: {note}" for note in more]
     return profiles_report(profiles, options, tuple(said), baseline)
+
+
+def refuse_ranks(profiles: Sequence[Profile], why: str) -> None:
+    """Profiles of several ranks of one step are neither variants nor repeated captures of one side
+    (``diff``, ``sweep``): a ``UsageError`` pointing to ``ranks`` when the names or a manifest state
+    two or more ranks (``ingest.ranks.stated_ranks``); ``why`` says what the refusing command compares."""
+    from ..ingest.ranks import stated_ranks
+
+    ranks = stated_ranks(profiles)
+    if ranks is None:
+        return
+    names = ", ".join(dict.fromkeys(rank.name for rank in ranks[:4])) + (", ..." if len(ranks) > 4 else "")
+    raise UsageError(f"these profiles are {len(ranks)} ranks of a distributed step ({names}; told apart by "
+                     f"{ranks[0].how}), not variants or repeated captures of one run: {why}; compare the ranks "
+                     "with 'neuroncmp ranks FILES', and two runs of them with 'neuroncmp ranks FILES --baseline "
+                     "BASELINE_FILES'")
+
+
+def _gated(options: RanksOptions, has_baseline: bool) -> None:
+    if options.gates and not has_baseline:
+        raise UsageError("--fail-on judges a run against a baseline run: add --baseline FILES")
 
 
 def _paths(given: tuple[str, ...] | str | Path) -> tuple[str | Path, ...]:
@@ -85,6 +106,7 @@ def _paths(given: tuple[str, ...] | str | Path) -> tuple[str | Path, ...]:
 def profiles_report(profiles: Sequence[Profile], options: RanksOptions, notes: tuple[str, ...] = (),
                     baseline: Sequence[Profile] = ()) -> RanksReport:
     """``ranks_report`` of profiles already loaded (one per rank; ``baseline``: the baseline run's)."""
+    _gated(options, bool(baseline or options.baseline))
     analysis = _analysed(profiles, options.band)
     if not baseline:
         return RanksReport(analysis, notes=notes)
@@ -102,4 +124,15 @@ def _analysed(profiles: Sequence[Profile], band: Band) -> RanksAnalysis:
         raise UsageError(f"ranks compares the ranks of one step: give two or more profiles, one per rank "
                          f"(got {len(profiles)})")
     ids = identify(profiles)
-    return analyse(ids, profiles, band, ids[0].how)
+    return analyse(ids, profiles, band, ids[0].how, _operations(ids, profiles))
+
+
+def _operations(ids: Sequence[RankId], profiles: Sequence[Profile]) -> dict[tuple[int | str, ...], dict[str, float]]:
+    """Each rank's collective operations where its input has them (an Explorer folder's CcOp table)."""
+    from ..ingest.collective_ops import collective_ops
+
+    found = {}
+    for rank, profile in zip(ids, profiles, strict=True):
+        if profile.source.path and (ops := collective_ops(profile.source.path)) is not None:
+            found[rank.key] = ops
+    return found

@@ -11,6 +11,7 @@ from ..analysis.side_bounds import overrides
 from ..analysis.sweep import Sweep, sweep
 from ..comparison.sides import ProfileInput, flatten
 from ..ingest.failures import failures_of
+from .ranks import refuse_ranks
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,7 @@ def sweep_report(profiles: Iterable[ProfileInput], options: SweepOptions) -> Swe
     """The sweep ``profiles`` form (one side per batch size): its table, models, recommendation and
     ranked findings, with the batch sizes their run folders' capture could not profile."""
     flat = flatten(profiles)
+    refuse_ranks(flat, "a sweep compares batch sizes (give one rank per batch size)")
     failed = failures_of(flat)
     made = sweep(*flat, price_per_hour=options.price_per_hour, hbm_per_core=options.hbm_per_core,
                  peak_flops=options.peak_flops, hbm_bandwidth=options.hbm_bandwidth, failed=failed.entries,

@@ -3,8 +3,9 @@
 The rule, first source that names every profile of the set (a mix of sources is refused):
 
 1. ``rank`` in a run folder's manifest (an entry's ``metadata``): the rank the user states.
-2. ``<stem>_rank_<r>`` in the file name, optionally ``_exec_<n>`` after it: the global rank that
-   ``neuron-profile capture`` / ``neuron-explorer capture --collectives-workers-per-node`` write
+2. ``<stem>_rank_<r>`` in the file name (or Explorer folder, ``<stem>_rank_<r>@latest``), optionally
+   ``_exec_<n>`` after it: the global rank that ``neuron-profile capture`` / ``neuron-explorer
+   capture --collectives-workers-per-node`` write
    (``profile_rank_5.ntff``; its summary exported as ``profile_rank_5.json``). Two files of one rank
    (two ``_exec_<n>``) are two executions of that rank, not two ranks: refused.
 3. The runtime's inspect layout: a folder ``<instance-id>_pid_<pid>`` above the file and a core in
@@ -77,6 +78,12 @@ def stated_ranks(profiles: Sequence[Profile]) -> list[RankId] | None:
     return None
 
 
+def stated_rank(profile: Profile) -> int | None:
+    """The global rank a manifest or the file name states for ``profile`` (rules 1-2), else None."""
+    found = _from_manifest(profile) or _from_name(profile)
+    return None if found is None else found.rank
+
+
 def _files(profiles: Sequence[Profile]) -> str:
     shown = ", ".join(quote(str(p.source)) for p in profiles[:3])
     return shown + (f" and {len(profiles) - 3} more" if len(profiles) > 3 else "")
@@ -93,7 +100,9 @@ def _refuse_twice(ids: list[RankId], profiles: Sequence[Profile]) -> None:
     for rank, profile in zip(ids, profiles, strict=True):
         if rank.key in seen:
             first = seen[rank.key]
-            repeated = " (two executions of one rank: give one per rank)" if rank.execution is not None else ""
+            repeated = " (two executions of one rank: give one per rank)" if rank.execution is not None else \
+                " (if they are ranks, name them '<stem>_rank_<r>' or give 'rank' in a manifest)" \
+                if rank.how == CORE_INDEX else ""
             raise UsageError(f"{rank.name} ({rank.how}) is given twice: {quote(str(first.source))} and "
                              f"{quote(str(profile.source))}{repeated}; ranks compares one profile per rank "
                              "of one step (repeated captures of a run belong in diff)")
@@ -108,7 +117,7 @@ def _from_manifest(profile: Profile) -> RankId | None:
 
 
 def _from_name(profile: Profile) -> RankId | None:
-    match = _RANK.search(PurePath(profile.source.path).stem)
+    match = _RANK.search(PurePath(profile.source.path).stem.split("@")[0])  # Explorer's folder: <name>@latest
     if match is None:
         return None
     rank, execution = int(match["rank"]), match["exec"]

@@ -25,10 +25,11 @@ from ..analysis.ranks import (
     relative_range,
 )
 from ..commands.ranks import RanksReport
-from ..escape import csv_cell, markdown
+from ..escape import csv_cell, html, markdown
 from ..units import FRACTION, SECOND, format_value, pick_scale
 from .changes import relative_text
 from .json_out import dumps
+from .ops import _html_table as html_table  # the operator page's plain table: one writer for both
 
 SCHEMA = "neuroncmp.ranks/1"
 NOT_COMPUTED = "-"
@@ -156,14 +157,19 @@ def spread_line(spread: Spread) -> str:
 
 
 def collectives_line(analysis: RanksAnalysis) -> str:
+    """The collectives whose time varies most across ranks: per operation where the inputs have it
+    (Explorer's CcOp), and the summary's collective metrics."""
+    lead = "collectives varying most across ranks: " + (_ranges(analysis.operations) if analysis.operations else
+                                                        "per operation: not computed (per-operation times are in "
+                                                        "Explorer's CcOp table; these inputs have none)")
+    return f"{lead}; totals: {_ranges(analysis.collectives) or 'not computed (no collective time in the profiles)'}"
+
+
+def _ranges(spreads: tuple[Spread, ...]) -> str:
     varying = [f"{s.name} {seconds(s.min)} to {seconds(s.max)} ({relative_range(s) * 100:.1f}% of its median)"
-               for s in analysis.collectives if s.max > s.min]
-    same = [s.name for s in analysis.collectives if s.max == s.min]
-    if same:
-        varying.append(f"{', '.join(same)} the same on every rank")
-    lead = "collectives varying most across ranks: " + ("; ".join(varying) if varying else "not computed (no "
-                                                        "collective time in the profiles)")
-    return lead + "; per operation: not computed (per-operation times are in Explorer's CcOp table, not read)"
+               for s in spreads if s.max > s.min]
+    same = [s.name for s in spreads if s.max == s.min]
+    return "; ".join([*varying, *([f"{', '.join(same)} the same on every rank"] if same else [])])
 
 
 def rule_line(analysis: RanksAnalysis) -> str:
@@ -247,7 +253,8 @@ def _analysis(analysis: RanksAnalysis) -> dict[str, Any]:
             "spreads": {name: _spread(s) for name, s in analysis.spreads.items()},
             "outliers": [_outlier(o) for o in analysis.outliers],
             "unlike": [{"name": row.id.name, "why": why} for row, why in analysis.unlike],
-            "collectives": {s.name: _spread(s) for s in analysis.collectives}, "notes": list(analysis.notes)}
+            "collectives": {s.name: _spread(s) for s in analysis.collectives},
+            "collective_operations": {s.name: _spread(s) for s in analysis.operations}, "notes": list(analysis.notes)}
 
 
 def json_text(report: RanksReport) -> str:
@@ -299,3 +306,16 @@ def tail_lines(analysis: RanksAnalysis) -> list[str]:
     """After the table: the spreads, the collectives that vary most, the rule and the notes."""
     return [*(spread_line(s) for s in analysis.spreads.values()), collectives_line(analysis), rule_line(analysis),
             *analysis.notes]
+
+
+def html_text(report: RanksReport) -> str:
+    analysis = report.analysis
+    head, rows = table(analysis)
+    parts = ['<!doctype html><html><head><meta charset="utf-8"><title>neuroncmp ranks</title></head><body>',
+             "<h1>Ranks</h1>", *(f"<p>{html(line)}</p>" for line in opening(analysis)), html_table(head, rows),
+             "<ul>", *(f"<li>{html(line)}</li>" for line in tail_lines(analysis)), "</ul>"]
+    if report.runs is not None:
+        parts += ["<h2>Against the baseline run</h2>",
+                  html_table(list(CHANGE_COLUMNS), [change_cells(c) for c in report.runs.changes]),
+                  "<ul>", *(f"<li>{html(line)}</li>" for line in runs_lines(report.runs, report.gates)), "</ul>"]
+    return "\n".join([*parts, "</body></html>"]) + "\n"

@@ -60,7 +60,8 @@ def stable_name(text: str) -> str:
 
 
 def run_tags(profile: Profile, given: Mapping[str, str]) -> dict[str, str]:
-    """The run's tags: its batch size, its configuration (``variant``), then ``given``. A variant
+    """The run's tags: its batch size, its configuration (``variant``), its rank (``ingest.ranks``: a
+    manifest's or the file name's), then ``given``. A variant
     read from a file name counts only when nothing is ``given``, and only its stable parts."""
     tags: dict[str, str] = {}
     if profile.batch_size is not None:
@@ -70,6 +71,10 @@ def run_tags(profile: Profile, given: Mapping[str, str]) -> dict[str, str]:
         variant = [] if given else [s for s in (stable_name(t) for t in variant) if s]
     if variant:
         tags["variant"] = "+".join(variant)
+    from ..ingest.ranks import stated_rank
+
+    if (rank := stated_rank(profile)) is not None:  # each rank of a distributed step is a series of its own
+        tags["rank"] = str(rank)
     tags.update(given)
     return tags
 

@@ -245,5 +245,11 @@ class Html(Renderer):
 
         return html_text(report)
 
+    def ranks(self, report: Any, width: int = 100) -> str:
+        """``neuroncmp ranks``: the ranks of one step (render/ranks.py)."""
+        from ..ranks import html_text
+
+        return html_text(report)
+
 
 RENDERER = Html()

@@ -1,0 +1,67 @@
+"""``nc.ranks(...)``: the ranks of one distributed step as a value that renders and becomes a frame."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..arguments import texts
+from ..commands.ranks import RanksOptions, RanksReport, profiles_report, ranks_report
+
+
+class Ranks:
+    """What ``nc.ranks`` returns: ``.report`` (the document: ``.report.analysis`` is the immutable
+    result, ``.report.runs`` the comparison with a baseline run), ``.to_frame()``, ``.records()``,
+    and text (``str``, Markdown in notebooks)."""
+
+    def __init__(self, report: RanksReport) -> None:
+        self.report = report
+
+    @property
+    def analysis(self) -> Any:
+        return self.report.analysis
+
+    @property
+    def outliers(self) -> Any:
+        return self.report.analysis.outliers
+
+    def records(self) -> list[dict[str, Any]]:
+        """Tidy rows: one per rank (seconds, fractions), its outlier kinds and cause."""
+        from ..render.ranks import records
+
+        return records(self.report)
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame(self.records())
+
+    def __str__(self) -> str:
+        from ..render.ranks_term import terminal
+
+        return terminal(self.report)
+
+    def _repr_markdown_(self) -> str:
+        from ..render.ranks import markdown_text
+
+        return markdown_text(self.report)
+
+    def __repr__(self) -> str:
+        return repr(self.report)
+
+
+def ranks(*inputs: Any, baseline: Any = (), thresholds: Iterable[str] = (), fail_on: Iterable[str] = ()) -> Ranks:
+    """The ranks of one step: ``inputs`` are one profile per rank: paths (files, folders, as the
+    command reads them) or profiles (and lists of them, as ``nc.compare`` takes); ``baseline``
+    another run's, to compare the two distributions; ``thresholds`` noise bands for times; ``fail_on``
+    tail gates (``p90>+5%``; ``.report.tripped`` says whether one tripped). Every option is checked as
+    ``neuroncmp ranks`` checks it."""
+    from . import profiles_of
+
+    given = [baseline] if isinstance(baseline, (str, Path)) else list(baseline)
+    bands, gates = texts("thresholds", thresholds), texts("fail_on", fail_on)
+    if all(isinstance(item, (str, Path)) for item in [*inputs, *given]):
+        return Ranks(ranks_report(inputs, RanksOptions(tuple(map(str, given)), bands, gates)))
+    base = profiles_of(*given) if given else []
+    return Ranks(profiles_report(profiles_of(*inputs), RanksOptions((), bands, gates), baseline=base))
