@@ -261,3 +261,54 @@ def test_the_docs_formula_reproduces_the_p_value():
     (shift,) = detect_shifts(namespace["x"])
     assert (int(t), float(z)) == (shift.index, round(shift.z, 3))
     assert float(p) == pytest.approx(shift.p_value, rel=0.01)
+
+
+def _plain_scan(x: list[float], m: int) -> tuple[float, float]:
+    """max |Z_t| and its p-value as docs/shifts.md writes them, in plain Python (no ties)."""
+    from statistics import NormalDist
+
+    normal, k = NormalDist(), len(x)
+    rank = {i: r + 1 for r, i in enumerate(sorted(range(k), key=x.__getitem__))}
+    c = [rank[i] - (k + 1) / 2 for i in range(k)]
+    v = sum(ci * ci for ci in c)
+    z = max((sum(c[:t]) * math.sqrt(k * (k - 1) / (t * (k - t) * v)) for t in range(m, k - m + 1)), key=abs)
+    b, b1 = abs(z), max(abs(z), 1.0)
+
+    def nu(x: float) -> float:
+        return (2 / x) * (normal.cdf(x / 2) - 0.5) / (x / 2 * normal.cdf(x / 2) + normal.pdf(x / 2))
+
+    tail = 2 * (1 - normal.cdf(b))
+    cross = b1 * normal.pdf(b1) * sum(k / (s * (k - s)) * nu(b1 * math.sqrt(k / (s * (k - s))))
+                                      for s in range(m, k - m))
+    return z, min(1.0, (k - 2 * m + 1) * tail, tail + cross)
+
+
+def test_many_series_at_once_find_what_each_finds_alone():
+    """The store tests every series of every metric at once (``detect_many``: the scans of all
+    series of one length stacked). Over series of several lengths with planted shifts, ties, a
+    NaN and constant ones, it finds in each what that series alone gives; a series with one shift
+    has the Z and p-value the docs' formula gives over the whole series."""
+    from neuroncmp.analysis.shifts import detect_many
+
+    rng = random.Random(21)
+    series = []
+    for n in range(120):
+        length = rng.choice([10, 16, 40, 80, 300])
+        values = list(synthetic.series(rng, length, noise=0.01, shift_sigma=rng.choice([0, 3, 5]),
+                                       outlier_rate=0.015).values)
+        if n % 7 == 0:
+            values = [round(v, 2) for v in values]  # ties
+        if n % 11 == 0:
+            values[2] = math.nan
+        if n % 13 == 0:
+            values = [1.0] * length
+        series.append(values)
+    together = detect_many(series)
+    assert together == [detect_shifts(values) for values in series]
+    lone = [(values, shifts[0]) for values, shifts in zip(series, together)
+            if len(shifts) == 1 and len(set(values)) == len(values) and all(map(math.isfinite, values))]
+    assert len(lone) >= 20 and sum(map(len, together)) >= 50  # shifts were found, and tested here
+    for values, shift in lone:
+        z, p = _plain_scan(values, MIN_SIZE)
+        assert shift.z == pytest.approx(z, rel=1e-12)
+        assert shift.p_value == pytest.approx(p, rel=1e-9)

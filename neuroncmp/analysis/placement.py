@@ -1,16 +1,18 @@
-"""Placing a split precisely once the rank scan has found one, with robust levels and noise."""
+"""Placing a split precisely once the rank scan has found one, with robust levels and noise (numpy)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import exp
+from typing import Any
 
-from ..stats import median
+import numpy as np
 
 CAP = 3.0          # residuals beyond CAP noise sigmas count as CAP sigmas when placing a split
 DIFF_MAD = 0.9539  # median |x_i - x_(i-1)| / sigma for Gaussian noise: 0.6745 * sqrt(2)
 CONFIDENCE = 0.95  # the share of a split's posterior its range of candidate first runs holds
+
+Array = Any  # a numpy array of floats
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +37,11 @@ def locate(segment: Sequence[float], t: int, min_size: int, rounds: int = 3,
     Capping makes the likelihood that of Gaussian noise with rare arbitrary outliers; the
     posterior median rather than the maximum minimizes the expected distance to the true split.
     """
-    sigma = noise_scale(segment)
+    xs = np.asarray(segment, dtype=float)
+    sigma = noise_scale(xs)
     cap = CAP * sigma
     for _ in range(rounds):
-        costs = _costs(segment, level(segment[:t], cap), level(segment[t:], cap), cap, min_size)
+        costs = _costs(xs, level(xs[:t], cap), level(xs[t:], cap), cap, min_size)
         weights = posterior(costs, sigma)
         moved = min_size + quantile(weights, 0.5)
         if moved == t:
@@ -48,74 +51,61 @@ def locate(segment: Sequence[float], t: int, min_size: int, rounds: int = 3,
     return Placement(t, min_size + first, min_size + last)
 
 
-def _costs(segment: Sequence[float], a: float, b: float, cap: float, min_size: int) -> list[float]:
+def _costs(segment: Array, a: float, b: float, cap: float, min_size: int) -> Array:
     """``C(s) - sum_i rho(x_i - a)`` for every allowed split ``s = min_size .. k - min_size``
     (item ``s - min_size``; a running sum, O(k))."""
-    votes = [_rho(x - b, cap) - _rho(x - a, cap) for x in segment]
-    cost = sum(votes[min_size:])
-    costs = [cost]
-    for s in range(min_size + 1, len(segment) - min_size + 1):
-        cost -= votes[s - 1]
-        costs.append(cost)
-    return costs
+    votes = _rho(segment - b, cap) - _rho(segment - a, cap)
+    first = np.cumsum(votes[min_size:])[-1]
+    return np.subtract.accumulate(np.concatenate([[first], votes[min_size:len(segment) - min_size]]))
 
 
-def posterior(costs: Sequence[float], sigma: float) -> list[float]:
+def posterior(costs: Array, sigma: float) -> Array:
     """The split's posterior under a flat prior over the allowed splits, unnormalized:
     ``exp(-(C(s) - min C) / (2 sigma^2))``. With no noise (``sigma`` 0) every split of the least
     cost weighs 1 and any other 0."""
-    low = min(costs)
+    low = costs.min()
     if sigma <= 0:
-        return [float(c == low) for c in costs]
-    return [exp(-(c - low) / (2 * sigma * sigma)) for c in costs]
+        return (costs == low).astype(float)
+    return np.exp(-(costs - low) / (2 * sigma * sigma))
 
 
-def quantile(weights: Sequence[float], share: float) -> int:
+def quantile(weights: Array, share: float) -> int:
     """The first item at which the running sum of ``weights`` reaches ``share`` of their total."""
-    target, running = sum(weights) * share, 0.0
-    for item, weight in enumerate(weights):
-        running += weight
-        if running >= target:
-            return item
-    return len(weights) - 1
+    running = np.cumsum(weights)
+    return _first(running >= running[-1] * share)
 
 
-def interval(weights: Sequence[float], confidence: float) -> tuple[int, int]:
+def interval(weights: Array, confidence: float) -> tuple[int, int]:
     """The central ``confidence`` interval of a posterior over items (inclusive ends): the
     first item where the running sum from the left exceeds ``(1 - confidence) / 2`` of the total
     and the last where the running sum from the right does. At most that share lies beyond each
     end, so the interval holds at least ``confidence``; it holds the median."""
-    tail = sum(weights) * (1 - confidence) / 2
-    return _beyond(weights, tail), len(weights) - 1 - _beyond(weights[::-1], tail)
+    running = np.cumsum(weights)
+    tail = running[-1] * (1 - confidence) / 2
+    return _first(running > tail), len(weights) - 1 - _first(np.cumsum(weights[::-1]) > tail)
 
 
-def _beyond(weights: Sequence[float], tail: float) -> int:
-    running = 0.0
-    for item, weight in enumerate(weights):
-        running += weight
-        if running > tail:
-            return item
-    return len(weights) - 1
+def _first(reached: Array) -> int:
+    """The first item where ``reached`` holds (the last item when none does)."""
+    return int(np.argmax(reached)) if reached.any() else len(reached) - 1
 
 
-def _rho(r: float, cap: float) -> float:
+def _rho(r: Array, cap: float) -> Array:
     """Capped squared residual; with no noise at all (``cap`` 0), 1 for any residual."""
-    return min(r * r, cap * cap) if cap > 0 else float(r != 0)
+    return np.minimum(r * r, cap * cap) if cap > 0 else (r != 0).astype(float)
 
 
-def level(values: Sequence[float], cap: float) -> float:
+def level(values: Array, cap: float) -> float:
     """A segment's level: the mean of its values within ``cap`` of their median (the median's
     robustness, nearly the mean's precision)."""
-    middle = median(list(values))
-    near = [x for x in values if abs(x - middle) <= cap]
-    return sum(near) / len(near) if near else middle
+    middle = float(np.median(values))
+    near = values[np.abs(values - middle) <= cap]
+    return float(np.cumsum(near)[-1] / len(near)) if len(near) else middle
 
 
-def noise_scale(values: Sequence[float]) -> float:
+def noise_scale(values: Array) -> float:
     """Robust noise sigma: ``median |x_i - x_(i-1)| / 0.9539``. A level shift spoils one
     difference and an outlier two, which the median ignores."""
     if len(values) < 2:
         return 0.0
-    return median([abs(y - x) for x, y in zip(values, values[1:], strict=False)]) / DIFF_MAD
-
-
+    return float(np.median(np.abs(np.diff(values)))) / DIFF_MAD

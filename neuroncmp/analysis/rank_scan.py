@@ -1,97 +1,182 @@
-"""Rank scans for a level shift in one segment, and their p-values corrected for the scan.
+"""Rank scans for a level shift in many segments at once, and their p-values corrected for the scan.
 
-``scan`` looks at every single split, ``scan_windows`` at every window (a level that came and
-went back). Both work on centred mid-ranks, so their null distribution does not depend on the
-noise: its shape, its level, outliers. The p-values are Siegmund's approximations for the
+``scan_many`` looks at every single split of each segment, ``scan_windows_many`` at every window (a
+level that came and went back); segments of one length are stacked and scanned together in numpy, so
+the work is array passes over all series, not a loop per series. ``scan`` and ``scan_windows`` are
+the same for one segment. Both work on centred mid-ranks, so their null distribution does not depend
+on the noise: its shape, its level, outliers. The p-values are Siegmund's approximations for the
 maximum of a standardized Gaussian bridge (one parameter) or field (two), with his correction for
 discrete time, capped by Bonferroni. Formulas: docs/shifts.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from math import erf, exp, pi, sqrt
-from operator import sub
+from collections.abc import Callable, Sequence
+from math import erf, pi, sqrt
+from typing import Any, TypeVar
+
+import numpy as np
 
 WIDEST = 250  # longest window scan_windows looks at (runs): bounds its cost at O(k * WIDEST)
+CHUNK = 1 << 17  # values scanned per pass of the window scan: a block that stays in the CPU's cache
 
 Split = tuple[int, float, float]  # (points before the split, Z, p)
+Window = tuple[int, int, float, float]  # (i, j, Z, p): the window [i, j)
+Array = Any  # a numpy array (numpy's own types are not worth their import-time cost in the hints)
+T = TypeVar("T")
+
+_erf_each = np.frompyfunc(erf, 1, 1)  # math's erf on each item: numpy has none
+
+
+def _erf(x: Array) -> Array:
+    return np.asarray(_erf_each(x), dtype=float)
 
 
 def scan(segment: Sequence[float], min_size: int) -> Split | None:
-    """The rank scan of one segment: (t, Z_t, p) at the largest ``|Z_t|``, ``t`` points before
-    the split; None if the segment is shorter than ``2 * min_size`` or constant."""
-    k = len(segment)
-    if k < 2 * min_size:
-        return None
-    centred = centred_ranks(segment)
-    total = sum(c * c for c in centred)
-    if total <= 0.0:
-        return None
-    best_t, best_z, running = 0, 0.0, sum(centred[:min_size - 1])
-    for t in range(min_size, k - min_size + 1):
-        running += centred[t - 1]
-        z = running * sqrt(k * (k - 1) / (t * (k - t) * total))
-        if abs(z) > abs(best_z):
-            best_t, best_z = t, z
-    if best_t == 0:
-        return None
-    return best_t, best_z, p_value(abs(best_z), k, min_size)
+    """The rank scan of one segment (``scan_many`` of one)."""
+    return scan_many([segment], min_size)[0]
 
 
-def scan_windows(segment: Sequence[float], min_size: int,
-                 widest: int = WIDEST) -> tuple[int, int, float, float] | None:
-    """The window scan: (i, j, Z, p) for the window ``[i, j)`` whose ranks differ most from the
-    rest, ``Z = (S_j - S_i) / sqrt(L (k-L) / (k (k-1)) * sum c_i^2)``, ``L = j - i`` from
-    ``min_size`` to ``widest``, at least ``min_size`` points outside on each side.
+def scan_windows(segment: Sequence[float], min_size: int, widest: int = WIDEST) -> Window | None:
+    """The window scan of one segment (``scan_windows_many`` of one)."""
+    return scan_windows_many([segment], min_size, widest)[0]
+
+
+def scan_many(segments: Sequence[Sequence[float]], min_size: int) -> list[Split | None]:
+    """The rank scan of each segment: (t, Z_t, p) at the largest ``|Z_t|``, ``t`` points before the
+    split, ``Z_t = S_t / sqrt(t (k-t) / (k (k-1)) * sum c_i^2)`` with ``S_t = c_1 + ... + c_t`` (the
+    standardized Mann-Whitney rank sum), ``t`` from ``min_size`` to ``k - min_size``; None for a
+    segment shorter than ``2 * min_size`` or constant."""
+    return _by_length(segments, 2 * min_size, lambda stacked: _scan(stacked, min_size))
+
+
+def scan_windows_many(segments: Sequence[Sequence[float]], min_size: int,
+                      widest: int = WIDEST) -> list[Window | None]:
+    """The window scan of each segment: (i, j, Z, p) for the window ``[i, j)`` whose ranks differ
+    most from the rest, ``Z = (S_j - S_i) / sqrt(L (k-L) / (k (k-1)) * sum c_i^2)``, ``L = j - i``
+    from ``min_size`` to ``widest``, at least ``min_size`` points outside on each side.
 
     This is circular binary segmentation's statistic: it finds a level that came back (a
     regression fixed later), which a single split can miss.
     """
-    k = len(segment)
-    if k < 3 * min_size:
-        return None
-    centred = centred_ranks(segment)
-    total = sum(c * c for c in centred)
-    if total <= 0.0:
-        return None
-    prefix = [0.0]
-    for c in centred:
-        prefix.append(prefix[-1] + c)
-    inner = prefix[min_size:k - min_size + 1]  # S_i for i = m .. k-m
-    best = (0, 0, 0.0)
-    for width in range(min_size, min(widest, k - 2 * min_size) + 1):
-        sums = list(map(sub, inner[width:], inner))
-        high, low = max(sums), min(sums)
-        top = high if high >= -low else low
-        z = top * sqrt(k * (k - 1) / (width * (k - width) * total))
-        if abs(z) > abs(best[2]):
-            start = min_size + sums.index(top)
-            best = (start, start + width, z)
-    if best[1] == 0:
-        return None
-    return best[0], best[1], best[2], window_p_value(abs(best[2]), k, min_size, widest)
+    return _by_length(segments, 3 * min_size, lambda stacked: _windows(stacked, min_size, widest))
 
 
-def centred_ranks(segment: Sequence[float]) -> list[float]:
-    """Mid-ranks (tied values share the mean of their ranks) minus their mean ``(k + 1) / 2``."""
-    k = len(segment)
-    order = sorted(range(k), key=segment.__getitem__)
-    centred = [0.0] * k
-    i = 0
-    while i < k:
-        j = i
-        while j + 1 < k and segment[order[j + 1]] == segment[order[i]]:
-            j += 1
-        rank = (i + j) / 2 + 1 - (k + 1) / 2
-        for m in range(i, j + 1):
-            centred[order[m]] = rank
-        i = j + 1
+def _by_length(segments: Sequence[Sequence[float]], shortest: int,
+               scan_stack: Callable[[Array], list[T | None]]) -> list[T | None]:
+    """``scan_stack`` over the segments stacked by length (rows of one length at a time); None for
+    a segment shorter than ``shortest``."""
+    found: list[T | None] = [None] * len(segments)
+    lengths: dict[int, list[int]] = {}
+    for index, segment in enumerate(segments):
+        lengths.setdefault(len(segment), []).append(index)
+    for k, indexes in lengths.items():
+        if k < shortest:
+            continue
+        stacked = np.array([np.asarray(segments[i], dtype=float) for i in indexes]).reshape(len(indexes), k)
+        for index, result in zip(indexes, scan_stack(stacked), strict=True):
+            found[index] = result
+    return found
+
+
+def _scan(stacked: Array, min_size: int) -> list[Split | None]:
+    rows, k = stacked.shape
+    centred = centred_ranks(stacked)
+    total = np.cumsum(centred * centred, axis=1)[:, -1]
+    steps = np.arange(min_size, k - min_size + 1)
+    sums = np.cumsum(centred, axis=1)[:, steps - 1]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a constant row (total 0) is None below
+        z = sums * np.sqrt(k * (k - 1) / (steps * (k - steps) * total[:, None]))
+    best = np.argmax(np.abs(z), axis=1)  # the first of equal |Z|, as a scan left to right keeps
+    best_z = z[np.arange(rows), best]
+    found = (total > 0) & (best_z != 0)
+    p = np.ones(rows)
+    p[found] = p_value(np.abs(best_z[found]), k, min_size)
+    return [(int(steps[t]), float(zv), float(pv)) if ok else None
+            for t, zv, pv, ok in zip(best.tolist(), best_z.tolist(), p.tolist(), found.tolist(), strict=True)]
+
+
+def _windows(stacked: Array, min_size: int, widest: int) -> list[Window | None]:
+    rows, k = stacked.shape
+    step = max(1, CHUNK // k)
+    found: list[Window | None] = []
+    for first in range(0, rows, step):
+        found += _windows_block(stacked[first:first + step], min_size, widest)
+    return found
+
+
+def _windows_block(stacked: Array, min_size: int, widest: int) -> list[Window | None]:
+    """The window scan of a few rows, a few window lengths at a time (as many as ``CHUNK`` values
+    hold: one for long rows, all for short ones): each length's largest and smallest window sum per
+    row, kept where its ``|Z|`` beats the best so far (the first of equal ones, as a scan over
+    growing lengths and then positions keeps)."""
+    rows, k = stacked.shape
+    centred = centred_ranks(stacked)
+    total = np.cumsum(centred * centred, axis=1)[:, -1]
+    prefix = np.concatenate([np.zeros((rows, 1)), np.cumsum(centred, axis=1)], axis=1)
+    inner = prefix[:, min_size:k - min_size + 1]  # S_i for i = m .. k-m
+    n = inner.shape[1]
+    best_z, start, width_of = np.zeros(rows), np.zeros(rows, dtype=int), np.zeros(rows, dtype=int)
+    widths = np.arange(min_size, min(widest, k - 2 * min_size) + 1)
+    step = max(1, CHUNK // (rows * n))
+    for first in range(0, len(widths), step):
+        chosen = widths[first:first + step]
+        sums, inside = _window_sums(inner, chosen)
+        high = (sums if inside is None else np.where(inside, sums, -np.inf)).max(axis=2)
+        low = (sums if inside is None else np.where(inside, sums, np.inf)).min(axis=2)
+        top = np.where(high >= -low, high, low)
+        with np.errstate(divide="ignore", invalid="ignore"):  # a constant row (total 0) is None below
+            z = top * np.sqrt(k * (k - 1) / (chosen * (k - chosen) * total[:, None]))
+        strongest = np.argmax(np.abs(z), axis=1)  # the first of equal |Z| in this pass
+        z = z[np.arange(rows), strongest]
+        better = np.flatnonzero(np.abs(z) > np.abs(best_z))
+        if len(better):
+            wins = strongest[better]
+            best_z[better] = z[better]
+            width_of[better] = chosen[wins]
+            hits = sums[better, wins] == top[better, wins][:, None]
+            hits &= True if inside is None else inside[wins]
+            start[better] = min_size + np.argmax(hits, axis=1)
+    found = (total > 0) & (width_of > 0)
+    p = np.ones(rows)
+    p[found] = window_p_value(np.abs(best_z[found]), k, min_size, widest)
+    return [(s, s + w, zv, pv) if ok else None
+            for s, w, zv, pv, ok in zip(start.tolist(), width_of.tolist(), best_z.tolist(), p.tolist(),
+                                        found.tolist(), strict=True)]
+
+
+def _window_sums(inner: Array, widths: Array) -> tuple[Array, Array | None]:
+    """Every window sum ``S_(i+L) - S_i`` of each length ``L`` in ``widths`` (rows, lengths,
+    starts), over the starts the shortest allows, and which of them are inside the row (None:
+    all, with one length)."""
+    n = inner.shape[1]
+    count = n - widths[0]
+    if len(widths) == 1:
+        return (inner[:, widths[0]:] - inner[:, :count])[:, None, :], None
+    ends = np.arange(count)[None, :] + widths[:, None]
+    return inner[:, np.minimum(ends, n - 1)] - inner[:, None, :count], ends < n
+
+
+def centred_ranks(stacked: Array) -> Array:
+    """Each row's mid-ranks (tied values share the mean of their ranks) minus their mean ``(k + 1) / 2``."""
+    rows, k = stacked.shape
+    order = np.argsort(stacked, axis=1, kind="stable")
+    ordered = np.take_along_axis(stacked, order, axis=1)
+    starts = np.ones((rows, k), dtype=bool)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    ends = np.ones((rows, k), dtype=bool)
+    ends[:, :-1] = starts[:, 1:]
+    place = np.arange(k)
+    first = np.maximum.accumulate(np.where(starts, place, 0), axis=1)  # of each value's run of ties
+    last = np.minimum.accumulate(np.where(ends, place, k - 1)[:, ::-1], axis=1)[:, ::-1]
+    centred = np.empty((rows, k))
+    np.put_along_axis(centred, order, (first + last) / 2 + 1 - (k + 1) / 2, axis=1)
     return centred
 
 
-def p_value(b: float, k: int, min_size: int) -> float:
-    """P(max_t |Z_t| >= b) in a segment of ``k`` points without a shift, ``t = m .. k-m``.
+def p_value(b: Any, k: int, min_size: int) -> Any:
+    """P(max_t |Z_t| >= b) in a segment of ``k`` points without a shift, ``t = m .. k-m`` (``b`` a
+    number or an array of them).
 
     ``min(1, Bonferroni, Siegmund)``. Bonferroni: ``(k - 2m + 1) * 2 (1 - Phi(b))``. Siegmund:
     the chance of starting above ``b`` plus that of crossing it at each later split,
@@ -99,16 +184,20 @@ def p_value(b: float, k: int, min_size: int) -> float:
     the two-sided tail of the maximum of a standardized Brownian bridge watched at ``k``
     evenly spaced times. One split (``k = 2m``) gives the exact normal tail.
     """
+    b = np.asarray(b, dtype=float)
     tail = 2.0 * _upper_tail(b)
-    b = max(b, 1.0)  # b phi(b) peaks at 1: the crossing term is no smaller below it
-    density = b * exp(-b * b / 2) / sqrt(2 * pi)
-    steps = range(min_size, k - min_size)
-    crossings = density * sum(k / (t * (k - t)) * nu(b * sqrt(k / (t * (k - t)))) for t in steps)
-    return min(1.0, (len(steps) + 1) * tail, tail + crossings)
+    b = np.maximum(b, 1.0)  # b phi(b) peaks at 1: the crossing term is no smaller below it
+    density = b * np.exp(-b * b / 2) / sqrt(2 * pi)
+    steps = np.arange(min_size, k - min_size)
+    weights = k / (steps * (k - steps))
+    crossings = density * (weights * nu(b[..., None] * np.sqrt(weights))).sum(axis=-1)
+    found = np.minimum(np.minimum(1.0, (len(steps) + 1) * tail), tail + crossings)
+    return float(found) if found.ndim == 0 else found
 
 
-def window_p_value(b: float, k: int, min_size: int, widest: int = 10**9) -> float:
-    """P(max over windows of |Z| >= b) in a segment of ``k`` points without a shift.
+def window_p_value(b: Any, k: int, min_size: int, widest: int = 10**9) -> Any:
+    """P(max over windows of |Z| >= b) in a segment of ``k`` points without a shift (``b`` a
+    number or an array of them).
 
     ``min(1, Bonferroni, Siegmund)`` over the windows ``scan_windows`` looks at, ``n_L = k - 2m
     - L + 1`` of each length ``L``. Bonferroni: ``sum_L n_L * 2 (1 - Phi(b))``. Siegmund:
@@ -116,28 +205,30 @@ def window_p_value(b: float, k: int, min_size: int, widest: int = 10**9) -> floa
     the two-sided tail of a two-parameter Gaussian field (each end of the window moves like the
     single split).
     """
-    widths = range(min_size, min(widest, k - 2 * min_size) + 1)
-    counts = [k - 2 * min_size - width + 1 for width in widths]
+    b = np.asarray(b, dtype=float)
+    widths = np.arange(min_size, min(widest, k - 2 * min_size) + 1)
+    counts = k - 2 * min_size - widths + 1
     tail = 2.0 * _upper_tail(b)
-    b = max(b, sqrt(3))  # b^3 phi(b) peaks at sqrt(3): as in p_value
-    density = b ** 3 * exp(-b * b / 2) / sqrt(2 * pi)
-    field = density * sum(n * k * k / (2 * L * L * (k - L) ** 2) * nu(b * sqrt(k / (L * (k - L)))) ** 2
-                          for n, L in zip(counts, widths, strict=True))
-    return min(1.0, sum(counts) * tail, tail + field)
+    b = np.maximum(b, sqrt(3))  # b^3 phi(b) peaks at sqrt(3): as in p_value
+    density = b ** 3 * np.exp(-b * b / 2) / sqrt(2 * pi)
+    terms = counts * k * k / (2.0 * widths * widths * (k - widths) ** 2.0)
+    field = density * (terms * nu(b[..., None] * np.sqrt(k / (widths * (k - widths)))) ** 2).sum(axis=-1)
+    found = np.minimum(np.minimum(1.0, counts.sum() * tail), tail + field)
+    return float(found) if found.ndim == 0 else found
 
 
-def nu(x: float) -> float:
-    """Siegmund's correction for watching a continuous process at discrete times:
-    ``nu(x) = (2/x) (Phi(x/2) - 1/2) / ((x/2) Phi(x/2) + phi(x/2))`` (about ``exp(-0.583 x)``)."""
-    if x <= 0.0:
-        return 1.0
-    half = x / 2
-    cdf = 0.5 * (1 + erf(half / sqrt(2)))
-    pdf = exp(-half * half / 2) / sqrt(2 * pi)
-    return (2 / x) * (cdf - 0.5) / (half * cdf + pdf)
+def nu(x: Any) -> Any:
+    """Siegmund's correction for watching a continuous process at discrete times (elementwise):
+    ``nu(x) = (2/x) (Phi(x/2) - 1/2) / ((x/2) Phi(x/2) + phi(x/2))`` (about ``exp(-0.583 x)``);
+    1 for ``x <= 0``."""
+    x = np.asarray(x, dtype=float)
+    positive = np.where(x > 0, x, 2.0)  # (any positive number: its result is replaced by 1)
+    half = positive / 2
+    cdf = 0.5 * (1 + _erf(half / sqrt(2)))
+    pdf = np.exp(-half * half / 2) / sqrt(2 * pi)
+    found = np.where(x > 0, (2 / positive) * (cdf - 0.5) / (half * cdf + pdf), 1.0)
+    return float(found) if found.ndim == 0 else found
 
 
-def _upper_tail(b: float) -> float:
-    return 0.5 * (1 - erf(b / sqrt(2)))
-
-
+def _upper_tail(b: Array) -> Array:
+    return 0.5 * (1 - _erf(b / sqrt(2)))

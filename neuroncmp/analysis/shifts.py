@@ -1,8 +1,9 @@
 """Level shifts in one metric's history: a rank scan, robust placement, binary segmentation.
 
-One pure function, ``detect_shifts(values)``, over one series in run order, so any engine can run
-it per series (a loop here, ``applyInPandas`` in Spark). Pure Python, deterministic, ``math``
-only. docs/shifts.md gives every formula; in short:
+One pure function, ``detect_many(series)``, over many series (each in run order) at once: each
+step's scans run over every series together in numpy (``rank_scan``), so the store's queries test
+every series of every metric in a few array passes; ``detect_shifts(values)`` is the same for one
+series. Deterministic. docs/shifts.md gives every formula; in short:
 
 1. **Is there a shift?** Replace a segment's ``k`` values by their mid-ranks, centred:
    ``c_i = r_i - (k+1)/2``. For every split ``t`` with at least ``min_size`` points each side,
@@ -32,11 +33,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import isfinite
 
-from ..stats import median
+import numpy as np
+
 from .placement import locate
-from .rank_scan import Split, scan, scan_windows
+from .rank_scan import Array, Split, scan_many, scan_windows_many
 
 Placed = tuple[int, float, float, int, int]  # a split (index, Z, p) and its range (earliest, latest)
 
@@ -68,72 +69,106 @@ class Shift:
 
 def detect_shifts(values: Sequence[float], *, alpha: float = ALPHA,
                   min_size: int = MIN_SIZE) -> tuple[Shift, ...]:
-    """Level shifts in ``values`` (in run order), earliest first.
+    """Level shifts in ``values`` (in run order), earliest first (``detect_many`` of one series)."""
+    return detect_many([values], alpha=alpha, min_size=min_size)[0]
+
+
+def detect_many(series: Sequence[Sequence[float]], *, alpha: float = ALPHA,
+                min_size: int = MIN_SIZE) -> list[tuple[Shift, ...]]:
+    """Level shifts in each series (values in run order), earliest first; the series are tested
+    together, each step's scans over all of them at once (``rank_scan``).
 
     Non-finite values (NaN, inf) carry no level and are skipped; indexes still refer to the
     input. Fewer than ``2 * min_size`` finite values, or a constant series, give no shift.
     """
     if min_size < 1:
         raise ValueError(f"min_size must be at least 1, got {min_size}")
-    kept = [i for i, v in enumerate(values) if isfinite(v)]
-    xs = [float(values[i]) for i in kept]
-    splits = _prune(xs, _segment(xs, alpha, min_size), alpha, min_size)
-    return tuple(_shift(xs, kept, splits, j) for j in range(len(splits)))
+    arrays = [np.asarray(values, dtype=float) for values in series]
+    kept = [np.flatnonzero(np.isfinite(values)) for values in arrays]
+    xs = [values[indexes] for values, indexes in zip(arrays, kept, strict=True)]
+    placed = _prune(xs, _segment(xs, alpha, min_size), alpha, min_size)
+    return [tuple(_shift(x, k.tolist(), splits, j) for j in range(len(splits)))
+            for x, k, splits in zip(xs, kept, placed, strict=True)]
 
 
-def _segment(xs: list[float], alpha: float, min_size: int) -> list[Split]:
-    """Binary segmentation: every significant split, searched again on both its sides."""
-    found, todo = [], [(0, len(xs))]
+Span = tuple[int, int, int]  # (series, start, end)
+
+
+def _segment(xs: list[Array], alpha: float, min_size: int) -> list[list[Split]]:
+    """Binary segmentation: every significant split, searched again on both its sides; each
+    round tests every span still open, of every series, at once."""
+    found: list[list[Split]] = [[] for _ in xs]
+    todo: list[Span] = [(i, 0, len(x)) for i, x in enumerate(xs)]
     while todo:
-        start, end = todo.pop()
-        splits = [(start + at, z, p) for at, z, p in _test(xs[start:end], min_size, alpha)]
-        found += splits
-        cuts = [start] + [at for at, _, _ in splits] + [end]
-        todo += list(zip(cuts, cuts[1:], strict=False)) if splits else []
-    return sorted(found)
+        tested = _test([xs[i][start:end] for i, start, end in todo], min_size, alpha)
+        opened = []
+        for (i, start, end), relative in zip(todo, tested, strict=True):
+            splits = [(start + at, z, p) for at, z, p in relative]
+            found[i] += splits
+            cuts = [start] + [at for at, _, _ in splits] + [end]
+            opened += [(i, a, b) for a, b in zip(cuts, cuts[1:], strict=False)] if splits else []
+        todo = opened
+    return [sorted(splits) for splits in found]
 
 
-def _prune(xs: list[float], found: list[Split], alpha: float, min_size: int) -> list[Placed]:
+def _prune(xs: list[Array], found: list[list[Split]], alpha: float, min_size: int) -> list[list[Placed]]:
     """Re-test and re-place each split on the span between its neighbours (it was found before
-    they were known); drop the weakest while any fails, until every one left holds."""
-    while found:
-        bounds = [0] + [index for index, _, _ in found] + [len(xs)]
-        retested = []
-        for j in range(len(found)):
-            span = xs[bounds[j]:bounds[j + 2]]
-            split = scan(span, min_size)
+    they were known); drop the weakest while any fails, until every one left holds. Each round
+    re-tests the splits of every series not settled yet at once."""
+    settled: list[list[Placed]] = [[] for _ in xs]
+    open_ = {i: splits for i, splits in enumerate(found) if splits}
+    while open_:
+        jobs = [(i, j, [0] + [index for index, _, _ in splits] + [len(xs[i])])
+                for i, splits in open_.items() for j in range(len(splits))]
+        spans = [xs[i][bounds[j]:bounds[j + 2]] for i, j, bounds in jobs]
+        retested: dict[int, list[Placed]] = {}
+        for (i, j, bounds), span, split in zip(jobs, spans, scan_many(spans, min_size), strict=True):
             z, p = (split[1], split[2]) if split else (0.0, 1.0)
             placed = locate(span, bounds[j + 1] - bounds[j], min_size)
-            ok = p < alpha and median(span[:placed.at]) != median(span[placed.at:])
-            retested.append((bounds[j] + placed.at, z, p if ok else 1.0,
-                             bounds[j] + placed.first, bounds[j] + placed.last))
-        weakest = max(range(len(retested)), key=lambda j: retested[j][2])
-        if retested[weakest][2] < alpha:
-            return retested
-        found = found[:weakest] + found[weakest + 1:]
-    return []
+            ok = p < alpha and _median(span[:placed.at]) != _median(span[placed.at:])
+            retested.setdefault(i, []).append((bounds[j] + placed.at, z, p if ok else 1.0,
+                                               bounds[j] + placed.first, bounds[j] + placed.last))
+        for i, placed_splits in retested.items():
+            weakest = max(range(len(placed_splits)), key=lambda j: placed_splits[j][2])
+            if placed_splits[weakest][2] < alpha:
+                settled[i] = placed_splits
+                del open_[i]
+            elif len(open_[i]) == 1:
+                del open_[i]
+            else:
+                open_[i] = open_[i][:weakest] + open_[i][weakest + 1:]
+    return settled
 
 
-def _test(segment: list[float], min_size: int, alpha: float) -> list[Split]:
-    """The placed split(s) of one segment: a significant single shift, else a significant
+def _test(segments: list[Array], min_size: int, alpha: float) -> list[list[Split]]:
+    """The placed split(s) of each segment: a significant single shift, else a significant
     window (a level that came and went back), each at ``alpha / 2``; none when neither holds."""
-    split = scan(segment, min_size)
-    if split is not None and split[2] < alpha / 2:
-        at = locate(segment, split[0], min_size).at
-        if median(segment[:at]) != median(segment[at:]):  # ties: a lone odd value is no shift
-            return [(at, split[1], split[2])]
-    window = scan_windows(segment, min_size)
-    if window is None or window[3] >= alpha / 2:
-        return []
-    start, end, z, p = window
-    return [(start, z, p), (end, z, p)]
+    found: list[list[Split]] = [[] for _ in segments]
+    unsplit = []
+    for index, (segment, split) in enumerate(zip(segments, scan_many(segments, min_size), strict=True)):
+        if split is not None and split[2] < alpha / 2:
+            at = locate(segment, split[0], min_size).at
+            if _median(segment[:at]) != _median(segment[at:]):  # ties: a lone odd value is no shift
+                found[index] = [(at, split[1], split[2])]
+                continue
+        unsplit.append(index)
+    windows = scan_windows_many([segments[i] for i in unsplit], min_size)
+    for index, window in zip(unsplit, windows, strict=True):
+        if window is not None and window[3] < alpha / 2:
+            start, end, z, p = window
+            found[index] = [(start, z, p), (end, z, p)]
+    return found
 
 
-def _shift(xs: list[float], kept: list[int], splits: list[Placed], j: int) -> Shift:
+def _median(values: Array) -> float:
+    return float(np.median(values))
+
+
+def _shift(xs: Array, kept: list[int], splits: list[Placed], j: int) -> Shift:
     """The ``Shift`` for ``splits[j]``: medians up to the neighbouring splits, input indexes."""
     start = splits[j - 1][0] if j else 0
     end = splits[j + 1][0] if j + 1 < len(splits) else len(xs)
     index, z, p, earliest, latest = splits[j]
-    before, after = median(xs[start:index]), median(xs[index:end])
+    before, after = _median(xs[start:index]), _median(xs[index:end])
     change = after / before - 1 if before else float("nan")
     return Shift(kept[index], before, after, change, z, p, kept[earliest], kept[latest])
