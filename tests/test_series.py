@@ -220,3 +220,20 @@ def test_a_bulk_add_that_splits_its_runs_says_so(tmp_path):
     assert code == 0 and "warning: the 12 runs added form 12 series, 12 of them of one run" in output
     code, output = cli_run("store", "add", "--runs", str(out / "runs.csv"), store=tmp_path / "b")
     assert code == 0 and "warning" not in output  # one series of 12 runs
+
+
+def test_a_survey_is_the_regressions_and_each_drawn_metrics_history(fleets):
+    """The site's one read (``Store.survey``): the regressions as ``regressions`` gives them and,
+    from the same scan and detection, the history of each metric asked for and of every metric
+    with a change listed, as ``history`` gives it."""
+    out, truth = fleets["neutral"]
+    store = Store(out / "store")
+    listed, found = store.survey(["total_time", "no_such_metric"], all_changes=True)
+    assert listed == store.regressions(all_changes=True)
+    planted = {metric for history in truth.values() for metric in history.shifts}
+    assert {"total_time"} | planted <= set(found) == {"total_time"} | {c.metric for c in listed.changes}
+    for metric in sorted(found):
+        assert found[metric] == store.history(metric)
+    since = listed.changes[len(listed.changes) // 2].at.time
+    later, _ = store.survey([], since=since)
+    assert later == store.regressions(since=since)

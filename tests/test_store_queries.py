@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from conftest import ROOT
 
@@ -22,7 +23,7 @@ from neuroncmp.store.engines.base import StoredRows
 from neuroncmp.store.identity import SeriesKey
 from neuroncmp.store.options import HistoryOptions, RegressionsOptions
 from neuroncmp.store.reading import Run
-from neuroncmp.store.trends import SeriesValues
+from neuroncmp.store.scanned import Runs, Scan
 
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
 
@@ -50,17 +51,21 @@ class ListEngine:
         names = {m for _, values in self._runs for m in values}
         return {m: "s" for m in names if metric in (None, m)}
 
-    def series(self, root, keys, metric, each):
-        grouped: dict[tuple[str, SeriesKey], list[tuple[Run, float]]] = {}
-        for run, values in self._runs:
-            if (own := SeriesKey.of(run.tags)) in keys:
-                for name, value in values.items():
-                    if metric in (None, name):
-                        grouped.setdefault((name, keys[own]), []).append((run, value))
-        return [each(SeriesValues(name, key, "s", tuple(r.run for r, _ in points),
-                                  tuple(r.commit for r, _ in points), tuple(r.time for r, _ in points),
-                                  tuple(v for _, v in points)))
-                for (name, key), points in grouped.items()]
+    def scan(self, root, keys, metrics):
+        taken = [(run, values) for run, values in self._runs if SeriesKey.of(run.tags) in keys]
+        runs = Runs([r.run for r, _ in taken], [r.commit for r, _ in taken],
+                    [r.time for r, _ in taken],
+                    [r.batch_size for r, _ in taken])
+        grouped: dict[tuple[str, str], list[tuple[int, float]]] = {}
+        for place, (run, values) in enumerate(taken):
+            for name, value in values.items():
+                if metrics is None or name in metrics:
+                    grouped.setdefault((name, keys[SeriesKey.of(run.tags)].text), []).append((place, value))
+        ordered = sorted(grouped.items())
+        return Scan(runs, [(name, key, "s") for (name, key), _ in ordered],
+                    np.array([len(points) for _, points in ordered], dtype=np.int64),
+                    np.array([p for _, points in ordered for p, _ in points], dtype=np.int64),
+                    np.array([v for _, points in ordered for _, v in points], dtype=float))
 
     def rows(self, root, runs):
         return StoredRows([], [])

@@ -94,30 +94,15 @@ def site_report(store: Any, options: SiteOptions) -> SiteData:
 
 def gather(store: Any, where: Mapping[str, list[str]], since: datetime | str | None,
            series_by: str | None) -> SiteData:
-    """Read the store: the changes since ``since`` (one query: the regressions are its changes
-    for the worse, in its order, worst first), then one history per metric drawn (the headline
-    ones and every one that changed)."""
+    """Read the store: the changes since ``since`` (the regressions are its changes for the worse,
+    in its order, worst first) and, from the same read, the history of every metric drawn (the
+    headline ones the store has and every one that changed)."""
     runs = store.runs(series_by=series_by, **where)
-    every = store.regressions(where=where, since=since, all_changes=True, series_by=series_by)
+    every, found = store.survey([h.metric for h in HEADLINE], where=where, since=since, all_changes=True,
+                                series_by=series_by)
     worse = tuple(change for change in every.changes if change.direction == WORSE)
     shifting = sorted({c.metric for c in every.changes})
-    histories = {}
-    for metric in dict.fromkeys([h.metric for h in HEADLINE] + shifting):
-        found = _history(store, metric, where, series_by, optional=metric not in shifting)
-        if found is not None and found.series:
-            histories[metric] = found
+    drawn = dict.fromkeys([h.metric for h in HEADLINE] + shifting)
+    histories = {metric: found[metric] for metric in drawn if metric in found and found[metric].series}
     headline = tuple(m for m in dict.fromkeys(h.metric for h in HEADLINE) if m in histories)
     return SiteData(tuple(runs), worse, every.since, histories, headline)
-
-
-def _history(store: Any, metric: str, where: Mapping[str, list[str]], series_by: str | None, *,
-             optional: bool) -> Any:
-    """The metric's history; None for an ``optional`` one (a headline metric) the store has no
-    value of: the profiles need not write every headline metric. The runs read before proved
-    ``where`` and ``series_by`` good, so the error here is the missing metric."""
-    try:
-        return store.history_where(metric, where, series_by=series_by)
-    except UsageError:
-        if optional:
-            return None
-        raise

@@ -2,22 +2,24 @@
 
 Which runs a query takes and how they form series is decided here from the runs' tag sets
 (``trends.choose_keys``: ``--where``, ``--series-by``, a store's setting, and their usage errors);
-the engine reads each series and applies the per-series step (``trends.build_series`` or
-``trends.series_shifts``) where the values are; the results are put in one order here (metric,
+the engine scans the values of those series once (``Engine.scan``: arrays, one snapshot), the
+values a rule makes are remade from them (``recomputed``) and the detector tests every series at
+once (``trends.build_series``, ``series_shifts``); the results are put in one order here (metric,
 then series key), so DuckDB and Spark give the same answers by construction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import partial
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from ..catalog import resolve_metric
 from . import recomputed, trends
 from .engines.base import Engine, Where
+from .identity import SeriesKey
 from .options import HistoryOptions, RegressionsOptions
 from .reading import Run
+from .scanned import Scan
 
 
 def runs(engine: Engine, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:
@@ -38,24 +40,84 @@ def history(engine: Engine, root: Path | str, options: HistoryOptions) -> trends
         units = engine.units(root, metric)
     keys = trends.choose_keys(engine.tag_sets(root), options.where,
                               series_by(engine, root, options.series_by))
-    if metric in recomputed.RULED:  # as today's rules make it from the stored values (``recomputed``)
-        found = [trends.build_series(values) for values in recomputed.series(engine, root, keys, [metric])]
-    else:
-        found = engine.series(root, keys, metric, partial(trends.build_series, points=True))
-    return trends.History(metric, units[metric], tuple(sorted(found, key=lambda s: s.key.text)))
+    found = histories(engine, root, keys, [metric])
+    return found.get(metric, trends.History(metric, units[metric], ()))
+
+
+def histories(engine: Engine, root: Path | str, keys: Mapping[SeriesKey, SeriesKey],
+              metrics: Iterable[str] | None = None) -> dict[str, trends.History]:
+    """Every series of each of ``metrics`` (every metric the store holds or a rule makes, when
+    None) among the runs ``keys`` picks, with its points and shifts: one scan, one detection."""
+    chosen = None if metrics is None else list(metrics)
+    scan = engine.scan(root, keys, None if chosen is None else recomputed.needed(chosen))
+    read = _series(scan, chosen)
+    by_metric: dict[str, list[tuple[str, trends.Series]]] = {}
+    for values, series in zip(read, trends.build_series(read, points=True), strict=True):
+        by_metric.setdefault(values.metric, []).append((values.unit, series))
+    return _histories(by_metric)
 
 
 def regressions(engine: Engine, root: Path | str, options: RegressionsOptions) -> trends.Regressions:
     """Shifts in every series of every metric, filtered and ordered by ``trends.select``."""
+    return _regressions(_detected(engine, root, options)[1], options)
+
+
+def survey(engine: Engine, root: Path | str, options: RegressionsOptions,
+           always: Iterable[str]) -> tuple[trends.Regressions, dict[str, trends.History]]:
+    """``regressions`` and, from the same scan and detection, the history of each metric in
+    ``always`` the store has and of every metric with a change listed (what a site draws)."""
+    read, found = _detected(engine, root, options)
+    listed = _regressions(found, options)
+    drawn = set(always) | {change.metric for change in listed.changes}
+    by_metric: dict[str, list[tuple[str, trends.Series]]] = {}
+    for values, shifts in zip(read, found, strict=True):
+        if values.metric in drawn:
+            series = trends.Series(values.key, values.points(), shifts.changes)
+            by_metric.setdefault(values.metric, []).append((values.unit, series))
+    return listed, _histories(by_metric)
+
+
+def _detected(engine: Engine, root: Path | str,
+              options: RegressionsOptions) -> tuple[list[trends.SeriesValues], list[trends.Shifts]]:
+    """Every series of every metric among the runs ``options`` picks, and its shifts."""
     keys = trends.choose_keys(engine.tag_sets(root), options.where,
                               series_by(engine, root, options.series_by))
-    found = sorted(recomputed.regressions_series(engine, root, keys), key=lambda s: (s.metric, s.key.text))
-    chosen = trends.select((c for s in found for c in s.changes), all_changes=options.all_changes,
+    read = _series(engine.scan(root, keys, None), None)
+    return read, trends.series_shifts(read)
+
+
+def _regressions(found: Sequence[trends.Shifts], options: RegressionsOptions) -> trends.Regressions:
+    ordered = sorted(found, key=lambda s: (s.metric, s.key.text))
+    chosen = trends.select((c for s in ordered for c in s.changes), all_changes=options.all_changes,
                            min_change=options.min_change, since=options.since)
-    short = sum(s.size < trends.SHIFT_TEST_RUNS for s in found)
-    return trends.Regressions(chosen, len(found), len({s.metric for s in found}),
+    short = sum(s.size < trends.SHIFT_TEST_RUNS for s in ordered)
+    return trends.Regressions(chosen, len(ordered), len({s.metric for s in ordered}),
                               options.all_changes, options.min_change, options.since,
                               options.where, short)
+
+
+def _histories(by_metric: Mapping[str, list[tuple[str, trends.Series]]]) -> dict[str, trends.History]:
+    """Each metric's history from its (unit, series) pairs, series in the order of their keys."""
+    return {metric: trends.History(metric, each[0][0], tuple(sorted((s for _, s in each), key=_text)))
+            for metric, each in sorted(by_metric.items())}
+
+
+def _text(series: trends.Series) -> str:
+    return series.key.text
+
+
+def _series(scan: Scan, metrics: Sequence[str] | None) -> list[trends.SeriesValues]:
+    """The series of ``metrics`` (every one the scan holds or a rule makes, when None) as a query
+    shows them: each metric a rule makes or judges as remade from the scanned values."""
+    import numpy as np
+
+    ends = np.cumsum(scan.sizes).tolist()
+    named: dict[str, SeriesKey] = {}
+    read = [trends.SeriesValues(metric, named.setdefault(key, SeriesKey.parse(key)), unit, scan.runs,
+                                scan.at[end - size:end], scan.values[end - size:end])
+            for (metric, key, unit), size, end in zip(scan.series, scan.sizes.tolist(), ends, strict=True)]
+    wanted = {values.metric for values in read} | recomputed.RULED if metrics is None else set(metrics)
+    return recomputed.as_ruled(read, wanted)
 
 
 def series_by(engine: Engine, root: Path | str, chosen: Sequence[str] | None) -> tuple[str, ...]:

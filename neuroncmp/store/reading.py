@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from ..errors import MissingDependencyError
 from . import damage, folder, parts, schema
 from .identity import SeriesKey
+from .scanned import Runs, Scan, keyed
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,26 +80,30 @@ def tag_sets(con: Any) -> list[dict[str, str]]:
     return [dict(r[0] or {}) for r in con.execute("SELECT DISTINCT tags FROM runs").fetchall()]
 
 
-SeriesRow = tuple[str, str, str, list[str], list[str | None], list[int], list[float]]
+def scan(con: Any, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None) -> Scan:
+    """The runs ``keys`` takes (by their stored ``series``: all their tags) and each series of
+    ``metrics`` (all when None) over them, as ``Scan`` holds them; text values left out. The key
+    comes from the caller, not the stored ``series`` column, so a store re-keyed with
+    ``series_by`` regroups the runs it holds."""
+    import numpy as np
 
-
-def series(con: Any, keys: Mapping[str, str], metric: str | None = None) -> Iterator[SeriesRow]:
-    """(metric, series, unit, run ids, commits, times in us, values) for every series of
-    ``metric`` (all metrics when None) over the runs ``keys`` maps to their series key, points
-    in time order (then by run id); text values left out. The key comes from the caller, not the
-    stored ``series`` column, so a store re-keyed with ``series_by`` regroups the runs it holds."""
+    own, texts = keyed(keys)
+    con.execute("CREATE TEMP TABLE k AS SELECT unnest($own) AS own, unnest($key) AS key", {"own": own, "key": texts})
+    con.execute("CREATE TEMP TABLE r AS SELECT row_number() OVER (ORDER BY time, run) - 1 AS place, run, key, "
+                "commit, epoch_us(time) AS time, batch_size FROM runs JOIN k ON runs.series = k.own")
+    found = con.execute("SELECT run, commit, time, batch_size FROM r ORDER BY place").fetchall()
+    runs = Runs([r[0] for r in found], [r[1] for r in found], [utc(r[2]) for r in found], [r[3] for r in found])
+    params: dict[str, Any] = {}
     where = "m.value IS NOT NULL"
-    params: dict[str, Any] = {"runs": list(keys), "keys": list(keys.values())}
-    if metric is not None:
-        where += " AND m.metric = $metric"
-        params["metric"] = metric
-    order = "ORDER BY r.time, m.run"
-    query = (f"WITH k AS (SELECT unnest($runs) AS run, unnest($keys) AS series) "
-             f"SELECT m.metric, k.series, min(m.unit), list(m.run {order}), list(r.commit {order}), "
-             f"list(epoch_us(r.time) {order}), list(m.value {order}) "
-             f"FROM metrics m JOIN k ON m.run = k.run JOIN runs r ON m.run = r.run "
-             f"WHERE {where} GROUP BY m.metric, k.series")
-    yield from con.execute(query, params).fetchall()
+    if metrics is not None:
+        where += " AND m.metric IN (SELECT unnest($metrics))"
+        params["metrics"] = list(metrics)
+    joined = f"FROM metrics m JOIN r ON m.run = r.run WHERE {where}"
+    series = con.execute(f"SELECT m.metric, r.key, min(m.unit), count(*) {joined} "
+                         "GROUP BY m.metric, r.key ORDER BY m.metric, r.key", params).fetchall()
+    arrays = con.execute(f"SELECT r.place, m.value {joined} ORDER BY m.metric, r.key, r.place", params).fetchnumpy()
+    return Scan(runs, [row[:3] for row in series], np.array([row[3] for row in series], dtype=np.int64),
+                np.asarray(arrays["place"], dtype=np.int64), np.asarray(arrays["value"], dtype=float))
 
 
 def rows(con: Any, runs: Sequence[str]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:

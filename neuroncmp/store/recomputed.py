@@ -12,17 +12,14 @@ a derived value recomputed, a 0 by convention left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
 from functools import lru_cache
-from pathlib import Path
-from typing import Any
 
 from ..catalog import derived_specs, lookup
 from ..conventions import CONVENTIONS
 from ..model import Metric, Profile, Source
-from .engines.base import Engine
 from .identity import SeriesKey
-from .trends import SeriesValues, Shifts, series_shifts
+from .scanned import Runs
+from .trends import SeriesValues
 
 RULED = frozenset({spec.name for spec in derived_specs()}
                   | {name for convention in CONVENTIONS for name in convention.names})
@@ -41,57 +38,42 @@ def needed(metrics: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(names - {"batch_size"}))
 
 
-def as_read(values: SeriesValues) -> SeriesValues:
-    """A series as the engine reads it (the per-series function of a read that only collects)."""
-    return values
+def rebuilt(read: Sequence[SeriesValues], metrics: Iterable[str]) -> list[SeriesValues]:
+    """The series of ``metrics`` made from the series ``read`` (every value the value set reads, by
+    series; all over one scan's runs): each run's value set made once, from its stored values."""
+    import numpy as np
 
-
-def shifts_or_read(values: SeriesValues) -> tuple[Shifts | None, SeriesValues | None]:
-    """``regressions``' one pass over every stored series: the shifts of a metric no rule makes or
-    judges, and the values of one the value set reads (both, for a metric that is both)."""
-    shifts = None if values.metric in RULED else series_shifts(values)
-    return shifts, values if values.metric in _NEEDED_BY_ANY else None
-
-
-def series(engine: Engine, root: Path | str, keys: Mapping[SeriesKey, SeriesKey],
-           metrics: Iterable[str]) -> list[SeriesValues]:
-    """Each series of each of ``metrics`` as the value set makes it from the stored values it reads."""
     metrics = list(metrics)
-    read = [values for name in needed(metrics) for values in engine.series(root, keys, name, as_read)]
-    return rebuilt(read, engine, root, metrics)
-
-
-def rebuilt(read: Sequence[SeriesValues], engine: Engine, root: Path | str,
-            metrics: Iterable[str]) -> list[SeriesValues]:
-    """The series of ``metrics`` made from the series ``read`` (every value the value set reads, by series)."""
-    batch = {run.run: run.batch_size for run in engine.runs(root)}
     out = []
-    for key, runs in _by_run(read).items():
-        made = {name: _Points() for name in metrics}
-        for run, (commit, time, numbers, units) in sorted(runs.items(), key=lambda item: (item[1][1], item[0])):
-            values = _profile(numbers, units, batch.get(run)).values.all
-            for name, points in made.items():
+    for key, (runs, by_run) in _by_run(read).items():
+        made: dict[str, tuple[list[int], list[float], list[str]]] = {name: ([], [], []) for name in metrics}
+        for place in sorted(by_run):
+            numbers, units = by_run[place]
+            values = _profile(numbers, units, runs.batch_sizes[place]).values.all
+            for name, (at, found, unit) in made.items():
                 metric = values.get(name)
                 if metric is not None and not isinstance(metric.value, str):
-                    points.add(run, commit, time, float(metric.value), metric.unit)
-        out += [points.series(name, key) for name, points in made.items() if points.runs]
+                    at.append(place)
+                    found.append(float(metric.value))
+                    unit.append(metric.unit)
+        out += [SeriesValues(name, key, unit[-1], runs, np.array(at, dtype=np.int64), np.array(found))
+                for name, (at, found, unit) in made.items() if at]
     return out
 
 
-_NEEDED_BY_ANY = frozenset(needed(RULED))
-
-Stored = tuple[str | None, datetime, dict[str, float], dict[str, str]]  # commit, time, values, units
+Stored = tuple[dict[str, float], dict[str, str]]  # a run's stored values and their units, by metric
 
 
-def _by_run(read: Iterable[SeriesValues]) -> dict[SeriesKey, dict[str, Stored]]:
-    """Series key -> run -> its commit, time, and the stored values (with units) read of it."""
-    found: dict[SeriesKey, dict[str, Stored]] = {}
+def _by_run(read: Iterable[SeriesValues]) -> dict[SeriesKey, tuple[Runs, dict[int, Stored]]]:
+    """Series key -> the scan's runs, and each run's place among them -> the stored values (with
+    units) read of it."""
+    found: dict[SeriesKey, tuple[Runs, dict[int, Stored]]] = {}
     for values in read:
-        runs = found.setdefault(values.key, {})
-        for index, run in enumerate(values.runs):
-            stored = runs.setdefault(run, (values.commits[index], values.times[index], {}, {}))
-            stored[2][values.metric] = values.values[index]
-            stored[3][values.metric] = values.unit
+        _, runs = found.setdefault(values.key, (values.runs, {}))
+        for place, value in zip(values.at.tolist(), values.values.tolist(), strict=True):
+            numbers, units = runs.setdefault(place, ({}, {}))
+            numbers[values.metric] = value
+            units[values.metric] = values.unit
     return found
 
 
@@ -107,32 +89,12 @@ def _group(name: str) -> str:
     return lookup(name).group
 
 
-class _Points:
-    """One rebuilt series' points, in time order."""
-
-    def __init__(self) -> None:
-        self.runs: list[str] = []
-        self.commits: list[str | None] = []
-        self.times: list[datetime] = []
-        self.values: list[float] = []
-        self.unit = ""
-
-    def add(self, run: str, commit: str | None, time: datetime, value: float, unit: str) -> None:
-        self.runs.append(run)
-        self.commits.append(commit)
-        self.times.append(time)
-        self.values.append(value)
-        self.unit = unit
-
-    def series(self, metric: str, key: SeriesKey) -> SeriesValues:
-        return SeriesValues(metric, key, self.unit, tuple(self.runs), tuple(self.commits), tuple(self.times),
-                            tuple(self.values))
-
-
-def regressions_series(engine: Engine, root: Path | str, keys: Mapping[SeriesKey, SeriesKey]) -> list[Shifts]:
-    """The shifts of every stored series (``regressions``): the stored values' own for a metric no
-    rule makes or judges, the rebuilt values' for one that one does (one read of every series)."""
-    found: list[Any] = engine.series(root, keys, None, shifts_or_read)
-    shifts = [s for s, _ in found if s is not None]
-    read = [values for _, values in found if values is not None]
-    return shifts + [series_shifts(values) for values in rebuilt(read, engine, root, sorted(RULED))]
+def as_ruled(found: Sequence[SeriesValues], metrics: Iterable[str]) -> list[SeriesValues]:
+    """The series of ``metrics`` as a query shows them, from the scan of their stored values and
+    of what the value set reads (``needed``): a metric no rule makes or judges as stored, one a
+    rule does as the value set remakes it (``rebuilt``)."""
+    metrics = set(metrics)
+    ruled = metrics & RULED
+    plain = [values for values in found if values.metric in metrics - RULED]
+    read = [values for values in found if values.metric in needed(ruled)] if ruled else []
+    return plain + rebuilt(read, sorted(ruled))

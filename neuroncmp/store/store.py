@@ -109,6 +109,14 @@ class Store:
         return queries.regressions(self.engine, self.path, RegressionsOptions.of(
             where, since, all_changes, min_change, series_by))
 
+    def survey(self, metrics: Iterable[str], *, where: Mapping[str, str | Iterable[str]] | None = None,
+               since: str | datetime | None = None, all_changes: bool = False,
+               series_by: str | Iterable[str] | None = None) -> tuple[trends.Regressions, dict[str, trends.History]]:
+        """``regressions`` and, from the same read of the store, the history of each of ``metrics``
+        the store has and of every metric with a change listed: metric -> its ``History``."""
+        options = RegressionsOptions.of(where, since, all_changes, None, series_by)
+        return queries.survey(self.engine, self.path, options, arguments.texts("metrics", metrics))
+
     def series_by(self) -> tuple[str, ...]:
         """The store's series keys (empty: every tag keys a series)."""
         return self.engine.series_by(self.path)

@@ -1,9 +1,9 @@
 """History and regressions: each series' points in time order and the level shifts in it.
 
-Pure over what an engine returns: the records (``SeriesValues`` in, ``Series``, ``Shifts``,
+Pure over what an engine's scan returns: the records (``SeriesValues`` in, ``Series``, ``Shifts``,
 ``History``, ``Regressions`` out), which runs a query takes and how they are keyed
-(``choose_keys``), and the per-series step every engine runs (``build_series``,
-``series_shifts``: the detector ``analysis.shifts.detect_shifts``); ``queries`` puts them together.
+(``choose_keys``), and the detection over every series at once (``build_series``,
+``series_shifts``: the detector ``analysis.shifts.detect_many``); ``queries`` puts them together.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from datetime import datetime
 from typing import Any
 
 from ..analysis.placement import CONFIDENCE
-from ..analysis.shifts import MIN_SIZE, Shift, detect_shifts
+from ..analysis.shifts import MIN_SIZE, Shift, detect_many
 from ..catalog import HIGHER, LOWER, closest, lookup, suggestion
 from ..choices import BETTER, CHANGED, WORSE, Direction
 from ..errors import UsageError
 from . import where as where_check
 from .identity import SeriesKey, series_of, unknown_keys
 from .reading import Run
+from .scanned import Runs
 
 SHIFT_TEST_RUNS = 2 * MIN_SIZE  # the fewest runs in which the detector can find a shift
 _ORDER = {WORSE: 0, CHANGED: 1, BETTER: 2}
@@ -82,19 +83,26 @@ class Series:
 
 @dataclass(frozen=True, slots=True)
 class SeriesValues:
-    """What an engine reads for one series of one metric: its values (base unit, text ones left
-    out) with each run's id, commit and time, in time order (then by run id)."""
+    """One series of one metric as a query reads it: its values (base unit, text ones left out,
+    a numpy array) in time order (then by run id), ``at`` each value's run (an index into
+    ``runs``, the scan's runs)."""
 
     metric: str
     key: SeriesKey
     unit: str
-    runs: tuple[str, ...]
-    commits: tuple[str | None, ...]
-    times: tuple[datetime, ...]
-    values: tuple[float, ...]
+    runs: Runs
+    at: Any
+    values: Any
 
     def point(self, index: int) -> Point:
-        return Point(self.runs[index], self.commits[index], self.times[index], self.values[index])
+        return self._point(int(self.at[index]), float(self.values[index]))
+
+    def points(self) -> tuple[Point, ...]:
+        return tuple(map(self._point, self.at.tolist(), self.values.tolist()))
+
+    def _point(self, place: int, value: float) -> Point:
+        runs = self.runs
+        return Point(runs.ids[place], runs.commits[place], runs.times[place], value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,18 +230,19 @@ def matching(runs: Iterable[Run], where: Mapping[str, Iterable[str]]) -> list[Ru
     return [run for run in runs if matches(run.tags, where)]
 
 
-def build_series(values: SeriesValues, *, points: bool = True) -> Series:
-    """One series: its points (left out when ``points`` is False) and the shifts the detector
-    finds in its values."""
-    changes = tuple(make_change(values, s) for s in detect_shifts(list(values.values)))
-    kept = tuple(values.point(i) for i in range(len(values.values))) if points else ()
-    return Series(values.key, kept, changes)
+def build_series(found: Sequence[SeriesValues], *, points: bool = True) -> list[Series]:
+    """Each series: its points (left out when ``points`` is False) and the shifts the detector
+    finds in its values (every series tested at once: ``detect_many``)."""
+    shifts = detect_many([values.values for values in found])
+    return [Series(values.key, values.points() if points else (),
+                   tuple(make_change(values, shift) for shift in each))
+            for values, each in zip(found, shifts, strict=True)]
 
 
-def series_shifts(values: SeriesValues) -> Shifts:
-    """``regressions``' step per series: its changes and length (the points stay where they are)."""
-    built = build_series(values, points=False)
-    return Shifts(values.metric, values.key, len(values.values), built.changes)
+def series_shifts(found: Sequence[SeriesValues]) -> list[Shifts]:
+    """``regressions``' step: each series' changes and length (its points stay where they are)."""
+    return [Shifts(values.metric, values.key, len(values.values), built.changes)
+            for values, built in zip(found, build_series(found, points=False), strict=True)]
 
 
 def make_change(values: SeriesValues, shift: Shift) -> Change:

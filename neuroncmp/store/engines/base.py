@@ -1,9 +1,9 @@
 """What an engine does for the store: add, and the few reads every query is built from.
 
 An engine provides primitives only: ``add``, the store's ``series_by``, its ``runs``, the distinct
-``tag_sets`` of its runs, the metrics' ``units``, each ``series``' values (with a function applied
-to each, where the values are: in-process on DuckDB, on the executors on Spark) and the ``rows``
-of some runs. ``history``, ``regressions`` and the history baseline are assembled once above them
+``tag_sets`` of its runs, the metrics' ``units``, one ``scan`` of the series a query reads (the
+runs and every series' values as arrays, from one snapshot; ``scanned``) and the ``rows`` of some
+runs. ``history``, ``regressions`` and the history baseline are assembled once above them
 (``queries``, ``baseline``), so every engine gives the same answers by construction.
 
 A store's location is a local folder (``Path``) or a URI (``str``: ``hdfs://``, ``s3a://``,
@@ -12,25 +12,18 @@ A store's location is a local folder (``Path``) or a URI (``str``: ``hdfs://``, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    NamedTuple,
-    Protocol,
-    TypeVar,
-)
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:  # a query imports no parser: adding and listing load with an add only
     from ..adding import AddReport
     from ..identity import SeriesKey
     from ..listing import Entry, Problem
     from ..reading import Run
-    from ..trends import SeriesValues
+    from ..scanned import Scan
 
 Where = Mapping[str, Sequence[str]]
-T = TypeVar("T")
 
 
 class StoredRows(NamedTuple):
@@ -67,12 +60,12 @@ class Engine(Protocol):
         """The base unit of each metric in the store (of ``metric`` only, when given)."""
         ...
 
-    def series(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey], metric: str | None,
-               each: Callable[[SeriesValues], T]) -> list[T]:
-        """``each`` over every series of ``metric`` (every metric when None) among the runs whose
-        tag set (``SeriesKey.of(tags)``) ``keys`` maps to a series key; the runs of one series
-        are those of one key. In no particular order. ``each`` must be a module-level function
-        (or a ``functools.partial`` of one): Spark ships it to the executors."""
+    def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey],
+             metrics: Sequence[str] | None) -> Scan:
+        """Every run, and the values of every series of ``metrics`` (every metric when None)
+        among the runs whose tag set (``SeriesKey.of(tags)``) ``keys`` maps to a series key (the
+        runs of one series are those of one key), all from one snapshot: a query during an add
+        sees the store before it or after it, never half of it."""
         ...
 
     def rows(self, root: Path | str, runs: Sequence[str]) -> StoredRows:

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 from .. import folder, reading
 from ..identity import SeriesKey
 from ..reading import Run
-from ..trends import SeriesValues
+from ..scanned import Scan
 from .base import StoredRows
 
 if TYPE_CHECKING:
     from ..adding import AddReport
     from ..listing import Entry, Problem
 
-T = TypeVar("T")
 
 
 class DuckDBEngine:
@@ -43,14 +42,10 @@ class DuckDBEngine:
     def units(self, root: Path | str, metric: str | None = None) -> dict[str, str]:
         return reading.retrying(self._local(root), lambda con: reading.units(con, metric))
 
-    def series(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey], metric: str | None,
-               each: Callable[[SeriesValues], T]) -> list[T]:
-        def work(con: Any) -> list[T]:
-            named = {key.text: key for key in keys.values()}  # the SQL groups by the key's text
-            by_run = {run.run: keys[own].text for run in reading.runs(con)
-                      if (own := SeriesKey.of(run.tags)) in keys}
-            return [each(_values(row, named)) for row in reading.series(con, by_run, metric)]
-        return reading.retrying(self._local(root), work)
+    def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey],
+             metrics: Sequence[str] | None) -> Scan:
+        # one connection: one snapshot's part files
+        return reading.retrying(self._local(root), lambda con: reading.scan(con, keys, metrics))
 
     def rows(self, root: Path | str, runs: Sequence[str]) -> StoredRows:
         return StoredRows(*reading.retrying(self._local(root), lambda con: reading.rows(con, runs)))
@@ -59,8 +54,3 @@ class DuckDBEngine:
     def _local(root: Path | str) -> Path:
         return folder.local(root, "--engine duckdb")
 
-
-def _values(row: reading.SeriesRow, named: dict[str, SeriesKey]) -> SeriesValues:
-    metric, key, unit, runs, commits, times, values = row
-    return SeriesValues(metric, named[key], unit, tuple(runs), tuple(commits),
-                        tuple(map(reading.utc, times)), tuple(values))

@@ -18,7 +18,7 @@ from ..adding import AddReport
 from ..identity import SeriesKey
 from ..listing import Entry, Problem
 from ..reading import Run
-from ..trends import SeriesValues
+from ..scanned import Scan
 from .base import StoredRows
 
 T = TypeVar("T")
@@ -74,11 +74,11 @@ class SparkEngine:
 
         return self._read(root, lambda tables: spark_reads.units(tables, metric))
 
-    def series(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey], metric: str | None,
-               each: Callable[[SeriesValues], T]) -> list[T]:
+    def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey],
+             metrics: Sequence[str] | None) -> Scan:
         from . import spark_reads
 
-        return self._read(root, lambda tables: spark_reads.series(tables, keys, metric, each))
+        return self._read(root, lambda tables: spark_reads.scan(tables, keys, metrics))
 
     def rows(self, root: Path | str, runs: Sequence[str]) -> StoredRows:
         from . import spark_reads

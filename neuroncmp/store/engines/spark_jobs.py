@@ -11,24 +11,19 @@ of the driver: it gets rows, returns rows.
   place each run in the add (entry, loaded file, profile), so the driver can decide, in add
   order, which files are new.
 - ``copy_objects``: ``objects.keep`` for each copy the new files need.
-- ``apply_each``: a query's per-series function (``trends.build_series``, ``series_shifts``)
-  over one series (a pandas group), the same function the DuckDB engine calls in-process.
 """
 
 from __future__ import annotations
 
-import pickle
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 from ...errors import NeuroncmpError
 from .. import adding, objects, schema, table_rows
-from ..identity import SeriesKey
 from ..listing import Entry, Problem
-from ..trends import SeriesValues
 from .spark_tables import ddl, struct
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -40,7 +35,6 @@ PARSED = ", ".join([HEAD, ddl("runs", "runs__", "bigint")] +
                    [f"`{table}` array<{struct(table)}>" for table in NESTED])
 UNITS = ("`unit` int, `path` string, `tags` map<string,string>, `at` bigint, `at_source` string, "
          "`commit` string, `where` string, `commit_from_name` boolean")
-APPLIED = "`result` binary"
 
 
 def micros(moment: datetime) -> int:
@@ -176,18 +170,3 @@ def copy_objects(batches: Iterator[Any], root: str) -> Iterator[Any]:
         yield pa.RecordBatch.from_pydict({"copied": [batch.num_rows]},
                                          schema=pa.schema([("copied", pa.int64())]))
 
-
-def apply_each(each: Callable[[SeriesValues], Any], key: tuple[Any, ...], frame: Any) -> Any:
-    """``applyInPandas`` over one series (``metric``, ``series``: its key's text; rows ``run``,
-    ``time`` in us, ``commit``, ``value``, ``unit``): ``each`` (the query's own per-series
-    function, the one DuckDB runs in-process) over its ``SeriesValues``, pickled."""
-    import pandas as pd
-
-    metric, series = key
-    ordered = frame.sort_values(["time", "run"], kind="stable")
-    commits = [c if isinstance(c, str) else None for c in ordered["commit"].tolist()]  # NaN or None
-    values = SeriesValues(metric, SeriesKey.parse(series), str(ordered["unit"].iloc[0]),
-                          tuple(ordered["run"].tolist()), tuple(commits),
-                          tuple(moment(int(t)) for t in ordered["time"].tolist()),
-                          tuple(float(v) for v in ordered["value"].tolist()))
-    return pd.DataFrame({"result": [pickle.dumps(each(values))]})

@@ -1,30 +1,23 @@
 """The Spark engine's reads: the primitives ``queries`` and ``baseline`` build on, as Spark jobs.
 
-Runs come back ordered as DuckDB orders them (time, then run id). ``series`` joins the runs a
-query chose, by their tag sets (a few hundred rows, broadcast), to the metric values and runs the
-caller's per-series function on the executors, one pandas group per series
-(``spark_jobs.apply_each``); only its results come back to the driver.
+Runs come back ordered as DuckDB orders them (time, then run id). ``scan`` joins the runs a
+query chose, by their tag sets (a few hundred rows, broadcast), to the metric values, and returns
+them as DuckDB's scan does: the detection runs on them in the driver, the same code for both.
 """
 
 from __future__ import annotations
 
-import pickle
-import warnings
-from collections.abc import Callable, Mapping, Sequence
-from functools import partial
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..identity import SeriesKey
 from ..reading import Run
-from ..trends import SeriesValues
+from ..scanned import Runs, Scan, keyed
 from . import spark_jobs
 from .base import StoredRows
-from .spark_add import parallelism
 from .spark_tables import Tables
 
-T = TypeVar("T")
-SERIES_TASKS_PER_CORE = 4  # uneven series sizes even out over several tasks per core
-KEYED = "`tags_json` string, `key` string"
+KEYED = "`own` string, `key` string"
 
 
 def runs(tables: Tables) -> list[Run]:
@@ -65,32 +58,37 @@ def units(tables: Tables, metric: str | None) -> dict[str, str]:
     return {r["metric"]: r["unit"] for r in values.select("metric", "unit").distinct().collect()}
 
 
-def series(tables: Tables, keys: Mapping[SeriesKey, SeriesKey], metric: str | None,
-           each: Callable[[SeriesValues], T]) -> list[T]:
-    """``each`` over every series, on the executors."""
+def scan(tables: Tables, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None) -> Scan:
+    """The runs ``keys`` takes (by their stored ``series``: all their tags) and each series of
+    ``metrics`` (all when None) over them, as DuckDB's ``reading.scan`` returns them: Spark joins,
+    filters, groups and sorts; the driver gets two columns of numbers and the series' names."""
+    import numpy as np
+    from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    spark = tables.runs.sparkSession
-    chosen = [(json, keys[own].text) for json, tags in _tag_sets(tables)
-              if (own := SeriesKey.of(tags)) in keys]
-    if not chosen:
-        return []
-    keyed = _with_tags_json(tables.runs).join(F.broadcast(spark.createDataFrame(chosen, KEYED)),
-                                              "tags_json")
-    runs = keyed.select("run", F.col("key").alias("series"), F.unix_micros("time").alias("time"),
-                        "commit")
+    own, texts = keyed(keys)
+    if not own:
+        return Scan(Runs([], [], [], []), [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))
+    chosen = F.broadcast(tables.runs.sparkSession.createDataFrame(list(zip(own, texts)), KEYED))
+    runs = tables.runs.join(chosen, tables.runs["series"] == chosen["own"]).select(
+        "run", "key", "commit", F.unix_micros("time").alias("time"), "batch_size")
+    # the runs' places in time order: a few hundred thousand rows at most, one partition
+    runs = runs.withColumn("place", F.row_number().over(Window.orderBy("time", "run")) - 1)
+    taken = runs.orderBy("place").select("run", "commit", "time", "batch_size").toArrow()
     values = tables.metrics.filter(F.col("value").isNotNull())
-    if metric is not None:
-        values = values.filter(F.col("metric") == metric)
-    # Series spread over the tasks by an explicit count: left to adaptive execution, a few tens of
-    # MB of values (small, but seconds of detection per series) would be coalesced into one task.
-    points = values.select("run", "metric", "value", "unit").join(runs, "run").repartition(
-        SERIES_TASKS_PER_CORE * parallelism(spark), "metric", "series")
-    with warnings.catch_warnings():  # pyspark reads a function's type hints, and warns of a partial's
-        warnings.filterwarnings("ignore", "Cannot infer the eval type", UserWarning)
-        found = points.groupBy("metric", "series").applyInPandas(
-            partial(spark_jobs.apply_each, each), spark_jobs.APPLIED)
-    return [pickle.loads(row["result"]) for row in found.toArrow().to_pylist()]
+    if metrics is not None:
+        values = values.filter(F.col("metric").isin(list(metrics)))
+    joined = values.select("run", "metric", "value", "unit").join(runs.select("run", "key", "place"), "run")
+    series = joined.groupBy("metric", "key").agg(F.min("unit").alias("unit"), F.count("*").alias("size")) \
+        .orderBy("metric", "key").toArrow().to_pylist()
+    arrays = joined.orderBy("metric", "key", "place").select("place", "value").toArrow()
+    return Scan(Runs(taken.column("run").to_pylist(), taken.column("commit").to_pylist(),
+                     [spark_jobs.moment(t) for t in taken.column("time").to_pylist()],
+                     taken.column("batch_size").to_pylist()),
+                [(r["metric"], r["key"], r["unit"]) for r in series],
+                np.array([r["size"] for r in series], dtype=np.int64),
+                np.asarray(arrays.column("place").to_numpy(), dtype=np.int64),
+                np.asarray(arrays.column("value").to_numpy(), dtype=float))
 
 
 def rows(tables: Tables, ids: Sequence[str]) -> StoredRows:
