@@ -51,8 +51,10 @@ class ListEngine:
         names = {m for _, values in self._runs for m in values}
         return {m: "s" for m in names if metric in (None, m)}
 
-    def scan(self, root, keys, metrics):
-        taken = [(run, values) for run, values in self._runs if SeriesKey.of(run.tags) in keys]
+    def scan(self, root, keys, metrics, since=None):
+        later = {keys[SeriesKey.of(run.tags)] for run, _ in self._runs
+                 if SeriesKey.of(run.tags) in keys and (since is None or run.time > since)}
+        taken = [(run, values) for run, values in self._runs if keys.get(SeriesKey.of(run.tags)) in later]
         runs = Runs([r.run for r, _ in taken], [r.commit for r, _ in taken],
                     [r.time for r, _ in taken],
                     [r.batch_size for r, _ in taken])
@@ -191,3 +193,29 @@ def test_a_series_key_of_the_wrong_type_is_refused_in_one_line(tmp_path, series_
     store.add(ROOT / "profiles" / "trn1-2xlarge-bs-sweep" / "b32.json", at="2024-01-01", tags={"model": "m"})
     with pytest.raises(UsageError, match=said):
         store.runs(series_by=series_by)
+
+
+def test_since_reads_only_the_series_with_a_later_run(tmp_path):
+    """``regressions --since``: a series whose last run is older than ``since`` can hold no change
+    that late, so it is not read (the count of series examined says so); the changes are those of
+    the full query later than ``since``. Model a (20 nightly runs, 1.0 s then 2.0 s from its 15th)
+    runs on; model b (3.0 s) stopped after 12 nights."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    rows = ["path,time,commit,model"]
+    for i in range(20):
+        wobble = 0.001 * (i % 2) + 1e-9 * i
+        for model, value, last in (("a", 1.0 if i < 14 else 2.0, 20), ("b", 3.0, 12)):
+            if i < last:
+                (folder / f"{model}{i:02d}.json").write_text(json.dumps({"total_time": value + wobble}))
+                rows.append(f"{model}{i:02d}.json,{(START + timedelta(days=i)).isoformat()},c{i},{model}")
+    (folder / "runs.csv").write_text("\n".join(rows) + "\n")
+    store = Store(tmp_path / "store")
+    store.add_listing(folder / "runs.csv")
+    since = START + timedelta(days=12, hours=12)
+    every = store.regressions(series_by="model")
+    later = store.regressions(series_by="model", since=since)
+    assert {s for s in (c.series["model"] for c in every.changes)} == {"a"}
+    only_a = store.regressions(series_by="model", where={"model": "a"})
+    assert later.series_count == only_a.series_count < every.series_count  # model a's series only
+    assert later.changes == tuple(c for c in every.changes if c.at.time > since) != ()

@@ -11,6 +11,7 @@ then series key), so DuckDB and Spark give the same answers by construction.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 
 from ..catalog import resolve_metric
@@ -58,8 +59,10 @@ def histories(engine: Engine, root: Path | str, keys: Mapping[SeriesKey, SeriesK
 
 
 def regressions(engine: Engine, root: Path | str, options: RegressionsOptions) -> trends.Regressions:
-    """Shifts in every series of every metric, filtered and ordered by ``trends.select``."""
-    return _regressions(_detected(engine, root, options)[1], options)
+    """Shifts in every series of every metric, filtered and ordered by ``trends.select``; with
+    ``since``, only the series with a run later than it are read (the others can hold no change
+    that late), so a nightly check reads the series that ran."""
+    return _regressions(_detected(engine, root, options, options.since)[1], options)
 
 
 def survey(engine: Engine, root: Path | str, options: RegressionsOptions,
@@ -77,12 +80,13 @@ def survey(engine: Engine, root: Path | str, options: RegressionsOptions,
     return listed, _histories(by_metric)
 
 
-def _detected(engine: Engine, root: Path | str,
-              options: RegressionsOptions) -> tuple[list[trends.SeriesValues], list[trends.Shifts]]:
-    """Every series of every metric among the runs ``options`` picks, and its shifts."""
+def _detected(engine: Engine, root: Path | str, options: RegressionsOptions,
+              since: datetime | None = None) -> tuple[list[trends.SeriesValues], list[trends.Shifts]]:
+    """Every series of every metric among the runs ``options`` picks (with a run later than
+    ``since``, when given), and its shifts."""
     keys = trends.choose_keys(engine.tag_sets(root), options.where,
                               series_by(engine, root, options.series_by))
-    read = _series(engine.scan(root, keys, None), None)
+    read = _series(engine.scan(root, keys, None, since), None)
     return read, trends.series_shifts(read)
 
 

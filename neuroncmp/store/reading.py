@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -52,14 +53,45 @@ def connect(root: Path) -> Any:
     return con
 
 
-def retrying(root: Path, work: Callable[[Any], T]) -> T:
-    """``work(connection)``, once more on a fresh connection if a part file vanished under it
-    (``store compact`` deletes the parts it merged once the new snapshot is published)."""
+class Connections:
+    """Open connections kept for reuse, one per store and thread, while the store's snapshot is the
+    one they were opened on: the reads of one query share one connection (one snapshot, its part
+    files opened once) unless an add or a compaction publishes a new snapshot between them."""
+
+    def __init__(self) -> None:
+        self._open: dict[tuple[Path, int], tuple[tuple[int, ...] | None, Any]] = {}
+
+    def get(self, root: Path) -> Any:
+        key, mark = (root, threading.get_ident()), _snapshot_mark(root)
+        found = self._open.get(key)
+        if found is None or found[0] != mark or mark is None:
+            found = self._open[key] = (mark, connect(root))
+        return found[1]
+
+    def forget(self, root: Path) -> None:
+        self._open.pop((root, threading.get_ident()), None)
+
+
+def _snapshot_mark(root: Path) -> tuple[int, ...] | None:
+    """What tells one published snapshot from the next (each is a new file renamed into place)."""
+    try:
+        found = (root / folder.SNAPSHOT).stat()
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns, found.st_size
+
+
+def retrying(root: Path, work: Callable[[Any], T], reuse: Connections | None = None) -> T:
+    """``work(connection)`` (one ``reuse`` keeps, else a new one), once more on a fresh connection
+    if a part file vanished under it (``store compact`` deletes the parts it merged once the new
+    snapshot is published)."""
     duckdb = _duckdb()
     try:
-        return work(connect(root))
+        return work(reuse.get(root) if reuse is not None else connect(root))
     except duckdb.Error:  # a part compacted away under us (IOException): read the new snapshot
         pass
+    if reuse is not None:
+        reuse.forget(root)
     try:
         return work(connect(root))
     except duckdb.Error as exc:  # still failing on a fresh snapshot: a damaged part
@@ -80,17 +112,22 @@ def tag_sets(con: Any) -> list[dict[str, str]]:
     return [dict(r[0] or {}) for r in con.execute("SELECT DISTINCT tags FROM runs").fetchall()]
 
 
-def scan(con: Any, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None) -> Scan:
+def scan(con: Any, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None,
+         since: datetime | None = None) -> Scan:
     """The runs ``keys`` takes (by their stored ``series``: all their tags) and each series of
-    ``metrics`` (all when None) over them, as ``Scan`` holds them; text values left out. The key
-    comes from the caller, not the stored ``series`` column, so a store re-keyed with
-    ``series_by`` regroups the runs it holds."""
+    ``metrics`` (all when None) over them, as ``Scan`` holds them; text values left out; with
+    ``since``, only the series with a run later than it. The key comes from the caller, not the
+    stored ``series`` column, so a store re-keyed with ``series_by`` regroups the runs it holds."""
     import numpy as np
 
     own, texts = keyed(keys)
-    con.execute("CREATE TEMP TABLE k AS SELECT unnest($own) AS own, unnest($key) AS key", {"own": own, "key": texts})
-    con.execute("CREATE TEMP TABLE r AS SELECT row_number() OVER (ORDER BY time, run) - 1 AS place, run, key, "
-                "commit, epoch_us(time) AS time, batch_size FROM runs JOIN k ON runs.series = k.own")
+    con.execute("CREATE OR REPLACE TEMP TABLE k AS SELECT unnest($own) AS own, unnest($key) AS key",
+                {"own": own, "key": texts})
+    if since is not None:  # the series with no later run: their changes are all older than since
+        con.execute("DELETE FROM k WHERE key NOT IN (SELECT k.key FROM runs JOIN k ON runs.series = k.own "
+                    "GROUP BY k.key HAVING max(runs.time) > $since)", {"since": since})
+    con.execute("CREATE OR REPLACE TEMP TABLE r AS SELECT row_number() OVER (ORDER BY time, run) - 1 AS place, "
+                "run, key, commit, epoch_us(time) AS time, batch_size FROM runs JOIN k ON runs.series = k.own")
     found = con.execute("SELECT run, commit, time, batch_size FROM r ORDER BY place").fetchall()
     runs = Runs([r[0] for r in found], [r[1] for r in found], [utc(r[2]) for r in found], [r[3] for r in found])
     params: dict[str, Any] = {}

@@ -13,6 +13,7 @@ A store's location is a local folder (``Path``) or a URI (``str``: ``hdfs://``, 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -60,12 +61,13 @@ class Engine(Protocol):
         """The base unit of each metric in the store (of ``metric`` only, when given)."""
         ...
 
-    def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey],
-             metrics: Sequence[str] | None) -> Scan:
-        """Every run, and the values of every series of ``metrics`` (every metric when None)
-        among the runs whose tag set (``SeriesKey.of(tags)``) ``keys`` maps to a series key (the
-        runs of one series are those of one key), all from one snapshot: a query during an add
-        sees the store before it or after it, never half of it."""
+    def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None,
+             since: datetime | None = None) -> Scan:
+        """The runs whose tag set (``SeriesKey.of(tags)``) ``keys`` maps to a series key (the runs
+        of one series are those of one key) and the values of every series of ``metrics`` (every
+        metric when None) over them; with ``since``, only the series with a run later than it. All
+        from one snapshot: a query during an add sees the store before it or after it, never half
+        of it."""
         ...
 
     def rows(self, root: Path | str, runs: Sequence[str]) -> StoredRows:

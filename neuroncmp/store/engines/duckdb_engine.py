@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,9 @@ class DuckDBEngine:
 
     name = "duckdb"
 
+    def __init__(self) -> None:
+        self._open = reading.Connections()
+
     def add(self, root: Path | str, entries: list[Entry], *, skip_bad: bool,
             problems: list[Problem]) -> AddReport:
         from .. import adding  # the parsers: an add's only
@@ -34,21 +38,21 @@ class DuckDBEngine:
         return folder.series_by(root)
 
     def runs(self, root: Path | str) -> list[Run]:
-        return reading.retrying(self._local(root), reading.runs)
+        return reading.retrying(self._local(root), reading.runs, self._open)
 
     def tag_sets(self, root: Path | str) -> list[dict[str, str]]:
-        return reading.retrying(self._local(root), reading.tag_sets)
+        return reading.retrying(self._local(root), reading.tag_sets, self._open)
 
     def units(self, root: Path | str, metric: str | None = None) -> dict[str, str]:
-        return reading.retrying(self._local(root), lambda con: reading.units(con, metric))
+        return reading.retrying(self._local(root), lambda con: reading.units(con, metric), self._open)
 
-    def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey],
-             metrics: Sequence[str] | None) -> Scan:
+    def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None,
+             since: datetime | None = None) -> Scan:
         # one connection: one snapshot's part files
-        return reading.retrying(self._local(root), lambda con: reading.scan(con, keys, metrics))
+        return reading.retrying(self._local(root), lambda con: reading.scan(con, keys, metrics, since), self._open)
 
     def rows(self, root: Path | str, runs: Sequence[str]) -> StoredRows:
-        return StoredRows(*reading.retrying(self._local(root), lambda con: reading.rows(con, runs)))
+        return StoredRows(*reading.retrying(self._local(root), lambda con: reading.rows(con, runs), self._open))
 
     @staticmethod
     def _local(root: Path | str) -> Path:

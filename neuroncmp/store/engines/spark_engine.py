@@ -9,6 +9,7 @@ error a task raised; nothing of a failed add is visible (``spark_add``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -74,11 +75,11 @@ class SparkEngine:
 
         return self._read(root, lambda tables: spark_reads.units(tables, metric))
 
-    def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey],
-             metrics: Sequence[str] | None) -> Scan:
+    def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None,
+             since: datetime | None = None) -> Scan:
         from . import spark_reads
 
-        return self._read(root, lambda tables: spark_reads.scan(tables, keys, metrics))
+        return self._read(root, lambda tables: spark_reads.scan(tables, keys, metrics, since))
 
     def rows(self, root: Path | str, runs: Sequence[str]) -> StoredRows:
         from . import spark_reads

@@ -8,6 +8,7 @@ them as DuckDB's scan does: the detection runs on them in the driver, the same c
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from ..identity import SeriesKey
@@ -58,10 +59,12 @@ def units(tables: Tables, metric: str | None) -> dict[str, str]:
     return {r["metric"]: r["unit"] for r in values.select("metric", "unit").distinct().collect()}
 
 
-def scan(tables: Tables, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None) -> Scan:
+def scan(tables: Tables, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None,
+         since: datetime | None = None) -> Scan:
     """The runs ``keys`` takes (by their stored ``series``: all their tags) and each series of
-    ``metrics`` (all when None) over them, as DuckDB's ``reading.scan`` returns them: Spark joins,
-    filters, groups and sorts; the driver gets two columns of numbers and the series' names."""
+    ``metrics`` (all when None) over them (with ``since``, of the series with a run later than
+    it), as DuckDB's ``reading.scan`` returns them: Spark joins, filters, groups and sorts; the
+    driver gets two columns of numbers and the series' names."""
     import numpy as np
     from pyspark.sql import Window
     from pyspark.sql import functions as F
@@ -72,6 +75,10 @@ def scan(tables: Tables, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[
     chosen = F.broadcast(tables.runs.sparkSession.createDataFrame(list(zip(own, texts)), KEYED))
     runs = tables.runs.join(chosen, tables.runs["series"] == chosen["own"]).select(
         "run", "key", "commit", F.unix_micros("time").alias("time"), "batch_size")
+    if since is not None:  # the series with no later run: their changes are all older than since
+        later = runs.groupBy("key").agg(F.max("time").alias("last")) \
+            .filter(F.col("last") > spark_jobs.micros(since)).select("key")
+        runs = runs.join(later, "key")
     # the runs' places in time order: a few hundred thousand rows at most, one partition
     runs = runs.withColumn("place", F.row_number().over(Window.orderBy("time", "run")) - 1)
     taken = runs.orderBy("place").select("run", "commit", "time", "batch_size").toArrow()
