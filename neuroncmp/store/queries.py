@@ -4,7 +4,7 @@ Which runs a query takes and how they form series is decided here from the runs'
 (``trends.choose_keys``: ``--where``, ``--series-by``, a store's setting, and their usage errors);
 the engine scans the values of those series once (``Engine.scan``: arrays, one snapshot), the
 values a rule makes are remade from them (``recomputed``) and the detector tests every series at
-once (``trends.build_series``, ``series_shifts``); the results are put in one order here (metric,
+once (``trends.series_shifts``); the results are put in one order here (metric,
 then series key), so DuckDB and Spark give the same answers by construction.
 """
 
@@ -46,16 +46,12 @@ def history(engine: Engine, root: Path | str, options: HistoryOptions) -> trends
 
 
 def histories(engine: Engine, root: Path | str, keys: Mapping[SeriesKey, SeriesKey],
-              metrics: Iterable[str] | None = None) -> dict[str, trends.History]:
-    """Every series of each of ``metrics`` (every metric the store holds or a rule makes, when
-    None) among the runs ``keys`` picks, with its points and shifts: one scan, one detection."""
-    chosen = None if metrics is None else list(metrics)
-    scan = engine.scan(root, keys, None if chosen is None else recomputed.needed(chosen))
-    read = _series(scan, chosen)
-    by_metric: dict[str, list[tuple[str, trends.Series]]] = {}
-    for values, series in zip(read, trends.build_series(read, points=True), strict=True):
-        by_metric.setdefault(values.metric, []).append((values.unit, series))
-    return _histories(by_metric)
+              metrics: Iterable[str]) -> dict[str, trends.History]:
+    """Every series of each of ``metrics`` among the runs ``keys`` picks, with its points and
+    shifts: one scan, one detection."""
+    chosen = list(metrics)
+    read = _series(engine.scan(root, keys, recomputed.needed(chosen)), chosen)
+    return _drawn(read, trends.series_shifts(read), set(chosen))
 
 
 def regressions(engine: Engine, root: Path | str, options: RegressionsOptions) -> trends.Regressions:
@@ -71,13 +67,7 @@ def survey(engine: Engine, root: Path | str, options: RegressionsOptions,
     ``always`` the store has and of every metric with a change listed (what a site draws)."""
     read, found = _detected(engine, root, options)
     listed = _regressions(found, options)
-    drawn = set(always) | {change.metric for change in listed.changes}
-    by_metric: dict[str, list[tuple[str, trends.Series]]] = {}
-    for values, shifts in zip(read, found, strict=True):
-        if values.metric in drawn:
-            series = trends.Series(values.key, values.points(), shifts.changes)
-            by_metric.setdefault(values.metric, []).append((values.unit, series))
-    return listed, _histories(by_metric)
+    return listed, _drawn(read, found, set(always) | {change.metric for change in listed.changes})
 
 
 def _detected(engine: Engine, root: Path | str, options: RegressionsOptions,
@@ -100,8 +90,15 @@ def _regressions(found: Sequence[trends.Shifts], options: RegressionsOptions) ->
                               options.where, short)
 
 
-def _histories(by_metric: Mapping[str, list[tuple[str, trends.Series]]]) -> dict[str, trends.History]:
-    """Each metric's history from its (unit, series) pairs, series in the order of their keys."""
+def _drawn(read: Sequence[trends.SeriesValues], found: Sequence[trends.Shifts],
+           metrics: set[str]) -> dict[str, trends.History]:
+    """The history of each of ``metrics`` among the series ``read`` (with their shifts ``found``):
+    each series' points and changes, series in the order of their keys."""
+    by_metric: dict[str, list[tuple[str, trends.Series]]] = {}
+    for values, shifts in zip(read, found, strict=True):
+        if values.metric in metrics:
+            series = trends.Series(values.key, values.points(), shifts.changes)
+            by_metric.setdefault(values.metric, []).append((values.unit, series))
     return {metric: trends.History(metric, each[0][0], tuple(sorted((s for _, s in each), key=_text)))
             for metric, each in sorted(by_metric.items())}
 

@@ -2,8 +2,8 @@
 
 Pure over what an engine's scan returns: the records (``SeriesValues`` in, ``Series``, ``Shifts``,
 ``History``, ``Regressions`` out), which runs a query takes and how they are keyed
-(``choose_keys``), and the detection over every series at once (``build_series``,
-``series_shifts``: the detector ``analysis.shifts.detect_many``); ``queries`` puts them together.
+(``choose_keys``), and the detection over every series at once (``series_shifts``: the detector
+``analysis.shifts.detect_many``); ``queries`` puts them together.
 """
 
 from __future__ import annotations
@@ -230,19 +230,13 @@ def matching(runs: Iterable[Run], where: Mapping[str, Iterable[str]]) -> list[Ru
     return [run for run in runs if matches(run.tags, where)]
 
 
-def build_series(found: Sequence[SeriesValues], *, points: bool = True) -> list[Series]:
-    """Each series: its points (left out when ``points`` is False) and the shifts the detector
-    finds in its values (every series tested at once: ``detect_many``)."""
+def series_shifts(found: Sequence[SeriesValues]) -> list[Shifts]:
+    """Each series' changes and length: the shifts the detector finds in its values, every series
+    tested at once (``detect_many``)."""
     shifts = detect_many([values.values for values in found])
-    return [Series(values.key, values.points() if points else (),
+    return [Shifts(values.metric, values.key, len(values.values),
                    tuple(make_change(values, shift) for shift in each))
             for values, each in zip(found, shifts, strict=True)]
-
-
-def series_shifts(found: Sequence[SeriesValues]) -> list[Shifts]:
-    """``regressions``' step: each series' changes and length (its points stay where they are)."""
-    return [Shifts(values.metric, values.key, len(values.values), built.changes)
-            for values, built in zip(found, build_series(found, points=False), strict=True)]
 
 
 def make_change(values: SeriesValues, shift: Shift) -> Change:
