@@ -481,6 +481,7 @@ def test_a_suspect_op_is_never_scored_nor_summed(explorer, tmp_path):
     assert round(variant["unexplained_s"] * 1e9) == 10480 - 820
     (row,) = [r for r in json.loads(result.stdout)["rows"] if r["op"] == "tensor MATMUL"]
     assert row["verdict"] == "suspect" and row["counted"] is False and row["share_of_change"] is None
+    assert row["share_of_step"] is None  # 1e15 ns of a 76.2 us step printed "of step 1312335958005%"
     text = CliRunner().invoke(cli, ["ops", str(explorer["ops-base"]), str(folder), "--no-color", "--width", "200"])
     assert "(unexplained rest)                          +9.660 us" in text.output
     assert "left out of the contributions and the unexplained rest (suspect: longer than the step, never " \

@@ -106,10 +106,11 @@ class OpsVariant(NamedTuple):
 
     def share_of_step(self, change: OpChange) -> float | None:
         """The operator's time over its side's step time (the variant's, or the baseline's for an
-        operator only there); None without a step time."""
+        operator only there); None without a step time, or for a suspect operator (its time is what is
+        doubted: longer than the step)."""
         step = self.step_variant if change.variant_op is not None else self.step_baseline
         time = change.time
-        return None if not step or time is None else time / step
+        return None if not step or time is None or change.verdict == SUSPECT else time / step
 
     def share_of_change(self, part: float | None) -> float | None:
         """``part`` (a contribution, the rest) over the step-time change; None when the step did
