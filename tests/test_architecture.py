@@ -21,7 +21,7 @@ PACKAGE = ROOT / "neuroncmp"
 LAYERS = {"errors": 0, "arguments": 0, "choices": 0, "escape": 0, "stats": 0, "per_sample": 1, "atomic": 0,
           "records": 0, "units": 1, "hardware": 1, "catalog": 2, "conventions": 2, "model": 3, "ingest": 4,
           "comparison": 5, "analysis": 6, "capture": 6, "store": 6, "commands": 7, "render": 8, "api": 9,
-          "examples": 10, "cli": 9, "__main__": 10}
+          "examples": 10, "cli": 9, "agent": 9, "__main__": 10}
 
 
 def _modules() -> dict[str, Path]:

@@ -1,0 +1,130 @@
+"""A tool's input schema from a click command, and a tool call's arguments back into its argv.
+
+The schema is generated from the command's own parameters (their types, choices, ranges, defaults
+and help), so a tool takes the same arguments as the CLI, named by the long flag without dashes
+(``fail-on``, ``threshold``) and by name for positional arguments (``files``). Parameters that
+only shape the terminal (``--format``, ``--no-color``, ``--width``) or reach another machine
+(Spark's) are not offered; those that write files are offered only to a server started with
+``--allow-write``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from ..errors import UsageError
+
+SCHEMA_VERSION = "1"  # of the tools' argument schemas and result shape; bumped on any change to them
+NOT_OFFERED = frozenset({"fmt", "no_color", "width", "engine", "spark_master", "spark_conf", "help"})
+WRITES = frozenset({"output", "charts_dir"})
+PATH_NAMES = frozenset({"store_path"})  # --store is declared as text (on Spark it may name a URL)
+FULL = "full"  # the tool's own argument: return the whole JSON document too
+
+
+@dataclass(frozen=True)
+class ToolParam:
+    key: str  # the tool argument's name
+    param: click.Parameter
+
+    @property
+    def is_path(self) -> bool:
+        return isinstance(self.param.type, click.Path) or self.param.name in PATH_NAMES
+
+
+def offered(command: click.Command, allow_write: bool) -> tuple[ToolParam, ...]:
+    """The command's parameters a tool takes, each under its tool argument name."""
+    found: list[ToolParam] = []
+    for param in command.params:
+        if param.name in NOT_OFFERED or (param.name in WRITES and not allow_write) or param.expose_value is False:
+            continue
+        key = param.name if isinstance(param, click.Argument) else _long_flag(param)
+        if key is None or key == FULL or any(key == other.key for other in found):
+            raise ValueError(f"{command.name}: parameter {param.name} has no unique tool name")
+        found.append(ToolParam(key, param))
+    return tuple(found)
+
+
+def _long_flag(param: click.Parameter) -> str | None:
+    flags = [opt for opt in param.opts if opt.startswith("--")]
+    return flags[0][2:] if flags else None
+
+
+def input_schema(command: click.Command, allow_write: bool) -> dict[str, Any]:
+    properties: dict[str, Any] = {}
+    required = []
+    for tool_param in offered(command, allow_write):
+        properties[tool_param.key] = _property(tool_param.param)
+        if tool_param.param.required:
+            required.append(tool_param.key)
+    properties[FULL] = {"type": "boolean", "default": False,
+                        "description": "Also return the whole JSON document (--format json), within the "
+                                       "server's size cap; by default only the summary text."}
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def _property(param: click.Parameter) -> dict[str, Any]:
+    value = _value_schema(param)
+    many = param.multiple or (isinstance(param, click.Argument) and param.nargs == -1)
+    schema: dict[str, Any] = {"type": "array", "items": value} if many else value
+    if many and param.required:
+        schema["minItems"] = 1
+    help_text = getattr(param, "help", None)
+    if help_text:
+        schema["description"] = " ".join(help_text.split())
+    default = param.default
+    if default is not None and isinstance(default, (str, int, float, bool)) and not isinstance(param, click.Argument):
+        schema["default"] = default
+    return schema
+
+
+def _value_schema(param: click.Parameter) -> dict[str, Any]:
+    kind = param.type
+    if isinstance(param, click.Option) and param.is_flag:
+        return {"type": "boolean"}
+    if isinstance(kind, click.Choice):
+        return {"type": "string", "enum": [str(choice) for choice in kind.choices]}
+    if isinstance(kind, click.IntRange):
+        bounds = {"minimum": kind.min, "maximum": kind.max}
+        return {"type": "integer", **{k: v for k, v in bounds.items() if v is not None}}
+    if kind.name in ("integer",):
+        return {"type": "integer"}
+    if kind.name in ("float", "number"):
+        return {"type": "number"}
+    return {"type": "string"}
+
+
+def argv(command: click.Command, arguments: Mapping[str, Any], allow_write: bool) -> tuple[list[str], list[str]]:
+    """The command line for a call (options, then ``--`` and the positional values) and the paths it names.
+    The arguments are checked against the tool's schema first, so a wrong type is named, not guessed at."""
+    _check(command, arguments, allow_write)
+    params = {tool_param.key: tool_param for tool_param in offered(command, allow_write)}
+    options: list[str] = []
+    positional: list[str] = []
+    paths: list[str] = []
+    for key, value in arguments.items():
+        param = params[key].param if key in params else None
+        if param is None or value is None or value is False:
+            continue
+        values = [str(item) for item in (value if isinstance(value, list) else [value])]
+        if params[key].is_path:
+            paths.extend(values)
+        if isinstance(param, click.Argument):
+            positional.extend(values)
+        elif isinstance(param, click.Option) and param.is_flag:
+            options.append(param.opts[0])
+        else:
+            options.extend(item for value_text in values for item in (param.opts[0], value_text))
+    return [*options, "--", *positional], paths
+
+
+def _check(command: click.Command, arguments: Mapping[str, Any], allow_write: bool) -> None:
+    from jsonschema import Draft202012Validator
+
+    validator = Draft202012Validator(input_schema(command, allow_write))
+    for error in sorted(validator.iter_errors(dict(arguments)), key=lambda e: list(e.absolute_path)):
+        where = ".".join(str(part) for part in error.absolute_path)
+        raise UsageError(f"{command.name}: argument {where + ': ' if where else ''}{error.message}")
