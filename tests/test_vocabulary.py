@@ -21,6 +21,7 @@ NOT_REPORTS = {
     "capture": "writes a run folder (--out DIR)",
     "convert": "writes a run folder (-o DIR)",
     "report": "writes a site folder (-o DIR)",
+    "mcp": "serves the commands to coding agents; it prints no report of its own",
     "store add": "prints what it added; the store is its output",
     "store compact": "one status line",
     "store series-by": "one status line",
