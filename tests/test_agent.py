@@ -4,8 +4,8 @@ served folders, and never hands an agent a traceback. Calls go through the SDK's
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
