@@ -100,7 +100,7 @@ NEURON_LS = Path(__file__).parent / "data" / "third_party" / "neuron-ls"
 def test_real_neuron_ls_tables_are_read_by_the_same_rules(tmp_path, monkeypatch, name, devices, instance):
     from neuroncmp.capture import preflight
 
-    monkeypatch.setattr(preflight, "_DMI", tmp_path / "no-dmi")
+    monkeypatch.setattr(preflight, "DMI_PRODUCT_NAME", tmp_path / "no-dmi")
     text = (NEURON_LS / name).read_text(encoding="utf-8")
     script = _script(tmp_path / "neuron-ls", f"sys.stdout.write({text!r})")
     machine = preflight.check_device(tools.Tools(tools.EXPLORER, script, script))

@@ -261,10 +261,33 @@ def test_every_spec_is_well_formed():
         assert spec.meaning
 
 
-def test_every_canonical_memory_type_is_listed():
-    from neuroncmp.ingest import memory_types
+# Memory table labels and the canonical type each maps to: the seed's (shared/formats.md 6, case-sensitive),
+# Explorer's Title Case ones and neuron-monitor's keys (neuroncore_memory_usage).
+MEMORY_LABELS = {
+    "generic": "generic", "Tensor": "tensor_instructions", "Scalar": "scalar_instructions",
+    "GpSimd": "gpsimd_instructions", "Vector": "vector_instructions", "Sync": "sync_instructions", "io": "io",
+    "Syncill": "dram_spill", "weight": "weights", "profiler buffers": "profiler_buffers",
+    "Scalar table": "scalar_table", "shared scratchpad": "shared_scratchpad", "tensor": "tensors",
+    "ucode": "ucode", "GpSimd stdio": "gpsimd_stdio", "collectives": "collectives", "scratchpad": "scratchpad",
+    "xt cc": "xt_cc", "dma rings runtime": "dma_rings_runtime", "dma rings Syncill": "dma_rings_spill",
+    "dma rings io": "dma_rings_io", "dma rings collectives": "dma_rings_collectives", "Total": "total",
+    "DRAM Spill": "dram_spill", "Dma Rings Spill": "dma_rings_spill", "Tensors": "tensors", "Weights": "weights",
+    "Ucode Lib": "ucode", "constants": "constants", "model_code": "model_code",
+    "model_shared_scratchpad": "shared_scratchpad", "runtime_memory": "runtime",
+}
 
-    produced = set(memory_types._EXACT.values()) | set(memory_types._LOOSE.values())
-    assert produced <= set(catalog.MEMORY_TYPES) | {"total"}
+
+def test_every_canonical_memory_type_is_listed():
+    from neuroncmp.ingest.memory_types import canonical_usage
+
+    assert {label: canonical_usage(label) for label in MEMORY_LABELS} == MEMORY_LABELS
+    assert set(MEMORY_LABELS.values()) == set(catalog.MEMORY_TYPES) | {"total"}  # each listed type is reached
     assert [s.name for s in catalog.listing("memory.tensor*")] == ["memory.tensor_instructions", "memory.tensors"]
     assert catalog.lookup("memory.profiler_buffers").direction == "neutral"
+
+
+def test_the_derived_specs_are_the_catalogs_derived_ones():
+    from neuroncmp.catalog import derived_specs
+
+    expected = [spec.name for spec in catalog.catalog().values() if spec.derived]
+    assert [spec.name for spec in derived_specs()] == expected and "device_throughput" in expected

@@ -115,17 +115,19 @@ def test_ctrl_c_during_a_command_exits_130_and_writes_nothing(tmp_path, monkeypa
 
 SIGTERM_DURING_WRITE = """
 import os, signal, sys, threading
-sys.argv = ["neuroncmp"]
+from pathlib import Path
 from neuroncmp import cli
 from neuroncmp.atomic import write_atomic
-signal.signal(signal.SIGTERM, cli._terminate)       # what cli.main() installs
-threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGTERM)).start()
 class Slow(str):
     def encode(self, *args, **kwargs):
         import time
         time.sleep(5)                              # the write is under way when SIGTERM arrives
         return b""
-write_atomic(__import__("pathlib").Path(sys.argv_target), Slow("x"))
+def command(**_):                                  # run by cli.main(), after it installs its handler
+    threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGTERM)).start()
+    write_atomic(Path(sys.argv_target), Slow("x"))
+cli.cli = command
+cli.main()
 """
 
 

@@ -239,45 +239,48 @@ def test_the_range_checks_short_way_flags_what_the_long_way_flags():
             assert validate.findings(profile) == expected, (name, other)
 
 
-def test_a_file_that_grows_while_read_is_read_as_one_full_read_would(tmp_path):
+def test_a_file_that_grows_while_read_is_read_as_one_full_read_would(tmp_path, monkeypatch):
     import os
 
-    from neuroncmp.ingest.decode import _read_at_most
+    from neuroncmp.errors import LimitError
+    from neuroncmp.ingest import decode
 
     data = bytes(range(256)) * 40
     (tmp_path / "f").write_bytes(data)
-    for size in (0, 10, len(data) - 1, len(data), len(data) + 5):  # the size fstat said
-        for count in (1, 100, len(data), len(data) + 1, 10 * len(data)):
-            fd = os.open(tmp_path / "f", os.O_RDONLY)
-            try:
-                assert _read_at_most(fd, count, size) == data[:count]
-            finally:
-                os.close(fd)
+    real = os.fstat
+    for size in (0, 10, len(data) - 1, len(data), len(data) + 5):  # the size fstat said, then it grew or shrank
+        def stale(fd, size=size):
+            info = real(fd)
+            return os.stat_result((*info[:6], size, *info[7:]))
+        with monkeypatch.context() as patched:
+            patched.setattr(decode.os, "fstat", stale)
+            assert decode.read_bytes(tmp_path / "f") == data
+    monkeypatch.setenv("NEURONCMP_MAX_INPUT_MB", "1")  # 1 MiB read whole, a byte more refused
+    (tmp_path / "f").write_bytes(data * (2**20 // len(data)) + data[:2**20 % len(data)])
+    assert len(decode.read_bytes(tmp_path / "f")) == 2**20
+    (tmp_path / "f").write_bytes(data * (2**20 // len(data)) + data[:2**20 % len(data) + 1])
+    with pytest.raises(LimitError, match="NEURONCMP_MAX_INPUT_MB"):
+        decode.read_bytes(tmp_path / "f")
 
 
-def test_inside_remembered_each_folders_manifest_is_read_once(tmp_path, monkeypatch):
+def test_inside_remembered_a_folders_manifest_gives_what_it_gives_outside(tmp_path):
     import shutil
 
     from neuroncmp.ingest import manifest
 
     shutil.copytree(RUN, tmp_path / "run")
-    reads = []
-    real = manifest.manifest_document
-    monkeypatch.setattr(manifest, "manifest_document", lambda folder: reads.append(folder) or real(folder))
     files = [tmp_path / "run" / name for name in ("b4.json", "b16.json", "b32.json")]
     outside = [neuroncmp.load(file) for file in files]
-    assert len(reads) == 3
-    reads.clear()
     with manifest.remembered():
         inside = [neuroncmp.load(file) for file in files]
         assert [manifest.entry_for(file).fields["file"] for file in files] == [f.name for f in files]
-    assert len(reads) == 1 and repr(inside) == repr(outside)
+    assert repr(inside) == repr(outside)
+    assert [p.batch_size for (p,) in inside] == [4, 16, 32]  # the manifest's batch sizes
     (tmp_path / "run" / "manifest.json").write_text("{")  # a manifest that cannot be read: each look says so
     with manifest.remembered():
         for _ in range(2):
             with pytest.raises(ParseError, match=r"manifest\.json"):
                 neuroncmp.load(files[0])
-    assert len(reads) == 3
 
 
 UI_SWEEP = Path(__file__).parent / "data" / "third_party" / "ui-markdown" / \

@@ -152,19 +152,13 @@ def test_the_query_path_imports_no_parser_and_no_comparison():
     assert out.strip() == "[]"
 
 
-def test_a_bulk_add_lists_a_folder_once(tmp_path, monkeypatch):
-    """Each file of an add is assembled on its own; the folder's names are listed once for all."""
+def test_a_bulk_add_adds_each_file_of_a_folder_as_a_run(tmp_path):
+    """Each file of an add is assembled on its own: a folder of 30 files is 30 runs, one label each."""
     for i in range(30):
         (tmp_path / f"r{i}.json").write_text(json.dumps({"total_time": 1.0 + i}))
-    listed: list[str] = []
-    real = os.listdir
-
-    def counting(path="."):
-        listed.append(os.path.normpath(str(path)))
-        return real(path)
-    monkeypatch.setattr(os, "listdir", counting)
-    Store(tmp_path / "store").add(tmp_path)
-    assert listed.count(os.path.normpath(str(tmp_path))) == 1
+    report = Store(tmp_path / "store").add(tmp_path)
+    assert sorted(run.label for run in report.runs) == sorted(f"r{i}" for i in range(30))
+    assert len(Store(tmp_path / "store").runs()) == 30
 
 
 @pytest.mark.parametrize("where", [{"model": []}, {"model": ()}, {"model": iter([])}])

@@ -29,7 +29,8 @@ NEURON_PIP = "https://pip.repos.neuron.amazonaws.com"
 PLACEHOLDER_FIX = (f"pip install --force-reinstall torch-neuronx neuronx-cc "
                    f"--extra-index-url={NEURON_PIP}")
 PACKAGES = ("torch-neuronx", "neuronx-cc", "torch", "torch-xla", "transformers")
-_DMI = Path("/sys/devices/virtual/dmi/id/product_name")
+# Where an EC2 machine names its instance type when neuron-ls prints none (tests point it elsewhere).
+DMI_PRODUCT_NAME = Path("/sys/devices/virtual/dmi/id/product_name")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ def _instance_type(neuron_ls: str) -> str | None:
 
 def _dmi_instance() -> str | None:
     try:
-        text = _DMI.read_text().strip()
+        text = DMI_PRODUCT_NAME.read_text().strip()
     except OSError:
         return None
     return text if "." in text else None  # "trn1.2xlarge"; a non-EC2 machine names its model
