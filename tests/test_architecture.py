@@ -130,3 +130,43 @@ def test_a_module_serving_one_command_is_named_after_it():
     stale = [f"{folder}/{name}" for folder, names in SHARED.items() for name in names
              if not ((PACKAGE / folder / f"{name}.py").exists() or (PACKAGE / folder / name).is_dir())]
     assert stale == []
+
+
+# What a change touches (docs/code.md): a registry finds each output format, input format and finding
+# rule, so adding one touches its own module and at most one name in a list.
+
+def test_no_module_imports_an_output_format():
+    """A new output format is one file: the registry imports it by its ``--format`` name."""
+    importers = {m: sorted(dep for dep, deps in GRAPH.items() if m in deps)
+                 for m in MODULES if m.startswith("neuroncmp.render.formats.")}
+    assert len(importers) >= 6
+    # the notebook display of a result draws with the term and html renderers
+    assert {m: found for m, found in importers.items() if set(found) - {"neuroncmp.api.results"}} == {}
+
+
+def test_every_input_format_module_is_registered():
+    """A new input format is its module and its name in ``ingest/registry.py``'s list."""
+    from importlib import import_module
+
+    from neuroncmp.ingest.registry import parsers
+
+    declared = []
+    for path in sorted((PACKAGE / "ingest" / "formats").glob("*.py")):
+        module = import_module(f"neuroncmp.ingest.formats.{path.stem}")
+        declared += getattr(module, "PARSERS", None) or ([module.PARSER] if hasattr(module, "PARSER") else [])
+    assert sorted(p.name for p in declared) == sorted(p.name for p in parsers()) and len(declared) >= 8
+
+
+def test_a_finding_rule_is_named_in_its_own_module_only():
+    """A new rule is one class and its entry in that module's ``RULES``: no other module names it."""
+    from neuroncmp.analysis.findings import RULES
+
+    rules = {type(rule).__name__ for rule in RULES}
+    naming: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if name in rules:
+                naming.setdefault(name, set()).add(path.relative_to(PACKAGE).as_posix())
+    assert len(rules) >= 15 and naming.keys() == rules
+    assert {rule: files for rule, files in naming.items() if len(files) != 1} == {}
