@@ -45,6 +45,7 @@ def test_the_workflow_parses_and_runs_the_script():
     assert workflow["permissions"]["pages"] == "write"
 
 
+@pytest.mark.slow  # a month of nights through the script: a minute on this machine
 @pytest.mark.skipif(shutil.which("bash") is None, reason="the script is bash")
 def test_the_nightly_steps_run_end_to_end(tmp_path):
     made = tmp_path / "generated"
@@ -126,6 +127,7 @@ def _night(tmp_path, env_extra: dict[str, str]) -> subprocess.CompletedProcess[s
                           timeout=300, check=False)
 
 
+@pytest.mark.slow  # a month of nights through the script: a minute on this machine
 @pytest.mark.skipif(shutil.which("bash") is None, reason="the script is bash")
 def test_a_failing_last_step_keeps_the_last_checked_state(tmp_path):
     """Step 5 redirected into last-checked before its command ran: a failing ``store ls`` left the

@@ -33,6 +33,7 @@ def _assert_clean(outcome: fuzzing.Outcome, case: fuzzing.Case) -> None:
     assert outcome.kind in ("ok", "error"), f"{case.format} ({case.how}): {outcome.kind}: {outcome.detail}"
 
 
+@pytest.mark.slow  # 30 mutations a format through the library: two minutes; the CLI's 6 a format run always
 @pytest.mark.parametrize("fmt", fuzzing.FORMATS)
 @BUDGET
 @given(seed=st.integers(min_value=0, max_value=2**64))
