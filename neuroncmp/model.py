@@ -6,11 +6,11 @@ Quantity on demand, so loading and rendering never import pint.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from math import isfinite
-from operator import itemgetter
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from . import catalog, conventions
@@ -18,10 +18,6 @@ from .catalog import MetricSpec
 from .units import BYTE, format_value, quantity
 
 Value = int | float | str
-# The ints float() takes: from 2**1024 - 2**970 up (half a step above the largest float) it overflows.
-_FINITE_INT = 2**1024 - 2**970
-# Metric's own ``__new__`` is a Python function around this call: made directly, the record is the same.
-_new = tuple.__new__
 P = TypeVar("P", bound="Profile")
 
 
@@ -29,8 +25,10 @@ class FrozenDict(dict[Any, Any]):
     """A dict that refuses changes (a result's mapping stays as computed); it pickles and copies
     as a dict would, unlike ``types.MappingProxyType``."""
 
+    _WHY = "this mapping is part of an immutable result"
+
     def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("this mapping is part of an immutable result")
+        raise TypeError(self._WHY)
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
     __ior__ = _refuse
@@ -45,6 +43,27 @@ class FrozenDict(dict[Any, Any]):
         return self  # nothing inside can change either
 
 
+READ_ONLY = ("a loaded profile is read-only: make a changed copy with Profile.replace, e.g. "
+             "profile.replace(metrics={**profile.metrics, name: metric})")
+
+
+class _ProfileDict(FrozenDict):
+    _WHY = READ_ONLY
+
+
+class _ProfileList(list[Any]):
+    """A list of a read-only profile: it refuses changes, naming ``Profile.replace``."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(READ_ONLY)
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (list(self),))
+
+
 class Source(NamedTuple):
     """Where a profile came from: file, parser name and (for multi-section files) the section."""
 
@@ -57,11 +76,7 @@ class Source(NamedTuple):
 
 
 class Metric(NamedTuple):
-    """One value: canonical name, magnitude in the canonical unit, and the text it was read from.
-
-    A NamedTuple rather than a frozen dataclass: loading a 500-profile sweep builds 45,000 of
-    them, and a tuple is several times cheaper to create.
-    """
+    """One value: canonical name, magnitude in the canonical unit, and the text it was read from."""
 
     name: str
     value: Value
@@ -120,9 +135,17 @@ class Skipped(NamedTuple):
 INFERRED_SOURCES = ("inferred", "trainer")
 
 
+# The fields a profile's value set is computed from: a copy changing another keeps the value set.
+_VALUE_FIELDS = frozenset({"params", "metrics", "memory", "training"})
+
+
 @dataclass
 class Profile:
-    """One captured profile (one variant) after normalization."""
+    """One captured profile (one variant) after normalization.
+
+    A parser fills a profile; ``load()`` then makes it read-only (``freeze``): its dicts and lists
+    refuse changes, its value set is computed once, and a changed profile is a new one
+    (``replace``), whose values are computed afresh."""
 
     source: Source
     label: str
@@ -134,6 +157,35 @@ class Profile:
     notes: list[str] = field(default_factory=list)
     anomalies: list[Anomaly] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.frozen:
+            raise TypeError(READ_ONLY)
+        object.__setattr__(self, name, value)
+
+    @property
+    def frozen(self) -> bool:
+        return bool(self.__dict__.get("_frozen"))
+
+    def freeze(self: P) -> P:
+        """This profile made read-only (in place): every dict and list refuses changes."""
+        if not self.frozen:
+            for each in fields(self):
+                value = getattr(self, each.name)
+                if isinstance(value, dict):
+                    object.__setattr__(self, each.name, _ProfileDict(value))
+                elif isinstance(value, list):
+                    object.__setattr__(self, each.name, _ProfileList(value))
+            self.__dict__["_frozen"] = True
+        return self
+
+    def replace(self: P, **changes: Any) -> P:
+        """A read-only copy with ``changes`` (fields by name: ``metrics={...}``, ``params={...}``);
+        its value set is computed afresh when a change reaches what it is computed from."""
+        made = dataclasses.replace(self, **changes).freeze()
+        if "_values" in self.__dict__ and not _VALUE_FIELDS & changes.keys():
+            made.__dict__["_values"] = self.__dict__["_values"]
+        return made
 
     @property
     def batch_size(self) -> int | None:
@@ -193,23 +245,20 @@ class Profile:
 
     @property
     def values(self) -> ValueSet:
-        """Every value of this profile (catalogued, memory, Trainer, derived), built once.
-
-        ``load()`` builds it as its last step; a consumer reads it instead of assembling its own.
-        It is rebuilt only when what it is computed from changed since (a profile built or
-        amended by hand, a batch size inferred later across a set): the key is cheap to compare."""
-        return remembered_values(self)
+        """Every value of this profile (catalogued, memory, Trainer, derived): computed once for a
+        read-only profile, each time for one still being filled."""
+        if not self.frozen:
+            return value_set(self)
+        made: ValueSet | None = self.__dict__.get("_values")
+        if made is None:
+            made = self.__dict__["_values"] = value_set(self)
+        return made
 
     def recast(self, kind: type[P]) -> P:
         """This profile as a subclass ``kind`` (the API's), its fields and value set shared, not copied."""
         made = kind(**{f.name: getattr(self, f.name) for f in fields(self)})
-        if "_cached_values" in self.__dict__:
-            made.__dict__["_cached_values"] = self.__dict__["_cached_values"]
+        made.__dict__.update({key: self.__dict__[key] for key in ("_values", "_frozen") if key in self.__dict__})
         return made
-
-    def _value_key(self) -> tuple[Any, ...]:
-        return (self.params.get("batch_size"), id(self.metrics), len(self.metrics), id(self.training),
-                len(self.training), id(self.memory), len(self.memory))
 
     def memory_metrics(self) -> Mapping[str, Metric]:
         """Memory by type as ``memory.<type>`` metrics (bytes), plus the total, for comparing."""
@@ -248,86 +297,30 @@ class ValueSet(NamedTuple):
     not_computed: Mapping[str, str] = FrozenDict()
 
 
-def remembered_values(profile: Profile, columns: Columns | None = None) -> ValueSet:
-    """``profile.values``: the value set built before while what it is computed from is unchanged,
-    else built now (from ``columns``, the profile's columns as it is now, when the caller has them)."""
-    key = profile._value_key()
-    cached: tuple[tuple[Any, ...], ValueSet] | None = profile.__dict__.get("_cached_values")
-    if cached is None or cached[0] != key:  # not a dataclass field: equality, fields() and replace() ignore it
-        cached = profile.__dict__["_cached_values"] = (key, value_set(profile, columns))
-    return cached[1]
-
-
-class Columns(NamedTuple):
-    """A profile's metrics, then its Trainer values, as columns read in one pass (``columns``)."""
-
-    records: tuple[Metric, ...]
-    names: tuple[str, ...]       # each the name its dict holds it under
-    values: tuple[Value, ...]
-    units: tuple[str, ...]
-    metrics: int                 # how many of them are metrics (the rest are Trainer values)
-
-
-def columns(profile: Profile) -> Columns | None:
-    """``profile``'s metrics and Trainer values as columns (one zip: a place in them is a name's
-    in every profile of that layout); None for fewer than two, or a dict key that is not its
-    metric's name (then each reader takes its general way)."""
-    records = (*profile.metrics.values(), *profile.training.values())
-    if len(records) < 2:
-        return None
-    names, values, units, _, _ = zip(*records)
-    if names != (*profile.metrics, *profile.training):
-        return None
-    return _new(Columns, (records, names, values, units, len(profile.metrics)))
-
-
-def value_set(profile: Profile, columns: Columns | None = None) -> ValueSet:
-    """The value set of ``profile`` (``columns``: the profile's own, as it is now, when the caller
-    has them: its numbers are then read by place, in a layout decided once)."""
+def value_set(profile: Profile) -> ValueSet:
+    """The value set of ``profile``."""
     memory = _memory_metrics(profile)
-    measured = {**profile.metrics, **memory, **profile.training} if memory or profile.training \
-        else dict(profile.metrics)
-    numbers = layout = None
-    if columns is not None and not memory and len(measured) == len(columns.names):  # no Trainer name a metric's
-        layout = _number_layout(columns.names, tuple(map(type, columns.values)))
-        numbers = None if layout is None else layout.finite(columns.values)
-    if numbers is None:
-        layout, numbers = None, finite_numbers(measured)
+    measured = {**profile.metrics, **memory, **profile.training}
+    numbers = finite_numbers(measured)
     unavailable = conventions.unavailable(numbers)
-    if unavailable:  # then the layout's derivations, worked out for every number, do not hold
-        layout = None
-        for name in unavailable:  # both dicts made here, for this value set
-            del measured[name], numbers[name]
+    for name in unavailable:
+        del measured[name], numbers[name]
     if profile.batch_size:
         numbers["batch_size"] = profile.batch_size
-    if layout is None:
-        ready, missed = ready_derivations(numbers), _unready(numbers, unavailable, measured)
-    else:
-        ready, missed = layout.ready["batch_size" in numbers], layout.unready["batch_size" in numbers]
+    ready = ready_derivations(numbers)
     derived = _derived_metrics(numbers, ready)
+    missed = _unready(numbers, unavailable, measured)
     if len(derived) < len(ready):  # a ratio over 0
         missed = FrozenDict({**missed, **_divisions(numbers, ready, derived)})
-    return ValueSet(memory, measured, derived, numbers, {**measured, **derived},
-                    FrozenDict(unavailable) if unavailable else _NONE, missed)
-
-
-_NONE = FrozenDict()
+    return ValueSet(memory, measured, derived, numbers, {**measured, **derived}, FrozenDict(unavailable), missed)
 
 
 def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
-    """The finite numbers among ``measured`` (a huge int sum is not one). A float and an int are
-    told finite by arithmetic, without a call (a variant's 96 values: 149k -> 128k instructions,
-    callgrind); any other number by ``math.isfinite``."""
+    """The finite numbers among ``measured`` (a huge int sum is not one)."""
     numbers: dict[str, float] = {}
     for name, metric in measured.items():
         value = metric.value
-        if type(value) is float:
-            if value - value == 0.0:  # NaN for an infinity or NaN
-                numbers[name] = value
-        elif type(value) is int:
-            if -_FINITE_INT < value < _FINITE_INT:  # what a float holds (math.isfinite raises beyond)
-                numbers[name] = value
-        elif isinstance(value, (int, float)):
+        if isinstance(value, (int, float)):
             try:
                 if isfinite(value):
                     numbers[name] = value
@@ -340,50 +333,6 @@ def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
 Derivation = tuple[str, Callable[[Mapping[str, float]], float], str, str, str]
 
 
-class _NumberLayout(NamedTuple):
-    """Of a layout of values (names and value types): the names of the numbers, a picker of their
-    values, the numbers dict to fill (its keys laid out once: a copy is filled without resizing)
-    and the derivations whose inputs they hold (without, with a batch size)."""
-
-    names: tuple[str, ...]
-    pick: Callable[[tuple[Value, ...]], tuple[float, ...]]  # the numbers only
-    blank: dict[str, float]
-    ready: tuple[tuple[Derivation, ...], tuple[Derivation, ...]]
-    unready: tuple[FrozenDict, FrozenDict]  # ``_unready`` of the names, without and with a batch size
-
-    def finite(self, values: tuple[Value, ...]) -> dict[str, float] | None:
-        """``finite_numbers`` of ``values`` when every number among them is finite (one sum says
-        so: an infinity or NaN makes it so, an int beyond a float's range raises); else None."""
-        picked = self.pick(values)
-        try:
-            total = sum(picked, 0.0)
-        except OverflowError:
-            return None
-        if total - total != 0.0:
-            return None
-        numbers = self.blank.copy()
-        numbers.update(zip(self.names, picked))
-        return numbers
-
-
-_NUMBER_TYPES = (int, float, bool)  # the types ``finite_numbers`` takes as numbers that the sum above reads alike
-
-
-# (names, value types) -> their _NumberLayout; None where a value is of another type (then
-# ``finite_numbers`` decides). A run's profiles share one: their numbers are then picked in C loops
-# (a variant's value set: 16.0 -> ~10 us). Remembered for 256 layouts: names come from input files.
-@lru_cache(maxsize=256)
-def _number_layout(names: tuple[str, ...], types: tuple[type, ...]) -> _NumberLayout | None:
-    if any(kind not in _NUMBER_TYPES and kind is not str for kind in types):
-        return None
-    places = [index for index, kind in enumerate(types) if kind in _NUMBER_TYPES]
-    numbers = tuple(names[index] for index in places)
-    plain, batched = set(numbers), {*numbers, "batch_size"}
-    return _NumberLayout(numbers, picker(places), dict.fromkeys(numbers, 0.0),
-                         (ready_derivations(plain), ready_derivations(batched)),
-                         (_unready(plain, (), set(names)), _unready(batched, (), set(names))))
-
-
 def ready_derivations(names: Container[str]) -> tuple[Derivation, ...]:
     """The derived metrics a value set of the numbers ``names`` makes, in catalog order: of each, the
     first formula whose inputs are all among ``names`` (``MetricSpec.formulas``)."""
@@ -394,21 +343,11 @@ def ready_derivations(names: Container[str]) -> tuple[Derivation, ...]:
 
 @lru_cache(maxsize=1)
 def _derivations() -> tuple[tuple[tuple[tuple[str, ...], Derivation], ...], ...]:
-    """Each derived spec's formulas, in order, as inputs and derivation, made once (a value set built
-    the general way asks each time). A derivation's raw text is the formula it used."""
+    """Each derived spec's formulas, in order, as inputs and derivation. A derivation's raw text is
+    the formula it used."""
     return tuple(tuple((formula.inputs, (spec.name, formula.compute, spec.unit, f"= {formula.text}", spec.group))
                        for formula in spec.formulas)
                  for spec in catalog.derived_specs())
-
-
-Picker = Callable[[tuple[Any, ...]], tuple[Any, ...]]  # the values at some places of a tuple
-
-
-def picker(places: list[int]) -> Picker:
-    """The values at ``places`` of a tuple, as a tuple (``itemgetter`` gives a bare value for one place)."""
-    if len(places) > 1:
-        return itemgetter(*places)
-    return lambda values: tuple(values[index] for index in places)
 
 
 PROFILER_BUFFERS = "profiler_buffers"  # the usage type of the profiler's own reservation
@@ -436,58 +375,37 @@ def _memory_metrics(profile: Profile) -> dict[str, Metric]:
     return out
 
 
-def _derived_metrics(numbers: Mapping[str, float],
-                     ready: tuple[Derivation, ...] | None = None) -> dict[str, Metric]:
-    """The derived metrics computed from ``numbers`` (``ready``: the derivations whose inputs it
-    holds, when known)."""
+def _derived_metrics(numbers: Mapping[str, float], ready: tuple[Derivation, ...]) -> dict[str, Metric]:
+    """The derived metrics computed from ``numbers`` (``ready``: the derivations whose inputs it holds)."""
     out: dict[str, Metric] = {}
-    for name, compute, unit, formula, group in ready_derivations(numbers) if ready is None else ready:
+    for name, compute, unit, formula, group in ready:
         try:
             value = compute(numbers)
         except ZeroDivisionError:
             continue  # an input of 0: the ratio does not exist (``_not_computed`` says so)
-        out[name] = _new(Metric, (name, value, unit, formula, group))
+        out[name] = Metric(name, value, unit, formula, group)
     return out
 
 
-def _unready(names: Container[str], unavailable: Container[str], read: Container[str] = ()) -> FrozenDict:
-    """Each derived metric no formula of which has all its inputs among the numbers ``names`` although
-    one of its inputs is there (a number, a value not available, a value ``read`` that is no finite
-    number), with why: per formula, what it lacks. It depends only on where each input stands, so
-    it is worked out once per such state (most profiles of a run share one)."""
-    return _unready_in(tuple(_NUMBER if name in names else _UNAVAILABLE if name in unavailable else
-                             _NOT_FINITE if name in read else _ABSENT for name in _inputs()))
+def _unready(numbers: Container[str], unavailable: Container[str], read: Container[str]) -> FrozenDict:
+    """Each derived metric no formula of which has all its inputs among ``numbers`` although one of
+    its inputs is there (a number, a value not available, a value ``read`` that is no finite
+    number), with why: per formula, what it lacks."""
+    def lacking(name: str) -> str:
+        if name in unavailable:
+            return f"{name} (not available)"
+        if name in read:
+            return f"{name} (not a finite number)"
+        return "a batch size" if name == "batch_size" else name
 
-
-_NUMBER, _UNAVAILABLE, _NOT_FINITE, _ABSENT = range(4)  # where a derived metric's input stands
-
-
-@lru_cache(maxsize=1)
-def _inputs() -> tuple[str, ...]:
-    """Every input of every formula of a derived metric, each once."""
-    return tuple(dict.fromkeys(name for spec in catalog.derived_specs() for name in spec.every_input))
-
-
-@lru_cache(maxsize=256)
-def _unready_in(states: tuple[int, ...]) -> FrozenDict:
-    state = dict(zip(_inputs(), states, strict=True))
     out = {}
     for spec in catalog.derived_specs():
-        if all(state[name] == _ABSENT for name in spec.every_input) or \
-                any(all(state[name] == _NUMBER for name in formula.inputs) for formula in spec.formulas):
+        if not any(name in numbers or name in unavailable or name in read for name in spec.every_input) or \
+                any(all(name in numbers for name in formula.inputs) for formula in spec.formulas):
             continue
         out[spec.name] = "; ".join(f"{formula.text} needs " + ", ".join(
-            _lacking(name, state[name]) for name in formula.inputs if state[name] != _NUMBER)
-            for formula in spec.formulas)
-    return FrozenDict(out) if out else _NONE
-
-
-def _lacking(name: str, state: int) -> str:
-    if state == _UNAVAILABLE:
-        return f"{name} (not available)"
-    if state == _NOT_FINITE:
-        return f"{name} (not a finite number)"
-    return "a batch size" if name == "batch_size" else name
+            lacking(name) for name in formula.inputs if name not in numbers) for formula in spec.formulas)
+    return FrozenDict(out)
 
 
 def _divisions(numbers: Mapping[str, float], ready: tuple[Derivation, ...],

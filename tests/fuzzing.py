@@ -523,8 +523,7 @@ def _reference() -> Any:
     import neuroncmp
 
     (profile,) = neuroncmp.load(RUN / "b32.json")
-    profile.label = "reference-b32"
-    return profile
+    return profile.replace(label="reference-b32")
 
 
 def check_library(path: Path, draw_charts: bool = True) -> Outcome:

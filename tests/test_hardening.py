@@ -97,9 +97,8 @@ def test_human_formatting_never_raises(value, unit, expected):
                                           (-1e400, 1e400, False), (1.0, 1.01, True)])
 def test_noise_band_has_no_math_domain_error(b, v, inside):
     from neuroncmp.comparison.bands import Band
-    from neuroncmp.comparison.cell_rules import inside_band
 
-    assert inside_band(Band(0.02), b, v, None) is inside
+    assert Band(0.02).inside(b, v) is inside
 
 
 def test_infinite_model_flops_infers_no_batch_size(tmp_path):
@@ -378,9 +377,10 @@ def test_batch_size_zero_in_a_title_is_no_batch_size(tmp_path):
 
 def test_a_bad_batch_size_from_the_api_is_dropped_with_an_anomaly():
     from neuroncmp.ingest import validate
+    from neuroncmp.model import Profile
 
-    (profile,) = neuroncmp.load(RUN / "b32.json")
-    profile.params.update(batch_size=2.5, batch_size_source="manifest")
+    (loaded,) = neuroncmp.load(RUN / "b32.json")
+    profile = Profile(loaded.source, loaded.label, {"batch_size": 2.5, "batch_size_source": "manifest"})
     validate.batch_size(profile)
     assert profile.batch_size is None and codes(profile) == ["bad-batch-size"]
 

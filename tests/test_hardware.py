@@ -58,11 +58,10 @@ def test_hbm_per_logical_core(instance, lnc, hbm):
 def _trn2_sweep(drop_profiler_rows: bool, instance: str = "trn2.48xlarge"):
     profiles = neuroncmp.load(RUN)
     kept = [p for p in profiles if p.memory and p.label in ("b16", "b32", "b48", "b64")]
-    for profile in kept:
-        profile.metadata["instance_type"] = instance
-        if drop_profiler_rows:
-            profile.memory = [r for r in profile.memory if r.usage_type not in ("profiler_buffers", "total")]
-    return neuroncmp.sweep(kept)
+    changed = [profile.replace(metadata={**profile.metadata, "instance_type": instance},
+                               memory=[r for r in profile.memory if not drop_profiler_rows
+                                       or r.usage_type not in ("profiler_buffers", "total")]) for profile in kept]
+    return neuroncmp.sweep(changed)
 
 
 def test_the_forecast_uses_the_family_reservation_when_the_table_has_none():
@@ -83,10 +82,9 @@ def test_a_monitor_report_is_not_charged_the_profilers_reservation(tmp_path):
     profiles = []
     for batch, tensors in ((8, 2 * GIB), (16, 3 * GIB), (32, 5 * GIB)):
         profile = neuroncmp.load(Path(__file__).parent / "fixtures" / "neuron-monitor-report.json")[0]
-        profile.label, profile.params = f"b{batch}", {"batch_size": batch, "batch_size_source": "test"}
-        profile.metadata["instance_type"] = "trn2.48xlarge"
-        profile.memory = [MemoryRow(None, 0, "tensors", "tensors", tensors)]
-        profiles.append(profile)
+        profiles.append(profile.replace(label=f"b{batch}", params={"batch_size": batch, "batch_size_source": "test"},
+                                        metadata={**profile.metadata, "instance_type": "trn2.48xlarge"},
+                                        memory=[MemoryRow(None, 0, "tensors", "tensors", tensors)]))
     result = neuroncmp.sweep(profiles)
     memory = result.memory
     assert memory.profiler_buffers == 0 and memory.largest_unprofiled == memory.largest_profiled

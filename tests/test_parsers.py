@@ -147,96 +147,14 @@ def test_missing_file():
         neuroncmp.load("does/not/exist.json")
 
 
-# ---- short ways of the bulk path give what the long ways give ---------------------------------
+def test_nanoseconds_convert_to_seconds_exactly():
+    """A ``_ns`` key is read in seconds, the raw text kept: 12,345 ns = 1.2345e-05 s; 2**53 + 1 ns =
+    9007199.254740993 s (the nearest float to 9,007,199.254740993)."""
+    from neuroncmp.ingest.values import raw_metric
 
-def _slow_block(block, path="p.json", where="object 'n_a'"):
-    """What ``add_raw_block`` must equal: each pair through ``raw_metric`` and ``add_metric``."""
-    from neuroncmp.ingest.values import add_metric, raw_metric
-    from neuroncmp.model import Profile, Skipped, Source
-
-    profile = Profile(Source(path, "summary-json"), "x")
-    for key, value in block.items():
-        if isinstance(value, (dict, list)):
-            profile.skipped.append(Skipped(f"{where}, key '{key}'", repr(value)[:60],
-                                           "nested value, not a metric"))
-        elif value is None:
-            profile.skipped.append(Skipped(f"{where}, key '{key}'", "null", "no value"))
-        else:
-            add_metric(profile, raw_metric(path, where, key, value), where)
-    return profile
-
-
-def _fast_block(block, path="p.json", where="object 'n_a'"):
-    from neuroncmp.ingest.values import add_raw_block
-    from neuroncmp.model import Profile, Source
-
-    profile = Profile(Source(path, "summary-json"), "x")
-    add_raw_block(profile, path, where, block)
-    return profile
-
-
-def _same_profile(a, b):
-    assert [(k, m, type(m.value)) for k, m in a.metrics.items()] == \
-           [(k, m, type(m.value)) for k, m in b.metrics.items()]
-    assert (a.skipped, a.anomalies) == (b.skipped, b.anomalies)
-
-
-@pytest.mark.parametrize("extra", [
-    {},
-    {"total_time": 0.5},                               # a repeated metric: the first is kept, flagged
-    {"neuroncore_idx": 3, "neuroncore_index": 4},      # an alias and its canonical name
-    {"throttle_active_nc0_time_ns": 12_345},           # nanoseconds -> seconds
-    {"throttle_active_nc0_time_ns": 2**53 + 1, "x_time_ns": 7.5, "y_ns": -3},
-    {"my_metric": 1, "my_percent": 1.5, "my_bytes": -1, "my_version": "2.1", "my_flag": True},
-    {"nan_value": float("nan"), "inf_time": float("inf"), "big_count": 10**200, "neg": -0.0},
-    {"nested": {"a": 1}, "listed": [1, 2], "empty": None, " ": 1, "": 2.0},
-    {"hbm_read_bytes": True},
-])
-def test_plain_numbers_take_a_short_way_to_the_same_metrics(extra):
-    block = dict(_b32_block(), **extra)
-    try:
-        slow = _slow_block(block)
-    except ParseError as exc:
-        with pytest.raises(ParseError) as caught:
-            _fast_block(block)
-        assert str(caught.value) == str(exc)
-        return
-    _same_profile(_fast_block(block), slow)
-
-
-def test_whole_nanoseconds_convert_as_the_exact_decimal_route():
-    import random
-
-    from neuroncmp import units
-    from neuroncmp.ingest.values import _from_raw_unit
-
-    pick = random.Random(3)
-    values = [0, 1, -1, 999_999_999, 2**53 - 1, 2**53, -(2**53), 2**53 + 1, 10**17 + 3, 10**40]
-    values += [pick.randrange(-(2**54), 2**54) for _ in range(20_000)]
-    values += [pick.random() * 10 ** pick.randrange(-3, 18) for _ in range(2_000)]
-    for value in values:
-        exact = units.to_canonical(repr(value), "ns")[0]
-        assert repr(_from_raw_unit(value, "ns", units.SECOND)) == repr(exact), value
-
-
-def test_the_range_checks_short_way_flags_what_the_long_way_flags():
-    from neuroncmp import catalog
-    from neuroncmp.ingest import validate
-    from neuroncmp.model import Metric, Profile, Source
-
-    names = [spec.name for spec in catalog.listing()] + ["throttle_avg_util_limit_nc0_percent",
-                                                         "my_percent", "my_count", "neuroncore_idx"]
-    values = [0, -0.0, 0.5, 1, 1.0, 1.0000001, 2, -1, -1e-300, 0.5e-320, 1e308, -1e308,
-              1.7976931348623157e308, float("inf"), float("-inf"), float("nan"), 10**400, -(10**400),
-              3.5, True, False, "text"]
-    for name in names:
-        unit = catalog.lookup(name).unit
-        for other in (unit, "s", "fraction", "count"):
-            profile = Profile(Source("p", "summary-json"), "x")
-            profile.metrics = {f"{name}#{i}": Metric(name, v, other, repr(v), "g")
-                               for i, v in enumerate(values)}
-            expected = [a for m in profile.metrics.values() if (a := validate.metric_anomaly(m)) is not None]
-            assert validate.findings(profile) == expected, (name, other)
+    assert raw_metric("p", "w", "throttle_active_nc0_time_ns", 12_345).value == 1.2345e-05
+    assert raw_metric("p", "w", "throttle_active_nc0_time_ns", 2**53 + 1).value == 9007199.254740993
+    assert raw_metric("p", "w", "throttle_active_nc0_time_ns", 12_345).raw == "12345"
 
 
 def test_a_file_that_grows_while_read_is_read_as_one_full_read_would(tmp_path, monkeypatch):

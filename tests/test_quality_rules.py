@@ -203,14 +203,11 @@ def test_memory_totals_are_checked_per_core_on_a_real_two_core_table():
     """trn2 view JSON: two cores, each with its Total row, each the exact sum of that core's rows."""
     _, memory = view(next(p for p in VIEW if "baseline_bf16" in p.name))
     assert len({(nd, nc) for nd, nc, _, _ in memory}) == 2
-    good = _memory_profile(memory)
-    anomalies.check(good)
+    good = anomalies.checked(_memory_profile(memory))
     assert not good.anomalies
     core = memory[0][1]
     moved = [(nd, nc, label, b * 1.01 if label == "Total" and nc == core else b) for nd, nc, label, b in memory]
-    bad = _memory_profile(moved)
-    anomalies.check(bad)
-    (anomaly,) = bad.anomalies
+    (anomaly,) = anomalies.checked(_memory_profile(moved)).anomalies
     assert anomaly.code == "memory-total-mismatch" and f"nc {core})" in anomaly.message
 
 

@@ -26,11 +26,27 @@ def test_the_value_set_holds_what_the_profile_states():
     assert not set(values.derived) & set(profile.metrics)
 
 
-def test_a_value_set_follows_a_change_to_its_profile():
-    (profile,) = neuroncmp.load(RUN / "b32.json")
-    before = profile.values.derived["device_throughput"].value
-    profile.params["batch_size"] = 64  # a hand-made change (the API's set-wide inference does this)
-    assert profile.values.derived["device_throughput"].value == pytest.approx(2 * before)
+def test_a_loaded_profile_is_read_only_and_a_changed_copy_has_fresh_values():
+    """Replacing a metric in place left the comparison on the old value (a cache keyed on the dicts'
+    id and length): a loaded profile now refuses the change and names ``replace``, whose copy is
+    compared on its own values. baseline.json: batch 8, total_time 0.05378 s; 0.1 s in the copy."""
+    (b32,) = neuroncmp.load(RUN / "b32.json")
+    (profile,) = neuroncmp.load(RUN / "baseline.json")
+    metric = profile.metrics["total_time"]
+    with pytest.raises(TypeError, match=r"profile\.replace"):
+        profile.metrics["total_time"] = metric._replace(value=0.1)
+    with pytest.raises(TypeError, match="replace"):
+        profile.memory.append(profile.memory[0])
+    with pytest.raises(TypeError, match="replace"):
+        profile.label = "other"
+    changed = profile.replace(metrics={**profile.metrics, "total_time": metric._replace(value=0.1)})
+    assert profile.value("total_time") == 0.05378 and changed.value("total_time") == 0.1
+    assert compare(b32, changed).cell("total_time", "baseline").step.variant == 0.1
+    assert compare(b32, profile).cell("total_time", "baseline").step.variant == 0.05378
+    assert changed.values.derived["device_throughput"].value == pytest.approx(8 / 0.1)
+    assert profile.values.derived["device_throughput"].value == pytest.approx(8 / 0.05378)
+    doubled = profile.replace(params={**profile.params, "batch_size": 16})
+    assert doubled.values.derived["device_throughput"].value == pytest.approx(16 / 0.05378)
 
 
 def test_a_batch_size_from_the_trainer_is_inferred_for_the_profile_and_its_side(tmp_path):
@@ -47,8 +63,8 @@ def test_a_batch_size_from_the_trainer_is_inferred_for_the_profile_and_its_side(
 
 
 def test_a_side_is_inferred_only_when_every_capture_is(tmp_path):
-    inferred = neuroncmp.load(RUN / "b32.json")[0]
-    inferred.params.update(batch_size_source="inferred")
+    loaded = neuroncmp.load(RUN / "b32.json")[0]
+    inferred = loaded.replace(params={**loaded.params, "batch_size_source": "inferred"})
     stated = neuroncmp.load(RUN / "b32.json")[0]  # same label: a second capture of the side
     baseline = neuroncmp.load(RUN / "baseline.json")[0]
     assert compare(baseline, [inferred, stated]).variants[0].batch_size_inferred is False

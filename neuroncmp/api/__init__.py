@@ -54,8 +54,8 @@ def profiles_of(*inputs: Input) -> list[Profile]:
     paths loaded here; the caller's own profiles stay untouched."""
     loaded: list[Profile] = []
     out = _gathered(inputs, "inputs", loaded)
-    infer_batch_sizes(loaded)
-    return out
+    inferred = dict(zip(map(id, loaded), infer_batch_sizes(loaded)))  # the copies with a batch size inferred
+    return [inferred.get(id(profile), profile) for profile in out]
 
 
 def _gathered(items: Iterable[Any], where: str, loaded: list[Profile]) -> list[Profile]:

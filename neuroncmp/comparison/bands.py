@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase, translate
 from functools import cache
 from typing import NamedTuple
@@ -69,34 +69,15 @@ class Band(NamedTuple):
         return max(points, _bands(_log_change(b, v), math.log1p(self.relative)))
 
     def inside(self, b: float, v: float) -> bool:
-        """Whether ``b`` -> ``v`` is noise: under the absolute floor, or inside the band (for a
-        fraction: under its level, or inside both its bands). Comparisons only, no division, so
-        an integer beyond a float's range never overflows; a NaN is outside."""
-        return self.inside_all(b, (v,))[0]
-
-    def inside_all(self, b: float, values: Sequence[float]) -> list[bool]:
-        """``inside(b, v)`` of each of ``values``: a row's every variant against its baseline. What
-        depends only on the band and ``b`` (the log limit, ln|b|, its sign) is worked out once, and the
-        rule is one expression in a list comprehension, ``_log_change`` inline (a row of 500 values:
-        half the time of a closure called per value, a third for a fraction's band, with the edges
-        below); tests/test_band_rule.py holds it to the rule as stated, with ``_log_change``."""
-        floor, points, value = self.floor, self.points, self.value
-        # max(|b|, |v|) <= level is never true for |b| above the level (nor for a NaN baseline)
-        level = self.level if points and abs(b) <= self.level else 0.0
-        relative = self.relative if points else value  # the relative band a change must be inside, if any
-        limit = math.inf if relative is None else math.log1p(relative)  # none: every change is inside it
-        if len(values) > _FEW and _NORMAL < b < 1 / _NORMAL and limit < 1:
-            return _positive_inside(b, values, floor, limit, value if points else None, level)
-        log_b, negative, log, inf = (math.log(abs(b)) if b else 0.0), b < 0, math.log, math.inf
-        floored, levelled = bool(floor), bool(level)
-        if not points:
-            return [b == v or (floored and abs(v - b) <= floor)
-                    or (abs(log(abs(v)) - log_b) if b and v and (v < 0) == negative else inf) <= limit
-                    for v in values]
-        return [b == v or (floored and abs(v - b) <= floor) or (levelled and max(abs(b), abs(v)) <= level)
-                or (abs(v - b) * 100 <= value
-                    and (abs(log(abs(v)) - log_b) if b and v and (v < 0) == negative else inf) <= limit)
-                for v in values]
+        """Whether ``b`` -> ``v`` is noise: equal, under the absolute floor, or inside the band (for a
+        fraction: under its level, or inside both its bands). No division, so an integer beyond a
+        float's range never overflows; a NaN is outside."""
+        if b == v or (self.floor and abs(v - b) <= self.floor) or self._under_level(b, v):
+            return True
+        if self.points and not abs(v - b) * 100 <= self.value:
+            return False
+        relative = self.relative if self.points else self.value
+        return relative is None or _log_change(b, v) <= math.log1p(relative)
 
     def edges(self, b: float) -> tuple[float, float]:
         """The values ``v`` with ``b`` -> ``v`` inside the band, as an interval (for a chart drawn
@@ -114,34 +95,6 @@ class Band(NamedTuple):
 
     def _under_level(self, b: float, v: float) -> bool:
         return bool(self.points and self.level) and max(abs(b), abs(v)) <= self.level
-
-
-_NORMAL = 1e-300  # baselines from here to its inverse: their band's edges are plain floats, far from 0 and inf
-_FEW = 16  # values: fewer, and the edges' set-up (two exp) costs more than the logarithms it saves
-_MARGIN = 1e-9    # far wider than the rounding of the edges and of ln(v) - ln(b) (~1e-13 for |ln| <= 700)
-
-
-def _positive_inside(b: float, values: Sequence[float], floor: float, limit: float, points: float | None,
-                     level: float) -> list[bool]:
-    """``inside_all`` of a positive baseline of normal size and a relative band under ln(2) (with a
-    band in ``points``, a fraction's): a value well inside the relative band's edges (b e^-limit,
-    b e^limit) is inside it and one well outside them is outside without a logarithm; only one within
-    ``_MARGIN`` of an edge is tested as the rule says (|ln v - ln b| <= limit). A value that is not
-    positive, NaN included, is outside it as in the rule; and |x| <= y is written -y <= x <= y (the
-    same for every x but NaN, false both ways). A row of 500 values: a third less time than a
-    logarithm each (170 -> 112 ns a value, measured side by side)."""
-    low, high, log, log_b, floored = b * math.exp(-limit), b * math.exp(limit), math.log, math.log(b), bool(floor)
-    inner_low, inner_high = low * (1 + _MARGIN), high * (1 - _MARGIN)
-    outer_low, outer_high = low * (1 - _MARGIN), high * (1 + _MARGIN)
-    if points is None:  # the inner edges first, they decide most values (b is inside them): 78 -> 51 ns a value
-        return [inner_low <= v <= inner_high or (floored and -floor <= v - b <= floor)
-                or (outer_low <= v <= outer_high and (b == v or -limit <= log(v) - log_b <= limit))
-                for v in values]
-    levelled = bool(level)
-    return [b == v or (floored and -floor <= v - b <= floor) or (levelled and max(b, abs(v)) <= level) or (
-            -points <= (v - b) * 100 <= points and v > 0 and (
-                inner_low <= v <= inner_high or (outer_low <= v <= outer_high and -limit <= log(v) - log_b <= limit)))
-            for v in values]
 
 
 def _log_change(b: float, v: float) -> float:

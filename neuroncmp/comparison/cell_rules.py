@@ -1,13 +1,10 @@
-"""The comparison's general rules, one cell at a time (``cell``), and what a row shares while it is
-built (``RowContext`` for the whole comparison, ``Facts`` for one row, ``Scale`` for its baseline in one
-basis). ``differ`` builds a row from these cell by cell where no faster path applies (repeated
-captures, a baseline that is not one plain number); ``columns`` computes the usual rows as columns and
-is held to these rules, cell for cell (``tests/test_differ_paths.py``).
-"""
+"""The comparison's rules, one cell at a time (``cell``), and what a row shares while it is built
+(``RowContext`` for the whole comparison, ``Facts`` for one row, ``Scale`` for its baseline in one
+basis)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .. import stats
@@ -45,24 +42,11 @@ class RowContext(NamedTuple):
 
     sides: list[Side]
     captures: list[Captures]
-    singles: list[Mapping[str, Metric] | None]  # a side's one value set, or None for repeated captures
     suspects: list[dict[str, str]]
     bands: Bands
     step_context: bool  # per-step values are context beside the per-sample comparison
     unlike_eval: frozenset[int]  # sides whose eval set differs in size from the baseline's
     unscored: frozenset[int]     # sides whose memory is not scored: another batch size, an unlike memory table
-    batches: list[int | None]    # the variants' batch sizes
-    labels: tuple[str, ...]      # the variants' labels
-    doubted: dict[str, dict[int, str]]  # metric -> side index -> why its value cannot be trusted
-    values: Mapping[str, Sequence[Any]]  # metric -> each variant's value (``MISSING``, ``SEVERAL``: see there)
-    batched: frozenset[int]      # sides with a batch size
-    ones: tuple[int, ...]        # a 1 per variant (captures), and a None per variant: a row's usual columns
-    nones: tuple[None, ...]
-    none: list[None]             # a None per variant, for the columns while they are built (never changed)
-
-
-MISSING = object()  # the value of a metric a variant lacks: a value no metric has
-SEVERAL = object()  # the value of a variant of repeated captures (the general rules take it)
 
 
 class Scale(NamedTuple):
@@ -71,7 +55,6 @@ class Scale(NamedTuple):
     basis: ShownBasis
     values: list[Any]     # the baseline's captures
     central: Any          # their median, or the one value
-    plain: bool           # ``central`` is one plain number (int or float, not NaN): the row's fast path
     fraction: bool        # changes also in percentage points
 
 
@@ -88,11 +71,6 @@ class Facts(NamedTuple):
     doubt: str | None      # why the baseline's value cannot be trusted
     eval_pass: bool        # an eval-pass timing: not scored against an eval set of another size
     grows: bool            # grows with the batch: not scored across batch sizes or unlike memory tables
-    verdicts: tuple[Verdict, Verdict]  # of a change beyond the band: up, down
-
-
-# ``_unscored`` of the verdicts beyond the band
-UNSCORED: dict[Verdict, Verdict] = {BETTER: CONTEXT, WORSE: CONTEXT, NEUTRAL: NEUTRAL}
 
 
 def cell(facts: Facts, shared: RowContext, index: int) -> Cell:
@@ -122,27 +100,18 @@ def batches_differ(baseline: Side, side: Side) -> bool:
 
 def _unscored(delta: Delta) -> Delta:
     """A change shown without its better/worse verdict; within the noise band it stays unchanged."""
-    return _judged(delta, CONTEXT) if delta.verdict in (BETTER, WORSE) else delta
+    return delta._replace(verdict=CONTEXT) if delta.verdict in (BETTER, WORSE) else delta
 
 
 def _context(delta: Delta) -> Delta:
-    return delta if delta.verdict in (ADDED, REMOVED, ABSENT) else _judged(delta, CONTEXT)
+    return delta if delta.verdict in (ADDED, REMOVED, ABSENT) else delta._replace(verdict=CONTEXT)
 
 
 def _suspect(delta: Delta) -> Delta:
     """A delta built on a flagged value: its change is kept, its verdict is "suspect"."""
     if delta.verdict in (ADDED, REMOVED, ABSENT):
         return delta
-    return _judged(delta, SUSPECT)
-
-
-_VERDICT = Delta._fields.index("verdict")
-
-
-def _judged(delta: Delta, verdict: str) -> Delta:
-    """``delta._replace(verdict=verdict)`` without its keyword machinery (a 500-variant diff
-    replaces 30,000 verdicts: ``_replace`` was a tenth of the comparison's time)."""
-    return Delta._make((*delta[:_VERDICT], verdict, *delta[_VERDICT + 1:]))
+    return delta._replace(verdict=SUSPECT)
 
 
 def spread_of(values: list[Any]) -> tuple[float, float] | None:
@@ -164,7 +133,7 @@ def central_of(values: list[Any]) -> Any:
 
 
 def delta_of(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], b: Any, var: list[Any]) -> Delta:
-    v = var[0] if len(var) == 1 else central_of(var)  # one capture, the usual case: no call
+    v = central_of(var)
     if b is None or v is None:
         verdict: Verdict = ABSENT if b is None and v is None else ADDED if b is None else REMOVED
         return Delta(basis, b, v, None, None, None, None, verdict)
@@ -179,15 +148,9 @@ def delta_of(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], b
     p_value = None
     if (len(base) > 1 and len(var) > 1) or (len(var) == 1 and len(base) >= SINGLE_AGAINST):
         p_value = stats.permutation_p_value([float(x) for x in base], [float(x) for x in var], 1)
-    in_band = band.inside(b, v)  # inside_band's rule, without its extra call per cell
+    in_band = band.inside(b, v)
     verdict = _verdict(spec, in_band, b, v, p_value)
     return Delta(basis, b, v, delta, relative, points, ratio, verdict, p_value, in_band)
-
-
-def inside_band(band: Band, b: float, v: float, points: float | None = None) -> bool:
-    """Whether ``b`` -> ``v`` is noise (``Band.inside``: the one place bands are applied);
-    ``points`` is accepted for callers that computed it, and not needed."""
-    return band.inside(b, v)
 
 
 def _verdict(spec: MetricSpec, in_band: bool, b: float, v: float, p_value: float | None) -> Verdict:

@@ -8,13 +8,12 @@ compared per sample when batch sizes are known.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from itertools import chain
-from operator import itemgetter
-from typing import Any, cast
+from typing import Any
 
 from .. import arguments
-from ..catalog import GROWS_WITH_BATCH, HIGHER, MetricSpec, derived_specs, group_rank, lookup
+from ..catalog import GROWS_WITH_BATCH, MetricSpec, derived_specs, group_rank, lookup
 from ..choices import (
     AUTO,
     BASES,
@@ -32,13 +31,11 @@ from ..choices import (
     Verdict,
     check,
 )
-from ..model import FrozenDict, Metric
+from ..model import FrozenDict
 from ..per_sample import per_sample_all
 from . import value_sources
 from .bands import Band, Bands
 from .cell_rules import (
-    MISSING,
-    SEVERAL,
     Captures,
     Facts,
     RowContext,
@@ -48,7 +45,6 @@ from .cell_rules import (
     central_of,
     spread_of,
 )
-from .columns import row as columnar_row
 from .comparability import NOT_COMPARABLE, not_comparable, unlike_eval_sets, unlike_memory, warnings_for
 from .result import ALPHA, Comparison, Deltas, Row, Side
 from .sides import ProfileInput, arrange, flatten
@@ -73,12 +69,10 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: Basis =
     sides = arrange(flatten(profiles), baseline, order)
     chosen, reason = _basis(sides, basis)
     context = basis == AUTO and chosen == SAMPLE
-    captures = [tuple(p.values.all for p in side.profiles) for side in sides]  # read once: rows and only_in share it
-    singles = [values[0] if len(values) == 1 else None for values in captures]
-    same = _same_names(singles[1:])  # read once: rows and only_in share it
-    only_in = _only_in(sides, captures, same)
+    captures = [tuple(p.values.all for p in side.profiles) for side in sides]
+    only_in = _only_in(sides, captures)
     doubts = [{**formulas, **suspects(side)} for side, formulas in zip(sides, value_sources.formula_doubts(sides))]
-    rows = _rows(sides, captures, singles, same, bands, doubts, context, unlike_eval_sets(sides), unlike_memory(sides))
+    rows = _rows(sides, captures, bands, doubts, context, unlike_eval_sets(sides), unlike_memory(sides))
     unlike = not_comparable(sides)  # decided before any delta is read: its verdicts are withheld
     if unlike:
         rows = tuple(_withheld(row, frozenset(index - 1 for index in unlike)) for row in rows)
@@ -130,114 +124,44 @@ def _basis(sides: list[Side], requested: Basis) -> tuple[ShownBasis, str]:
     return STEP, "per step (batch sizes equal)"
 
 
-def _rows(sides: list[Side], captures: list[Captures], singles: list[Mapping[str, Metric] | None],
-          same: list[str] | None, bands: Bands, doubts: list[dict[str, str]], step_context: bool,
-          unlike_eval: frozenset[int], unlike_memory: frozenset[int] = frozenset()) -> tuple[Row, ...]:
-    names = dict.fromkeys(chain(chain.from_iterable(captures[0]), same) if same is not None else
-                          chain.from_iterable(values for side_captures in captures for values in side_captures))
+def _rows(sides: list[Side], captures: list[Captures], bands: Bands, doubts: list[dict[str, str]],
+          step_context: bool, unlike_eval: frozenset[int], unlike_memory: frozenset[int]) -> tuple[Row, ...]:
+    names = dict.fromkeys(chain.from_iterable(values for side_captures in captures for values in side_captures))
     unscored = frozenset(i for i, side in enumerate(sides) if batches_differ(sides[0], side)) | unlike_memory
-    shared = RowContext(sides, captures, singles, doubts, bands, step_context, unlike_eval, unscored,
-                      [side.batch_size for side in sides[1:]], tuple(side.label for side in sides[1:]),
-                      _by_metric(doubts), _values_by_metric(names, singles, same),
-                      frozenset(i for i, side in enumerate(sides) if side.batch_size), (1,) * (len(sides) - 1),
-                      (None,) * (len(sides) - 1), [None] * (len(sides) - 1))
+    shared = RowContext(sides, captures, doubts, bands, step_context, unlike_eval, unscored)
     rows = [_row(name, shared) for name in names]
     return tuple(sorted(rows, key=lambda r: group_rank(r.spec.group)))  # stable: keeps input order
 
 
 def _row(name: str, shared: RowContext) -> Row:
+    """The row of metric ``name``: a cell per variant (``cell``)."""
     spec = lookup(name)
     baseline = [metric for values in shared.captures[0] if (metric := values.get(name)) is not None]
     unit = (baseline[0] if baseline else next(metric for side in shared.captures for values in side
                                                if (metric := values.get(name)) is not None)).unit
-    band = shared.bands.band(spec)
-    facts = _facts(name, spec, band, [m.value for m in baseline], shared)
-    return columnar_row(facts, shared, unit) or _general_row(facts, shared, unit)
+    facts = _facts(name, spec, shared.bands.band(spec), [m.value for m in baseline], shared)
+    cells = tuple(cell(facts, shared, index) for index in range(1, len(shared.sides)))
+    return Row.of_cells(name, spec, unit, facts.band, cells)
 
 
 def _facts(name: str, spec: MetricSpec, band: Band, step: list[Any], shared: RowContext) -> Facts:
     batch = shared.sides[0].batch_size
     sample = per_sample_all(step, batch) if spec.extensive and batch else None
-    up: Verdict = (BETTER if spec.direction == HIGHER else WORSE) if spec.scored else NEUTRAL
-    down: Verdict = (WORSE if spec.direction == HIGHER else BETTER) if spec.scored else NEUTRAL
-    return Facts(name, spec, band, _scale(STEP, step, band, spec),
-                  _scale(SAMPLE, sample, band, spec) if sample is not None else None, spread_of(step),
-                  shared.suspects[0].get(name), name in EVAL_PASS_METRICS, spec.group in GROWS_WITH_BATCH, (up, down))
+    fraction = spec.kind == "fraction"
+    return Facts(name, spec, band, Scale(STEP, step, central_of(step), fraction),
+                 Scale(SAMPLE, sample, central_of(sample), fraction) if sample is not None else None,
+                 spread_of(step), shared.suspects[0].get(name), name in EVAL_PASS_METRICS,
+                 spec.group in GROWS_WITH_BATCH)
 
 
-def _scale(basis: ShownBasis, values: list[Any], band: Band, spec: MetricSpec) -> Scale:
-    central = central_of(values)
-    plain = len(values) == 1 and (type(central) is float or type(central) is int) and central == central
-    return Scale(basis, values, central, plain, spec.kind == "fraction")
-
-
-def _general_row(facts: Facts, shared: RowContext, unit: str) -> Row:
-    """The row with every cell by the general rules (``cell``): repeated captures, a baseline that
-    is not one plain number (a text, NaN, a missing value)."""
-    cells = tuple(cell(facts, shared, index) for index in range(1, len(shared.sides)))
-    return Row.of_cells(facts.name, facts.spec, unit, facts.band, cells)
-
-
-def _values_by_metric(names: Iterable[str], singles: list[Mapping[str, Metric] | None],
-                      same: list[str] | None) -> Mapping[str, Sequence[Any]]:
-    """Metric -> each variant's value, read variant by variant: each value set once, in order (a
-    row reading its metric from every variant's set in turn was 12 ms of 500 variants' 137 rows)."""
-    variants = singles[1:]
-    n = len(variants)
-    if same is not None:  # a sweep of one format: the values transposed at once (500 variants: 6 -> 2 ms),
-        # into tuples the collector stops walking once it has seen them hold no container
-        rows = [map(_VALUE, values.values()) for values in cast("list[Mapping[str, Metric]]", variants)]
-        found: dict[str, Sequence[Any]] = dict(zip(same, zip(*rows, strict=True), strict=True))
-        missing = (MISSING,) * n
-        return {name: found.get(name, missing) for name in names}
-    table = {name: [MISSING] * n for name in names}
-    for index, values in enumerate(variants):
-        if values is None:
-            for column in table.values():
-                column[index] = SEVERAL
-            continue
-        for name, metric in values.items():
-            table[name][index] = metric.value
-    return table
-
-
-_VALUE = itemgetter(Metric._fields.index("value"))  # a metric's value by index: half attrgetter's time, 47,000 a sweep
-
-
-def _same_names(variants: list[Mapping[str, Metric] | None]) -> list[str] | None:
-    """The names of every variant's one value set, when they are the same names in the same order."""
-    first = variants[0] if variants else None
-    if first is None:
-        return None
-    names = list(first)
-    return names if all(values is not None and list(values) == names for values in variants) else None
-
-
-def _by_metric(suspects: list[dict[str, str]]) -> dict[str, dict[int, str]]:
-    """The sides' doubts by metric: metric -> side index -> why (a row asks for its own only)."""
-    found: dict[str, dict[int, str]] = {}
-    for index, doubts in enumerate(suspects):
-        for name, reason in doubts.items():
-            found.setdefault(name, {})[index] = reason
-    return found
-
-
-def _only_in(sides: list[Side], captures: list[Captures], same: list[str] | None) -> Mapping[str, tuple[str, ...]]:
-    """Metrics some sides lack (derived ones follow their inputs, which are listed already). ``same``:
-    the names every variant states, in one order (one variant's names stand for all: 500 variants, 2.4 -> 0.3 ms)."""
+def _only_in(sides: list[Side], captures: list[Captures]) -> Mapping[str, tuple[str, ...]]:
+    """Metrics some sides lack (derived ones follow their inputs, which are listed already)."""
     derived = {spec.name for spec in derived_specs()}  # and the values not available: said apart
     derived |= {name for side in sides for profile in side.profiles for name in profile.values.unavailable}
-    having = [side_captures[0].keys() if len(side_captures) == 1 else dict.fromkeys(chain(*side_captures)).keys()
-              for side_captures in captures]
-    if same is not None:  # one variant's names stand for all
-        base, names, variants = having[0], having[1], tuple(side.label for side in sides[1:])
-        return FrozenDict({name: (sides[0].label,) if name in base else variants
-                           for name in dict.fromkeys(chain(base, names))
-                           if (name in base) != (name in names) and name not in derived})
-    everywhere = set(having[0]).intersection(*having[1:])  # most names: no look side by side
+    having = [dict.fromkeys(chain(*side_captures)).keys() for side_captures in captures]
     return FrozenDict({name: tuple(side.label for side, have in zip(sides, having, strict=True) if name in have)
                        for name in dict.fromkeys(chain.from_iterable(having))
-                       if name not in everywhere and name not in derived})
+                       if any(name not in have for have in having) and name not in derived})
 
 
 def _captures_note(sides: list[Side]) -> str:

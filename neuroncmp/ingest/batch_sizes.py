@@ -8,32 +8,32 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TypeGuard
+from typing import TypeGuard, TypeVar
 
 from ..model import Profile
 from ..per_sample import flops_per_sample
 
+P = TypeVar("P", bound=Profile)
 TOLERANCE = 0.02  # an estimate must be within 2 % of a whole number to be taken
 
 
-def infer_batch_sizes(profiles: Sequence[Profile]) -> None:
-    for profile in profiles:
-        if profile.batch_size is None:
-            _from_trainer(profile)
-    per_sample = _flops_per_sample(profiles)
+def infer_batch_sizes(profiles: Sequence[P]) -> list[P]:
+    """``profiles``, those whose batch size is unknown with the one inferred (``Profile.replace``)."""
+    out = [_from_trainer(profile) if profile.batch_size is None else profile for profile in profiles]
+    per_sample = _flops_per_sample(out)
     if per_sample is None:
-        return
-    for profile in profiles:
-        flops = profile.value("model_flops")
-        if profile.batch_size is None and _positive(flops):
-            _take(profile, flops / per_sample, "inferred",
-                  f"model_flops / {per_sample / 1e9:.2f} GFLOP per sample (median across the set)")
+        return out
+    how = f"model_flops / {per_sample / 1e9:.2f} GFLOP per sample (median across the set)"
+    return [_take(profile, flops / per_sample, "inferred", how)
+            if profile.batch_size is None and _positive(flops := profile.value("model_flops")) else profile
+            for profile in out]
 
 
-def _from_trainer(profile: Profile) -> None:
+def _from_trainer(profile: P) -> P:
     samples, steps = profile.value("train_samples_per_second"), profile.value("train_steps_per_second")
     if _positive(samples) and _positive(steps):
-        _take(profile, samples / steps, "trainer", "train_samples_per_second / train_steps_per_second")
+        return _take(profile, samples / steps, "trainer", "train_samples_per_second / train_steps_per_second")
+    return profile
 
 
 def _flops_per_sample(profiles: Sequence[Profile]) -> float | None:
@@ -47,10 +47,11 @@ def _positive(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < math.inf
 
 
-def _take(profile: Profile, estimate: float, source: str, how: str) -> None:
+def _take(profile: P, estimate: float, source: str, how: str) -> P:
     if not 0.5 <= estimate < 1e9:  # beyond any real batch (and round() of an infinity raises)
-        return
+        return profile
     whole = round(estimate)
     if whole >= 1 and abs(estimate - whole) <= TOLERANCE * whole:
-        profile.params.update(batch_size=whole, batch_size_source=source,
-                              batch_size_estimate=round(estimate, 3), batch_size_how=how)
+        return profile.replace(params={**profile.params, "batch_size": whole, "batch_size_source": source,
+                                       "batch_size_estimate": round(estimate, 3), "batch_size_how": how})
+    return profile

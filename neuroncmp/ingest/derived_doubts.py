@@ -12,25 +12,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 
 from ..catalog import MetricSpec, derived_specs, lookup
-from ..model import Anomaly, Metric, Profile, ValueSet, ready_derivations
+from ..model import Anomaly, Profile
 from ..units import format_value, is_finite
 
-_VALUE = attrgetter("value")
 TINY = sys.float_info.min  # below it a float is subnormal: its reciprocal overflows
 
 
-def doubts(profile: Profile, value_set: ValueSet | None = None) -> list[Anomaly]:
-    """The anomalies of ``profile``'s derived values that are not finite (see the docstring);
-    ``value_set``: the profile's own (``profile.values``), when the caller has it."""
-    value_set = profile.values if value_set is None else value_set
-    values, derived = value_set.numbers, value_set.derived
-    if _all_finite(derived) and len(derived) == _computable(tuple(values)):
-        return []  # every ratio the numbers allow was made, and is finite (a variant's doubts: 5 -> ~2 us)
+def doubts(profile: Profile) -> list[Anomaly]:
+    """The anomalies of ``profile``'s derived values that are not finite (see the docstring)."""
+    values, derived = profile.values.numbers, profile.values.derived
     out: list[Anomaly] = []
     for spec in derived_specs():
         made = derived.get(spec.name)
@@ -39,23 +32,6 @@ def doubts(profile: Profile, value_set: ValueSet | None = None) -> list[Anomaly]
         if all(name in values for name in spec.inputs):
             out += _doubts_of(spec, values)
     return _once_per_input(out)
-
-
-# names of the numbers -> how many derived metrics the value set makes from them. Remembered for 256
-# sets of names: names come from input files.
-@lru_cache(maxsize=256)
-def _computable(names: tuple[str, ...]) -> int:
-    return len(ready_derivations(set(names)))
-
-
-def _all_finite(derived: Mapping[str, Metric]) -> bool:
-    """Whether every derived value is a finite number (their sum is: NaN or an infinity when one is
-    not, an error for text or an int beyond a float's range)."""
-    try:
-        total = sum(map(_VALUE, derived.values()), 0.0)
-    except (TypeError, OverflowError):
-        return False
-    return total - total == 0.0
 
 
 def _once_per_input(found: list[Anomaly]) -> list[Anomaly]:

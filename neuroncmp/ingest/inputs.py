@@ -140,10 +140,9 @@ def _folders_for_manifests(paths: list[Path], out: InputSet) -> list[Path]:
 
 def _sidecars(paths: list[Path], out: InputSet) -> None:
     """Sidecars given or found beside a profile are joined to it; the rest are inputs."""
-    # each path's name read once: a bulk add assembles each of thousands of files on its own
     sidecar_stems = [_sidecar_stem(p) for p in paths]
     profiles = [p for p, stem in zip(paths, sidecar_stems) if stem is None]
-    keys = [(_folder(p), _stem(p)) for p in profiles]
+    keys = [(_folder(p), p.stem) for p in profiles]
     by_stem = dict(zip(keys, profiles))
     for path, stem in zip(paths, sidecar_stems):
         if stem is None:
@@ -161,7 +160,7 @@ def _sidecars(paths: list[Path], out: InputSet) -> None:
             out.sidecars.setdefault(owner, []).append(path)
             out.notes.append(f"{path}: joined to {owner.name} as its sidecar")
     for index, profile in enumerate(profiles):
-        folder, stem = keys[index] if index < len(keys) else (_folder(profile), _stem(profile))
+        folder, stem = keys[index] if index < len(keys) else (_folder(profile), profile.stem)
         if _has_sidecars(folder, stem) and profile.is_file() and entry_for(profile) is None:
             _beside(profile, out)
     out.paths = profiles
@@ -181,23 +180,16 @@ def beside(profile: Path) -> list[Path]:
     ``b16.all_results.json``, ...)."""
     if _sidecar_stem(profile):
         return []
-    stem, listed = _stem(profile), names_if_remembered(_folder(profile))
-    # inside remembered() the folder's listing (made once) says which may exist: a bulk add
-    # looked for three files beside each of thousands, three stats a file (~5 % of the add)
+    stem, listed = profile.stem, names_if_remembered(_folder(profile))
+    # inside remembered() the folder's listing (made once) says which may exist
     found = [profile.parent / f"{stem}{ending}" for ending in SIDECAR_ENDINGS
              if listed is None or f"{stem}{ending}" in listed]
     return [p for p in found if p.is_file() and p != profile]
 
 
 def _folder(path: Path) -> str:
-    """A file's folder as a key: normalised, not resolved (a resolve costs a stat per part).
-
-    Read off the path's own text (written once, then kept by the Path) rather than its parent's
-    (a new Path, written out at each look: a third of assembling 500 files); the same text but
-    where the last part is not a name ("." or "..")."""
-    if path.name in ("", ".."):
-        return os.path.normpath(os.path.abspath(path.parent))
-    return os.path.dirname(os.path.abspath(path))
+    """A file's folder as a key: normalised, not resolved (a resolve costs a stat per part)."""
+    return os.path.normpath(os.path.abspath(path.parent))
 
 
 def _has_sidecars(folder: str, stem: str) -> bool:
@@ -206,10 +198,6 @@ def _has_sidecars(folder: str, stem: str) -> bool:
     files one by one)."""
     names = names_in(folder)
     return any(stem + ending in names for ending in SIDECAR_ENDINGS)
-
-
-def _stem(path: Path) -> str:
-    return path.stem  # the name without its last suffix (pathlib's rule), the name read once
 
 
 def _sidecar_stem(path: Path) -> str | None:

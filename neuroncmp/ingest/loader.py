@@ -36,18 +36,15 @@ def load(path: str | Path, format: str | None = None) -> list[Profile]:
     """
     with limits.held():
         profiles = _read(Path(path), format)
-    _check(profiles)
-    return profiles
+    return _check(profiles)
 
 
-def _check(profiles: list[Profile]) -> None:
+def _check(profiles: list[Profile]) -> list[Profile]:
     """Stated batch sizes checked, the missing ones inferred once across the whole set, then every
-    profile checked for anomalies (its value set is built here, with its final batch size)."""
+    profile checked for anomalies: read-only from here on."""
     for profile in profiles:
         validate.batch_size(profile)
-    infer_batch_sizes(profiles)
-    for profile in profiles:
-        anomalies.check(profile)
+    return [anomalies.checked(profile) for profile in infer_batch_sizes([p.freeze() for p in profiles])]
 
 
 def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Profile]:
@@ -69,8 +66,7 @@ def load_set(paths: Iterable[str | Path], format: str | None = None) -> tuple[li
                 for sidecar in chosen.sidecars.get(path, []):
                     _merge_sidecar(loaded[0], sidecar)
             profiles += loaded
-    _check(profiles)
-    return profiles, chosen.notes
+    return _check(profiles), chosen.notes
 
 
 def input_files(path: str | Path) -> list[Path]:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from functools import lru_cache
-from itertools import repeat
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import catalog
 from .. import units as u
@@ -21,14 +19,6 @@ _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 _SPECIAL = {f"{sign}{word}": float(f"{sign}{word}") for sign in ("", "+", "-")
             for word in ("nan", "inf", "infinity")}
 MAX_DIGITS = 300  # longer integers are beyond a float's range: read as an infinity (and flagged)
-# Raw -> canonical conversions that are a division by a power of ten a float holds exactly
-# (``ns`` -> ``s``): for whole numbers a float holds exactly (up to 2**53) the float quotient is
-# the conversion's result (``_from_raw_unit``); other values take the exact Decimal route.
-_EXACT_DIVISORS = {("ns", u.SECOND): 1e9}
-_EXACT_INT = 2**53
-# Metric's own ``__new__`` is a Python function around this call: made directly, the record is
-# the same at a fraction of the cost (a summary-json holds some 80 values per profile).
-_new = tuple.__new__
 
 
 def number(text: str) -> int | float | None:
@@ -57,12 +47,6 @@ def raw_metric(path: str, where: str, key: str, value: Any, group: str | None = 
     A numeric metric given text, or a text metric given a list, is bad input: it raises
     ``ParseError`` naming the key rather than guessing.
     """
-    kind = type(value)
-    if kind is float or kind is int:
-        plain = _plain(key)
-        if plain is not None:  # the common case, decided by one cached test
-            name, unit, spec_group = plain
-            return _new(Metric, (name, value, unit, repr(value), group or spec_group))
     spec = catalog.lookup(key)
     name, group = spec.name, group or spec.group
     if spec.unit == u.TEXT or (isinstance(value, bool) and not spec.catalogued):
@@ -73,27 +57,6 @@ def raw_metric(path: str, where: str, key: str, value: Any, group: str | None = 
         raise ParseError(path, f"{where}, key '{key}'", f"a number ({spec.kind}, {spec.raw_unit})",
                          f"{type(value).__name__} {value!r:.40}")
     return Metric(name, _from_raw_unit(value, spec.raw_unit, spec.unit), spec.unit, repr(value), group)
-
-
-@lru_cache(maxsize=4096)
-def _plain(key: str) -> tuple[str, str, str] | None:
-    """(name, unit, group) when ``key``'s numbers are kept as read: a numeric metric whose raw
-    unit is its unit and whose name is not blank. Only for exact ``int`` and ``float`` values
-    (``raw_metric`` checks): bools, numpy scalars and text take the full checks."""
-    spec = catalog.lookup(key)
-    if spec.unit == u.TEXT or spec.raw_unit != spec.unit or not spec.name.strip():
-        return None
-    return spec.name, spec.unit, spec.group
-
-
-@lru_cache(maxsize=4096)
-def _plain_text(key: str) -> tuple[str, str] | None:
-    """(name, group) when a ``str`` value of ``key`` is kept as read (what ``raw_metric`` does
-    with text for a text metric, or for an uncatalogued one) and the name is not blank."""
-    spec = catalog.lookup(key)
-    if (spec.unit != u.TEXT and spec.catalogued) or not spec.name.strip():
-        return None
-    return spec.name, spec.group
 
 
 def _text_metric(path: str, where: str, key: str, spec: catalog.MetricSpec, value: Any,
@@ -108,11 +71,6 @@ def _text_metric(path: str, where: str, key: str, spec: catalog.MetricSpec, valu
 def _from_raw_unit(value: int | float, raw_unit: str, unit: str) -> int | float:
     if raw_unit == unit or (isinstance(value, float) and not math.isfinite(value)):
         return value
-    divisor = _EXACT_DIVISORS.get((raw_unit, unit))
-    if divisor is not None and type(value) is int and -_EXACT_INT <= value <= _EXACT_INT:
-        # Both operands are exact floats, so the quotient is the correctly rounded value of
-        # value / 10**k: the same float the Decimal product below gives, without Decimal.
-        return value / divisor
     converted = u.to_canonical(repr(value), raw_unit)
     if converted is None or converted[1] != unit:
         raise ValueError(f"catalog raw unit {raw_unit!r} does not convert to {unit!r}")
@@ -159,91 +117,14 @@ def note_repeated(profile: Profile, obj: Any, where: str,
 
 def add_raw_block(profile: Profile, path: str, where: str, block: dict[str, Any]) -> None:
     """``add_metric(profile, raw_metric(path, where, key, value), where)`` for each pair of a flat
-    JSON object, in order; a nested value or a null is not a metric (recorded as skipped).
-
-    A block of plain numbers and text only (most of a summary-json, some 80 values a profile)
-    whose keys and value types were seen before is added in one step (``_Layout``), with the same
-    result; a plain value whose metric the profile does not have yet is added directly.
-    """
-    metrics = profile.metrics
-    if not metrics:
-        values = tuple(block.values())
-        layout = _layout(tuple(block), tuple(map(type, values)))
-        if layout is not None:
-            # str() of an int or a float is its repr, of a str the str itself: the raw text as below
-            made = list(map(_new, repeat(Metric), zip(layout.names, values, layout.units, map(str, values),
-                                                      layout.groups)))
-            for index in layout.converted:  # a unit to convert (``_ns``): the full way
-                made[index] = raw_metric(path, where, layout.keys[index], values[index])
-            metrics.update(zip(layout.names, made))
-            return
+    JSON object, in order; a nested value or a null is not a metric (recorded as skipped)."""
     for key, value in block.items():
-        kind = type(value)
-        if kind is float or kind is int:
-            plain = _plain(key)
-            if plain is not None and plain[0] not in metrics:
-                name, unit, group = plain
-                metrics[name] = _new(Metric, (name, value, unit, repr(value), group))
-                continue
-        elif kind is str:  # versions, instance type: a few a profile, each ~2 us the full way
-            named = _plain_text(key)
-            if named is not None and named[0] not in metrics:
-                metrics[named[0]] = _new(Metric, (named[0], value, u.TEXT, value, named[1]))
-                continue
         if isinstance(value, (dict, list)):
-            profile.skipped.append(Skipped(f"{where}, key '{key}'", repr(value)[:60],
-                                           "nested value, not a metric"))
+            profile.skipped.append(Skipped(f"{where}, key '{key}'", repr(value)[:60], "nested value, not a metric"))
         elif value is None:
             profile.skipped.append(Skipped(f"{where}, key '{key}'", "null", "no value"))
         else:
             add_metric(profile, raw_metric(path, where, key, value), where)
-
-
-class _Layout(NamedTuple):
-    """What ``add_raw_block`` makes of a block's keys, given their values' types: the metrics'
-    names, units and groups, in order, and the places of the numbers whose unit is converted."""
-
-    keys: tuple[str, ...]
-    names: tuple[str, ...]
-    units: tuple[str, ...]
-    groups: tuple[str, ...]
-    converted: tuple[int, ...]
-
-
-# (keys, value types) -> their layout, or None where a key takes the full checks (a nested value, a
-# null, a bool, a name given twice). A run's blocks share keys and types: decided once (remembered for
-# 256 layouts: keys come from input files), a block's metrics are then made in C loops (a variant's
-# block: 611k -> 545k instructions, callgrind; most of the rest is repr of each number, the raw text).
-@lru_cache(maxsize=256)
-def _layout(keys: tuple[str, ...], types: tuple[type, ...]) -> _Layout | None:
-    names, units, groups, converted = [], [], [], []
-    for index, (key, kind) in enumerate(zip(keys, types)):
-        if kind is float or kind is int:
-            plain = _plain(key) or _converted(key)
-            if plain is not None and plain[1] == "":
-                converted.append(index)
-        elif kind is str:
-            text = _plain_text(key)
-            plain = None if text is None else (text[0], u.TEXT, text[1])
-        else:
-            return None
-        if plain is None:
-            return None
-        names.append(plain[0])
-        units.append(plain[1])
-        groups.append(plain[2])
-    if len(set(names)) < len(names):
-        return None
-    return _Layout(keys, tuple(names), tuple(units), tuple(groups), tuple(converted))
-
-
-def _converted(key: str) -> tuple[str, str, str] | None:
-    """(name, "", group) when ``raw_metric`` converts ``key``'s numbers to the catalog's unit
-    (``_ns`` -> s) and adds them under a name that is not blank."""
-    spec = catalog.lookup(key)
-    if spec.unit == u.TEXT or spec.raw_unit == spec.unit or not spec.name.strip():
-        return None
-    return spec.name, "", spec.group
 
 
 def add_metric(profile: Profile, metric: Metric, where: str) -> None:

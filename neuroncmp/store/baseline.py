@@ -94,7 +94,7 @@ def _rebuild(rows: StoredRows, runs: list[Run]) -> list[Profile]:
         built[run].metrics[name] = Metric(name, number, unit, str(number), group)
     for run, device, core, usage, label, amount in rows.memory:
         built[run].memory.append(MemoryRow(device, core, usage, label, amount))
-    return [built[r.run] for r in runs]
+    return [built[r.run].freeze() for r in runs]
 
 
 def _restore(name: str, value: float) -> int | float:

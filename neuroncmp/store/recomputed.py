@@ -81,7 +81,7 @@ def _profile(numbers: Mapping[str, float], units: Mapping[str, str], batch_size:
     """A profile of one run's stored values, for its value set (as ``baseline`` rebuilds one)."""
     metrics = {name: Metric(name, value, units[name], str(value), _group(name)) for name, value in numbers.items()}
     return Profile(Source("store", "store"), "run", {"batch_size": batch_size} if batch_size else {},
-                   metrics=metrics)
+                   metrics=metrics).freeze()
 
 
 @lru_cache(maxsize=256)

@@ -6,7 +6,6 @@ object of metrics (hand-trimmed files), and the full ``json`` output's ``{"summa
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -24,21 +23,11 @@ NAME = "summary-json"
 def parse(text: str, path: str) -> list[Profile]:
     """Every profile of every JSON document in ``text`` (a log may hold two ``view`` outputs)."""
     found = documents(text, path)
-    stem = _stem(path)
+    stem = Path(path).stem
     if len(found) == 1:
         return _document(found[0][1], path, stem)
     return [profile for number, (line, data) in enumerate(found, 1)
             for profile in _document(data, path, f"{stem}-{number}", f"document {number} (line {line})")]
-
-
-def _stem(path: str) -> str:
-    """``Path(path).stem``, read off the text when its last part is a plain name (making the Path
-    was 23k instructions of a 4 KiB profile's 950k parse, callgrind)."""
-    name = os.path.basename(path)
-    if not name or name == "." or (os.altsep is not None and os.altsep in name):
-        return Path(path).stem  # a trailing separator, a "." part: pathlib says what the name is
-    dot = name.rfind(".")  # PurePath.stem's own rule
-    return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
 def _document(data: Any, path: str, stem: str, where: str = "") -> list[Profile]:
