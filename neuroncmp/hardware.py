@@ -46,7 +46,6 @@ memory table does not list it: "around 2 GB" of 64 or 128 MB buffers on trn1/inf
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import NamedTuple
 
 GIB = 2**30
@@ -109,13 +108,7 @@ _DEVICE_TYPES = {"trainium": "trn1", "trainium2": "trn2", "inferentia2": "inf2"}
 def family_of(instance_type: object) -> str | None:
     """``trn1.2xlarge`` -> ``trn1``, ``trn2u.48xlarge`` -> ``trn2``, a device type ``trainium2`` ->
     ``trn2``; None when unknown."""
-    return _family_of_text(str(instance_type or "").lower())
-
-
-# A run's profiles name the same few types, and the load's checks ask for each profile's clock
-# (a regex each: ~5k instructions a variant). Remembered for 64 texts: they come from input files.
-@lru_cache(maxsize=64)
-def _family_of_text(text: str) -> str | None:
+    text = str(instance_type or "").lower()
     if text in _DEVICE_TYPES:
         return _DEVICE_TYPES[text]
     match = _FAMILY.match(text.split(".")[0])

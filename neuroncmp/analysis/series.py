@@ -18,11 +18,7 @@ from typing import NamedTuple, TypeGuard
 from .. import per_sample as basis
 from ..comparison.result import Side
 from ..comparison.suspects import suspects
-from ..model import (
-    Metric,
-    ValueSet,
-    finite_numbers,  # the one rule of a finite number
-)
+from ..model import Metric
 from ..stats import median
 from ..units import is_finite
 
@@ -100,8 +96,6 @@ def axis(sides: list[Side]) -> Axis:
     points = tuple(_point(batch, group) for batch, group in sorted(by_batch.items()))
     notes = tuple(f"b{p.batch_size}: {' and '.join(p.labels)} merged (median of their values)"
                   for p in points if len(p.labels) > 1)
-    # by label (a side's is its own): ``side not in main`` compared the records field by field, and
-    # took 125,000 comparisons (a fifth of the findings' time) for 500 variants at one batch size
     on_axis = {side.label for side in main}
     alternatives = tuple(side for side in known if side.label not in on_axis)
     unknown = tuple(side.label for side in sides if not side.batch_size)
@@ -116,38 +110,17 @@ def _point(batch: int, sides: list[Side]) -> Point:
 
 def medians(sides: list[Side]) -> dict[str, float]:
     """Every numeric value of ``sides`` by name, the median of their captures."""
-    if len(sides) == 1 and len(sides[0].profiles) == 1:  # one capture (the usual point): its own values
-        return usable_numbers(sides[0].profiles[0].values)
-    every = [profile.values for side in sides for profile in side.profiles]
-    collected: dict[str, list[float]] = {name: [] for name in dict.fromkeys(chain.from_iterable(v.all for v in every))}
+    every = [profile.values.all for side in sides for profile in side.profiles]
+    collected: dict[str, list[float]] = {name: [] for name in dict.fromkeys(chain.from_iterable(every))}
     for values in every:  # the names in order of first appearance, usable or not, as read
-        for name, value in usable_numbers(values).items():
+        for name, value in usable_values(values).items():
             collected[name].append(value)
     return {name: median(numbers) for name, numbers in collected.items() if numbers}
 
 
-def usable_numbers(values: ValueSet) -> dict[str, float]:
-    """``usable_values(values.all)``, from the finite numbers the value set holds already (found once, at
-    load) and the derived values: the same names in the same order when no derived metric takes a
-    measured one's name and ``batch_size`` is not measured (``numbers`` then ends with the profile's
-    batch size), else the general rule. A profile's 95 values: 24 -> 9 us; the "bound by" line and
-    the findings read 500 sides each."""
-    measured, derived = values.measured, values.derived
-    if "batch_size" in measured or not derived.keys().isdisjoint(measured.keys()):  # views: the smaller one walked
-        return usable_values(values.all)
-    numbers = values.numbers
-    usable = {name: value for name, value in numbers.items() if type(value) is not bool} \
-        if bool in set(map(type, numbers.values())) else dict(numbers)  # a bool is rare: a copy (5 -> 2 us)
-    usable.pop("batch_size", None)  # the profile's, added to its numbers: not one of its values
-    if derived:
-        usable.update(usable_values(derived))
-    return usable
-
-
 def usable_values(values: Mapping[str, Metric]) -> dict[str, float]:
-    """``{name: value}`` of the ``_usable`` values: the profile's finite numbers (``model``'s rule, which
-    tells a float or an int without a call), a bool not among them."""
-    return {name: value for name, value in finite_numbers(values).items() if type(value) is not bool}
+    """``{name: value}`` of the ``_usable`` values."""
+    return {name: metric.value for name, metric in values.items() if _usable(metric.value)}
 
 
 def _usable(value: object) -> TypeGuard[float]:

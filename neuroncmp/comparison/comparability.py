@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cache
-from typing import Any
 
 from .. import stats
-from ..catalog import canonical_name, lookup
+from ..catalog import lookup
 from ..choices import SAMPLE, ShownBasis
 from ..model import Profile
 from ..units import format_value
@@ -128,52 +126,9 @@ def _only_in_warnings(only_in: Mapping[str, tuple[str, ...]], labels: list[str])
 
 
 def _stated(sides: list[Side]) -> dict[str, list[frozenset[str]]]:
-    """Per key of ``KEYS``, per side: the values its captures state (each read once: O(sides x keys)).
-    Equal sets are one object: 500 sides stating the same versions made 6,000 sets, and the garbage
-    collector's walks of them (and of every loaded profile) cost more than building them."""
-    made: dict[frozenset[str], frozenset[str]] = {}
-    one: dict[str | None, frozenset[str]] = {}  # a single capture's value as text (None: none) -> its set
-    stated: dict[str, list[frozenset[str]]] = {key: [] for key in KEYS}
-    for side in sides:
-        if len(side.profiles) == 1:  # the usual side: one capture, a value or none per key, no set built
-            for key, text in zip(KEYS, stated_texts(side.profiles[0]), strict=True):
-                states = one.get(text)
-                if states is None:
-                    states = one[text] = frozenset() if text is None else frozenset((text,))
-                stated[key].append(states)
-        else:
-            for key in KEYS:
-                states = frozenset(str(value) for p in side.profiles if (value := p.info(key)) is not None)
-                stated[key].append(made.setdefault(states, states))
-    return stated
-
-
-@cache
-def _canonical_keys() -> tuple[tuple[str, str], ...]:
-    """Each of ``KEYS`` and its catalog name (``Profile.info`` resolves it again at every call)."""
-    return tuple((key, canonical_name(key)) for key in KEYS)
-
-
-def stated_texts(profile: Profile) -> list[str | None]:
-    """``str(profile.info(key))`` of each of ``KEYS``, None where it states none (the metadata first,
-    then a metric or Trainer value: ``Profile.info`` and ``Profile.value``, their names resolved
-    once; 500 sides' 6,000 reads: 4.4 -> 1 ms)."""
-    metadata, metrics, training = profile.metadata, profile.metrics, profile.training  # read once, not per key
-    texts: list[str | None] = []
-    for key, name in _canonical_keys():
-        if key in metadata:
-            value = metadata[key]
-        else:
-            metric = metrics.get(name) or training.get(name)
-            value = None if metric is None else metric.value
-        texts.append(None if value is None else str(value))
-    return texts
-
-
-def _value(profile: Profile, name: str) -> Any:
-    """``profile.value(name)`` of a catalog name (resolved once, not at every call)."""
-    metric = profile.metrics.get(name) or profile.training.get(name)
-    return None if metric is None else metric.value
+    """Per key of ``KEYS``, per side: the values its captures state."""
+    return {key: [frozenset(str(value) for p in side.profiles if (value := p.info(key)) is not None)
+                  for side in sides] for key in KEYS}
 
 
 def _differs(sides: list[Side], key: str, stated: list[frozenset[str]]) -> str | None:
@@ -293,24 +248,16 @@ def _anomaly_warnings(sides: list[Side]) -> list[str]:
     return out
 
 
-@cache
-def _eval_names() -> tuple[str, str, str]:
-    """The catalog names of the eval set's size, rate and runtime (500 sides read each twice)."""
-    return (canonical_name("eval_samples"), canonical_name("eval_samples_per_second"),
-            canonical_name("eval_runtime"))
-
-
 EVAL_SET_TOLERANCE = 0.05  # eval sizes implied by rounded rates and runtimes agree within ~1 %
 
 
 def eval_set_size(profile: Profile) -> float | None:
     """Samples in the eval set: ``eval_samples`` when the Trainer wrote it, else
     ``eval_samples_per_second x eval_runtime`` (both are end-to-end figures of the same pass)."""
-    samples, per_second, seconds = _eval_names()
-    stated = _value(profile, samples)
+    stated = profile.value("eval_samples")
     if isinstance(stated, (int, float)):
         return float(stated)
-    rate, runtime = _value(profile, per_second), _value(profile, seconds)
+    rate, runtime = profile.value("eval_samples_per_second"), profile.value("eval_runtime")
     if isinstance(rate, (int, float)) and isinstance(runtime, (int, float)):
         return rate * runtime
     return None

@@ -9,6 +9,7 @@ compared per sample when batch sizes are known.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from itertools import chain
 from typing import Any
 
@@ -95,9 +96,7 @@ def _withheld(row: Row, variants: frozenset[int]) -> Row:
                          for index, verdict in enumerate(columns.verdict))
         return columns._replace(verdict=verdicts)
 
-    return Row(row.name, row.spec, row.unit, row.band, row.variants, deltas(row.step),
-               None if row.sample is None else deltas(row.sample), row.n_baseline, row.n_variant,
-               row.spread_baseline, row.spread_variant, row.suspect)
+    return replace(row, step=deltas(row.step), sample=None if row.sample is None else deltas(row.sample))
 
 
 def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[Basis, Order, Bands]:

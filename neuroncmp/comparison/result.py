@@ -6,10 +6,7 @@ A ``Comparison`` holds every row (one per metric). A ``Row`` holds its variants'
 variant, all computed by ``compare()``. ``row.cells`` gives the same values as one ``Cell`` per
 variant, each with a ``Delta`` per basis, made when first read (``comparison.rows[i].cells[j].step.relative``
 reads as it always did); the renderers read the columns. Selecting, filtering and sorting rows is a
-separate, cheap step (``view.select``).
-
-Records are NamedTuples (immutable); a ``Row`` is a small immutable slotted class (it keeps its cells once made); the
-``Comparison`` container is a frozen dataclass, so the notebook API can subclass it.
+separate, cheap step (``view.select``). Records are NamedTuples or frozen dataclasses.
 """
 
 from __future__ import annotations
@@ -17,8 +14,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
-from itertools import repeat
 from typing import Any, NamedTuple, cast
 
 from ..catalog import MetricSpec, resolve_metric, suggestion
@@ -97,13 +92,6 @@ class Cell(NamedTuple):
         return self.sample if basis == SAMPLE and self.sample is not None else self.step
 
 
-_new = tuple.__new__  # a record made from its items without NamedTuple.__new__'s Python frame
-
-
-_DELTA = partial(_new, Delta)  # a Delta of a tuple of its fields (``map`` over zipped columns)
-_CELL = partial(_new, Cell)
-
-
 class Deltas(NamedTuple):
     """One row's deltas in one basis, as columns: an entry per variant (in the comparison's order).
     ``at(i)`` is the ``Delta`` of variant ``i``; a variant with no value in this basis (per sample:
@@ -128,42 +116,28 @@ class Deltas(NamedTuple):
 
     def made(self, index: int) -> Delta:
         """The ``Delta`` of variant ``index``, which has one in this basis (per step every variant has)."""
-        return _new(Delta, (self.basis, self.baseline, self.variant[index], self.delta[index], self.relative[index],
-                            self.points[index], self.ratio[index], self.verdict[index], self.p_value[index],
-                            self.in_band[index]))
+        return Delta(self.basis, self.baseline, self.variant[index], self.delta[index], self.relative[index],
+                     self.points[index], self.ratio[index], cast("Verdict", self.verdict[index]),
+                     self.p_value[index], self.in_band[index])
 
     def all(self) -> tuple[Delta | None, ...]:
-        """``at(i)`` of every variant, made in one pass of ``map`` and ``zip`` (no Python frame a record:
-        500 variants' 68,500 deltas in 55 ms against 87 by ``made`` each, the same at 8 profiles)."""
-        n = len(self.verdict)
-        made = map(_DELTA, zip(repeat(self.basis, n), repeat(self.baseline, n), self.variant, self.delta,
-                               self.relative, self.points, self.ratio, self.verdict, self.p_value, self.in_band))
-        if None not in self.verdict:
-            return tuple(made)
-        return tuple(None if verdict is None else delta for verdict, delta in zip(self.verdict, made, strict=True))
+        """``at(i)`` of every variant."""
+        return tuple(self.at(index) for index in range(len(self.verdict)))
 
     @classmethod
     def of(cls, basis: ShownBasis, baseline: Any, deltas: Sequence[Delta | None]) -> Deltas:
         """The columns of ``deltas`` (one per variant, None where a variant has none in this basis)."""
-        if None not in deltas:
-            return _new(cls, (basis, baseline, *tuple(zip(*deltas, strict=True))[2:]))  # transposed at once
-        filled = [_NO_DELTA if delta is None else delta for delta in deltas]
-        return _new(cls, (basis, baseline, *tuple(zip(*filled, strict=True))[2:]))
+        filled = [_NO_DELTA if delta is None else delta[2:] for delta in deltas]
+        return cls(basis, baseline, *zip(*filled, strict=True))
 
 
-_NO_DELTA = (None, None, None, None, None, None, None, None, None, False)  # a variant's entries, no value
+_NO_DELTA = (None, None, None, None, None, None, None, False)  # a variant's entries, no value
 
 
+@dataclass(frozen=True)
 class Row:
     """One metric across all variants, as columns (``step``, ``sample``: ``Deltas``; the cells' other
-    fields a tuple each). ``cells`` are the same values as one ``Cell`` record per variant, made when
-    first read: a 500-variant comparison builds 2,700 tuples in place of 180,000 records (compare
-    200 -> 50 ms, the collector's share of it gone). Immutable; equal to a row of the same values."""
-
-    __slots__ = ("_cells", "_shown", "band", "n_baseline", "n_variant", "name", "sample", "spec", "spread_baseline",
-                 "spread_variant", "step", "suspect", "unit", "variants")
-    _FIELDS = ("name", "spec", "unit", "band", "variants", "step", "sample", "n_baseline", "n_variant",
-               "spread_baseline", "spread_variant", "suspect")  # the arguments, in order
+    fields a tuple each). ``cells`` are the same values as one ``Cell`` record per variant."""
 
     name: str
     spec: MetricSpec
@@ -177,28 +151,6 @@ class Row:
     spread_baseline: tuple[float, float] | None
     spread_variant: tuple[tuple[float, float] | None, ...]
     suspect: tuple[str | None, ...]  # per variant: why its values (or the baseline's) cannot be trusted
-    _cells: tuple[Cell, ...] | None
-    _shown: dict[ShownBasis, tuple[Delta, ...]] | None
-
-    def __init__(self, name: str, spec: MetricSpec, unit: str, band: Band, variants: tuple[str, ...],
-                 step: Deltas, sample: Deltas | None, n_baseline: int, n_variant: tuple[int, ...],
-                 spread_baseline: tuple[float, float] | None, spread_variant: tuple[tuple[float, float] | None, ...],
-                 suspect: tuple[str | None, ...]) -> None:
-        fixed = object.__setattr__  # one call a field, no loop: 137 rows of 8 profiles, a cold diff's every row
-        fixed(self, "name", name)
-        fixed(self, "spec", spec)
-        fixed(self, "unit", unit)
-        fixed(self, "band", band)
-        fixed(self, "variants", variants)
-        fixed(self, "step", step)
-        fixed(self, "sample", sample)
-        fixed(self, "n_baseline", n_baseline)
-        fixed(self, "n_variant", n_variant)
-        fixed(self, "spread_baseline", spread_baseline)
-        fixed(self, "spread_variant", spread_variant)
-        fixed(self, "suspect", suspect)
-        fixed(self, "_cells", None)
-        fixed(self, "_shown", None)
 
     @classmethod
     def of_cells(cls, name: str, spec: MetricSpec, unit: str, band: Band, cells: tuple[Cell, ...]) -> Row:
@@ -210,68 +162,29 @@ class Row:
                    None if sample is None else Deltas.of(sample.basis, sample.baseline, samples),
                    n_baseline[0], n_variant, spread_baseline[0], spreads, suspect)
 
-    def _fields(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, field) for field in self._FIELDS)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"Row is immutable: cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Row is immutable: cannot delete {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Row) and type(self) is type(other) and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __reduce__(self) -> tuple[type[Row], tuple[Any, ...]]:
-        return type(self), self._fields()
-
     @property
     def cells(self) -> tuple[Cell, ...]:
-        """A ``Cell`` per variant, made once, when first read."""
-        cells = self._cells
-        if cells is None:
-            n, sample = len(self.variants), self.sample
-            cells = tuple(map(_CELL, zip(self.variants, self.step.all(), repeat(None, n) if sample is None
-                                         else sample.all(), repeat(self.n_baseline, n), self.n_variant,
-                                         repeat(self.spread_baseline, n), self.spread_variant, self.suspect)))
-            object.__setattr__(self, "_cells", cells)
-        return cells
+        """A ``Cell`` per variant."""
+        return tuple(self.cell(index) for index in range(len(self.variants)))
 
     def cell(self, index: int) -> Cell:
         """The cell of variant ``index`` (0 is the first variant)."""
-        step = self.step.made(index)
         sample = None if self.sample is None else self.sample.at(index)
-        return _new(Cell, (self.variants[index], step, sample, self.n_baseline, self.n_variant[index],
-                           self.spread_baseline, self.spread_variant[index], self.suspect[index]))
+        return Cell(self.variants[index], self.step.made(index), sample, self.n_baseline, self.n_variant[index],
+                    self.spread_baseline, self.spread_variant[index], self.suspect[index])
 
     def shown(self, basis: ShownBasis) -> tuple[Delta, ...]:
-        """Each variant's delta in ``basis`` (``Cell.shown``: per step where it has no per-sample value),
-        made once, when first read (a renderer reads them for the values, the changes and the trend)."""
-        shown = self._shown
-        if shown is None:
-            shown = {}
-            object.__setattr__(self, "_shown", shown)
-        deltas = shown.get(basis)
-        if deltas is None:
-            sample = self.sample
-            if basis != SAMPLE or sample is None:
-                deltas = cast("tuple[Delta, ...]", self.step.all())  # per step, every variant has one
-            else:
-                deltas = cast("tuple[Delta, ...]", tuple(s or t for s, t in zip(sample.all(), self.step.all(),
-                                                                                 strict=True)))
-            shown[basis] = deltas
-        return deltas
+        """Each variant's delta in ``basis`` (``Cell.shown``: per step where it has no per-sample value)."""
+        steps = cast("tuple[Delta, ...]", self.step.all())  # per step, every variant has one
+        if basis != SAMPLE or self.sample is None:
+            return steps
+        return tuple(s or t for s, t in zip(self.sample.all(), steps, strict=True))
 
     def values(self, basis: ShownBasis) -> list[Any]:
         """Each variant's value in ``basis`` (``Cell.shown(basis).variant``), read from the columns."""
         step, sample = self.step, self.sample
         if basis != SAMPLE or sample is None:
             return list(step.variant)
-        if None not in sample.verdict:  # every variant has a per-sample value: the column as it is
-            return list(sample.variant)
         return [s if verdict is not None else v
                 for s, verdict, v in zip(sample.variant, sample.verdict, step.variant, strict=True)]
 
@@ -286,8 +199,6 @@ class Row:
         step, sample = cast("tuple[Verdict, ...]", self.step.verdict), self.sample  # per step every variant has one
         if basis != SAMPLE or sample is None:
             return step
-        if None not in sample.verdict:  # every variant has a per-sample verdict (the usual row: 500 variants, tally)
-            return cast("tuple[Verdict, ...]", sample.verdict)
         return tuple(s if s is not None else v for s, v in zip(sample.verdict, step, strict=True))
 
     def basis(self, basis: ShownBasis) -> ShownBasis:

@@ -9,9 +9,6 @@ names the limit and the variable.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from ..errors import LimitError, UsageError
 from ..escape import quote
@@ -24,37 +21,8 @@ SETTINGS = {
 }
 
 
-# The limits read so far inside ``held()`` (None: outside, read at each use).
-_HELD: ContextVar[dict[str, int] | None] = ContextVar("limits_held", default=None)
-
-
-@contextmanager
-def held() -> Iterator[None]:
-    """Within the block (one ``load``), each limit is read from the environment once, at its
-    first use: a file read asked five times (~0.6 us each, some 3 us of a 4 KiB profile's load).
-    A block inside another keeps the outer one's values."""
-    if _HELD.get() is not None:
-        yield
-        return
-    token = _HELD.set({})
-    try:
-        yield
-    finally:
-        _HELD.reset(token)
-
-
 def setting(name: str) -> int:
     """The limit ``name`` (a key of ``SETTINGS``): the environment's value, else the default."""
-    held = _HELD.get()
-    if held is None:
-        return _from_environment(name)
-    value = held.get(name)
-    if value is None:
-        value = held[name] = _from_environment(name)
-    return value
-
-
-def _from_environment(name: str) -> int:
     default = SETTINGS[name][0]
     text = os.environ.get(name, "").strip()
     if not text:

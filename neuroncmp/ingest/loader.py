@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import ParseError
 from ..model import Profile
-from . import anomalies, limits, validate
+from . import anomalies, validate
 from .batch_sizes import infer_batch_sizes
 from .decode import HEAD_BYTES, read_text
 from .inputs import assemble
@@ -34,9 +34,7 @@ def load(path: str | Path, format: str | None = None) -> list[Profile]:
     Values outside their kind's range are kept and flagged (``validate``); inputs beyond the
     limits (``limits``) are refused.
     """
-    with limits.held():
-        profiles = _read(Path(path), format)
-    return _check(profiles)
+    return _check(_read(Path(path), format))
 
 
 def _check(profiles: list[Profile]) -> list[Profile]:
@@ -57,8 +55,7 @@ def load_set(paths: Iterable[str | Path], format: str | None = None) -> tuple[li
     run folder, sidecars joined, the same content once), batch sizes inferred across the whole
     set, and the notes saying what the set assembly did."""
     profiles = []
-    # each folder's manifest read once for the set (a stat or two per file saved), each limit once
-    with remembered(), limits.held():
+    with remembered():  # each folder's manifest read once for the set
         chosen = assemble(paths)
         for path in chosen.paths:
             loaded = _read(path, format)
