@@ -47,7 +47,7 @@ def override(name: str, value: Any, shown_as: str | None = None, scale: float = 
 
 def number(name: str, value: Any, low: float, high: float, unit: str = "") -> float:
     """A finite real number in ``(low, high]`` (``low`` excluded: 0 is never a size or a rate)."""
-    from numbers import Real  # here: a diff checks no number (the module's ABCs, 0.2 ms of its start)
+    from numbers import Real  # here: a diff checks no number
 
     if isinstance(value, bool) or not isinstance(value, Real):
         raise UsageError(f"{shown(name, value)}: expected a number, found {_kind(value)}")

@@ -599,8 +599,7 @@ def guess(name: str) -> MetricSpec:
 
 @lru_cache(maxsize=1)
 def derived_specs() -> tuple[MetricSpec, ...]:
-    """The derived metrics' specs, built once: every profile loaded and every comparison asks
-    (a 500-variant diff asked 1,500 times, each a walk of the whole catalog)."""
+    """The derived metrics' specs."""
     return tuple(spec for spec in catalog().values() if spec.derived)
 
 
@@ -627,13 +626,6 @@ def value_range(spec: MetricSpec) -> tuple[float | None, float | None]:
 
 def group_rank(group: str) -> int:
     return GROUPS.index(group) if group in GROUPS else len(GROUPS)
-
-
-def resolve_name(name: str) -> str:
-    """``name`` as the catalog knows it: an alias resolved, else a prefix of catalogued names
-    (``mfu`` -> ``mfu_estimated_percent``, the shortest name it begins, as typed on a command
-    line); anything else unchanged (a store may hold uncatalogued metrics)."""
-    return resolve_metric(name)
 
 
 WILDCARDS = "*?["

@@ -10,12 +10,11 @@ import dataclasses
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from math import isfinite
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from . import catalog, conventions
 from .catalog import MetricSpec
-from .units import BYTE, format_value, quantity
+from .units import BYTE, format_value, is_finite, quantity
 
 Value = int | float | str
 P = TypeVar("P", bound="Profile")
@@ -268,10 +267,6 @@ class Profile:
         """The catalog's derived metrics whose inputs this profile has (``raw`` holds the formula)."""
         return self.values.derived
 
-    def numeric_values(self) -> Mapping[str, float]:
-        """The finite numbers derived metrics are computed from (``batch_size`` included)."""
-        return self.values.numbers
-
     def uncatalogued(self) -> list[str]:
         return [name for name, metric in self.metrics.items() if not metric.catalogued]
 
@@ -317,16 +312,8 @@ def value_set(profile: Profile) -> ValueSet:
 
 def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
     """The finite numbers among ``measured`` (a huge int sum is not one)."""
-    numbers: dict[str, float] = {}
-    for name, metric in measured.items():
-        value = metric.value
-        if isinstance(value, (int, float)):
-            try:
-                if isfinite(value):
-                    numbers[name] = value
-            except OverflowError:  # an integer beyond a float's range
-                pass
-    return numbers
+    return {name: metric.value for name, metric in measured.items()
+            if isinstance(metric.value, (int, float)) and is_finite(metric.value)}
 
 
 # A derived metric as the value set makes it: name, compute, unit, raw text (the formula), group.

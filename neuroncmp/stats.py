@@ -17,7 +17,7 @@ SAMPLES = 20_000
 
 
 def median(values: list[float]) -> float:
-    """The median (pyperf's six lines; ``statistics`` costs 10 ms to import)."""
+    """The median (not ``statistics``: it is slow to import for a command line)."""
     ordered = sorted(values)
     middle = len(ordered) // 2
     if len(ordered) % 2:

@@ -66,12 +66,7 @@ def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> 
     if entry is None:
         return None
     unit, factor, _ = entry
-    exact = _exact(number, factor, unit)
-    if exact is not None:
-        return exact, unit
-    # imported here: long or signed numbers only (a summary-json load and the memory tables of
-    # real exports never pay for it: 1.5 ms of a cold diff of the bundled run folder)
-    from decimal import Decimal, InvalidOperation
+    from decimal import Decimal, InvalidOperation  # here: a cold start that reads no display unit skips it
 
     try:
         value = Decimal(number)
@@ -81,40 +76,6 @@ def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> 
     if value.is_finite() and value and value.adjusted() + scale.adjusted() >= FLOAT_DIGITS:
         return (math.inf if value > 0 else -math.inf), unit  # beyond a float; Decimal would take seconds
     return _tidy(value * scale, unit), unit
-
-
-def _as_integer(factor: str) -> tuple[int, int]:
-    """A factor of ``DISPLAY_UNITS`` (``"1e-3"``, ``"0.01"``, ``"1024"``) as (coefficient, power of ten)."""
-    mantissa, _, power = factor.partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    return int(whole + fraction), int(power or 0) - len(fraction)
-
-
-_FACTORS = {factor: _as_integer(factor) for _, factor, _ in DISPLAY_UNITS.values()}
-_SHORT_DIGITS = 15  # with a factor's 13 digits at most, a product within Decimal's 28 (its default context)
-
-
-def _exact(number: str, factor: str, unit: str) -> int | float | None:
-    """``_tidy(Decimal(number) * Decimal(factor), unit)`` in integers, for an unsigned number of at
-    most 15 digits and no exponent (``4.9``, ``53.78``: what exports print); None for any other.
-
-    Decimal holds such a product exactly (at most 28 digits), and from the exact value both
-    results are exact here too: a whole unit rounds half to even as ``to_integral_value`` does,
-    and int-by-int true division is correctly rounded as ``float(Decimal)`` is."""
-    whole, _, fraction = number.partition(".")
-    digits = whole + fraction
-    if len(digits) > _SHORT_DIGITS or not digits.isascii() or not digits.isdigit():
-        return None
-    coefficient, power = _FACTORS[factor]
-    value, power = int(digits) * coefficient, power - len(fraction)
-    if power >= 0:
-        scaled: int = value * 10**power
-        return scaled if unit in _WHOLE_UNITS else float(scaled)
-    divisor: int = 10**-power
-    if unit not in _WHOLE_UNITS:
-        return value / divisor
-    quotient, remainder = divmod(value, divisor)
-    return quotient + (2 * remainder > divisor or (2 * remainder == divisor and quotient % 2 == 1))
 
 
 def _plain(number: str) -> int | float:
@@ -236,17 +197,12 @@ def format_value(value: Any, unit: str, scale: tuple[float, str] | None = None, 
     (or ``scale``, so a column reads in one unit); counts, cycles and plain ratios of 100,000 or
     more in short form (``160.6M``); ``with_unit=False`` leaves the unit to a column title.
     """
-    # A float in a numeric unit (most calls) skips the checks below: a message or a table cell
-    # formats thousands (a percent: 11.6k -> 10.1k instructions, callgrind)
-    if type(value) is not float or unit == TEXT:
-        if value is None:
-            return "-"
-        if isinstance(value, str) or unit == TEXT:
-            return str(value)
-        if not is_finite(value):
-            return non_finite(as_float(value))
-    elif value - value != 0.0:  # an infinity or NaN
-        return non_finite(value)
+    if value is None:
+        return "-"
+    if isinstance(value, str) or unit == TEXT:
+        return str(value)
+    if not is_finite(value):
+        return non_finite(as_float(value))
     if unit in _SHORT_UNITS and abs(value) >= 1e5:
         return compact(value)
     factor, label = scale or (_PERCENT if unit == FRACTION else pick_scale(value, unit))

@@ -6,7 +6,6 @@ The values asserted are read from the bundled profiles with ``json`` here, not f
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
@@ -14,10 +13,7 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from neuroncmp.choices import ABSENT, ADDED, BETTER, NEUTRAL, REMOVED, SUSPECT, UNCHANGED, WORSE
 from neuroncmp.cli import cli
-from neuroncmp.comparison.result import Delta, Deltas
-from neuroncmp.render.changes import change_with_mark, changes_once
 from neuroncmp.render.json_out import dumps, laid_out
 
 RUN = Path(__file__).parent.parent / "neuroncmp" / "examples" / "trn1-2xlarge-bs-sweep"
@@ -133,38 +129,3 @@ def test_laid_out_indents_the_given_levels_only():
     assert laid_out({3: True, "x": "ü"}) == '{\n  "3": true,\n  "x": "ü"\n}\n'  # keys as json writes them
 
 
-# ---- the change texts, remembered ----------------------------------------------------------------
-
-VERDICTS = (BETTER, WORSE, UNCHANGED, NEUTRAL, SUSPECT, ADDED, REMOVED, ABSENT)
-VALUES = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**15, 10**15),
-                   st.sampled_from([0.0, -0.0, 5e-324, 1e308, -1e308, 0.5, 0.50095, 1.0]))
-
-
-def _delta(b: float, v: float, fraction: bool, verdict: str, p_value: float | None, in_band: bool) -> Delta:
-    """A delta as the differ makes one from two numbers (comparison/cell_rules.py ``delta_of``)."""
-    change = v - b
-    return Delta("step", b, v, change, change / b if b else None, change * 100 if fraction else None,
-                 v / b if b else None, verdict, p_value, in_band)
-
-
-@given(st.lists(st.tuples(VALUES, VALUES, st.booleans(), st.sampled_from(VERDICTS),
-                          st.one_of(st.none(), st.floats(0, 1)), st.booleans()), max_size=30))
-def test_remembered_change_texts_are_the_written_ones(changes):
-    deltas = [_delta(*change) for change in changes] + [Delta("step", None, 1.0, None, None, None, None, ADDED),
-                                                         Delta("step", "a", "b", None, None, None, None, NEUTRAL)]
-    deltas += deltas[::-1]
-    without_p = [delta._replace(p_value=None) for delta in deltas]  # no p-value (one capture a side): read at once
-    for some in (deltas, without_p):
-        columns = Deltas.of("step", None, some)  # each delta's own baseline is not read by its change text
-        assert changes_once(columns) == [change_with_mark(delta) for delta in some]
-
-
-def test_a_relative_change_of_minus_zero_is_not_taken_for_plus_zero():
-    """The one pair of equal keys that read differently: a change so small against so large a
-    baseline that the relative change underflows to -0.0 or 0.0 (-0.00% and +0.00%)."""
-    up = _delta(1e308, 1e308 + 5e-324, False, UNCHANGED, None, False)._replace(delta=5e-324, relative=5e-324 / 1e308)
-    down = up._replace(baseline=-1e308, relative=5e-324 / -1e308)
-    assert (math.copysign(1, up.relative), math.copysign(1, down.relative)) == (1, -1)
-    for pair in ([up, down], [down, up], [up, up._replace(p_value=0.5)]):
-        assert changes_once(Deltas.of("step", None, pair)) == [change_with_mark(delta) for delta in pair]
-    assert change_with_mark(up) != change_with_mark(down)

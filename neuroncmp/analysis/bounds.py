@@ -29,7 +29,6 @@ them, the speedup estimate and the next bottleneck.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -134,9 +133,8 @@ def _engine_bound(values: Values, key: str, label: str, prefix: str) -> Bound | 
     return Missing(key, label, absent)
 
 
-@cache
 def _names(prefix: str) -> tuple[str, str, str, str]:
-    """An engine's metric names, formula and missing reason, written once (500 sides wrote them 17,000 times)."""
+    """An engine's metric names, formula and missing reason."""
     return (f"{prefix}_active_time", f"{prefix}_active_time_percent", f"{prefix}_active_time_percent x total_time",
             f"no {prefix}_active_time (nor its percent with total_time)")
 

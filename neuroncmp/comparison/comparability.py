@@ -183,8 +183,7 @@ def _numbers(side: Side) -> set[str]:
 
 
 def _shares_a_number(base: set[str], side: Side) -> bool:
-    """Whether ``side`` measures a number of one of ``base``'s names (``base & _numbers(side)``,
-    stopping at the first: the first name usually is, and a 500-side sweep read every value)."""
+    """Whether ``side`` measures a number of one of ``base``'s names."""
     measured = side.profiles[0].values.measured
     return any(name in measured and not isinstance(measured[name].value, str) for name in base)
 

@@ -93,9 +93,6 @@ class Failures(NamedTuple):
     def out_of_memory(self) -> tuple[Failed, ...]:
         return tuple(f for f in self.entries if f.out_of_memory)
 
-    def smallest_out_of_memory(self) -> Failed | None:
-        return min(self.out_of_memory, key=lambda f: f.batch_size, default=None)
-
 
 def failures_of(profiles: Iterable[Profile]) -> Failures:
     """The ``failed`` entries of every manifest that lists one of ``profiles``, each manifest once,

@@ -246,7 +246,7 @@ def _size(path: Path) -> int | None:
 
 
 def _digest(path: Path) -> str:
-    import hashlib  # only when two files share a name and size: ~5 ms of a cold start otherwise
+    import hashlib  # only when two files share a name and size
 
     with open(path, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()

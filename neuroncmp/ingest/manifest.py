@@ -218,8 +218,6 @@ def entry_for(path: Path) -> Entry | None:
     name = path.name
     if name == MANIFEST:
         return None
-    # the folder as text, without making ``path.parent`` (a Path made and hashed twice was most
-    # of a look in a folder without a manifest: 48k instructions, callgrind)
     folder = os.path.dirname(str(path)) or "."
     checked = _CHECKED.get()
     known = None if checked is None else checked.get((folder, name))

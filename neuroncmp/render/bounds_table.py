@@ -199,7 +199,7 @@ def bounds_markdown(labels: list[str], found: tuple[Bounds, ...], versions: bool
 
 
 def bounds_html(labels: list[str], found: tuple[Bounds, ...], versions: bool) -> list[str]:
-    """The table in HTML, its notes below (``html`` loads here: its entities take 17 ms to import)."""
+    """The table in HTML, its notes below (``html`` loads here: its entities are slow to import)."""
     import html
 
     header, rows, notes = bounds_table(labels, found, versions)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from ..choices import (
     ABSENT,
@@ -122,58 +122,13 @@ def change_with_mark(delta: Delta, sep: str = " ") -> str:
 
 
 def changes_with_marks(deltas: Deltas, sep: str = " ") -> list[str]:
-    """``change_with_mark`` of each variant of a row's columns, read from the columns (a ``Delta``
-    made each only where a p-value may make the mark ``?``: repeated captures)."""
-    if any(p_value is not None for p_value in deltas.p_value):
-        return [change_with_mark(deltas.made(i), sep) for i in range(len(deltas.verdict))]
-    out = []
-    for change, relative, points, ratio, verdict in zip(deltas.delta, deltas.relative, deltas.points,
-                                                        deltas.ratio, deltas.verdict, strict=True):
-        if verdict is None:  # no value in this basis: nothing to write
-            out.append("")
-            continue
-        out.append(_with_mark(_change(change, relative, points, ratio, verdict), MARK[verdict], sep))
-    return out
-
-
-def changes_once(deltas: Deltas) -> list[str]:
-    """``change_with_mark`` of each variant's delta in ``deltas`` (each has one), read from the columns,
-    each distinct change written once: the text depends only on the change and its verdict (delta,
-    relative, points, ratio, verdict; the p-value and band too where a p-value may make the mark
-    ``?``), which repeat across many variants (a 500-variant diff writes 68,500 changes, 15,107 of
-    them distinct: each written, then every variant's looked up at once). Equal numbers are written
-    alike whatever their type (``+.2f``, ``.3g``); a relative change of 0 is written for each: -0.0
-    equals 0.0 but reads ``-0.00%``."""
-    if deltas.p_value.count(None) != len(deltas.p_value):
-        return _changes_each(deltas)
-    verdicts = cast("tuple[Verdict, ...]", deltas.verdict)  # each variant has one in this basis
-    keys = list(zip(deltas.delta, deltas.relative, deltas.points, deltas.ratio, verdicts, strict=True))
-    written = {key: _with_mark(_change(*key), MARK[key[4]]) for key in dict.fromkeys(keys) if key[1] != 0}
-    texts = list(map(written.get, keys))
-    if None in texts:
-        return [_with_mark(_change(*key), MARK[key[4]]) if text is None else text for text, key in zip(texts, keys)]
-    return cast("list[str]", texts)
+    """``change_with_mark`` of each variant of a row's columns (``""`` where it has no value in this basis)."""
+    return ["" if delta is None else change_with_mark(delta, sep) for delta in deltas.all()]
 
 
 def _with_mark(change: str, marked: str, sep: str = " ") -> str:
     """``change_with_mark``'s text of a change and a mark."""
     return f"{change}{sep}{marked}" if change and marked else change or marked
-
-
-def _changes_each(deltas: Deltas) -> list[str]:
-    """``changes_once`` of a row with p-values (repeated captures): its ``Delta`` made for each change
-    not written yet, the mark read from it."""
-    written: dict[tuple[Any, ...], str] = {}
-    out = []
-    for index, key in enumerate(zip(deltas.delta, deltas.relative, deltas.points, deltas.ratio, deltas.verdict,
-                                    deltas.p_value, deltas.in_band, strict=True)):
-        text = written.get(key)
-        if text is None:
-            text = change_with_mark(deltas.made(index))
-            if key[1] != 0:
-                written[key] = text
-        out.append(text)
-    return out
 
 
 def word(delta: Delta) -> str:

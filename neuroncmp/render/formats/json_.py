@@ -9,7 +9,6 @@ baseline, points = 100 x delta for fractions); the CSV writes them out (docs/com
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...analysis.sweep import Sweep
@@ -26,7 +25,7 @@ from ..base import (
     StoreCheckReport,
     StoreRunsReport,
 )
-from ..changes import changes_once, changes_with_marks
+from ..changes import changes_with_marks
 from ..headline import headline, notes, report_bound_line
 from ..json_out import dumps, laid_out
 from ..metrics_text import spec_record
@@ -49,22 +48,10 @@ def _side(side: Side) -> dict[str, Any]:
             "sources": [str(p.source) for p in side.profiles]}
 
 
-def _written_each(values: Sequence[Any], show: Callable[[Any], str]) -> list[str]:
-    """``show`` of each value, each distinct value written once, then every value's text looked up at
-    once: a row's values repeat across variants (zeros, versions, the same setting). Keyed by type
-    too: 1 and 1.0 are equal keys but need not be written alike; unhashable values are written each."""
-    keys = list(zip(map(type, values), values))
-    try:
-        written = {key: show(key[1]) for key in dict.fromkeys(keys)}
-    except TypeError:  # an unhashable value
-        return [show(value) for value in values]
-    return list(map(written.__getitem__, keys))
-
-
 def _row(shown: Line, sides: tuple[Side, ...]) -> dict[str, Any]:
     """One metric: what it is, its baseline once, and a column per field with one entry per variant
-    (in the order of the document's ``variants``). Columns, not an object per cell: schema /2's
-    68,500 cell objects repeated the baseline in each and took 0.48 s to encode, 39 MB."""
+    (in the order of the document's ``variants``). Columns, not an object per cell: the baseline is
+    written once per row."""
     row, spec = shown.row, shown.row.spec
     sample = row.sample if row.sample is not None and row.sample.verdict.count(None) < len(row.variants) else None
     out = {"metric": row.name, "group": spec.group, "unit": row.unit, "kind": spec.kind,
@@ -75,8 +62,8 @@ def _row(shown: Line, sides: tuple[Side, ...]) -> dict[str, Any]:
                         "display": shown.value(shown.baseline), "n": row.n_baseline, "spread": row.spread_baseline},
            "n": list(row.n_variant),
            "step": _column(row.step), "sample": _column(sample) if sample else None,
-           "display": _written_each(row.values(shown.basis), shown.value),
-           "change": changes_once(shown.columns())}
+           "display": [shown.value(value) for value in row.values(shown.basis)],
+           "change": changes_with_marks(shown.columns())}
     if spec.derived:  # the formula that made each variant's value, where one differs from the baseline's
         made = [formula(side, row.name) for side in sides[1:]]
         if any(text not in (None, out["formula"]) for text in made):
@@ -110,7 +97,7 @@ def _headline(report: DiffReport) -> list[dict[str, Any]]:
     out = []
     for item in headline(report.comparison):
         shown = item.line
-        columns = shown.columns()  # no Delta made (500 variants: 5,500)
+        columns = shown.columns()
         out.append({"label": item.label, "metric": shown.row.name, "basis": shown.basis,
                     "display_unit": shown.unit, "baseline": shown.value(shown.baseline),
                     "value": [shown.value(value) for value in columns.variant],
