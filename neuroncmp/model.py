@@ -386,13 +386,19 @@ def _unready(numbers: Container[str], unavailable: Container[str], read: Contain
         return "a batch size" if name == "batch_size" else name
 
     out = {}
-    for spec in catalog.derived_specs():
-        if not any(name in numbers or name in unavailable or name in read for name in spec.every_input) or \
-                any(all(name in numbers for name in formula.inputs) for formula in spec.formulas):
+    for name, every_input, formulas in _derived_inputs():
+        if not any(each in numbers or each in unavailable or each in read for each in every_input) or \
+                any(all(each in numbers for each in formula.inputs) for formula in formulas):
             continue
-        out[spec.name] = "; ".join(f"{formula.text} needs " + ", ".join(
-            lacking(name) for name in formula.inputs if name not in numbers) for formula in spec.formulas)
+        out[name] = "; ".join(f"{formula.text} needs " + ", ".join(
+            lacking(each) for each in formula.inputs if each not in numbers) for formula in formulas)
     return FrozenDict(out)
+
+
+@lru_cache(maxsize=1)
+def _derived_inputs() -> tuple[tuple[str, tuple[str, ...], tuple[catalog.Formula, ...]], ...]:
+    """Each derived spec's name, inputs and formulas (the catalog's, built once)."""
+    return tuple((spec.name, spec.every_input, spec.formulas) for spec in catalog.derived_specs())
 
 
 def _divisions(numbers: Mapping[str, float], ready: tuple[Derivation, ...],
