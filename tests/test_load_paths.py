@@ -15,7 +15,7 @@ import neuroncmp
 import neuroncmp.errors
 from neuroncmp import model
 from neuroncmp.errors import LimitError
-from neuroncmp.ingest import manifest, validate
+from neuroncmp.ingest import validate
 from neuroncmp.ingest.loader import load_set
 from neuroncmp.model import Metric
 
@@ -69,18 +69,11 @@ def test_the_value_sets_numbers_are_the_finite_ones(values):
     assert [type(v) for v in found.values()] == [type(v) for v in expected.values()]
 
 
-def test_a_sets_manifest_entries_are_checked_once_each(monkeypatch):
-    resolved: list[str] = []
-    original = manifest.inside
-
-    def counting(directory, file, where, name, *args, **kwargs):
-        resolved.append(name)
-        return original(directory, file, where, name, *args, **kwargs)
-
-    monkeypatch.setattr(manifest, "inside", counting)
+def test_a_set_reads_each_file_with_its_sidecars_as_it_is_read_alone():
     files = [RUN / f"{stem}.json" for stem in ("baseline", "b2", "b16", "b32", "b64")]
     profiles, _ = load_set(files)
     assert [p.label for p in profiles] == ["baseline", "b2", "b16", "b32", "b64"]
-    assert sorted(resolved) == sorted(set(resolved))  # each name resolved once
-    assert {"b32.json", "b32.memory.md", "b32.all_results.json"} <= set(resolved)
-    assert neuroncmp.load(RUN / "b32.json")[0].metrics == profiles[3].metrics  # the same as read alone
+    (alone,) = neuroncmp.load(RUN / "b32.json")
+    assert alone.metrics == profiles[3].metrics and alone.memory == profiles[3].memory
+    # b32's sidecars: the memory table (b32.memory.md) and the Trainer's results (b32.all_results.json)
+    assert len(profiles[3].memory) == 23 and profiles[3].values.all["train_samples_per_second"].value == 137.45
