@@ -120,12 +120,13 @@ def test_paths_outside_the_served_folders_are_refused(tmp_path):
                    ("show", {"files": [str(outside / "b32.json")]}), ("show", {"files": ["../outside/b32.json"]}),
                    ("show", {"files": ["link.json"]}), ("show", {"files": ["run"]}),
                    ("history", {"metric": "total_time", "store": str(outside)}),
+                   ("ranks", {"files": ["mine.json"], "baseline": ["../outside"]}),
                    ("show", {"files": ["mine.json"]}))
-    for result in results[:5]:
+    for result in results[:6]:
         assert result.is_error
         assert "outside the folders this server reads" in result.content[0].text
         assert "Traceback" not in result.content[0].text
-    assert not results[5].is_error  # a file inside is read
+    assert not results[6].is_error  # a file inside is read
 
 
 def test_nothing_is_written_unless_the_server_may_write(tmp_path):

@@ -13,7 +13,7 @@ COMMANDS: dict[str, str] = {
     "diff": "Compare a baseline against variants: FILES are profiles, multi-section exports or run folders.",
     "formats": "List the input formats neuroncmp reads (and the output formats it writes).",
     "history": "Show METRIC's history: one series per distinct tag set, shifts marked (term, json, or a",
-    "mcp": "Serve show, diff, sweep, ops, history and regressions as MCP tools for coding agents, reading only",
+    "mcp": "Serve show, diff, sweep, ops, ranks, history and regressions as MCP tools for coding agents,",
     "metrics": "List the metric catalog (name, group, unit, better direction, kind, meaning), or the",
     "ops": "Compare operators: FILES are view JSONs (--output-format json), Explorer Parquet folders or",
     "ranks": "The ranks of one distributed step: FILES are one profile per rank or core (or their folder);",

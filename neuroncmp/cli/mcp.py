@@ -15,8 +15,8 @@ from .app import BoundaryCommand
               help="Offer the options that write files (-o, --charts), under the served folders only.")
 @click.pass_context
 def mcp(ctx: click.Context, folders: tuple[str, ...], port: int | None, allow_write: bool) -> None:
-    """Serve show, diff, sweep, ops, history and regressions as MCP tools for coding agents, reading only
-    under FOLDERS (default: the current folder)."""
+    """Serve show, diff, sweep, ops, ranks, history and regressions as MCP tools for coding agents,
+    reading only under FOLDERS (default: the current folder)."""
     from ..agent.server import Service
     from ..errors import MissingDependencyError
 
