@@ -124,7 +124,7 @@ def main() -> int:
     cli = _cli()
     floor = timed(floor_cmd(FILES), args.repeat)
     diff = timed([*cli, "diff", *FILES, "--no-color"], args.repeat)
-    colour = timed([*cli, "diff", *FILES], args.repeat, FORCE_COLOR="1")  # the colour path (render/layout.ansi)
+    colour = timed([*cli, "diff", *FILES], args.repeat, FORCE_COLOR="1")  # rich writing colour codes
     helps = timed([*cli, "--help"], args.repeat)
     sweep = timed([*cli, "sweep", str(RUN), "--no-color"], args.repeat)
     bare = timed([sys.executable, "-c", "import json"], args.repeat)

@@ -20,6 +20,12 @@ VARIANT_FILES = ["baseline.json", "b2.json", "b4.json", "b16.json", "b32.json",
                  "b32-cc-optim.json", "b48.json", "b64.json"]
 
 
+@pytest.fixture(autouse=True)
+def terminal_width(monkeypatch):
+    """Every terminal view 100 columns wide unless a test says otherwise: rich takes the width from
+    COLUMNS, else from a terminal on standard input or output, so a run at a desk would read differently."""
+    monkeypatch.setenv("COLUMNS", "100")
+
 
 def loaded(path: Path) -> list:
     """The profiles ``neuroncmp.load`` reads from ``path``; none from a file it refuses."""

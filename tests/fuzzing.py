@@ -558,8 +558,8 @@ def _render_all(profiles: list[Any], draw_charts: bool = True) -> list[str]:
 
     problems: list[str] = []
     by_name = {r.name: r for r in renderers()}
-    _plain_ok(by_name["term"].profiles(profiles, 100), "show", problems)
-    by_name["term"].styled("profiles", profiles, 80)
+    _plain_ok(by_name["term"].render("profiles", profiles, 100), "show", problems)
+    by_name["term"].render("profiles", profiles, 80)
     _json_ok(by_name["json"].profiles(profiles, 100), "show --format json", problems)
     try:
         comparison = compare(_reference(), profiles)
@@ -573,7 +573,7 @@ def _render_all(profiles: list[Any], draw_charts: bool = True) -> list[str]:
     for sort in ("group", "change"):
         report = DiffReport(comparison, select(comparison, sort=sort, only_changed=sort == "change"), gates)
         _render_every_way("diff", report, problems)
-        by_name["term"].styled("diff", report, 60)
+        by_name["term"].render("diff", report, 60)
     _render_sweep(profiles, problems, draw_charts)
     return problems
 

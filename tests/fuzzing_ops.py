@@ -299,7 +299,8 @@ def _judged(paths: list[Path], options: list[str]) -> list[str]:
     """The comparison again through the library, its JSON checked (see the module docstring)."""
     from neuroncmp.commands.ops import OpsOptions, ops_report
     from neuroncmp.errors import NeuroncmpError
-    from neuroncmp.render.ops import json_text, terminal
+    from neuroncmp.render.ops import json_text
+    from neuroncmp.render.registry import by_name
 
     def value(option: str, default: Any) -> Any:
         return options[options.index(option) + 1] if option in options else default
@@ -313,7 +314,7 @@ def _judged(paths: list[Path], options: list[str]) -> list[str]:
     except NeuroncmpError as exc:
         return [f"the CLI exited 0 but the library refused: {exc}"]
     problems = []
-    text = terminal(report)
+    text = by_name("term").render("ops", report)
     if (found := _NON_FINITE.search(text)) is not None:
         problems.append(f"terminal: {found.group()!r} printed")
     data = strict_json(json_text(report))

@@ -106,13 +106,14 @@ def test_the_walk_sees_real_imports():
 
 
 # Modules that serve several commands. Every other module of these folders serves one command and is
-# named after it (``render/ops.py``, ``api/ops.py``, ``render/show_text.py``, ``cli/history.py``), so
+# named after it (``render/ops.py``, ``api/ops.py``, ``render/terminal/show.py``, ``cli/history.py``), so
 # one name finds every piece of a feature: ``find neuroncmp -name 'ops*'``.
 SHARED = {
     "cli": {"app", "commands", "options", "output"},
     "commands": {"documents"},
-    "render": {"base", "registry", "formats", "rows", "changes", "captions", "headline", "layout", "tidy", "frame",
+    "render": {"base", "registry", "formats", "rows", "changes", "captions", "headline", "terminal", "tidy", "frame",
                "json_out", "charts", "chart_labels", "bounds_table"},
+    "render/terminal": {"labels", "bounds"},  # what rich draws: a module per command, and these
     "api": {"results"},
 }
 

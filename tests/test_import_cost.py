@@ -1,4 +1,5 @@
-"""Keep pint, pandas, numpy and pyarrow off the CLI's terminal path (each costs 10x Python's start)."""
+"""Keep pint, pandas, numpy and pyarrow off the CLI's terminal path (each costs 10x Python's start), and
+rich (about 70 ms) off every command that draws nothing: ``--help``, ``--format json`` and the like."""
 
 from __future__ import annotations
 
@@ -29,14 +30,19 @@ def loaded_modules(*args: str) -> list[str]:
 
 
 @pytest.mark.parametrize("args, expected", [
-    (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--no-color"], []),
+    (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--no-color"], ["rich"]),
     (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--format", "json"], []),
+    (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--format", "md"], []),
     (["--help"], []),
-    (["show", str(RUN / "b32.json"), "--no-color"], []),
-    (["sweep", str(RUN), "--no-color"], []),
+    (["diff", "--help"], []),
+    (["--version"], []),
+    (["show", str(RUN / "b32.json"), "--no-color"], ["rich"]),
+    (["show", str(RUN / "b32.json"), "--format", "json"], []),
+    (["sweep", str(RUN), "--no-color"], ["rich"]),
     (["sweep", str(RUN), "--format", "json"], []),
     (["sweep", str(RUN), "--format", "md"], []),
-    (["metrics", "--no-color"], []),
+    (["metrics", "--no-color"], ["rich"]),
+    (["metrics", "--format", "json"], []),
 ])
 def test_terminal_path_imports_nothing_heavy(args, expected):
     assert loaded_modules(*args) == expected
@@ -86,19 +92,20 @@ def test_diff_loads_its_own_command_and_nothing_of_the_store_capture_or_api():
     assert not {m for m in loaded if m.split(".")[1:2] in (["store"], ["capture"], ["api"], ["examples"])}
     # explorer_parquet is sniffed (loaded) but its schema tables load only with an Explorer folder
     assert "neuroncmp.ingest.formats.explorer_schema" not in loaded
-    assert "neuroncmp.render.sweep_text" not in loaded  # the sweep's views (the findings' layout is layout's)
+    assert "neuroncmp.render.terminal.sweep" not in loaded  # the sweep's view
 
 
 def test_show_loads_no_comparison_and_no_analysis():
-    # a profile's view (render/show_text.py): its step's bounds (analysis/side_bounds.py and what it
+    # a profile's view (render/terminal/show.py): its step's bounds (analysis/side_bounds.py and what it
     # reads: the side record and its suspect values), none of the comparison's views, differ or sweep analysis
     loaded = package_modules("show", str(RUN / "b32.json"), "--no-color")
-    assert "neuroncmp.render.show_text" in loaded  # it did run
+    assert "neuroncmp.render.terminal.show" in loaded  # it did run
     bounds = {f"neuroncmp.analysis.{m}" for m in ("bounds", "gaps", "peaks", "roofline", "series", "side_bounds")} \
         | {"neuroncmp.analysis", "neuroncmp.comparison", "neuroncmp.comparison.result", "neuroncmp.comparison.bands",
            "neuroncmp.comparison.suspects"}
     assert {m for m in loaded if m.split(".")[1:2] in (["comparison"], ["analysis"])} - bounds == set()
-    assert not {"neuroncmp.render.diff_text", "neuroncmp.commands.diff", "neuroncmp.cli.diff"} & loaded
+    assert not {"neuroncmp.render.terminal.diff", "neuroncmp.commands.diff", "neuroncmp.cli.diff"} & loaded
+
 
 
 STDLIB_PROBE = """
@@ -118,8 +125,7 @@ print(json.dumps(sorted(m for m in absent if m in sys.modules)))
 
 @pytest.mark.parametrize("args, absent", [
     (["--help"], ["shutil", "pkgutil"]),  # click's formatter took shutil for the width (2 ms)
-    # textwrap: layout.wrap wraps the diff's lines (its regexes: 1 ms)
-    (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--no-color"], ["pkgutil", "shutil", "textwrap"]),
+    (["diff", str(RUN / "baseline.json"), str(RUN / "b32.json"), "--no-color"], ["pkgutil", "shutil"]),
 ])
 def test_standard_library_modules_a_command_does_without(args, absent):
     result = subprocess.run([sys.executable, "-c", STDLIB_PROBE, json.dumps(args), json.dumps(absent)],
@@ -159,10 +165,10 @@ def small_store(tmp_path_factory):
                                      ["store", "ls", "--no-color"], ["store", "series-by"]])
 def test_the_store_commands_load_no_parser_and_no_differ(small_store, command):
     # issue 23: they read the store and render its records; the term format loads the comparison's
-    # views (render/diff_text.py) and DiffReport only for a comparison
+    # view (render/terminal/diff.py) and DiffReport only for a comparison
     loaded = package_modules(*command, "--store", str(small_store))
     assert "neuroncmp.store.queries" in loaded and "neuroncmp.render.formats.term" in loaded  # it did run
     assert "neuroncmp.store.adding" not in loaded  # reading the store loads none of its writers' code
     assert sorted(m for m in loaded if m.startswith("neuroncmp.ingest")) == []
     assert not {"neuroncmp.comparison.differ", "neuroncmp.comparison.result", "neuroncmp.commands.documents",
-                "neuroncmp.render.diff_text", "neuroncmp.analysis.sweep"} & loaded
+                "neuroncmp.render.terminal.diff", "neuroncmp.analysis.sweep"} & loaded

@@ -9,15 +9,18 @@ import json
 import re
 
 from click.testing import CliRunner
-from conftest import RUN
+from conftest import RUN, THIRD_PARTY
 
 from neuroncmp.cli import cli
 
 BASE, B32 = str(RUN / "baseline.json"), str(RUN / "b32.json")
+# two NKI attention kernels on trn2 whose file names differ in one word (baseline, fused)
+ATTENTION = [str(THIRD_PARTY / "view-json" / f"trn2.3xlarge_profiler-2.28_attention_{name}_bf16_s512.json")
+             for name in ("baseline", "fused")]
 
 
-def _diff(*args):
-    result = CliRunner().invoke(cli, ["diff", BASE, B32, "--no-color", "--width", "100", *args])
+def _diff(*args, files=(BASE, B32)):
+    result = CliRunner().invoke(cli, ["diff", *files, "--no-color", "--width", "100", *args])
     assert result.exit_code == 0, result.output
     return result.output.splitlines()
 
@@ -61,3 +64,42 @@ def test_all_shows_every_row_and_finding():
     assert any(line.startswith("8. [data quality]") for line in full)  # every finding
     assert not any(line.startswith("3. ") for line in brief) and "6 more findings: --all shows every one" in brief
     assert any(line.startswith("noise bands:") for line in full)
+
+
+def _counted(lines):
+    return map(int, re.search(r"(\d+) of (\d+) changed rows beside the headline's shown .*?; (\d+)\s+rows unchanged",
+                              " ".join(lines)).groups())
+
+
+def test_long_file_names_are_shown_by_the_word_that_tells_them_apart_and_the_screen_holds_rows():
+    """The two labels (55 characters, all but one word shared) head their columns as ``baseline``
+    and ``fused``, named in full once; the default view keeps to 60 lines with changed rows in it."""
+    lines = _diff(files=ATTENTION)
+    assert len(lines) <= 60
+    assert lines[0] == "neuroncmp diff: baseline (bs ?) vs fused (bs ?)"
+    legend = " ".join(lines[1:3])
+    assert legend == ("labels: baseline = trn2-3xlarge-profiler-2-28-attention-baseline-bf16-s512; "
+                      "fused = trn2-3xlarge-profiler-2-28-attention-fused-bf16-s512")
+    assert sum("trn2-3xlarge" in line for line in lines) == 2  # the legend's lines only
+    assert next(line for line in lines if line.startswith("metric [unit]")).split()[-2:] == ["baseline", "fused"]
+    assert next(_counted(lines)) > 0  # changed rows shown
+
+
+def test_the_rows_under_the_headline_are_the_changed_rows_it_does_not_show():
+    """The attention pair's headline shows device memory per core (nc4, nc5) and the largest change
+    (shared_scratchpad); the total device memory and HBM traffic, changed but not on it, come first
+    below it (largest change first), and are counted. Changed rows: the 76 of ``--only-changed``
+    less the 8 headline lines with a change mark (each a row of its own here: one basis, per step)."""
+    brief, full = _diff(files=ATTENTION), _diff("--all", "--only-changed", files=ATTENTION)
+    table = brief[brief.index(next(line for line in brief if line.startswith("rows better"))):]
+    names = [line.split()[0] for line in table if re.match(r"[a-z_.0-9]+ \[", line)]
+    assert names[:4] == ["device_memory_workload", "hbm_write_bytes", "dma_data_bytes", "hbm_traffic_bytes"]
+    assert not {"memory.shared_scratchpad", "device_memory_workload.nc4"} & set(names)
+    top = brief[brief.index("headline") + 1:brief.index(table[0])]
+    on_headline = sum(1 for line in top if re.search(r"(%|pp)[✔✘~]$", line))
+    rows = int(re.search(r"(\d+) metric rows shown", " ".join(full))[1])
+    hidden = int(re.search(r"(\d+) unchanged rows hidden", " ".join(full))[1])
+    shown, changed, unchanged = _counted(brief)
+    assert (on_headline, rows, hidden) == (8, 76, 61)
+    assert (shown, changed, unchanged) == (len(names), rows - on_headline, hidden)
+    assert "per-step lines left out" not in " ".join(brief)  # there are none: one basis

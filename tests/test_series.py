@@ -148,7 +148,7 @@ def test_most_series_too_short_is_warned_and_a_store_is_rekeyed_without_readding
     assert sorted(p.name for p in (root / "tables" / "runs").iterdir()) == files  # nothing re-added
     (series,) = Store(root).history("total_time").series
     assert len(series.points) == 24 and dict(series.tags) == {"model": "llama-1b", "batch": "8"}
-    code, output = cli_run("store", "ls", store=root)
+    code, output = cli_run("store", "ls", "--width", "200", store=root)  # a line a run
     assert output.splitlines()[0].split() == ["run", "time", "commit", "label", "series", "other",
                                               "tags"]
     assert output.endswith("24 runs in 1 series\n")

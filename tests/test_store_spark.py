@@ -367,12 +367,11 @@ def test_an_executor_killed_mid_add_leaves_complete_runs_only(generated, spark, 
 
 CONNECT = textwrap.dedent("""
     import sys
-    from neuroncmp.render.store_json import regressions
-    from neuroncmp.render.store_text import runs_table
+    from neuroncmp.render.store_json import regressions, runs
     from neuroncmp.store import Store
     store = Store(sys.argv[1], engine="spark")
     print(len(store.add_listing(sys.argv[2]).added))
-    print(runs_table(store.runs()) + regressions(store.regressions(all_changes=True)), end="")
+    print(runs(store.runs(), ()) + regressions(store.regressions(all_changes=True)), end="")
 """)
 
 
@@ -388,11 +387,10 @@ def test_spark_connect_gives_the_same_answers(generated, tmp_path):
     count, printed = proc.stdout.split("\n", 1)
     duck = Store(tmp_path / "d")
     duck.add_listing(generated / "runs.csv")
-    from neuroncmp.render.store_json import regressions
-    from neuroncmp.render.store_text import runs_table
+    from neuroncmp.render.store_json import regressions, runs
 
     assert int(count) == 300
-    assert printed == runs_table(duck.runs()) + regressions(duck.regressions(all_changes=True))
+    assert printed == runs(duck.runs(), ()) + regressions(duck.regressions(all_changes=True))
 
 
 def test_a_uri_store_is_read_through_spark_and_refused_where_a_folder_is_needed(stores, spark, tmp_path):

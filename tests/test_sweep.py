@@ -294,7 +294,7 @@ def test_cli_prints_table_fit_knee_forecast_and_findings():
 def test_json_carries_every_number_of_the_tables():
     """The JSON's table equals the raw files' numbers; the terminal shows the same numbers."""
     from neuroncmp.analysis.table import COLUMNS, TableRow
-    from neuroncmp.render.sweep_text import cell
+    from neuroncmp.render.sweep_words import cell
 
     runner = CliRunner()
     text = runner.invoke(cli, ["sweep", str(RUN), "--no-color", "--width", "200"]).output

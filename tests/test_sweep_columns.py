@@ -21,7 +21,7 @@ from neuroncmp.analysis import table
 from neuroncmp.analysis.table import ENGINES, EVERY, MOVEMENT, THROUGHPUT, Column
 from neuroncmp.cli import cli
 from neuroncmp.render.sweep_data import ROW_KEYS
-from neuroncmp.render.sweep_text import CELLS
+from neuroncmp.render.sweep_words import CELLS
 
 AXIS = ("b2", "b4", "baseline", "b16", "b32", "b48", "b64")  # the bundled sweep, smallest batch first
 

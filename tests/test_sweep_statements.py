@@ -12,7 +12,7 @@ from conftest import RUN
 
 import neuroncmp
 from neuroncmp.analysis.sweep import sweep
-from neuroncmp.render.sweep_text import models_text
+from neuroncmp.render.sweep_words import models_text
 
 B32 = next(iter(json.loads((RUN / "b32.json").read_text()).values()))
 BATCHES = (2, 4, 8, 16, 32, 48, 64)

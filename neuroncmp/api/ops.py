@@ -33,9 +33,9 @@ class Ops:
         return pd.DataFrame(self.records())
 
     def __str__(self) -> str:
-        from ..render.ops import terminal
+        from ..render.registry import by_name
 
-        return terminal(self.report)
+        return by_name("term").render("ops", self.report)
 
     def _repr_markdown_(self) -> str:
         from ..render.ops import markdown_text

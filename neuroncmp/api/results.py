@@ -51,10 +51,7 @@ class Profile(_Profile):
         return profile_fragment(self)
 
     def __rich_console__(self, console: Any, options: Any) -> Any:
-        from ..render.formats.term import profiles_lines
-        from ..render.layout import to_rich
-
-        yield to_rich(profiles_lines([self], options.max_width))
+        yield from drawn("profiles", [self], options)
 
 
 @dataclass(frozen=True, slots=True, repr=False)  # keeps the short repr of the result
@@ -89,7 +86,7 @@ class Comparison(_result.Comparison):
         """The full report as the terminal shows it."""
         from ..render.registry import by_name
 
-        return by_name("term").diff(self.report(), text_width(width))
+        return by_name("term").render("diff", self.report(), text_width(width))
 
     def plot(self, metrics: Iterable[str] | None = None) -> Any:
         """A matplotlib figure: each variant's change on the headline metrics (or ``metrics``)."""
@@ -117,10 +114,7 @@ class Comparison(_result.Comparison):
         return fragment(self.report())
 
     def __rich_console__(self, console: Any, options: Any) -> Any:
-        from ..render.formats.term import styled_lines
-        from ..render.layout import to_rich
-
-        yield to_rich(styled_lines(self.report(), options.max_width))
+        yield from drawn("diff", self.report(), options)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -144,7 +138,7 @@ class Sweep(_sweep.Sweep):
         """The full report as the terminal shows it."""
         from ..render.registry import by_name
 
-        return by_name("term").sweep(self, text_width(width))
+        return by_name("term").render("sweep", self, text_width(width))
 
     def plot(self, kind: str = "throughput") -> Any:
         """A matplotlib figure: ``throughput`` (with the fit and MFU), ``roofline`` or ``memory``."""
@@ -158,10 +152,7 @@ class Sweep(_sweep.Sweep):
         return sweep_fragment(self, with_charts=False)
 
     def __rich_console__(self, console: Any, options: Any) -> Any:
-        from ..render.layout import to_rich
-        from ..render.sweep_text import sweep_lines
-
-        yield to_rich(sweep_lines(self, options.max_width))
+        yield from drawn("sweep", self, options)
 
 
 class Finding(_base.Finding):
@@ -176,10 +167,16 @@ class Finding(_base.Finding):
         return f'<div class="ncmp"><style>{CSS}</style><ul>{finding_html(self)}</ul></div>'
 
     def __rich_console__(self, console: Any, options: Any) -> Any:
-        from ..render.layout import to_rich
-        from ..render.sweep_text import finding_lines
+        from ..render.terminal.sweep import finding
 
-        yield to_rich(finding_lines(1, self, options.max_width))
+        yield from finding(1, self)
+
+
+def drawn(document: str, value: Any, options: Any) -> Any:
+    """What the terminal format draws of ``value`` at the width rich gives (``render/terminal/``)."""
+    from ..render.formats.term import RENDERER
+
+    return RENDERER.drawn(document, value, options.max_width)
 
 
 TEXT_WIDTHS = (40, 400)  # the CLI's --width range

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,65 +10,6 @@ import click
 
 from ..errors import UsageError
 from ..escape import quote
-
-
-def columns(width: int | None) -> int:
-    """``--width``, else ``COLUMNS``, else the terminal's width, else 100 (shutil's rule; importing
-    shutil costs 2 ms of a cold run)."""
-    if width:
-        return width
-    if os.environ.get("COLUMNS", "").isdigit() and int(os.environ["COLUMNS"]) > 0:
-        return int(os.environ["COLUMNS"])
-    try:
-        stdout = sys.__stdout__  # None when Python runs without a standard output
-        if stdout is None:
-            return 100
-        return os.get_terminal_size(stdout.fileno()).columns or 100
-    except (AttributeError, ValueError, OSError):
-        return 100
-
-
-def wants_colour(no_color: bool) -> bool:
-    """Colour only on a terminal, and never with --no-color or NO_COLOR (FORCE_COLOR forces it)."""
-    if no_color or os.environ.get("NO_COLOR"):
-        return False
-    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
-
-
-def print_lines(lines: list[Any], no_color: bool, width: int | None) -> None:
-    """Styled lines: plain text when piped or --no-color, else colour: the codes rich writes, written
-    without it (``layout.ansi``); rich prints only on Windows, whose consoles it drives, or a style
-    ``ansi`` does not know."""
-    from ..render.layout import ansi, plain, to_rich
-
-    if not wants_colour(no_color):
-        echo(plain(lines))
-        return
-    text = None if sys.platform == "win32" else ansi(lines, colour=_rich_would_colour())
-    if text is not None:
-        echo(text, colour=True)
-        return
-    from rich.console import Console
-
-    console = Console(no_color=no_color, width=width, highlight=False, soft_wrap=False)
-    console.print(to_rich(lines), soft_wrap=True)
-
-
-def _rich_would_colour() -> bool:
-    """Whether rich (15) writes colour codes to this standard output: ``TTY_COMPATIBLE`` 0 or 1
-    decides, else ``FORCE_COLOR`` (set and not empty), else a terminal; never to a dumb one."""
-    tty_compatible = os.environ.get("TTY_COMPATIBLE", "")
-    force = os.environ.get("FORCE_COLOR")
-    if tty_compatible in ("0", "1"):
-        terminal = tty_compatible == "1"
-    elif force is not None:
-        terminal = force != ""
-    else:
-        try:
-            terminal = sys.stdout.isatty()
-        except ValueError:  # a closed standard output
-            terminal = False
-    return terminal and os.environ.get("TERM", "").lower() not in ("dumb", "unknown")
 
 
 def warn(messages: Any) -> None:
@@ -112,7 +52,7 @@ def term(document: str, value: Any) -> None:
     """``document`` in the terminal format, to standard output (a command with no --format)."""
     from ..render.registry import by_name
 
-    echo(by_name("term", document).render(document, value))
+    emit(by_name("term", document), document, value, None, False, None)
 
 
 def choose(document: str, fmt: str | None, output: str | None) -> Any:
@@ -181,16 +121,20 @@ def _same(file: Path, written: os.stat_result) -> bool:
 
 def emit(renderer: Any, document: str, value: Any, output: str | None, no_color: bool,
          width: int | None) -> None:
-    """Render ``value`` (a ``document`` such as ``"diff"``) to ``-o FILE``, else to standard output:
-    styled lines where the format has them (colour on a terminal), else text."""
+    """Render ``value`` (a ``document`` such as ``"diff"``) to ``-o FILE`` (``width`` or 100 wide),
+    else to standard output: drawn by rich where the format is (colour and width by its rules,
+    ``render/terminal/``), else as text."""
     if renderer.kind == "image" and output is None:
         raise UsageError(f"--format {renderer.name} writes a file: add -o FILE{renderer.extensions[0]}")
     if output is not None:
         write_file(output, renderer.render(document, value, width or 100))
-    elif (styled := renderer.styled(document, value, columns(width))) is not None:
-        print_lines(styled, no_color, width)
+    elif renderer.draws:
+        from ..render.terminal import console, printed
+
+        out = console(width, no_color)
+        printed(renderer.drawn(document, value, out.width), out)
     else:
-        echo(renderer.render(document, value, columns(width)))
+        echo(renderer.render(document, value, width or 100))
 
 
 def echo(text: str, colour: bool = False) -> None:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
-from functools import cache
 from typing import NamedTuple
 
 from ..arguments import flag, texts
-from ..catalog import HEADLINE, resolve_metric, suggestion
+from ..catalog import resolve_metric, suggestion
 from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE, ShownBasis, Sort, check
 from ..errors import UsageError
 from .bands import Band
@@ -46,7 +45,8 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
            only_changed: bool = False, sort: Sort = "group", brief: bool = False) -> View:
     """The rows of ``comparison`` to show (see the module docstring). ``brief``: the rows that
     changed beyond the noise band, largest change first (``--sort change``), the unchanged ones
-    counted; a renderer for one screen shows as many as fit and counts the rest (``cut``)."""
+    counted; a renderer for one screen leaves out those its headline shows, shows as many of the
+    others as fit and counts the rest (``cut``)."""
     groups = list(texts("groups", groups))
     sort = check("sort", sort, SORTS)
     flag("only_changed", only_changed)
@@ -64,14 +64,7 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
     if only_changed:
         changed = [r for r in kept if r.changed(comparison.basis)]
         hidden, kept = len(kept) - len(changed), changed
-    if brief:  # the headline's rows are on the screen already
-        kept = [r for r in kept if r.name not in _headline_names()]
     return View(tuple(_sorted(kept, sort, comparison.basis)), sort, hidden, filtered_out, brief)
-
-
-@cache
-def _headline_names() -> frozenset[str]:
-    return frozenset(entry.metric for entry in HEADLINE)
 
 
 def cut(view: View, shown: int) -> View:

@@ -3,9 +3,9 @@
 ``base.Renderer`` is the interface of an output format, one module per format in ``formats/``,
 found by ``registry``. ``rows`` is the walk over a comparison's rows every tabular format
 shares; ``changes`` writes a change and its verdict mark; ``captions`` the titles and footers;
-``layout`` lays styled lines out for the terminal; ``tidy`` / ``frame`` give tidy data.
-A module serving one command is named after it: ``diff_text``, ``show_text`` / ``show_json``,
-``sweep_text`` / ``sweep_data``, ``metrics_text``, ``formats_list``, ``convert_folder`` (profiles back to
-disk), ``ops`` (every format), ``store_text`` / ``store_json`` / ``store_plot`` (the store's commands),
-``report/`` (the site).
+``terminal/`` is what rich draws for the terminal, a module per command; ``tidy`` / ``frame`` give
+tidy data. A module serving one command is named after it: ``show_json``, ``sweep_words`` (the
+sweep's cells and sentences, every format) / ``sweep_data``, ``convert_folder`` (profiles back to
+disk), ``ops`` (every format but the terminal's), ``store_words`` / ``store_json`` / ``store_plot``
+(the store's commands), ``report/`` (the site).
 """

@@ -102,13 +102,14 @@ class Renderer:
     description: ClassVar[str] = ""
     order: ClassVar[int] = 50  # position in --format choices and listings
     aliases: ClassVar[tuple[str, ...]] = ()  # other names --format accepts
+    draws: ClassVar[bool] = False  # drawn by rich on a terminal (``drawn``), colour and width by its rules
 
     def render(self, document: str, value: Any, width: int = 100) -> str:
         """``value`` as ``document`` (``"diff"``, ...) in this format (bytes for ``kind = "image"``)."""
         return getattr(self, document)(value, width)  # type: ignore[no-any-return]  # a document method, by name
 
-    def styled(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
-        """Styled lines for a colour terminal, for formats that have them (else None)."""
+    def drawn(self, document: str, value: Any, width: int = 100) -> list[Any] | None:
+        """rich renderables for a terminal ``width`` wide, for formats drawn by rich (else None)."""
         return None
 
     def diff(self, report: DiffReport, width: int = 100) -> str:

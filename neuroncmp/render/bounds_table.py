@@ -17,7 +17,6 @@ from collections.abc import Callable
 from ..analysis import gaps
 from ..analysis.bounds import Bound, Bounds, Missing
 from ..units import format_value
-from .layout import Line, fitted_grid, wrapped
 
 # (AWS's name, what it is) in the order of AWS's tables
 LEVEL_TITLES = (("memory_bound", "DMA active"), ("memory_bound_ideal", "DMA bytes / DMA bandwidth"),
@@ -160,32 +159,6 @@ def peak_notes(labels: list[str], found: tuple[Bounds, ...]) -> list[str]:
 
 TITLE = "Bounds and gaps (AWS's method: neuron-nki-profile-querying, performance-bounds.md)"
 LEGEND = "; ".join(f"{aws}: {what}" for aws, what in LEVEL_TITLES) + "; perfect_pipeline: the busiest engine or DMA"
-
-
-LONG = 16  # a side's label longer than this names its column ``v0``, ``v1``, ... (said under the title)
-
-
-def columns(labels: list[str]) -> tuple[list[str], str]:
-    """Column names for a terminal table: the labels, or ``v0``... and the legend when one is long (one
-    profile's: ``value``, its label heads the view)."""
-    if len(labels) == 1 and len(labels[0]) > LONG:
-        return ["value"], ""
-    if all(len(label) <= LONG for label in labels):
-        return labels, ""
-    names = [f"v{at}" for at in range(len(labels))]
-    return names, "columns: " + "; ".join(f"{name} = {label}" for name, label in zip(names, labels, strict=True))
-
-
-def bounds_lines(labels: list[str], found: tuple[Bounds, ...], versions: bool, width: int) -> list[Line]:
-    """The table as styled lines at ``width`` (stacked when too wide), its notes below."""
-    names, legend = columns(labels)
-    header, rows, notes = bounds_table(names, found, versions)
-    out = wrapped(TITLE, "bold underline", width) + wrapped(LEGEND, "dim", width)
-    out += wrapped(legend, "dim", width) if legend else []
-    out += fitted_grid(header, [[(cell, "") for cell in row] for row in rows], set(range(1, len(header))), width)
-    for text in [*peak_notes(labels, found), *notes]:
-        out += wrapped(f"note: {text}", "dim", width)
-    return out
 
 
 def bounds_markdown(labels: list[str], found: tuple[Bounds, ...], versions: bool,

@@ -82,8 +82,9 @@ def footer_lines(comparison: Comparison, view: View) -> list[str]:
 def brief_lines(comparison: Comparison, view: View) -> list[str]:
     """The footer of a brief view (the terminal's default diff): what it left out, then the notes."""
     changed = len(view.rows) + view.hidden_changed
-    lines = [f"{len(view.rows)} of {changed} changed rows beside the headline's shown (largest change first, "
-             f"per-step lines left out); {view.hidden_unchanged} rows unchanged; --all shows every row",
+    steps = ", per-step lines left out" if comparison.step_context else ""
+    lines = [f"{len(view.rows)} of {changed} changed rows beside the headline's shown (largest change first"
+             f"{steps}); {view.hidden_unchanged} rows unchanged; --all shows every row",
              comparison.captures]
     if any(side.batch_size_inferred for side in comparison.sides):
         lines.append("* batch size inferred, not stated in the input")

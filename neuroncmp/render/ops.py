@@ -1,5 +1,6 @@
-"""``neuroncmp ops`` in every format: one walk over the comparison (``rows``), written as text,
-Markdown, HTML, JSON and CSV by the formats' ``ops`` methods. The graph change comes first.
+"""``neuroncmp ops`` in every format: one walk over the comparison (``rows``), written as Markdown,
+HTML, JSON and CSV by the formats' ``ops`` methods (the terminal draws it: ``terminal/ops.py``).
+The graph change comes first.
 
 JSON and CSV (schema ``neuroncmp.ops/3``) hold every operator, in rank order; the text, Markdown and
 HTML tables show the first ``top`` (the CLI's terminal: 20 unless ``--top`` or ``--all``; its other
@@ -13,13 +14,12 @@ from __future__ import annotations
 
 import csv
 import io
-import textwrap
 from typing import Any
 
 from ..choices import SUSPECT
 from ..commands.ops import OpsReport
 from ..comparison.ops import OpChange, OpsComparison, OpsVariant
-from ..escape import csv_cell, html, markdown, text
+from ..escape import csv_cell, html, markdown
 from ..ingest.ops import LEVEL_NAMES
 from ..units import SECOND, format_value
 from .changes import relative_text
@@ -89,14 +89,14 @@ def _split(variant: OpsVariant, top: int | None) -> tuple[list[OpChange], list[O
     return changes[:top], changes[top:]
 
 
-def _heading(comparison: OpsComparison, variant: OpsVariant) -> str:
+def heading(comparison: OpsComparison, variant: OpsVariant) -> str:
     per = "per sample" if comparison.basis == "sample" else "per step"
     return (f"{comparison.baseline.label} vs {variant.side.label}: {LEVEL_NAMES[comparison.level]}s, {per}; "
             f"step {_time(variant.step_baseline)} -> {_time(variant.step_variant)} ({_signed(variant.step_change)})")
 
 
-_COLUMNS = ("op", "baseline", "variant", "change", "%", "of step", "of change", "verdict")
-_WAIT_COLUMNS = ("wait", "baseline", "variant", "change", "%", "", "", "verdict")
+COLUMNS = ("op", "baseline", "variant", "change", "%", "of step", "of change", "verdict")
+WAIT_COLUMNS = ("wait", "baseline", "variant", "change", "%", "", "", "verdict")
 
 
 def _cells(variant: OpsVariant, change: OpChange) -> list[str]:
@@ -110,7 +110,7 @@ def _cells(variant: OpsVariant, change: OpChange) -> list[str]:
             of_change, change.verdict]
 
 
-def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[list[str]]]:
+def table_rows(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[list[str]]]:
     shown, folded = _split(variant, top)
     body = [_cells(variant, c) for c in shown]
     if folded:  # their contributions (parents and suspect operators have none)
@@ -124,7 +124,7 @@ def _table(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], list[
     return body, waits
 
 
-def _under(comparison: OpsComparison, variant: OpsVariant, top: int | None) -> list[str]:
+def under(comparison: OpsComparison, variant: OpsVariant, top: int | None) -> list[str]:
     """What a variant's table does not show itself: the operators folded into one line (how many, the
     largest change among them), the suspect ones left out of the sums, or that there is no operator."""
     if not variant.changes:
@@ -142,7 +142,7 @@ def _under(comparison: OpsComparison, variant: OpsVariant, top: int | None) -> l
     return out
 
 
-def _opening(comparison: OpsComparison) -> list[str]:
+def opening(comparison: OpsComparison) -> list[str]:
     """The graph changes and the step times not used, said before any delta."""
     return [*_graph_changes(comparison), *comparison.step_doubts]
 
@@ -151,7 +151,7 @@ def _graph_changes(comparison: OpsComparison) -> list[str]:
     return [f"{v.side.label}: {v.graph_change}" for v in comparison.variants if v.graph_change]
 
 
-def _footer(comparison: OpsComparison) -> list[str]:
+def footer(comparison: OpsComparison) -> list[str]:
     rule = (f"verdict: the op's own time against the noise band ({comparison.band}); ranked by the size of "
             "that change; of step = its time / the step time; of change = its contribution (its change in "
             "time) / the step-time change; the unexplained rest = step change - sum of contributions (engines "
@@ -164,50 +164,21 @@ _WAITS_RULE = ("a semaphore wait is not work: beyond the same band it is 'more w
                "never better or worse (an engine waits longer when another engine's work grows)")
 
 
-def terminal(report: OpsReport, width: int = 100) -> str:
-    comparison, out = report.comparison, []
-    out += _wrapped(_opening(comparison), width)
-    for variant in comparison.variants:
-        body, waits = _table(variant, report.top)
-        table = _aligned([list(_COLUMNS), *body], width) if variant.changes else []
-        out += ["", *_wrapped([_heading(comparison, variant)], width), *table,
-                *_wrapped(_under(comparison, variant, report.top), width)]
-        if waits:
-            out += ["", "semaphore waits (not work, not counted):", *_aligned(waits, width)]
-    out += ["", *_wrapped(_footer(comparison), width)]
-    return "\n".join(out).strip("\n") + "\n"
-
-
-def _wrapped(lines: list[str], width: int) -> list[str]:
-    return [part for line in lines for part in textwrap.wrap(text(line), width, subsequent_indent="  ")]
-
-
-def _aligned(rows: list[list[str]], width: int) -> list[str]:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    first = max(12, min(widths[0], width - sum(widths[1:]) - 2 * len(widths)))
-    out = []
-    for row in rows:
-        name = row[0] if len(row[0]) <= first else row[0][:first - 1] + "…"
-        cells = [name.ljust(first)] + [c.rjust(w) for c, w in zip(row[1:-1], widths[1:-1])] + [row[-1]]
-        out.append(text("  ".join(cells).rstrip()))
-    return out
-
-
 def markdown_text(report: OpsReport) -> str:
     comparison, out = report.comparison, ["# Operators"]
-    out += [f"> **{markdown(line)}**" for line in _opening(comparison)]
+    out += [f"> **{markdown(line)}**" for line in opening(comparison)]
     for variant in comparison.variants:
-        body, waits = _table(variant, report.top)
-        out += ["", f"## {markdown(_heading(comparison, variant))}"]
+        body, waits = table_rows(variant, report.top)
+        out += ["", f"## {markdown(heading(comparison, variant))}"]
         if variant.changes:
-            out += ["", "| " + " | ".join(_COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
+            out += ["", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
                     *("| " + " | ".join(markdown(c) for c in row) + " |" for row in body)]
-        out += [f"\n{markdown(line)}" for line in _under(comparison, variant, report.top)]
+        out += [f"\n{markdown(line)}" for line in under(comparison, variant, report.top)]
         if waits:
             out += ["", "Semaphore waits (not work, not counted):", "",
-                    "| " + " | ".join(_WAIT_COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
+                    "| " + " | ".join(WAIT_COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
                     *("| " + " | ".join(markdown(c) for c in row) + " |" for row in waits)]
-    out += ["", *(f"- {markdown(line)}" for line in _footer(comparison))]
+    out += ["", *(f"- {markdown(line)}" for line in footer(comparison))]
     return "\n".join(out) + "\n"
 
 
@@ -215,16 +186,16 @@ def html_text(report: OpsReport) -> str:
     comparison = report.comparison
     parts = ['<!doctype html><html><head><meta charset="utf-8"><title>neuroncmp ops</title></head><body>',
              "<h1>Operators</h1>"]
-    parts += [f'<p class="graph-change"><strong>{html(line)}</strong></p>' for line in _opening(comparison)]
+    parts += [f'<p class="graph-change"><strong>{html(line)}</strong></p>' for line in opening(comparison)]
     for variant in comparison.variants:
-        body, waits = _table(variant, report.top)
-        parts.append(f"<h2>{html(_heading(comparison, variant))}</h2>")
-        parts += [_html_table(list(_COLUMNS), body)] if variant.changes else []
-        parts += [f"<p>{html(line)}</p>" for line in _under(comparison, variant, report.top)]
+        body, waits = table_rows(variant, report.top)
+        parts.append(f"<h2>{html(heading(comparison, variant))}</h2>")
+        parts += [_html_table(list(COLUMNS), body)] if variant.changes else []
+        parts += [f"<p>{html(line)}</p>" for line in under(comparison, variant, report.top)]
         if waits:
             parts += ["<p>Semaphore waits (not work, not counted):</p>",
-                      _html_table(list(_WAIT_COLUMNS), waits)]
-    parts += ["<ul>", *(f"<li>{html(line)}</li>" for line in _footer(comparison)), "</ul></body></html>"]
+                      _html_table(list(WAIT_COLUMNS), waits)]
+    parts += ["<ul>", *(f"<li>{html(line)}</li>" for line in footer(comparison)), "</ul></body></html>"]
     return "\n".join(parts) + "\n"
 
 

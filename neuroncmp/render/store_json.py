@@ -14,6 +14,7 @@ from ..units import pick_scale
 from .json_out import dumps
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
+    from ..store.maintenance import CheckReport
     from ..store.trends import Candidates, Change, History, Point, Regressions
 
 HISTORY_SCHEMA = "neuroncmp.history/1"
@@ -43,19 +44,6 @@ def regressions(result: Regressions) -> str:
         "series_count": result.series_count, "metric_count": result.metric_count,
         "warnings": list(result.warnings),
         "changes": [_change(c, with_series=True) for c in result.changes],
-    }
-    return dumps(document, indent=1, ensure_ascii=False) + "\n"
-
-
-def runs_json(runs: Sequence[Any], series_by: Sequence[str]) -> str:
-    """``store ls --format json``: every run with its series (the tags that key it)."""
-    document = {
-        "schema": RUNS_SCHEMA, "series_by": list(series_by),
-        "series_count": len({r.series for r in runs}),
-        "runs": [{"run": r.run, "time": r.time.isoformat().replace("+00:00", "Z"),
-                  "time_source": r.time_source, "commit": r.commit, "label": r.label,
-                  "series": dict(r.series), "tags": dict(r.tags), "source": r.source,
-                  "format": r.format, "batch_size": r.batch_size} for r in runs],
     }
     return dumps(document, indent=1, ensure_ascii=False) + "\n"
 
@@ -93,3 +81,25 @@ def _number(value: float | None) -> float | None:
     """As stored: ``dumps`` writes a non-finite one as null with a ``non_finite`` member, as every
     other JSON document does (it was a bare null)."""
     return value
+
+
+def check(report: CheckReport) -> str:
+    """``neuroncmp store check --format json`` (``neuroncmp.store-check/1``)."""
+    return dumps({"schema": "neuroncmp.store-check/1", "ok": report.ok, "runs": report.runs,
+                  "parts": report.parts, "objects": report.objects,
+                  "problems": list(report.problems), "leftovers": list(report.leftovers),
+                  "kept": list(report.held)},
+                 indent=1, ensure_ascii=False) + "\n"
+
+
+def runs(runs: Sequence[Any], series_by: Sequence[str]) -> str:
+    """``store ls --format json``: every run with its series (the tags that key it)."""
+    document = {
+        "schema": RUNS_SCHEMA, "series_by": list(series_by),
+        "series_count": len({r.series for r in runs}),
+        "runs": [{"run": r.run, "time": r.time.isoformat().replace("+00:00", "Z"),
+                  "time_source": r.time_source, "commit": r.commit, "label": r.label,
+                  "series": dict(r.series), "tags": dict(r.tags), "source": r.source,
+                  "format": r.format, "batch_size": r.batch_size} for r in runs],
+    }
+    return dumps(document, indent=1, ensure_ascii=False) + "\n"

@@ -16,7 +16,7 @@ from ..errors import MissingDependencyError
 from ..stats import median
 from ..units import pick_scale
 from . import chart_labels
-from .store_text import change_size
+from .store_words import change_size
 
 LABEL_POINTS = 8  # the shift labels' font size
 LABEL_ROWS = 3  # rows of shift labels a panel keeps free above its points (more shifts share them)

@@ -13,7 +13,7 @@ from ...catalog import group_rank
 from ...choices import SUSPECT
 from ...escape import html as escape
 from ...model import Profile
-from .. import sweep_text
+from .. import sweep_words as sweep_text
 from ..base import DiffReport, Renderer
 from ..bounds_table import bounds_html
 from ..captions import (

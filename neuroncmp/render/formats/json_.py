@@ -28,7 +28,6 @@ from ..base import (
 from ..changes import changes_with_marks
 from ..headline import headline, notes, report_bound_line
 from ..json_out import dumps, laid_out
-from ..metrics_text import spec_record
 from ..rows import Line, line
 from ..show_json import profile_dict
 from ..sweep_data import BOUNDS_FORMULA, bounds_dict, changes_dict, finding_dict, roof_dict, shift_dict, sweep_dict
@@ -40,6 +39,7 @@ if TYPE_CHECKING:  # gates load only when --fail-on is used
     from ...comparison.gates import GateResult, Hit
 
 SCHEMA = "neuroncmp.comparison/3"
+FORMATS_SCHEMA = "neuroncmp.formats/1"
 
 
 def _side(side: Side) -> dict[str, Any]:
@@ -162,6 +162,14 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
     }
 
 
+def spec_record(spec: MetricSpec) -> dict[str, Any]:
+    """One catalog entry as plain data (the JSON listing)."""
+    return {"metric": spec.name, "group": spec.group, "unit": spec.unit, "direction": spec.direction,
+            "kind": spec.kind, "extensive": spec.extensive, "meaning": spec.meaning,
+            "derived": spec.derived, "formula": spec.formula or None,
+            "formulas": [formula.text for formula in spec.formulas], "aliases": list(spec.aliases)}
+
+
 class Json(Renderer):
     name, extensions, order = "json", (".json",), 30
     description = f"machine-readable, schema {SCHEMA}, base units"
@@ -184,22 +192,27 @@ class Json(Renderer):
         return store_json.regressions(report.regressions)
 
     def store_runs(self, report: StoreRunsReport, width: int = 100) -> str:
-        from ..store_json import runs_json
+        from ..store_json import runs
 
-        return runs_json(report.runs, report.series_by)
+        return runs(report.runs, report.series_by)
 
     def store_check(self, report: StoreCheckReport, width: int = 100) -> str:
-        from ..store_text import check_json
+        from ..store_json import check
 
-        return check_json(report.report)
+        return check(report.report)
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
         return dumps([spec_record(spec) for spec in specs], indent=2) + "\n"
 
     def formats(self, report: FormatsReport, width: int = 100) -> str:
-        from ..formats_list import formats_json
-
-        return formats_json(report.parsers, report.renderers)
+        document = {
+            "schema": FORMATS_SCHEMA,
+            "inputs": [{"name": p.name, "suffixes": list(p.suffixes), "directory": p.reads_directory,
+                        "description": p.description} for p in report.parsers],
+            "outputs": [{"name": r.name, "extensions": list(r.extensions), "description": r.description}
+                        for r in report.renderers],
+        }
+        return dumps(document, indent=1, ensure_ascii=False) + "\n"
 
     def profiles(self, profiles: list[Profile] | Loaded, width: int = 100) -> str:
         """One normalized profile (``neuroncmp.profile/1``), or a list when there are several; ``show``'s

@@ -13,7 +13,7 @@ from ...escape import markdown as _escape
 from ...escape import markdown_code
 from ...stats import median
 from ...units import format_value, pick_scale
-from .. import sweep_text
+from .. import sweep_words as sweep_text
 from ..base import DiffReport, RegressionsReport, Renderer
 from ..bounds_table import bounds_markdown
 from ..captions import (
@@ -141,7 +141,7 @@ SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); commit:
 
 
 def _shift_row(change: Any) -> str:
-    from .. import store_text  # the store's views load with its commands only
+    from .. import store_words as store_text  # the store's views load with its commands only
 
     scale = pick_scale(median([change.before, change.after]), change.unit)
     cells = [direction_with_word(change.direction), markdown_code(change.metric),

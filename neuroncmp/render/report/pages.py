@@ -21,7 +21,7 @@ from ...comparison.bands import Bands
 from ...escape import html as escape
 from ...stats import median
 from ...units import format_value, pick_scale
-from ..store_text import CANDIDATES_NOTE, candidates_text, change_size, run_name
+from ..store_words import CANDIDATES_NOTE, candidates_text, change_size, run_name
 from . import svg
 from .assets import CSS, JS
 

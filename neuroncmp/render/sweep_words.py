@@ -1,7 +1,8 @@
-"""``neuroncmp sweep`` in the terminal: the table, the models, a chart, the recommendation, findings.
+"""The words and cells of ``neuroncmp sweep``, the same in every format: the tables' columns and
+cells, the roofline's, the models' sentences, each finding's evidence, the heading.
 
-Every number comes from the ``Sweep`` value; this module only lays it out (styled lines, plain when
-piped). The chart is text: one bar per batch size, the fit's throughput beside the measured one.
+Every number comes from the ``Sweep`` value; the terminal draws them (``terminal/sweep.py``),
+Markdown and HTML write them (``formats/``).
 """
 
 from __future__ import annotations
@@ -10,16 +11,12 @@ from collections.abc import Callable
 
 from ..analysis import fits, table
 from ..analysis.capture_bound import CONTRADICTED
-from ..analysis.findings.base import Evidence, Finding
+from ..analysis.findings.base import Evidence
 from ..analysis.roofline import RooflinePoint
 from ..analysis.series import at_every
 from ..analysis.sweep import Sweep
-from ..analysis.table import ENGINES, EVERY, MOVEMENT, THROUGHPUT, Column, TableRow
+from ..analysis.table import EVERY, Column, TableRow
 from ..units import FRACTION, SAMPLE_RATE, format_value, significant
-from .captions import impact_text, where_text
-from .layout import Line, grid, hanging, wrapped
-
-BAR = "█"
 
 
 def block(name: str) -> tuple[Column, ...]:
@@ -58,28 +55,6 @@ def shown_columns(sweep: Sweep, name: str) -> list[Column]:
             if column.block == EVERY or any(row.get(column.name) is not None for row in sweep.table)]
 
 
-def table_lines(sweep: Sweep, name: str, heading: str, width: int = 10**6) -> list[Line]:
-    """The table of block ``name`` (columns with no value at any point left out)."""
-    shown = shown_columns(sweep, name)
-    rows = [[cell(row, column) for column in shown] for row in sweep.table]
-    return wrapped(heading, "bold cyan", width) + fitted([title(column) for column in shown], rows, width)
-
-
-def fitted(header: list[str], rows: list[list[str]], width: int) -> list[Line]:
-    """Right-aligned columns; wider than ``width``, the table continues below, its first column repeated."""
-    size = [max(len(header[i]), *(len(row[i]) for row in rows)) for i in range(len(header))]
-    parts: list[list[int]] = [[0]]
-    for i in range(1, len(header)):
-        if sum(size[j] + 2 for j in parts[-1]) + size[i] > width and len(parts[-1]) > 1:
-            parts.append([0])
-        parts[-1].append(i)
-    out: list[Line] = []
-    for index, part in enumerate(parts):
-        cells = [[(row[i], "") for i in part] for row in rows]
-        out += ([[]] if index else []) + grid([header[i] for i in part], cells, right=set(range(len(part))))
-    return out
-
-
 ROOFLINE_HEADING = "roofline (achieved = (hardware - transpose FLOPs) / total_time)"
 ROOFLINE: tuple[tuple[str, Callable[[RooflinePoint], str]], ...] = (  # each column's header and cell, for every format
     ("batch", lambda r: str(r.batch_size)),
@@ -96,22 +71,6 @@ ROOFLINE_HEADER = tuple(header for header, _ in ROOFLINE)
 def roofline_rows(sweep: Sweep) -> list[list[str]]:
     """Each point under the roof, as every format shows it (columns: ``ROOFLINE``)."""
     return [[show(point) for _, show in ROOFLINE] for point in sweep.roofline]
-
-
-def roofline_lines(sweep: Sweep, width: int = 10**6) -> list[Line]:
-    """The roofline table for the terminal (none when the sweep has no roofline)."""
-    if not sweep.roofline:
-        return []
-    return wrapped(ROOFLINE_HEADING, "bold cyan", width) + fitted(list(ROOFLINE_HEADER), roofline_rows(sweep), width)
-
-
-def model_lines(sweep: Sweep, width: int) -> list[Line]:
-    out: list[Line] = [[("models", "bold cyan")]]
-    for label, text in models_text(sweep):
-        first, *rest = wrapped(text, "", width - 16)
-        out.append([(f"{label:<16}", "bold")] + first)
-        out += [[(" " * 16, "")] + line for line in rest]
-    return out
 
 
 def models_text(sweep: Sweep) -> list[tuple[str, str]]:
@@ -224,34 +183,6 @@ def spill_trend_text(spill: fits.SpillOnset) -> str:
             "falling": "; per sample falling at every step up", "lowest": f"; per sample lowest at {at}"}[kind]
 
 
-def chart_lines(sweep: Sweep, width: int) -> list[Line]:
-    """Device throughput per batch as bars, the fit's value beside it."""
-    rows = [row for row in sweep.table if row.get("device_throughput")]
-    if not rows:
-        return []
-    top = max(row.get("device_throughput") or 0 for row in rows)
-    span = max(width - 34, 10)
-    out = wrapped("device throughput vs batch size (bar: measured; fit: the step-time model)", "bold cyan", width)
-    for row in rows:
-        value = row.get("device_throughput") or 0
-        fit = f"  fit {significant(sweep.step_fit.throughput(row.batch_size))}" if sweep.step_fit else ""
-        out.append([(f"b{row.batch_size:<5}", ""), (BAR * max(1, round(value / top * span)), "green"),
-                    (f" {significant(value)}{fit}", "dim")])
-    return out
-
-
-def finding_lines(index: int, finding: Finding, width: int) -> list[Line]:
-    out = hanging(f"{index}. [{finding.category}] ", finding.title, "bold", width)
-    if finding.impact is not None:
-        out += hanging("   impact: ", impact_text(finding.impact), "", width)
-    shown = [evidence_text(e) for e in finding.evidence[:EVIDENCE_SHOWN]]
-    if len(finding.evidence) > EVIDENCE_SHOWN:
-        shown.append(f"... ({len(finding.evidence) - EVIDENCE_SHOWN} more: --format json lists every one)")
-    out += hanging("   evidence: ", "; ".join(shown), "dim", width)
-    out += hanging("   fires at: ", where_text(finding), "dim", width)
-    return out + hanging("   action: ", finding.action, "", width)
-
-
 OVERLAP = "each impact is an upper bound on its own; they overlap, so do not add them up"
 EVIDENCE_SHOWN = 6  # per finding in the terminal; a finding on many anomalies has one per anomaly
 
@@ -264,20 +195,6 @@ def evidence_text(evidence: Evidence) -> str:
     joiner = ": " if isinstance(value, str) else " = "
     where = "the sweep's fit" if evidence.where == "fit" else evidence.where
     return f"{evidence.metric} at {where}{joiner}{shown}" + (f" ({evidence.note})" if evidence.note else "")
-
-
-def sweep_lines(sweep: Sweep, width: int = 100) -> list[Line]:
-    out = _heading(sweep, width) + [[]]
-    out += table_lines(sweep, THROUGHPUT, "throughput (samples/s; per step on one NeuronCore)", width) + [[]]
-    out += table_lines(sweep, ENGINES, "utilization (% of the step)", width) + [[]]
-    out += table_lines(sweep, MOVEMENT, "data movement and memory (per sample; memory per step)", width) + [[]]
-    out += roofline_lines(sweep, width) + [[]]
-    out += chart_lines(sweep, width) + [[]] + model_lines(sweep, width) + [[]]
-    out += _recommendation(sweep, width) + [[]]
-    out += [[("findings (ranked by estimated impact)", "bold cyan")]] + wrapped(OVERLAP, "dim", width)
-    for index, finding in enumerate(sweep.findings, 1):
-        out += finding_lines(index, finding, width)
-    return out + [[]] + _footer(sweep, width)
 
 
 def heading_text(sweep: Sweep) -> list[str]:
@@ -305,33 +222,3 @@ def failed_count(sweep: Sweep) -> str:
     many = len(sweep.failed)
     names = ", ".join(failed.label for failed in sweep.failed)
     return f"; {many} batch size{'s' * (many > 1)} failed at capture: {names}"
-
-
-def _heading(sweep: Sweep, width: int) -> list[Line]:
-    out: list[Line] = []
-    for index, text in enumerate(heading_text(sweep)):
-        out += wrapped(text, "bold" if index == 0 else "", width)
-    return out
-
-
-def _recommendation(sweep: Sweep, width: int) -> list[Line]:
-    chosen = sweep.recommendation
-    if chosen is None:
-        return wrapped("recommendation: none (no throughput to compare)", "yellow", width)
-    runner = f"; next {chosen.runner_up}" if chosen.runner_up else ""
-    return (wrapped(f"recommendation: {chosen.label} (batch {chosen.batch_size}): best {chosen.by}, "
-                    f"{significant(chosen.value)} samples/s{runner}", "bold green", width)
-            + wrapped(f"caveat: {chosen.caveat}", "dim", width))
-
-
-def _footer(sweep: Sweep, width: int) -> list[Line]:
-    out: list[Line] = []
-    for passed in sweep.passed:
-        out += wrapped(f"checked, did not fire: {passed.rule}: {passed.reason}", "dim", width)
-    for skipped in sweep.not_run:
-        out += wrapped(f"not run: {skipped.rule}: {skipped.reason}", "yellow", width)
-    for note in sweep.notes:
-        out += wrapped(f"note: {note}", "dim", width)
-    if any(point.inferred for point in sweep.points):
-        out += wrapped("* batch size inferred, not stated in the input", "dim", width)
-    return out

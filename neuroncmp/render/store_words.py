@@ -1,0 +1,116 @@
+"""The words of the store's commands, the same in every format: tags, shifts and their sizes,
+the runs that may start a shift, p-values, the trend line. The terminal draws them
+(``terminal/store.py``); Markdown and the report site write them.
+
+Values are shown in one display unit per metric (``units.pick_scale`` from the median value),
+times in UTC, run ids as stored, p-values to two significant figures.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from ..stats import median
+from ..units import FRACTION, format_value, significant
+from .changes import DIRECTION_MARK, points_text, spark
+
+if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
+    from datetime import datetime
+
+    from ..store.identity import SeriesKey
+    from ..store.trends import Change, Point
+
+MARK = DIRECTION_MARK  # a shift reads with the verdicts' own marks
+
+
+def tags_text(tags: Mapping[str, str] | SeriesKey | Iterable[tuple[str, str]]) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(dict(tags).items())) or "(no tags)"
+
+
+def change_text(change: Change, unit: str, scale: tuple[float, str] | None = None) -> str:
+    before = format_value(change.before, unit, scale)
+    after = format_value(change.after, unit, scale)
+    return (f"{before} -> {after} ({change_size(change, unit)}) {change.direction} "
+            f"{MARK[change.direction]}, p {p_text(change.p_value)}")
+
+
+def first_run_text(change: Change) -> str:
+    """Where the new level may start, as a phrase: "first new run 5649f8e (95 %)" or "first new
+    run between 98466a9 and 5649f8e (2 runs, 95 %)"."""
+    return f"first new run {candidates_text(change)}"
+
+
+def candidates_text(change: Change, shown: Callable[[Point], str] | None = None) -> str:
+    """The runs that may be the first of the new level, at the stated confidence: "5649f8e (95 %)"
+    or "between 98466a9 and 5649f8e (2 runs, 95 %)"; each run written by ``shown`` (a code span,
+    a link), by default as ``run_name``. The words around them hold no input text."""
+    name = shown or run_name
+    found = change.candidates
+    sure = f"{found.confidence * 100:g} %"
+    if found.runs == 1:
+        return f"{name(found.first)} ({sure})"
+    return f"between {name(found.first)} and {name(found.last)} ({found.runs} runs, {sure})"
+
+
+def run_name(point: Point) -> str:
+    """A run as a person names it: its commit, else its id."""
+    return point.commit or point.run
+
+
+CANDIDATES_NOTE = ("first new run: the runs that may start the new level, with the probability "
+                   "stated (README: How shifts are found); commit: the best estimate")
+
+
+NOT_FINITE = "?"
+
+
+def _finite_median(values: list[float]) -> float | None:
+    finite = [v for v in values if math.isfinite(v)]
+    return median(finite) if finite else None
+
+
+def sparkline(values: list[float], shifts: list[int], width: int) -> tuple[str, str]:
+    """A trend of at most ``width`` characters (bucket medians) and a line marking the shifts.
+
+    The scale runs from the 2nd to the 98th percentile, so one slow run does not flatten it.
+    Non-finite values (a store keeps values as read) take no part in the scale; a bucket with
+    nothing else shows ``NOT_FINITE``."""
+    width = max(width, 8)
+    size = max(1, math.ceil(len(values) / width))
+    buckets = [_finite_median(values[i:i + size]) for i in range(0, len(values), size)]
+    ordered = sorted(v for v in values if math.isfinite(v)) or [0.0]
+    low = ordered[int(0.02 * (len(ordered) - 1))]
+    high = ordered[math.ceil(0.98 * (len(ordered) - 1))]
+    spark_ = "".join(NOT_FINITE if b is None else spark(b, low, high) for b in buckets)
+    marks = [" "] * len(buckets)
+    for index in shifts:
+        marks[index // size] = "^"
+    return spark_, "".join(marks).rstrip()
+
+
+def p_text(p: float) -> str:
+    """Two significant figures; below 1e-16 (where doubles stop resolving it) ``<1e-16``."""
+    return "<1e-16" if p < 1e-16 else f"{p:.2g}"
+
+
+def change_size(change: Change, unit: str) -> str:
+    """A shift's size as ``diff`` shows it: percentage points for a fraction (MFU 20.28 % ->
+    19.54 % is -0.74pp, not -3.66 %), else the relative change."""
+    if unit != FRACTION:
+        return _percent(change.change)
+    points = (change.after - change.before) * 100
+    if not math.isfinite(points):
+        return "n/a"
+    return points_text(points)
+
+
+def _percent(change: float) -> str:
+    if not math.isfinite(change):
+        return "n/a"
+    return f"{'+' if change >= 0 else ''}{significant(change * 100, 3)}%"
+
+
+def iso_time(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
