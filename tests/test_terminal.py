@@ -115,3 +115,15 @@ def test_a_bracket_no_bracket_closes_is_kept_and_a_unit_stays_whole():
     assert fold("dma_queue[3_active_time", 10) == ["dma_queue[", "3_active_", "time"]
     assert fold("total_time/sample [ms]", 12) == ["total_time/", "sample [ms]"]
     assert wrapped("one two three_four_five", 9) == ["one two", "three_", "four_five"]
+
+
+def test_one_profile_under_a_long_label_shows_its_bounds_as_value():
+    """``show`` of one profile: its label heads the view, so its bounds' column is ``value`` whatever
+    the label's length (b32-fixed-padding-32: 20 characters), with no legend."""
+    from conftest import THIRD_PARTY
+
+    md = THIRD_PARTY / "ui-markdown" / "trn1.2xlarge_profiler-2.26_bert-base_batch32_padding-sweep.md"
+    result = CliRunner().invoke(cli, ["show", str(md), "--width", "100", "--no-color"], env=CLEAN)
+    lines = result.output.splitlines()
+    assert next(line for line in lines if line.startswith("bound ")).split() == ["bound", "value"]
+    assert not any(line.startswith("labels:") for line in lines)

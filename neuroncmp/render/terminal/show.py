@@ -15,7 +15,7 @@ from ...model import Profile
 from ...units import format_value
 from . import MAX_LABEL, Cell, Hanging, Name, Wrapped, fitted, piece, table
 from .bounds import bounds_view
-from .labels import short_labels
+from .labels import Labels, short_labels
 
 if TYPE_CHECKING:
     from ...commands.documents import Loaded
@@ -123,7 +123,8 @@ def _profile(profile: Profile, found: Bounds | None, width: int) -> list[Rendera
     out = _heading(profile, width)
     bounds: list[RenderableType] = []
     if found and found.bottleneck:
-        bounds = bounds_view(short_labels([profile.label], MAX_LABEL), (found,), False, width)
+        labels = short_labels([profile.label], MAX_LABEL)  # too long: "value" (the label heads the view)
+        bounds = bounds_view(Labels(["value"], [], {}) if labels.legend else labels, (found,), False, width)
     for block in (_metrics(profile), bounds, _memory(profile, width), _training(profile), _footer(profile)):
         out += [Text(), *block] if block else []
     return out
