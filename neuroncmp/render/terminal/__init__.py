@@ -15,7 +15,6 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from typing import TypeAlias
 
-from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment, Segments
@@ -33,14 +32,6 @@ def piece(text: str, style: str = "") -> Text:
     return Text(escape.text(text), style=style)
 
 
-def stacked(pieces: Sequence[Piece], justify: str = "right") -> Text:
-    """One piece a line (a table cell of a value and its change under it)."""
-    out = Text(justify=justify)  # type: ignore[arg-type]  # a JustifyMethod, from the few this module uses
-    for index, (text, style) in enumerate(pieces):
-        out.append(("\n" if index else "") + escape.text(text), style=style or None)
-    return out
-
-
 def table(header: Sequence[str], rows: Iterable[Sequence[Cell]], right: Collection[int] = (),
           wrap: Collection[int] = ()) -> Table:
     """Columns two spaces apart, the header bold; a column's cells never wrap (a number is never
@@ -52,17 +43,6 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Cell]], right: Collecti
     for row in rows:
         out.add_row(*(cell if not isinstance(cell, str) else Name(cell) if index in wrap else piece(cell)
                       for index, cell in enumerate(row)))
-    return out
-
-
-def rule_table(widths: Sequence[int], right: Collection[int], header: Sequence[Text] | None) -> Table:
-    """A table of fixed column widths, one space apart, a rule under its ``header`` (when given):
-    tables of the same widths line up, one under another."""
-    out = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False, header_style="bold",
-                show_header=header is not None)
-    for index, width in enumerate(widths):
-        out.add_column(header[index] if header else "", width=width, no_wrap=True,
-                       justify="right" if index in right else "left")
     return out
 
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
-from rich.table import Table
 from rich.text import Text
 
+from ... import escape
 from ...choices import BETTER, SUSPECT, UNCHANGED, WORSE, Verdict
 from ...comparison.view import cut
 from ..captions import (
@@ -44,7 +44,7 @@ from ..headline import (
     tally_texts,
 )
 from ..rows import Heading, Line, identical_text, lines, trend_order
-from . import MAX_LABEL, SHORT_LABEL, Hanging, Piece, Wrapped, fold, height, piece, rule_table, stacked, wrapped
+from . import MAX_LABEL, SHORT_LABEL, Hanging, Piece, Wrapped, fold, height, piece, wrapped
 from .bounds import bounds_view
 from .labels import Labels, short_labels
 
@@ -89,28 +89,30 @@ class Plan:
         return max(len(fold(cells[0][0][0], self.widths[0])), *map(len, self.cells(cells)[1:]))
 
     def draw(self, blocks: list[list[Entry]], between: list[RenderableType]) -> list[RenderableType]:
-        """The blocks as tables of these columns, one under another (a group's title between two),
-        ``between`` (the warnings, under the headline) between the blocks."""
+        """The blocks in these columns, one under another (a group's title across them), ``between``
+        (the warnings, under the headline) between the blocks: each row as rich ``Text`` lines, its
+        cells padded to the plan's widths (computed for every row at once, so rows line up)."""
         right = set(range(1, len(self.widths) - self.trend))
-        out: list[RenderableType] = []
-        tables = [rule_table(self.widths, right, [piece(METRIC)] + [piece(label) for label in self.labels])]
+        heads = [piece(label.rjust(self.widths[at]) if at in right else label.ljust(self.widths[at]), "bold")
+                 for at, label in enumerate([METRIC, *self.labels])]
+        out: list[RenderableType] = [Text(" ").join(heads), Text("\u2500" * (sum(self.widths) + len(self.widths) - 1))]
         for index, block in enumerate(blocks):
             if index:
-                out += [tables[-1], Text(), *between, *([Text()] if between else [])]
-                tables.append(rule_table(self.widths, right, None))
+                out += [Text(), *between, *([Text()] if between else [])]
             for kind, cells in block:
-                if kind == "group":
-                    out += [tables[-1], Wrapped(*cells[0][0])]
-                    tables.append(rule_table(self.widths, right, None))
-                else:
-                    tables[-1].add_row(*self._row(kind, cells))
-        return [o for o in [*out, tables[-1]] if not isinstance(o, Table) or o.row_count or o.show_header]
+                out += [Wrapped(*cells[0][0])] if kind == "group" else self._row(kind, cells)
+        return out
 
     def _row(self, kind: str, cells: list[Cell]) -> list[Text]:
+        """A row's lines: the name folded to its column, each other cell's pieces one a line, right-aligned."""
         columns = self.cells(cells)
         dim = "dim" if kind == "step" else ""
-        name = stacked([(line, dim) for line in fold(columns[0][0][0], self.widths[0])], "left")
-        return [name] + [stacked([(t, style or dim) for t, style in cell]) for cell in columns[1:]]
+        stacks = [[(line, dim) for line in fold(columns[0][0][0], self.widths[0])]]
+        stacks += [[(text, style or dim) for text, style in cell] for cell in columns[1:]]
+        return [Text.assemble(*((escape.text(" " * bool(at) + (text.ljust(width) if at == 0 else text.rjust(width))),
+                                 style) for at, (width, stack) in enumerate(zip(self.widths, stacks, strict=True))
+                                for text, style in [stack[line] if line < len(stack) else ("", "")]), no_wrap=True)
+                for line in range(max(map(len, stacks)))]  # (no_wrap: a line the plan fits needs no wrapping)
 
 
 def _cells(shown: Line, order: list[int] | None, name: str | None = None) -> list[Cell]:
