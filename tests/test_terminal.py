@@ -127,3 +127,9 @@ def test_one_profile_under_a_long_label_shows_its_bounds_as_value():
     lines = result.output.splitlines()
     assert next(line for line in lines if line.startswith("bound ")).split() == ["bound", "value"]
     assert not any(line.startswith("labels:") for line in lines)
+
+
+def test_a_long_file_label_breaks_after_a_dash_not_inside_a_word():
+    """At 40 columns the legend's full name (55 characters, no space) breaks after a ``-``."""
+    name = "trn2-3xlarge-profiler-2-28-attention-baseline-bf16-s512"
+    assert fold(name, 40) == ["trn2-3xlarge-profiler-2-28-attention-", "baseline-bf16-s512"]

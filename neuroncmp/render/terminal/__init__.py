@@ -99,14 +99,17 @@ def words(text: str, separators: str) -> list[str]:
     return re.findall(rf"\[[^\]]*\][^{seps}]*[{seps}]*|[^{seps}\[]*[{seps}]+|[^{seps}\[]+|\[", text) or [text]
 
 
+BREAKS = "_/- "  # a name or a label breaks after one of these (a file name's words: ``trn2-3xlarge-...``)
+
+
 def fold(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width``, broken after ``_``, ``/`` or a space; a word longer than
-    the width (none of them in it) is cut as a last resort."""
+    """``text`` in lines of at most ``width``, broken after ``_``, ``/``, ``-`` or a space; a word
+    longer than the width (none of them in it) is cut as a last resort."""
     width = max(width, 1)
     if len(text) <= width:
         return [text]
     out = [""]
-    for word in words(text, "_/ "):
+    for word in words(text, BREAKS):
         if out[-1] and len(out[-1]) + len(word.rstrip()) > width:  # a space may end a line
             out.append("")
         out[-1] += word
@@ -118,7 +121,7 @@ def fold(text: str, width: int) -> list[str]:
 
 def wrapped(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width``, broken at spaces; a word longer than a line (a metric
-    name, a path) broken after ``_`` or ``/`` (``fold``), cut only where it has neither."""
+    name, a path, a file's label) broken after ``_``, ``/`` or ``-`` (``fold``), cut only where it has none."""
     if len(text) <= width:
         return [text]
     import textwrap
@@ -141,7 +144,7 @@ class Wrapped:
         return len(self.lines(width))
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        longest = max(len(piece.rstrip()) for piece in words(self.text, "_/ "))
+        longest = max(len(piece.rstrip()) for piece in words(self.text, BREAKS))
         return Measurement(min(longest, options.max_width), min(len(self.text), options.max_width))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
