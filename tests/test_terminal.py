@@ -10,7 +10,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from conftest import RUN, VARIANT_FILES
+from conftest import RUN, THIRD_PARTY, VARIANT_FILES
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
@@ -120,8 +120,6 @@ def test_a_bracket_no_bracket_closes_is_kept_and_a_unit_stays_whole():
 def test_one_profile_under_a_long_label_shows_its_bounds_as_value():
     """``show`` of one profile: its label heads the view, so its bounds' column is ``value`` whatever
     the label's length (b32-fixed-padding-32: 20 characters), with no legend."""
-    from conftest import THIRD_PARTY
-
     md = THIRD_PARTY / "ui-markdown" / "trn1.2xlarge_profiler-2.26_bert-base_batch32_padding-sweep.md"
     result = CliRunner().invoke(cli, ["show", str(md), "--width", "100", "--no-color"], env=CLEAN)
     lines = result.output.splitlines()
@@ -133,3 +131,14 @@ def test_a_long_file_label_breaks_after_a_dash_not_inside_a_word():
     """At 40 columns the legend's full name (55 characters, no space) breaks after a ``-``."""
     name = "trn2-3xlarge-profiler-2-28-attention-baseline-bf16-s512"
     assert fold(name, 40) == ["trn2-3xlarge-profiler-2-28-attention-", "baseline-bf16-s512"]
+
+
+def test_a_note_of_ops_or_the_store_keeps_its_later_lines_indented():
+    """``ops``' heading at 100 columns runs to three lines, the later two indented two spaces (as the
+    store's notes): one note reads as one, apart from the table under it."""
+    view = THIRD_PARTY / "view-json"
+    files = [str(view / f"inf2.xlarge_profiler-2.27_matmul_128x128x{n}.json") for n in (256, 1024)]
+    result = CliRunner().invoke(cli, ["ops", *files, "--top", "6", "--width", "100", "--no-color"], env=CLEAN)
+    lines = result.output.splitlines()
+    assert lines[0].startswith("inf2-xlarge-profiler-2-27-matmul-128x128x1024: the compiler changed the graph")
+    assert lines[1].startswith("  2358e222; ") and lines[2] == "  sides" and lines[3] == ""

@@ -87,7 +87,7 @@ def fitted(header: Sequence[str], rows: Sequence[Sequence[str]], right: Collecti
                 packed[-1] += "  " + pair
             elif cell:
                 packed.append(pair)
-        out += [Wrapped("  ".join(cell for cell in row[:2] if cell)), *(Wrapped("    " + line) for line in packed)]
+        out += [Wrapped("  ".join(cell for cell in row[:2] if cell)), *(Hanging("    ", line) for line in packed)]
     return out
 
 
@@ -161,6 +161,18 @@ class Hanging(Wrapped):
     def lines(self, width: int) -> list[str]:
         first, *rest = wrapped(self.text, max(width - len(self.lead), 1))
         return [self.lead + first, *(" " * len(self.lead) + line for line in rest)]
+
+
+class Indented(Wrapped):
+    """A paragraph whose later lines are indented two spaces, so each note of a listing (the store's
+    commands, ``ops``) reads as one."""
+
+    def lines(self, width: int) -> list[str]:
+        first, *later = wrapped(self.text, width)
+        if not later:
+            return [first]
+        rest = self.text[len(first):].lstrip(" ") if self.text.startswith(first) else " ".join(later)
+        return [first, *("  " + line for line in wrapped(rest, max(width - 2, 1)))]
 
 
 def height(renderables: Sequence[RenderableType], width: int) -> int:

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from ...commands.ops import OpsReport
 from ..ops import COLUMNS, WAIT_COLUMNS, footer, heading, opening, table_rows, under
-from . import Wrapped, fitted
+from . import Indented, fitted
 
 def _table(header: tuple[str, ...], rows: list[list[str]], width: int) -> list[RenderableType]:
     """Right-aligned times and shares, the op's name wrapping after ``_``, ``/`` or a space."""
@@ -18,13 +18,13 @@ def _table(header: tuple[str, ...], rows: list[list[str]], width: int) -> list[R
 
 def drawn(report: OpsReport, width: int = 100) -> list[RenderableType]:
     comparison = report.comparison
-    out: list[RenderableType] = [Wrapped(line, "bold yellow") for line in opening(comparison)]
+    out: list[RenderableType] = [Indented(line, "bold yellow") for line in opening(comparison)]
     for variant in comparison.variants:
         body, waits = table_rows(variant, report.top)
         out += [Text()] if out else []
-        out.append(Wrapped(heading(comparison, variant), "bold"))
+        out.append(Indented(heading(comparison, variant), "bold"))
         out += _table(COLUMNS, body, width) if variant.changes else []
-        out += [Wrapped(line) for line in under(comparison, variant, report.top)]
+        out += [Indented(line) for line in under(comparison, variant, report.top)]
         if waits:
             out += [Text(), Text("semaphore waits (not work, not counted):"), *_table(WAIT_COLUMNS, waits, width)]
-    return out + [Text(), *(Wrapped(line, "dim") for line in footer(comparison))]
+    return out + [Text(), *(Indented(line, "dim") for line in footer(comparison))]

@@ -28,7 +28,7 @@ from ..store_words import (
     sparkline,
     tags_text,
 )
-from . import Wrapped, fitted, table
+from . import Indented, fitted, table
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
     from ...store.adding import AddedRun
@@ -51,7 +51,7 @@ LEFTOVERS_SHOWN = 5
 def store_add(report: StoreAddReport, width: int) -> list[RenderableType]:
     """What an add did: added and already-present runs, where each run's time came from, skips."""
     added, store = report.report, report.store
-    out: list[RenderableType] = [Wrapped(f"added {len(added.added)} runs, {len(added.present)} already present "
+    out: list[RenderableType] = [Indented(f"added {len(added.added)} runs, {len(added.present)} already present "
                                          f"(store {store})")]
     rows = [[r.run, r.label, r.time, r.time_source, "present" if r.present else "added", r.source]
             for r in added.runs[:ADDS_SHOWN]]
@@ -62,13 +62,13 @@ def store_add(report: StoreAddReport, width: int) -> list[RenderableType]:
         for r in added.runs:
             sources[r.time_source] = sources.get(r.time_source, 0) + 1
         froms = ", ".join(f"{n} from {s}" for s, n in sources.items())
-        out.append(Wrapped(f"... and {len(added.runs) - ADDS_SHOWN} more (times: {froms})"))
-    out += [Wrapped(f"skipped {problem}") for problem in added.skipped]
+        out.append(Indented(f"... and {len(added.runs) - ADDS_SHOWN} more (times: {froms})"))
+    out += [Indented(f"skipped {problem}") for problem in added.skipped]
     out += _split_warning(added.added)
     kept = [r for r in added.runs if r.present and r.kept_tags is not None]
     if kept:
         first = kept[0]
-        out.append(Wrapped(f"{len(kept)} runs already present keep the tags of their first add "
+        out.append(Indented(f"{len(kept)} runs already present keep the tags of their first add "
                            f"({tags_text(first.kept_tags or ())}, not {tags_text(first.tags)}); adding "
                            "again changes no tag ('neuroncmp store series-by' regroups series without re-adding)"))
     return out
@@ -85,7 +85,7 @@ def _split_warning(added: Sequence[AddedRun]) -> list[RenderableType]:
     alone = sum(1 for n in sizes.values() if n == 1)
     if alone * 2 <= len(added):
         return []
-    return [Wrapped(f"warning: the {len(added)} runs added form {len(sizes)} series, {alone} of them of one run; "
+    return [Indented(f"warning: the {len(added)} runs added form {len(sizes)} series, {alone} of them of one run; "
                     "if they are runs of fewer configurations, their names or tags split them ('neuroncmp store "
                     "ls' shows each run's series; see --series-by)", "yellow")]
 
@@ -132,17 +132,17 @@ def store_check(report: StoreCheckReport, width: int) -> list[RenderableType]:
                    "files to remove")
     else:
         out.append("ok: every run complete, every copy matches its hash")
-    return [Wrapped(line) for line in out]
+    return [Indented(line) for line in out]
 
 
 def store_compact(report: StoreCompactReport, width: int) -> list[RenderableType]:
     done = report.report
-    return [Wrapped(f"store {report.store}: {done.parts_before} parts -> {done.parts_after}, {done.runs} runs; "
+    return [Indented(f"store {report.store}: {done.parts_before} parts -> {done.parts_after}, {done.runs} runs; "
                     f"removed {len(done.removed)} leftover files of interrupted adds")]
 
 
 def store_series_by(report: StoreSeriesByReport, width: int) -> list[RenderableType]:
-    return [Wrapped(f"series by {','.join(report.series_by) or 'every tag'}")]
+    return [Indented(f"series by {','.join(report.series_by) or 'every tag'}")]
 
 
 def history(report: HistoryReport, width: int) -> list[RenderableType]:
@@ -150,12 +150,12 @@ def history(report: HistoryReport, width: int) -> list[RenderableType]:
     result = report.history
     values = [p.value for s in result.series for p in s.points]
     if not values:
-        return [Wrapped(f"{result.metric}: no runs match")]
+        return [Indented(f"{result.metric}: no runs match")]
     shown = [v for v in values if math.isfinite(v)]  # an infinity stored as read sets no scale
     scale = pick_scale(median(shown), result.unit) if shown else (1.0, result.unit)
-    out: list[RenderableType] = [Wrapped(f"{result.metric} [{scale[1] or result.unit}]: {len(result.series)} "
+    out: list[RenderableType] = [Indented(f"{result.metric} [{scale[1] or result.unit}]: {len(result.series)} "
                                          f"series, {len(values)} runs", "bold")]
-    out += [Wrapped(f"warning: {w}", "yellow") for w in result.warnings]
+    out += [Indented(f"warning: {w}", "yellow") for w in result.warnings]
     for series in result.series:
         out += _series(series, result.unit, scale, width, report.last)
     return out
@@ -163,14 +163,14 @@ def history(report: HistoryReport, width: int) -> list[RenderableType]:
 
 def _series(series: Series, unit: str, scale: tuple[float, str], width: int, last: int | None) -> list[RenderableType]:
     points = series.points
-    out: list[RenderableType] = [Text(), Wrapped(f"{tags_text(series.tags)}: {len(points)} runs, "
+    out: list[RenderableType] = [Text(), Indented(f"{tags_text(series.tags)}: {len(points)} runs, "
                                                  f"{iso_time(points[0].time)} .. {iso_time(points[-1].time)}")]
     spark, marks = sparkline([p.value for p in points], [points.index(c.at) for c in series.changes], width - 8)
     out.append(Text(f"  trend {spark}"))
     out += [Text(f"        {marks}")] if series.changes else []
     for change in series.changes:
-        out += [Wrapped(f"  shift at run {change.at.run}: {change_text(change, unit, scale)}"),
-                Wrapped(f"    {first_run_text(change)}")]
+        out += [Indented(f"  shift at run {change.at.run}: {change_text(change, unit, scale)}"),
+                Indented(f"    {first_run_text(change)}")]
     at = {c.at.run: c for c in series.changes}
     rows = [[iso_time(p.time), p.run, p.commit or "", format_value(p.value, unit, scale, with_unit=False),
              f"◆ {change_size(at[p.run], unit)} {at[p.run].direction}" if p.run in at else ""]
@@ -184,9 +184,9 @@ def _series(series: Series, unit: str, scale: tuple[float, str], width: int, las
 def regressions(report: RegressionsReport, width: int) -> list[RenderableType]:
     result = report.regressions
     kind = "changes" if result.all_changes else "changes for the worse"
-    out: list[RenderableType] = [Wrapped(f"{len(result.changes)} {kind} in {result.series_count} series of "
+    out: list[RenderableType] = [Indented(f"{len(result.changes)} {kind} in {result.series_count} series of "
                                          f"{result.metric_count} metrics (store {report.store})")]
-    out += [Wrapped(f"warning: {w}", "yellow") for w in result.warnings]
+    out += [Indented(f"warning: {w}", "yellow") for w in result.warnings]
     if not result.changes:
         return out
     rows = []
@@ -196,4 +196,4 @@ def regressions(report: RegressionsReport, width: int) -> list[RenderableType]:
                      format_value(c.before, c.unit, scale), format_value(c.after, c.unit, scale),
                      change_size(c, c.unit), p_text(c.p_value), candidates_text(c)])
     header = ["", "metric", "series", "at run", "commit", "time", "before", "after", "change", "p", "first new run"]
-    return [*out, *fitted(header, rows, {6, 7, 8, 9}, {1, 2, 10}, width), Wrapped(CANDIDATES_NOTE, "dim")]
+    return [*out, *fitted(header, rows, {6, 7, 8, 9}, {1, 2, 10}, width), Indented(CANDIDATES_NOTE, "dim")]
