@@ -76,6 +76,8 @@ def test_long_file_names_are_shown_by_the_word_that_tells_them_apart_and_the_scr
     and ``fused``, named in full once; the default view keeps to 60 lines with changed rows in it."""
     lines = _diff(files=ATTENTION)
     assert len(lines) <= 60
+    default = CliRunner().invoke(cli, ["diff", *ATTENTION, "--no-color"], env={"COLUMNS": None})
+    assert max(map(len, default.output.splitlines())) == 80 and len(default.output.splitlines()) <= 60
     assert lines[0] == "neuroncmp diff: baseline (bs ?) vs fused (bs ?)"
     legend = " ".join(lines[1:3])
     assert legend == ("labels: baseline = trn2-3xlarge-profiler-2-28-attention-baseline-bf16-s512; "
