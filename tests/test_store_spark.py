@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from itertools import takewhile
 from pathlib import Path
 
 import pytest
@@ -313,8 +314,11 @@ def test_an_unparseable_profile_among_thousands_is_named_refused_or_skipped(gene
                                       "--spark-master", MASTER, "--skip-bad", "--store", str(tmp_path / "s")])
     assert result.exit_code == 0, result.output
     assert "added 1999 runs" in result.output
-    (skipped,) = [line for line in result.output.splitlines() if line.startswith("skipped")]
-    assert "line 1234" in skipped and str(bad) in skipped
+    lines = result.output.splitlines()
+    (at,) = [index for index, line in enumerate(lines) if line.startswith("skipped")]
+    later = takewhile(lambda line: line.startswith("  "), lines[at + 1:])  # its paragraph, wrapped to the width
+    skipped = " ".join(line.strip() for line in [lines[at], *later])
+    assert "line 1234" in skipped and str(bad) in skipped.replace(" ", "")
     assert len(Store(tmp_path / "s").runs()) == 1999 and Store(tmp_path / "s").check().ok
 
 
