@@ -1,6 +1,7 @@
 """``neuroncmp ops`` in the terminal: the graph changes first, then per variant its heading, the top
 operators' table (the rest summed on one line, then the unexplained rest) and what it folded or left
-out, its semaphore waits, and the rule the verdicts follow. The rows are ``render/ops.py``'s, the same in every format."""
+out, its semaphore waits, and the rule the verdicts follow. The rows are ``render/ops.py``'s, the same
+in every format."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rich.text import Text
 from ...commands.ops import OpsReport
 from ..ops import COLUMNS, WAIT_COLUMNS, footer, heading, opening, table_rows, under
 from . import Indented, fitted
+
 
 def _table(header: tuple[str, ...], rows: list[list[str]], width: int) -> list[RenderableType]:
     """Right-aligned times and shares, the op's name wrapping after ``_``, ``/`` or a space."""
