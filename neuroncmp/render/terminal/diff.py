@@ -104,13 +104,19 @@ class Plan:
         return out
 
     def _row(self, kind: str, cells: list[Cell]) -> list[Text]:
-        """A row's lines: the name folded to its column, each other cell's pieces one a line, right-aligned."""
+        """A row's lines: the name folded to its column, each other cell's pieces one a line, the values
+        right-aligned."""
         columns = self.cells(cells)
         dim = "dim" if kind == "step" else ""
+        right = range(1, len(self.widths) - self.trend)  # the metric's name and the trend left-aligned
         stacks = [[(line, dim) for line in fold(columns[0][0][0], self.widths[0])]]
         stacks += [[(text, style or dim) for text, style in cell] for cell in columns[1:]]
-        return [Text.assemble(*((escape.text(" " * bool(at) + (text.ljust(width) if at == 0 else text.rjust(width))),
-                                 style) for at, (width, stack) in enumerate(zip(self.widths, stacks, strict=True))
+
+        def aligned(at: int, width: int, text: str) -> str:
+            return " " * bool(at) + (text.rjust(width) if at in right else text.ljust(width))
+
+        return [Text.assemble(*((escape.text(aligned(at, width, text)), style)
+                                for at, (width, stack) in enumerate(zip(self.widths, stacks, strict=True))
                                 for text, style in [stack[line] if line < len(stack) else ("", "")]), no_wrap=True)
                 for line in range(max(map(len, stacks)))]  # (no_wrap: a line the plan fits needs no wrapping)
 
