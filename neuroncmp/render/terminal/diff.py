@@ -216,7 +216,8 @@ def header(comparison: Comparison, labels: Labels) -> list[RenderableType]:
     """What was compared: the title, then the legend of the labels shortened (``Labels``), which
     every later sentence uses."""
     say = labels.say
-    out: list[RenderableType] = [Wrapped(say(text), "bold red") for text in opening(comparison)]  # before any change
+    # before any change, and before the legend: the labels in full
+    out: list[RenderableType] = [Wrapped(text, "bold red") for text in opening(comparison)]
     out.append(Wrapped(f"neuroncmp diff: {say(title(comparison))}", "bold"))
     out += [Wrapped("labels: " + "; ".join(labels.legend), "dim")] if labels.legend else []
     out.append(Wrapped(say(f"{batch_line(comparison)}; basis: {comparison.basis_reason}")))
