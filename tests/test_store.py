@@ -621,7 +621,7 @@ def test_each_change_names_the_runs_that_may_have_started_it(tmp_path):
                                         "before": ref(found.before), "runs": found.runs, "confidence": 0.95}
     dma = changes["dma_active_time"].candidates
     first, last = dma.first.commit, dma.last.commit
-    said = f"between {{}} and {{}} ({dma.runs} runs, 95 %)" if dma.runs > 1 else "{} (95 %)"
+    said = f"between commits {{}} and {{}} ({dma.runs} runs, 95 %)" if dma.runs > 1 else "at commit {} (95 %)"
     assert said.format(first, last) in cli_run("regressions", store=tmp_path / "store")[1]
     markdown = cli_run("regressions", "--format", "md", store=tmp_path / "store")[1]
     assert said.format(f"`{first}`", f"`{last}`") in markdown

@@ -24,8 +24,12 @@ def tags(change: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in sorted(change["series"].items()))
 
 
-def name(run: dict) -> str:
-    return f"`{run['commit'] or run['run']}`"
+def names(found: dict) -> tuple[str, str, str]:
+    """What the range's ends are called and their names, as ``neuroncmp regressions`` writes them:
+    commits, or run ids where either end has no commit."""
+    if found["first"]["commit"] and found["last"]["commit"]:
+        return "commit", f"`{found['first']['commit']}`", f"`{found['last']['commit']}`"
+    return "run", f"`{found['first']['run']}`", f"`{found['last']['run']}`"
 
 
 def candidates(change: dict) -> str:
@@ -33,11 +37,11 @@ def candidates(change: dict) -> str:
     that may have made the change: those after the run before the range, up to its last run."""
     found = change["candidates"]
     sure = f"{found['confidence'] * 100:g} %"
+    kind, first, last = names(found)
     if found["runs"] == 1:
-        text = f"first new run {name(found['first'])} ({sure})"
+        text = f"first new run at {kind} {first} ({sure})"
     else:
-        text = (f"first new run between {name(found['first'])} and {name(found['last'])} "
-                f"({found['runs']} runs, {sure})")
+        text = f"first new run between {kind}s {first} and {last} ({found['runs']} runs, {sure})"
     if found["before"]["commit"] and found["last"]["commit"]:
         text += f": `git log {found['before']['commit']}..{found['last']['commit']}`"
     return text

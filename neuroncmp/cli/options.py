@@ -244,6 +244,8 @@ def pairs(texts: tuple[str, ...], option: str) -> dict[str, list[str]]:
 
 
 def since_option(changes: str) -> Callable[[F], F]:
-    """``--since``: only changes whose first new run is later (``regressions``, ``report``)."""
+    """``--since``: only changes whose best estimate of the first new run is later (``regressions``,
+    ``report``)."""
     return click.option("--since", metavar="ISO-TIME", default=None,
-                        help=f"Only changes whose first new run is later than this{changes}.")
+                        help="Only changes whose best estimate of the first new run (at run) is later than "
+                             f"this{changes}.")

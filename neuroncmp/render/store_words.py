@@ -37,30 +37,33 @@ def change_text(change: Change, unit: str, scale: tuple[float, str] | None = Non
 
 
 def first_run_text(change: Change) -> str:
-    """Where the new level may start, as a phrase: "first new run 5649f8e (95 %)" or "first new
-    run between 98466a9 and 5649f8e (2 runs, 95 %)"."""
+    """Where the new level may start, as a phrase: "first new run at commit 5649f8e (95 %)" or
+    "first new run between commits 98466a9 and 5649f8e (2 runs, 95 %)"."""
     return f"first new run {candidates_text(change)}"
 
 
-def candidates_text(change: Change, shown: Callable[[Point], str] | None = None) -> str:
-    """The runs that may be the first of the new level, at the stated confidence: "5649f8e (95 %)"
-    or "between 98466a9 and 5649f8e (2 runs, 95 %)"; each run written by ``shown`` (a code span,
-    a link), by default as ``run_name``. The words around them hold no input text."""
-    name = shown or run_name
+def candidates_text(change: Change, shown: Callable[[Point, str], str] | None = None) -> str:
+    """The runs that may be the first of the new level, at the stated confidence, each named by its
+    commit and called so: "at commit 5649f8e (95 %)", "between commits 98466a9 and 5649f8e (2 runs,
+    95 %)"; by run id, called a run, where either has no commit. ``shown`` writes each name (a code
+    span, a link: it is given the point and the name). The words around them hold no input text."""
     found = change.candidates
+    by_commit = bool(found.first.commit and found.last.commit)
+    kind = "commit" if by_commit else "run"
+
+    def name(point: Point) -> str:
+        text = (point.commit if by_commit else point.run) or point.run
+        return shown(point, text) if shown else text
+
     sure = f"{found.confidence * 100:g} %"
     if found.runs == 1:
-        return f"{name(found.first)} ({sure})"
-    return f"between {name(found.first)} and {name(found.last)} ({found.runs} runs, {sure})"
+        return f"at {kind} {name(found.first)} ({sure})"
+    return f"between {kind}s {name(found.first)} and {name(found.last)} ({found.runs} runs, {sure})"
 
 
-def run_name(point: Point) -> str:
-    """A run as a person names it: its commit, else its id."""
-    return point.commit or point.run
-
-
-CANDIDATES_NOTE = ("first new run: the runs that may start the new level, with the probability "
-                   "stated (README: How shifts are found); commit: the best estimate")
+CANDIDATES_NOTE = ("at run, commit: the best estimate of the first run of the new level; first new run: "
+                   "the runs that may be it, named by their commits, with the probability stated "
+                   "(docs: How shifts are found)")
 
 
 NOT_FINITE = "?"

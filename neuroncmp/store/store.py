@@ -105,7 +105,7 @@ class Store:
                     series_by: str | Iterable[str] | None = None) -> trends.Regressions:
         """Level shifts in every series of every metric, worst first. By default only changes for
         the worse; ``min_change`` is a fraction (0.02: at least 2 %); ``since`` keeps changes
-        whose first new run is later."""
+        whose best estimate of the first new run (at run) is later."""
         return queries.regressions(self.engine, self.path, RegressionsOptions.of(
             where, since, all_changes, min_change, series_by))
 

@@ -135,9 +135,10 @@ def sweep_markdown(sweep: Sweep) -> str:
 
 
 HEADLINE_CHANGES = 5  # the worst shifts shown above the fold; all of them in the table folded below
-SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); commit: the best estimate of the first "
-                "run of the new level; first new run: the runs that may be it, with the probability stated; "
-                "before/after: medians of the levels; p: the shift test's p-value")
+SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); at run, commit: the best estimate of "
+                "the first run of the new level; first new run: the runs that may be it, named by their "
+                "commits, with the probability stated; before/after: medians of the levels; p: the shift "
+                "test's p-value")
 
 
 def _shift_row(change: Any) -> str:
@@ -153,7 +154,7 @@ def _shift_row(change: Any) -> str:
              store_text.p_text(change.p_value)]
     escaped = [cell if cell.startswith("`") else _escape(cell) for cell in cells]
     # commits as code spans; the words around them are ours and need no escaping
-    escaped.append(store_text.candidates_text(change, lambda run: markdown_code(store_text.run_name(run))))
+    escaped.append(store_text.candidates_text(change, lambda _point, name: markdown_code(name)))
     return "| " + " | ".join(escaped) + " |"
 
 

@@ -21,7 +21,7 @@ from ...comparison.bands import Bands
 from ...escape import html as escape
 from ...stats import median
 from ...units import format_value, pick_scale
-from ..store_words import CANDIDATES_NOTE, candidates_text, change_size, run_name
+from ..store_words import CANDIDATES_NOTE, candidates_text, change_size
 from . import svg
 from .assets import CSS, JS
 
@@ -80,8 +80,8 @@ def display_scale(values: Iterable[float], unit: str) -> tuple[float, str]:
 
 def candidates_cell(change: Change, template: str | None) -> str:
     """Where the new level may start, each run linked as its commit (``commit_cell``) or its id."""
-    def shown(point: Point) -> str:
-        return commit_cell(point.commit, template) if point.commit else f"<code>{escape(run_name(point))}</code>"
+    def shown(point: Point, name: str) -> str:
+        return commit_cell(name, template) if name == point.commit else f"<code>{escape(name)}</code>"
 
     return candidates_text(change, shown)
 
@@ -120,13 +120,13 @@ def _regressions(data: SiteData, commit_url: str | None) -> list[str]:
         return [f"<h2>Regressions{after}</h2><p>None: no series changed for the worse.</p>"]
     out = [f"<h2>Regressions{after} ({len(changes):,}, worst first)</h2>",
            ('<div class="group"><table id="regressions"><thead><tr><th>metric</th><th>series</th>'
-           "<th>new level from run</th><th>commit</th><th>time (UTC)</th><th>before</th>"
+           "<th>at run</th><th>commit</th><th>time (UTC)</th><th>before</th>"
            "<th>after</th><th>change</th><th>p</th><th>first new run</th></tr></thead><tbody>")]
     for change in changes:
         tags = tags_of(change.series)
         found = change.candidates  # a commit in the range finds the row too
         search = " ".join([change.metric, shown_tags(tags), change.at.run, change.at.commit or "",
-                           run_name(found.first), run_name(found.last)])
+                           found.first.commit or found.first.run, found.last.commit or found.last.run])
         out.append(
             f'<tr class="f" data-search="{escape(search.lower())}">'
             f'<td><a href="{page_name(tags)}#{anchor(change.metric)}">{breakable(change.metric)}</a></td>'
@@ -230,7 +230,7 @@ def shifts_of(series: Any, metric: str) -> list[svg.Shift]:
     position = {p.run: i for i, p in enumerate(series.points)}
     unit = lookup(metric).unit
     return [svg.Shift(position[c.at.run], c.before, c.after, change_text(c, c.unit or unit), c.direction,
-                      f"{metric} {change_text(c, c.unit or unit)} ({c.direction}) from run {c.at.run} "
+                      f"{metric} {change_text(c, c.unit or unit)} ({c.direction}) at run {c.at.run} "
                       f"{c.at.commit or ''} {when(c.at.time)}: {value_text(c.before, c.unit or unit)} -> "
                       f"{value_text(c.after, c.unit or unit)}, p {c.p_value:.2g}; first new run "
                       f"{candidates_text(c)}",
@@ -272,7 +272,7 @@ def _metric_section(metric: str, unit: str, series: Any, commit_url: str | None)
         out.append(f'<p class="muted">One run: no trend yet (a shift needs {MIN_SIZE} runs on '
                    "each side).</p>")
     if series.changes:
-        out.append("<table><thead><tr><th>new level from run</th><th>commit</th><th>time (UTC)</th>"
+        out.append("<table><thead><tr><th>at run</th><th>commit</th><th>time (UTC)</th>"
                    "<th>before</th><th>after</th><th>change</th><th>p</th><th>first new run</th>"
                    "</tr></thead><tbody>")
         out += [_shift_row(c, unit, scale, commit_url) for c in series.changes]
