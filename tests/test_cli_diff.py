@@ -75,12 +75,14 @@ def test_trivial_memory_changes_are_unchanged():
     data = json.loads(run(BASE, B32, "--format", "json", "--group", "memory").output)
     rows = {r["metric"]: r for r in data["rows"]}
     assert (rows["memory.io"]["baseline"]["step"], rows["memory.io"]["step"]["value"]) == (64, [72])
-    assert rows["memory.io"]["step"]["verdict"] == ["unchanged"]            # 8 B: under the 1 MiB floor
+    assert rows["memory.io"]["step"]["in_band"] == [True]                   # 8 B: under the 1 MiB floor
+    assert rows["memory.io"]["step"]["verdict"] == ["context"]              # b8 vs b32: memory not scored
     ring = rows["memory.dma_rings_io"]
     assert abs(ring["step"]["value"][0] - ring["baseline"]["step"]) < 2**20
-    assert ring["step"]["verdict"] == ["unchanged"]
+    assert ring["step"]["verdict"] == ["context"] and ring["step"]["in_band"] == [True]  # not scored, inside
     # 1.5 -> 3.5 GiB is real, and what a 4x batch must use: shown, not scored.
     assert rows["memory.shared_scratchpad"]["step"]["verdict"] == ["context"]
+    assert rows["memory.shared_scratchpad"]["step"]["in_band"] == [False]
     data = json.loads(run(B32, str(RUN / "b32-cc-optim.json"), "--format", "json", "--group", "memory").output)
     verdicts = {r["metric"]: r["step"]["verdict"][0] for r in data["rows"]}
     assert verdicts["memory.dma_rings_io"] == "unchanged"   # 1.654 -> 2.397 MiB: under the floor
@@ -220,8 +222,9 @@ def test_bad_input_leaves_no_output_file(tmp_path):
 
 def test_only_changed_counts_hidden_rows():
     full = json.loads(run(BASE, B32, "--format", "json").output)
-    unchanged = [r["metric"] for r in full["rows"]
-                 if all(verdict in ("unchanged", "absent") for verdict in r[r["shown_basis"]]["verdict"])]
+    unchanged = [r["metric"] for r in full["rows"]  # not scored (neutral, context): unchanged inside the band
+                 if all(verdict in ("unchanged", "absent") or (verdict in ("neutral", "context") and inside)
+                        for verdict, inside in zip(r[r["shown_basis"]]["verdict"], r[r["shown_basis"]]["in_band"]))]
     data = json.loads(run(BASE, B32, "--only-changed", "--format", "json").output)
     assert data["hidden_unchanged"] == len(unchanged) > 20
     assert {r["metric"] for r in data["rows"]} == {r["metric"] for r in full["rows"]} - set(unchanged)

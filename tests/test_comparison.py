@@ -54,7 +54,8 @@ def test_memory_and_trainer_rows_are_compared():
     rings = _row(equal, "memory.dma_rings_spill").cells[0].step
     assert (rings.baseline, rings.variant) == (round(272.058 * 2**20), round(291.131 * 2**20))
     assert rings.verdict == "worse" and "memory" not in equal.basis_reason
-    assert _row(comparison, "memory.profiler_buffers").cells[0].step.verdict == "unchanged"
+    buffers = _row(comparison, "memory.profiler_buffers")  # the same on both sides: not scored, not changed
+    assert buffers.cells[0].step.verdict == "neutral" and not buffers.changed("step")
     throughput = _row(comparison, "train_samples_per_second").cells[0].step
     assert throughput.verdict == "better" and throughput.ratio == pytest.approx(137.45 / 94.369)
     assert _row(comparison, "device_memory_total").cells[0].step.variant == round(7.742 * 2**30)
@@ -190,7 +191,10 @@ FLIP = {"better": "worse", "worse": "better", "unchanged": "unchanged", "neutral
 def test_a_profile_against_itself_is_unchanged(profile):
     twin = Profile(profile.source, "twin", dict(profile.params), metrics=dict(profile.metrics))
     comparison = compare(profile, twin)
-    assert all(cell.step.verdict == "unchanged" for row in comparison.rows for cell in row.cells)
+    assert not [row.name for row in comparison.rows if row.changed("step")]
+    # scored rows are unchanged; those that are not (no better direction) carry no verdict
+    assert all(cell.step.verdict == ("unchanged" if row.spec.scored else "neutral")
+               for row in comparison.rows for cell in row.cells)
 
 
 @settings(max_examples=200, deadline=None)

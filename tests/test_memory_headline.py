@@ -16,6 +16,7 @@ So the sum of both Totals, 5650042968 -> 5113170904 B (5.262 -> 4.762 GiB, -9.5 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -79,3 +80,21 @@ def test_show_says_how_much_of_the_table_is_the_profilers():
     # fused: 5113170904 B in all (4.762 GiB), 2 x 2554331136 = 5108662272 B (4.758 GiB) profiler buffers
     out = CliRunner().invoke(cli, ["show", str(FUSED), "--no-color"]).output
     assert "Device memory by usage type (total 4.762 GiB, 4.758 GiB of it the profiler's buffers)" in out
+
+
+def test_a_row_that_is_not_scored_carries_no_mark_in_any_format():
+    """Profiler buffers (not scored) read "+111%~" and the total with them "+103% ~ changed": a mark on
+    a row the output says it does not score. Now the values and the change, no mark, in every format.
+    inf2 -> fused: buffers 2415920128 -> 5108662272 B (+111 %), Total 2518894420 -> 5113170904 B (+103 %);
+    the bundled baseline and b32 hold the same 2.443 GiB of buffers: no "=" either."""
+    assert f"{5108662272 / 2415920128 - 1:+.0%}" == "+111%" and f"{5113170904 / 2518894420 - 1:+.0%}" == "+103%"
+    for fmt in ("term", "md", "html", "json"):
+        out = CliRunner().invoke(cli, ["diff", str(INF2), str(FUSED), "--format", fmt, "--all", "--no-color"]).stdout
+        for change in ("+111%", "+103%"):
+            after = re.findall(re.escape(change) + r"(.{0,10})", out)
+            assert after and not [text for text in after if re.match(r"\s?[~=✔✘]|\s?changed", text)], (fmt, after)
+    run = Path(__file__).parent.parent / "profiles" / "trn1-2xlarge-bs-sweep"
+    out = CliRunner().invoke(cli, ["diff", str(run / "baseline.json"), str(run / "b32.json"), "--no-color",
+                                   "--width", "100"]).stdout
+    line = next(text for text in out.splitlines() if "profiler buffers (not scored)" in text)
+    assert line.split()[-2:] == ["2.443", "2.443"]

@@ -11,6 +11,7 @@ import csv
 import io
 import itertools
 import json
+import re
 import shutil
 
 import pytest
@@ -18,6 +19,7 @@ from click.testing import CliRunner
 from conftest import RUN, THIRD_PARTY, VARIANT_FILES
 
 import neuroncmp as nc
+from neuroncmp.catalog import HEADLINE
 from neuroncmp.cli import cli
 
 BASE = str(RUN / "baseline.json")
@@ -149,3 +151,20 @@ def test_another_device_family_and_compiler_for_the_same_model_stays_comparable(
     comparison = nc.compare(nc.load(BASE), nc.load(str(moved)))
     assert comparison.variants[0].profiles[0].info("instance_type") == "trn2.3xlarge"
     assert comparison.not_comparable == {}
+
+
+def test_the_brief_footer_counts_rows_by_their_values_not_their_withheld_verdicts():
+    """The default diff's footer said "0 of 136 changed rows ...; 0 rows unchanged": a withheld
+    verdict (context) was counted as a change, so rows equal on both sides counted as changed. A row
+    is unchanged when its values are inside the noise band, verdict or none: every row whose two
+    values are equal (read from the JSON's values) is among the unchanged, and the footer's counts
+    with the headline's rows add up to every row."""
+    footer = " ".join(_diff().output.splitlines())
+    changed, unchanged = map(int, re.search(
+        r"\d+ of (\d+) changed rows beside the headline's shown .*?; (\d+) rows unchanged", footer).groups())
+    rows = json.loads(_diff("--format", "json").output)["rows"]
+    equal = [r["metric"] for r in rows if r["step"]["value"] == [r["baseline"]["step"]]]
+    assert len(equal) >= 5 and unchanged >= len(equal)  # output_queue_bytes, nd_idx, three memory types
+    headline = {entry.metric for entry in HEADLINE}
+    moved = [r for r in rows if r["metric"] in headline and r["step"]["in_band"] != [True]]
+    assert changed + unchanged + len(moved) == len(rows)

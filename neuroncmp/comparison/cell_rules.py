@@ -99,8 +99,8 @@ def batches_differ(baseline: Side, side: Side) -> bool:
 
 
 def _unscored(delta: Delta) -> Delta:
-    """A change shown without its better/worse verdict; within the noise band it stays unchanged."""
-    return delta._replace(verdict=CONTEXT) if delta.verdict in (BETTER, WORSE) else delta
+    """A change shown without a verdict (no mark, "=" included); neutral stays neutral."""
+    return delta._replace(verdict=CONTEXT) if delta.verdict in (BETTER, WORSE, UNCHANGED) else delta
 
 
 def _context(delta: Delta) -> Delta:
@@ -137,8 +137,8 @@ def delta_of(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], b
     if b is None or v is None:
         verdict: Verdict = ABSENT if b is None and v is None else ADDED if b is None else REMOVED
         return Delta(basis, b, v, None, None, None, None, verdict)
-    if not (isinstance(b, (int, float)) and isinstance(v, (int, float))):
-        return Delta(basis, b, v, None, None, None, None, UNCHANGED if b == v else NEUTRAL)
+    if not (isinstance(b, (int, float)) and isinstance(v, (int, float))):  # a text: not scored
+        return Delta(basis, b, v, None, None, None, None, NEUTRAL, None, b == v)
     if b != b or v != v:  # NaN
         return Delta(basis, b, v, None, None, None, None, NEUTRAL)
     delta = v - b
@@ -154,8 +154,8 @@ def delta_of(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], b
 
 
 def _verdict(spec: MetricSpec, in_band: bool, b: float, v: float, p_value: float | None) -> Verdict:
+    if not spec.scored:  # no better direction: no verdict, inside the band or beyond it
+        return NEUTRAL
     if in_band or (p_value is not None and p_value >= ALPHA):
         return UNCHANGED
-    if not spec.scored:
-        return NEUTRAL
     return BETTER if (v > b) == (spec.direction == HIGHER) else WORSE

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
 from ..catalog import MetricSpec, resolve_metric, suggestion
-from ..choices import ABSENT, AUTO, SAMPLE, STEP, SUSPECT, UNCHANGED, Basis, ShownBasis, Verdict
+from ..choices import ABSENT, AUTO, CONTEXT, NEUTRAL, SAMPLE, STEP, SUSPECT, UNCHANGED, Basis, ShownBasis, Verdict
 from ..model import FrozenDict, Profile
 from .bands import Band, Bands
 
 ALPHA = 0.05  # significance level for repeated captures
+UNJUDGED = (NEUTRAL, CONTEXT)  # verdicts that judge nothing: whether a value moved is its in_band
 
 
 class Side(NamedTuple):
@@ -206,8 +207,19 @@ class Row:
         (a side without a batch size keeps the whole row per step, never a mix of the two)."""
         return SAMPLE if basis == SAMPLE and self.sample is not None and None not in self.sample.verdict else STEP
 
+    def in_bands(self, basis: ShownBasis) -> tuple[bool, ...]:
+        """Each variant's ``in_band`` in ``basis``, read as ``verdicts`` reads its verdicts."""
+        step, sample = self.step.in_band, self.sample
+        if basis != SAMPLE or sample is None:
+            return step
+        return tuple(s if verdict is not None else t
+                     for s, t, verdict in zip(sample.in_band, step, sample.verdict, strict=True))
+
     def changed(self, basis: ShownBasis) -> bool:
-        return any(verdict not in (UNCHANGED, ABSENT) for verdict in self.verdicts(basis))
+        """Whether a variant's value moved beyond the noise band (or came, went or is suspect); a row
+        shown without a verdict (not scored, context, withheld) by its values against the band."""
+        return any(verdict not in (UNCHANGED, ABSENT) and not (inside and verdict in UNJUDGED)
+                   for verdict, inside in zip(self.verdicts(basis), self.in_bands(basis), strict=True))
 
     def __repr__(self) -> str:
         return f"<Row {self.name} [{self.unit}] x{len(self.variants)} variants>"

@@ -114,7 +114,9 @@ def _size(delta: Delta, band: Band) -> float:
 
 def change_rank(row: Row, basis: ShownBasis) -> int:
     """better/worse first, then neutral, suspect and unscored changes (memory across batch sizes),
-    then rows on one side only, then unchanged."""
+    then rows on one side only, then unchanged (a row without a verdict whose values stayed in the band too)."""
+    if not row.changed(basis):
+        return 3
     verdicts = set(row.verdicts(basis))
     for rank, kinds in enumerate(({BETTER, WORSE}, {NEUTRAL, SUSPECT, CONTEXT}, {ADDED, REMOVED})):
         if verdicts & kinds:

@@ -29,19 +29,20 @@ from ..choices import (
 if TYPE_CHECKING:  # types only: the store's views (sparklines, directions) load no comparison code
     from ..comparison.result import Delta, Deltas
 
-MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone",
+# A row that is not scored (no better direction, context, withheld) carries no mark: its change is beside it.
+MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "", ADDED: "new", REMOVED: "gone",
         SUSPECT: "!", CONTEXT: "", ABSENT: ""}
 NOT_SIGNIFICANT = "?"
 # The mark spelled out, where colour cannot help and a symbol alone is a guess (Markdown, PR comments).
-WORD = {BETTER: "better", WORSE: "worse", UNCHANGED: "within noise", NEUTRAL: "changed", ADDED: "",
+WORD = {BETTER: "better", WORSE: "worse", UNCHANGED: "within noise", NEUTRAL: "", ADDED: "",
         REMOVED: "", SUSPECT: "suspect", CONTEXT: "", ABSENT: ""}
 NOT_SIGNIFICANT_WORD = "not significant"
 # A stored series' level shift reads with the verdicts' marks: changed is a change with no better direction.
-DIRECTION_MARK: dict[Direction, str] = {WORSE: MARK[WORSE], BETTER: MARK[BETTER], CHANGED: MARK[NEUTRAL]}
-LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed (no better direction)  "
+DIRECTION_MARK: dict[Direction, str] = {WORSE: MARK[WORSE], BETTER: MARK[BETTER], CHANGED: "~"}
+LEGEND = ("✔ better  ✘ worse  = within noise band  "
           "! suspect input, not scored  ? not significant (repeated captures)  "
-          "new/gone: on one side only; no mark: context, not scored (per-step lines under per-sample "
-          "rows, memory across batch sizes)")
+          "new/gone: on one side only; no mark: not scored (no better direction, per-step lines under "
+          "per-sample rows, memory across batch sizes)")
 SPARKS = "▁▂▃▄▅▆▇█"
 _LARGEST = 1.7976931348623157e308  # the largest float; NaN fails the test too
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..choices import CONTEXT, NEUTRAL, UNCHANGED
+from ..choices import CONTEXT, NEUTRAL
 from ..comparison.result import Cell, Comparison, Delta, Row, Side
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
@@ -46,10 +46,9 @@ def bound_records(comparison: Comparison, bound: BoundLine) -> list[dict[str, An
         before, after = base.bottleneck, found.bottleneck
         named = (before.name if before else None, after.name if after else None)
         withheld = side.label in comparison.not_comparable  # another workload: nothing judged
-        verdict = CONTEXT if withheld else UNCHANGED if named[0] == named[1] else NEUTRAL
+        verdict = CONTEXT if withheld else NEUTRAL  # not scored: no verdict, as every such row
         out.append(_bound_record(comparison, side, "bottleneck", "text", verdict, *named))
-        out.append(_bound_record(comparison, side, "bound_gap", "ratio", CONTEXT if withheld else UNCHANGED,
-                                 base.gap, found.gap))
+        out.append(_bound_record(comparison, side, "bound_gap", "ratio", verdict, base.gap, found.gap))
     return out
 
 

@@ -79,8 +79,9 @@ def _formula(side: Side, name: str, spec: MetricSpec) -> str | None:
 
 
 def _column(deltas: Deltas) -> dict[str, Any]:
-    """A basis' values and verdicts per variant (null where a variant has no value in this basis)."""
-    out = {"value": list(deltas.variant), "verdict": list(deltas.verdict)}
+    """A basis' values and verdicts per variant (null where a variant has no value in this basis), and
+    whether each change is inside the noise band (what says a row without a verdict moved)."""
+    out = {"value": list(deltas.variant), "verdict": list(deltas.verdict), "in_band": list(deltas.in_band)}
     _optional(out, "p_value", list(deltas.p_value))
     return out
 
