@@ -654,6 +654,29 @@ def resolve_metric(text: str, present: Iterable[str] = ()) -> str:
     return name
 
 
+# The bases a metric name may name after a slash, as every place that takes a name reads them.
+BASIS_SUFFIXES: dict[str, ShownBasis] = {"/step": STEP, "/sample": SAMPLE}
+NAMED_FORM = "METRIC[/step|/sample]"  # how refusals spell what a name may be
+
+
+def resolve_named(text: str, present: Iterable[str] = ()) -> tuple[str, ShownBasis | None]:
+    """A metric and its basis as a user typed them: ``total_time/step`` -> (``total_time``, step),
+    ``spill_reload_bytes/sample`` -> (.., sample), ``mfu`` -> (``mfu_estimated_percent``, None):
+    the basis suffix (``BASIS_SUFFIXES``) split off, the name by ``resolve_metric``. A name among
+    ``present`` is itself, slash and all."""
+    names = present if isinstance(present, (set, frozenset, dict)) else set(present)
+    name, basis = (text, None) if text in names else split_basis(text)
+    return resolve_metric(name, names), basis
+
+
+def split_basis(text: str) -> tuple[str, ShownBasis | None]:
+    """``total_time/step`` -> (``total_time``, step): a basis suffix split off, the name as typed."""
+    for suffix, basis in BASIS_SUFFIXES.items():
+        if text.endswith(suffix) and len(text) > len(suffix):
+            return text[:-len(suffix)], basis
+    return text, None
+
+
 def suggestion(text: str, names: Iterable[str]) -> str:
     """``"; did you mean a, b?"`` (the ``closest`` names), or ``""`` when none is near: what every
     refusal of a metric name ends with."""

@@ -107,3 +107,28 @@ def test_the_api_takes_the_same_names():
     assert comparison.cell("mfu", "b32").step.points == pytest.approx(9.52, abs=0.005)
     with pytest.raises(KeyError, match="did you mean total_time"):
         comparison.row("total_tme")
+
+
+def test_a_basis_after_the_name_is_read_by_the_one_resolver_everywhere(tmp_path):
+    """``cmp.row('total_time/step')`` was a KeyError, ``history spill_reload_bytes/sample`` "no metric",
+    and a malformed gate's error named ``METRIC[/sample]`` only. The API takes the basis after the name;
+    history takes ``/step`` (the store keeps values per step: b32's spill reload, 9,215,926,075 B, is
+    8.583 GiB) and refuses ``/sample`` saying so; the gate's error lists both bases."""
+    comparison = nc.compare(nc.load(BASE), nc.load(B32))
+    assert comparison.row("total_time/step") is comparison.row("total_time")
+    assert comparison.row("spill_reload_bytes/sample").sample.variant == (_raw(B32)["spill_reload_bytes"] / 32,)
+    assert comparison.row("mfu/step").name == "mfu_estimated_percent"  # an alias and a basis
+    with pytest.raises(KeyError, match="total_time/steps"):
+        comparison.row("total_time/steps")
+    error = _run("--fail-on", "total_time/step>>5%").output
+    assert "METRIC[/step|/sample]" in error
+    from neuroncmp.store import Store
+
+    store = tmp_path / "store"
+    Store(store).add(B32, tags={"model": "bert"})
+    plain = CliRunner().invoke(cli, ["history", "spill_reload_bytes", "--store", str(store)])
+    step = CliRunner().invoke(cli, ["history", "spill_reload_bytes/step", "--store", str(store)])
+    assert plain.exit_code == step.exit_code == 0 and step.output == plain.output
+    assert f"{_raw(B32)['spill_reload_bytes'] / 2**30:#.4g}" in step.output.splitlines()[-1]
+    sample = CliRunner().invoke(cli, ["history", "spill_reload_bytes/sample", "--store", str(store)])
+    assert sample.exit_code == 2 and "per step" in sample.output and "Traceback" not in sample.output

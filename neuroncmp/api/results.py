@@ -98,11 +98,11 @@ class Comparison(_result.Comparison):
         """``metrics`` checked against the rows (a name no row has is a usage error naming the closest)."""
         if metrics is None:
             return None
-        from ..catalog import resolve_metric, suggestion
+        from ..catalog import resolve_named, suggestion
         from ..errors import UsageError
 
         present = [row.name for row in self.rows]
-        names = [resolve_metric(name, present) for name in texts("metrics", metrics)]
+        names = [resolve_named(name, present)[0] for name in texts("metrics", metrics)]
         for typed, name in zip(texts("metrics", metrics), names, strict=True):
             if name not in present:
                 raise UsageError(f"metrics: {typed!r} is no row of this comparison{suggestion(typed, present)}")

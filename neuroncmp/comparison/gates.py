@@ -16,13 +16,13 @@ from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
 from typing import NamedTuple
 
-from ..catalog import resolve_metric, suggestion
-from ..choices import SAMPLE, SHOWN_BASES, STEP, ShownBasis, check
+from ..catalog import NAMED_FORM, resolve_metric, split_basis, suggestion
+from ..choices import SAMPLE, SHOWN_BASES, STEP, ShownBasis
 from ..errors import RuleError
 from .bands import threshold_number
 from .result import Comparison, Delta, Row
 
-_RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]-]+?)(?:/(?P<basis>step|sample))?\s*"
+_RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]/-]+?)\s*"
                    r"(?P<op><=|>=|<|>)\s*(?P<num>[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?i:inf(?:inity)?|nan)))"
                    r"\s*(?P<unit>%|pp|x)?\s*$")  # 1e400, inf, NaN: read, then refused by threshold_number
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -127,11 +127,11 @@ class GateResult(NamedTuple):
 def parse_rule(text: str) -> Rule:
     match = _RULE.match(text)
     if match is None:
-        raise RuleError(f"--fail-on '{text}': expected METRIC[/sample] OP NUMBER[%|pp|x], "
+        raise RuleError(f"--fail-on '{text}': expected {NAMED_FORM} OP NUMBER[%|pp|x], "
                         "e.g. 'mfu_estimated_percent<-2pp' or 'total_time/sample>+5%'")
-    basis = check("basis", match["basis"], SHOWN_BASES) if match["basis"] else None  # the pattern's words
+    metric, basis = split_basis(match["metric"])  # the one reading of METRIC[/step|/sample]
     unit = match["unit"] or ""
-    return Rule(text.strip(), match["metric"], basis, match["op"],
+    return Rule(text.strip(), metric, basis, match["op"],
                 threshold_number("--fail-on", text.strip(), match["num"], unit, signed=True), unit)
 
 

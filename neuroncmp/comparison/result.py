@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
-from ..catalog import MetricSpec, resolve_metric, suggestion
+from ..catalog import MetricSpec, resolve_named, suggestion
 from ..choices import ABSENT, AUTO, CONTEXT, NEUTRAL, SAMPLE, STEP, SUSPECT, UNCHANGED, Basis, ShownBasis, Verdict
 from ..model import FrozenDict, Profile
 from .bands import Band, Bands
@@ -276,9 +276,10 @@ class Comparison:
 
     def row(self, name: str) -> Row:
         """The row of metric ``name``, resolved as every option takes a metric name (``mfu`` is
-        ``mfu_estimated_percent``); KeyError naming the closest if no side has it."""
+        ``mfu_estimated_percent``; ``total_time/step`` the row of total_time, which holds both bases);
+        KeyError naming the closest if no side has it."""
         names = [row.name for row in self.rows]
-        resolved = resolve_metric(name, names)
+        resolved, _basis = resolve_named(name, names)
         if resolved in names:
             return self.rows[names.index(resolved)]
         raise KeyError(f"{name!r} is no row of this comparison{suggestion(name, names)}")

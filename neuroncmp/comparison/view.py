@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 from typing import NamedTuple
 
 from ..arguments import flag, texts
-from ..catalog import resolve_metric, suggestion
+from ..catalog import resolve_named, suggestion
 from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE, ShownBasis, Sort, check
 from ..errors import UsageError
 from .bands import Band
@@ -55,7 +55,7 @@ def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Itera
         only_changed, sort = True, "change"
     rows = comparison.rows
     names = [row.name for row in rows]
-    globs = [resolve_metric(g, names) for g in texts("metrics", metrics)]
+    globs = [resolve_named(g, names)[0] for g in texts("metrics", metrics)]  # a row holds both bases
     _check_filters(rows, groups, globs)
     kept = [r for r in rows if (not groups or r.spec.group in groups)
             and (not globs or any(fnmatchcase(r.name, g) for g in globs))]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .. import arguments
-from ..catalog import resolve_metric
+from ..catalog import resolve_named
+from ..choices import SAMPLE
 from ..errors import UsageError
 from ..escape import quote
 from .identity import parse_keys
@@ -37,7 +38,11 @@ class HistoryOptions:
            series_by: SeriesBy = None) -> HistoryOptions:
         if not isinstance(metric, str):
             raise UsageError(f"{arguments.shown('metric', metric)}: expected a metric name (a string)")
-        return cls(resolve_metric(metric), tags(where or {}), keys(series_by))
+        name, basis = resolve_named(metric)
+        if basis == SAMPLE:
+            raise UsageError(f"metric {quote(metric)}: the store keeps each run's values per step and "
+                             f"history reads them so: give {quote(name)} (or {quote(name + '/step')})")
+        return cls(name, tags(where or {}), keys(series_by))
 
 
 @dataclass(frozen=True, slots=True)
