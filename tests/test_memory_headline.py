@@ -98,3 +98,19 @@ def test_a_row_that_is_not_scored_carries_no_mark_in_any_format():
                                    "--width", "100"]).stdout
     line = next(text for text in out.splitlines() if "profiler buffers (not scored)" in text)
     assert line.split()[-2:] == ["2.443", "2.443"]
+
+
+def test_sides_with_other_core_counts_show_both_totals_and_say_why_not_compared():
+    """inf2 (one core) against the fused trn2 kernel (nc 4 and nc 5): the headline showed the trn2
+    cores as "new" and the inf2 memory nowhere. Now each side's memory without the profiler's buffers,
+    every core: inf2 2518894420 - 2415920128 = 102974292 B (98.20 MiB), fused 2564816 + 1943816 =
+    4508632 B (4.300 MiB), with no verdict, and a warning naming both sides' cores."""
+    data = _diff(INF2, FUSED)
+    memory = [line for label, line in _headline(data).items() if label.startswith("device memory")]
+    assert len(memory) == 1
+    (line,) = memory
+    assert (line["baseline"], line["value"]) == (f"{102974292 / 2**20:.2f} MiB", [f"{4508632 / 2**20:.3f} MiB"])
+    assert line["verdict"] == ["context"] and line["change"] == [f"{4508632 / 102974292 - 1:+.1%}"]
+    warning = next(w for w in data["warnings"] if "cores" in w)
+    assert "1 core" in warning and "2 cores (nc4, nc5)" in warning and "not compared" in warning
+    assert data["tally"]  # the rest is judged: only memory is set aside

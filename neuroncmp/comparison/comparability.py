@@ -203,21 +203,50 @@ def _usage_types(side: Side) -> frozenset[str]:
 
 def unlike_memory(sides: list[Side]) -> frozenset[int]:
     """Indexes of the sides whose memory table lists other usage types than the baseline's (a
-    two-row monitor breakdown against a profile's full table): their memory rows and total
-    cover different things, so they are shown, not scored."""
+    two-row monitor breakdown against a profile's full table), or another number of cores (one
+    inf2 core against two trn2 cores): their memory rows and total cover different things, so
+    they are shown, not scored."""
+    return _unlike_types(sides) | _unlike_cores(sides)
+
+
+def _unlike_types(sides: list[Side]) -> frozenset[int]:
     base = _usage_types(sides[0])
     return frozenset(i for i, side in enumerate(sides[1:], 1)
                      if base and (types := _usage_types(side)) and types != base)
 
 
+def memory_cores(side: Side) -> int:
+    """How many cores (device, core) the side's memory table lists (0 without one)."""
+    return len(side.profiles[0].memory_by_core()) if side.profiles[0].memory else 0
+
+
+def _unlike_cores(sides: list[Side]) -> frozenset[int]:
+    base = memory_cores(sides[0])
+    return frozenset(i for i, side in enumerate(sides[1:], 1) if base and (cores := memory_cores(side))
+                     and cores != base)
+
+
 def _memory_warnings(sides: list[Side]) -> list[str]:
-    unlike = unlike_memory(sides)
-    if not unlike:
-        return []
-    shown = ", ".join(f"{sides[i].label} {len(_usage_types(sides[i]))}" for i in sorted(unlike))
-    return [(f"memory tables list different usage types ({sides[0].label} "
-             f"{len(_usage_types(sides[0]))}, {shown}): device memory and its rows cover different "
-             "things there (shown, not scored)")]
+    out = []
+    if unlike := _unlike_types(sides):
+        shown = ", ".join(f"{sides[i].label} {len(_usage_types(sides[i]))}" for i in sorted(unlike))
+        out.append(f"memory tables list different usage types ({sides[0].label} "
+                   f"{len(_usage_types(sides[0]))}, {shown}): device memory and its rows cover different "
+                   "things there (shown, not scored)")
+    if unlike := _unlike_cores(sides):
+        shown = ", ".join(f"{sides[i].label} {_cores_text(sides[i])}" for i in sorted(unlike))
+        out.append(f"memory tables cover different numbers of cores ({sides[0].label} {_cores_text(sides[0])}, "
+                   f"{shown}): device memory is shown in total for each side, not compared")
+    return out
+
+
+def _cores_text(side: Side) -> str:
+    """``1 core``, ``2 cores (nc4, nc5)``."""
+    keys = list(side.profiles[0].memory_by_core())
+    devices = len({device for device, _ in keys}) > 1
+    named = [f"{f'nd{device} ' if devices else ''}nc{core}" for device, core in keys if core is not None]
+    count = f"{len(keys)} core{'s' if len(keys) != 1 else ''}"
+    return count + (f" ({', '.join(named)})" if named else "")
 
 
 def _batch_warnings(sides: list[Side], basis: ShownBasis) -> list[str]:

@@ -42,7 +42,7 @@ DIRECTION_MARK: dict[Direction, str] = {WORSE: MARK[WORSE], BETTER: MARK[BETTER]
 LEGEND = ("✔ better  ✘ worse  = within noise band  "
           "! suspect input, not scored  ? not significant (repeated captures)  "
           "new/gone: on one side only; no mark: not scored (no better direction, per-step lines under "
-          "per-sample rows, memory across batch sizes)")
+          "per-sample rows, memory across batch sizes or cores)")
 SPARKS = "▁▂▃▄▅▆▇█"
 _LARGEST = 1.7976931348623157e308  # the largest float; NaN fails the test too
 

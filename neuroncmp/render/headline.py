@@ -48,6 +48,9 @@ def _memory_lines(comparison: Comparison, label: str, total: Row) -> list[Headli
     which one changed), the usage type that changed most, and the profiler's buffers apart (never
     scored: they are the tool's, not the workload's)."""
     cores = [row for row in comparison.rows if row.name.startswith(f"{WORKLOAD}.")]
+    if any(row.step.baseline is None or None in row.step.variant for row in cores):
+        # the sides list other cores (1 against 2): each side's total, both shown, not compared (a warning says so)
+        cores, label = [], label.replace("device memory", "device memory, every core")
     out = [HeadlineRow(label.replace("device memory", f"device memory {_core(row.name)}"), line(row, STEP))
            for row in cores] or [HeadlineRow(label, line(total, STEP))]
     largest = max((row for row in comparison.rows if row.name.startswith("memory.") and
