@@ -48,6 +48,7 @@ from .cell_rules import (
 )
 from .comparability import NOT_COMPARABLE, not_comparable, unlike_eval_sets, unlike_memory, warnings_for
 from .result import ALPHA, Comparison, Deltas, Row, Side
+from .shares import denominator_only
 from .sides import ProfileInput, arrange, flatten
 from .suspects import suspects
 
@@ -74,11 +75,13 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: Basis =
     only_in = _only_in(sides, captures)
     doubts = [{**formulas, **suspects(side)} for side, formulas in zip(sides, value_sources.formula_doubts(sides))]
     rows = _rows(sides, captures, bands, doubts, context, unlike_eval_sets(sides), unlike_memory(sides))
+    rows, shares = denominator_only(rows)  # a share that fell only as its total grew: not better
     unlike = not_comparable(sides)  # decided before any delta is read: its verdicts are withheld
     if unlike:
         rows = tuple(_withheld(row, frozenset(index - 1 for index in unlike)) for row in rows)
     warnings = [*(f"{NOT_COMPARABLE}: {why}" for why in unlike.values()), *warnings_for(sides, only_in, chosen),
-                *value_sources.formula_warnings(sides), *value_sources.unavailable_warnings(sides)]
+                *value_sources.formula_warnings(sides), *value_sources.unavailable_warnings(sides),
+                *([] if unlike else shares)]
     return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis, bands,
                       tuple(warnings), only_in, _captures_note(sides),
                       FrozenDict({sides[index].label: why for index, why in unlike.items()}))

@@ -1,0 +1,82 @@
+"""A share that fell only because its total grew is not better (nor one that rose only as it shrank, worse).
+
+A lower-is-better share (the collectives' share of the step, spill reloads' share of HBM reads)
+falls when its part falls or when its total grows. Baseline (bs 8) against b32 (bs 32): the
+collectives' share of the step 25.90 % -> 13.95 % was scored better, while the collective time
+per step grew 13.93 -> 16.00 ms: the step grew more (53.78 -> 114.7 ms). Such a change is shown,
+not scored (context), and a warning says what happened; so is the same change read the other way
+(b32 against the baseline: the share rose only because the step shrank). A share is a per-step
+quantity: its part is judged per step too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from ..catalog import LOWER, MetricSpec
+from ..choices import BETTER, CONTEXT, WORSE
+from ..ingest.anomalies import share_time
+from .result import Deltas, Row
+
+
+def share_of(spec: MetricSpec) -> tuple[str, str] | None:
+    """The part and the total a share is of: ``cc_op_active_time_percent`` -> (``cc_op_active_time``,
+    ``total_time``), ``collective_share`` (``cc_op_time / total_time``) -> (``cc_op_time``,
+    ``total_time``); None for any other metric."""
+    if spec.kind != "fraction":
+        return None
+    if spec.derived and len(spec.inputs) == 2 and spec.formula == f"{spec.inputs[0]} / {spec.inputs[1]}":
+        return spec.inputs[0], spec.inputs[1]
+    part = share_time(spec.name)
+    return None if part is None else (part, "total_time")
+
+
+def denominator_only(rows: Sequence[Row]) -> tuple[tuple[Row, ...], list[str]]:
+    """``rows`` with each lower-is-better share judged better where its part did not fall beyond its
+    band (per step), or worse where it did not rise, set to context, and one warning naming them,
+    their totals and variants."""
+    by_name: Mapping[str, Row] = {row.name: row for row in rows}
+    out: list[Row] = []
+    found: dict[tuple[str, tuple[int, ...]], list[str]] = {}  # (total, variants) -> shares
+    for row in rows:
+        names = share_of(row.spec) if row.spec.direction == LOWER else None
+        part, whole = (by_name.get(names[0]), by_name.get(names[1])) if names else (None, None)
+        fell_alone = [] if part is None else [i for i, verdict in enumerate(row.step.verdict)
+                                              if (verdict == BETTER and not _moved(part.step, i, -1))
+                                              or (verdict == WORSE and not _moved(part.step, i, 1))]
+        if whole is None or not fell_alone:
+            out.append(row)
+            continue
+        out.append(_context(row, frozenset(fell_alone)))
+        found.setdefault((whole.name, tuple(fell_alone)), []).append(row.name)
+    if not found:
+        return tuple(out), []
+    said = [_said(shares, by_name[whole], variants) for (whole, variants), shares in found.items()]
+    return tuple(out), ["shares that moved only because their total did, their part not moving with them "
+                        "(per step), are shown, not scored: " + "; ".join(said)]
+
+
+def _moved(part: Deltas, index: int, sign: int) -> bool:
+    """Whether the part moved beyond its noise band, down (``sign`` -1) or up (1); a value on one side only: no."""
+    delta = part.delta[index]
+    return delta is not None and delta * sign > 0 and not part.in_band[index]
+
+
+def _context(row: Row, variants: frozenset[int]) -> Row:
+    step = row.step
+    verdicts = tuple(CONTEXT if i in variants else v for i, v in enumerate(step.verdict))
+    return replace(row, step=step._replace(verdict=verdicts))
+
+
+def _said(shares: list[str], whole: Row, variants: tuple[int, ...]) -> str:
+    """``cc_op_active_time_percent, collective_share on b32 (total_time +113.3%)``; on several
+    variants (a sweep) their names only (``--all`` shows the values)."""
+    on = ", ".join(whole.variants[i] for i in variants)
+    grew = f" ({whole.name} {_relative(whole, variants[0])})" if len(variants) == 1 else f" ({whole.name} changed)"
+    return f"{', '.join(shares)} on {on}{grew}"
+
+
+def _relative(row: Row, index: int) -> str:
+    relative = row.step.relative[index]
+    return "changed" if relative is None else f"{relative:+.1%}"
