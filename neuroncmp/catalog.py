@@ -20,6 +20,7 @@ from .choices import HIGHER as HIGHER
 from .choices import LOWER as LOWER
 from .choices import NEUTRAL as NEUTRAL
 from .choices import SAMPLE, STEP, Better, ShownBasis
+from .hardware import MAX_BYTES, MAX_FLOPS, MAX_SECONDS
 
 # Display order of groups; after the derived throughput, the profiler's own (formats.md 2, 5).
 GROUPS = ("throughput", "overall_stats", "data_movement", "tensor_engine", "vector_engine", "scalar_engine",
@@ -34,9 +35,9 @@ GROWS_WITH_BATCH = frozenset({"memory", "host_memory"})
 # The physical range of each kind's values in base units, (minimum, maximum), None: unbounded.
 # Loading checks every value against it (ingest/validate.py) and flags what falls outside.
 KIND_RANGES: dict[str, tuple[float | None, float | None]] = {
-    "time": (0, None), "bytes": (0, None), "count": (0, None), "cycles": (0, None),
-    "flop": (0, None), "intensity": (0, None), "rate": (0, None), "index": (0, None),
-    "fraction": (0, 1)}
+    "time": (0, MAX_SECONDS), "bytes": (0, MAX_BYTES), "count": (0, None), "cycles": (0, None),
+    "flop": (0, MAX_FLOPS), "intensity": (0, None), "rate": (0, None), "index": (0, None),
+    "fraction": (0, 1)}  # the upper bounds of times, bytes and FLOPs: what no NeuronCore can reach (hardware.py)
 
 _KIND_OF_UNIT = {u.SECOND: "time", u.BYTE: "bytes", u.FLOP: "flop", u.CYCLE: "cycles",
                  u.COUNT: "count", u.FRACTION: "fraction", u.INTENSITY: "intensity",

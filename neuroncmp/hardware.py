@@ -96,6 +96,21 @@ FAMILIES = {
                      "NeuronCore-v4", 2, _TRN23_RESERVE[1], _TRN23_RESERVE[0], _TRN3_DMA[0], _TRN3_DMA[1]),
 }
 DEFAULT_FAMILY = "trn1"  # the bundled profiles' family; used (and said) when the instance is unknown
+
+# What no NeuronCore can do, for telling a value that cannot be a measurement (a FLOP count of 1e300)
+# from one that is merely large. A profile is of one logical core, at most two physical cores (LNC=2);
+# the bounds are 10x the fastest such core in the table above, so no real profile comes near them:
+# trn1/inf2 cores 95 TFLOP/s each (formats.md 8: 190 TFLOPS per two-core chip), trn3's HBM 612.5 GB/s
+# per core (and 435 GB/s of DMA per core, the profiler's header), doubled for LNC=2.
+IMPOSSIBLE_MARGIN = 10
+MAX_FLOP_RATE = IMPOSSIBLE_MARGIN * 2 * max(f.peak_flops for f in FAMILIES.values())  # 1.9e15 FLOP/s
+MAX_BYTE_RATE = IMPOSSIBLE_MARGIN * 2 * max(max(f.hbm_bandwidth, f.dma_bandwidth or 0) for f in FAMILIES.values())
+# Times: the profiler counts them in nanoseconds (``*_ns`` fields, formats.md) on a 64-bit clock, which
+# ends at 2**64 ns (584 years); no duration, summed or not, is longer. FLOPs and bytes at the rates
+# above for that long are the absolute bounds of a count (1e300 FLOPs is past them whatever the step).
+MAX_SECONDS = 2**64 * 1e-9
+MAX_FLOPS = MAX_FLOP_RATE * MAX_SECONDS
+MAX_BYTES = MAX_BYTE_RATE * MAX_SECONDS
 # Instance types whose name extends a family's: trn2u/trn2n (UltraServer, networking), trn3pd/pds.
 _FAMILY = re.compile(r"^(trn1n|trn1|inf2|trn2|trn3)[a-z]*$")
 

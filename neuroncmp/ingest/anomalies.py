@@ -18,6 +18,9 @@ and the tolerance chosen over it):
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from .. import hardware
 from ..model import Anomaly, Profile
 from ..units import FRACTION, format_value
@@ -37,16 +40,55 @@ DMA_CLASSES = ("static_dma_active_time_percent", "software_dynamic_dma_active_ti
 SHARE_SUFFIX = "_active_time_percent"  # ``X_active_time_percent`` is the share of ``X_active_time`` (``share_time``)
 DYNAMIC_DMA = ("dynamic_dma_active_time_percent", "software_dynamic_dma_active_time_percent",
                "hardware_dynamic_dma_active_time_percent")  # the first is the sum of the other two
-CODES = validate.CODES + ("memory-total-mismatch", "cycles-mismatch", "share-mismatch")
+CODES = validate.CODES + ("memory-total-mismatch", "cycles-mismatch", "share-mismatch", "impossible-rate")
+# Counts of work in one step, and the most a NeuronCore can do per second of it (hardware.py).
+RATE_BOUNDS = {**dict.fromkeys(("model_flops", "hardware_flops", "transpose_flops"),
+                               (hardware.MAX_FLOP_RATE, "FLOP/s")),
+               **dict.fromkeys(("hbm_read_bytes", "hbm_write_bytes", "dma_transfer_total_bytes"),
+                               (hardware.MAX_BYTE_RATE, "B/s"))}
 
 
 def checked(profile: Profile) -> Profile:
     """``profile`` with every anomaly found in it (earlier check results replaced; what the parsers
     recorded, such as ``duplicate-metric``, kept)."""
     kept = [anomaly for anomaly in profile.anomalies if anomaly.code not in CODES]
-    found = [*validate.findings(profile), *_memory_total(profile), *_cycles(profile), *_active_shares(profile),
-             *_dynamic_dma(profile), *derived_doubts.doubts(profile)]
+    found = [*validate.findings(profile), *_memory_total(profile), *_impossible_rates(profile), *_cycles(profile),
+             *_active_shares(profile), *_dynamic_dma(profile), *derived_doubts.doubts(profile)]
     return profile.replace(anomalies=kept + found)
+
+
+def _impossible_rates(profile: Profile) -> list[Anomaly]:
+    """A count of work a step could not hold: FLOPs or HBM and DMA bytes over ``total_time`` beyond
+    what any NeuronCore reaches (``RATE_BOUNDS``). A value outside its kind's range (negative, past
+    the absolute bound: ``validate``) is flagged there, not twice."""
+    total = profile.metrics.get("total_time")
+    step = _number(total.value) if total is not None else None
+    if total is None or step is None or not 0 < step < math.inf:
+        return []
+    out = []
+    for name, (bound, unit) in RATE_BOUNDS.items():
+        metric = profile.metrics.get(name)
+        value = _number(metric.value) if metric is not None and validate.metric_anomaly(metric) is None else None
+        if metric is None or value is None or not value / step > bound:
+            continue
+        out.append(Anomaly("impossible-rate", f"{name} is {format_value(value, metric.unit)} in a "
+                           f"{format_value(step, total.unit)} step: {value / step:.3g} {unit}, more than "
+                           f"{IMPOSSIBLE_RATE_TEXT[unit]} (kept as read)", name))
+    return out
+
+
+def _number(value: Any) -> float | None:
+    """A number's value (an int or float within a float's range, not a bool), else None."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond a float's range (flagged as not finite by ``validate``)
+        return None
+
+
+IMPOSSIBLE_RATE_TEXT = {"FLOP/s": f"any NeuronCore's {hardware.MAX_FLOP_RATE:.3g} FLOP/s (10x the fastest)",
+                        "B/s": f"any NeuronCore's {hardware.MAX_BYTE_RATE:.3g} B/s (10x the fastest)"}
 
 
 def share_time(name: str) -> str | None:

@@ -51,8 +51,9 @@ def metric_anomaly(metric: Metric) -> Anomaly | None:
                        f"{name:.80} is {format_value(value, metric.unit)}: a {kind} value cannot be "
                        f"{'negative' if low == 0 else f'below {low}'} (kept as read)", name)
     if high is not None and value > high:
+        beyond = " (kept as read)" if kind == "fraction" else ", more than any NeuronCore can reach (kept as read)"
         return Anomaly("out-of-range", f"{name:.80} is {format_value(value, metric.unit)}, above "
-                       f"{format_value(high, metric.unit)} (kept as read)", name)
+                       f"{format_value(high, metric.unit)}{beyond}", name)
     if kind == "fraction" and value > 1:
         return Anomaly("percent-over-100", f"{name:.80} is {format_value(value, metric.unit)}, above 100 % "
                        "(kept as read, not clamped)", name)

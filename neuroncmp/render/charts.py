@@ -125,10 +125,14 @@ def roofline_figure(sweep: Sweep) -> Any:
         axes.plot(grid, [min(roof.peak_flops, i * roof.bandwidth) / 1e12 for i in grid], color="black",
                   label=f"roof: peak {format_value(roof.peak_flops, 'FLOP/s')}, ridge {roof.ridge:.0f} FLOP/B")
         axes.axvline(roof.ridge, color="grey", linestyle=":")
+    # log axes have no place for zero, negative, infinite or astronomic values; a batch size with no
+    # point (an input missing, or flagged as no measurement: a FLOP count of 1e300) is left out too: say so
     left_out = [f"b{r.batch_size}" for r in sweep.roofline if r not in drawn]
-    if left_out:  # log axes have no place for zero, negative, infinite or astronomic values: say so
-        axes.text(0.99, 0.01, f"not drawn (value not from 1e-100 to 1e100): {', '.join(left_out)}",
-                  transform=axes.transAxes, ha="right", va="bottom", fontsize=7)
+    unused = [f"b{b}" for b in sorted({row.batch_size for row in sweep.table} - {p.batch_size for p in sweep.roofline})]
+    said = ([f"not drawn (value not from 1e-100 to 1e100): {', '.join(left_out)}"] if left_out else []) + (
+        [f"not drawn (no usable intensity or FLOP rate: missing or suspect): {', '.join(unused)}"] if unused else [])
+    if said:
+        axes.text(0.99, 0.01, "; ".join(said), transform=axes.transAxes, ha="right", va="bottom", fontsize=7)
     colours = [axes.scatter(p.intensity, p.achieved / 1e12, zorder=3).get_facecolor()[0] for p in drawn]
     axes.set(xlabel="arithmetic intensity [FLOP/B]", ylabel="achieved [TFLOP/s]", title="Roofline")
     if has_roof:
