@@ -103,6 +103,12 @@ def test_the_nightly_steps_run_end_to_end(tmp_path):
     assert "- `total_time` +" in text
     # the message names the commits that may have made the change: a git range from a night
     # before the planted one up to a night at or after it (commits are per night here)
+    # each change as `regressions` writes it (the JSON's change_text): a share's in points (it was
+    # written "-3.1%", relative), a time's relative
+    messages = [re.match(r"- `(\w+)` (\S+) in ", x).groups() for x in text.splitlines() if x.startswith("- `")]
+    assert any(metric.endswith("_percent") for metric, _ in messages)
+    for metric, change in messages:
+        assert re.fullmatch(r"[-+]\d*\.?\d+(pp|%)", change) and change.endswith("pp") == metric.endswith("_percent")
     line = next(x for x in text.splitlines() if x.startswith("- `total_time` +"))
     assert "first new run " in line and "95 %)" in line
     old, new = re.search(r"`git log (\w+)\.\.(\w+)`", line).groups()

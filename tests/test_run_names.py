@@ -51,3 +51,23 @@ def test_a_run_is_called_a_run_and_a_commit_a_commit(store, command):
     if command[0] == "history":  # a shift's range: said to be commits
         assert re.search(r"first new run (at commit [0-9a-f]{7}|between commits [0-9a-f]{7} and [0-9a-f]{7} "
                          r"\(\d+ runs), 95 %\)", result.output)
+
+
+def test_the_json_writes_each_change_as_the_terminal_does(store):
+    """``change_text`` (what the CI example prints) is the terminal's change column: points for a
+    share, worked out from the JSON's own before and after; relative otherwise."""
+    import json
+
+    folder, _ = store
+    data = json.loads(CliRunner().invoke(cli, ["regressions", "--all-changes", "--store", str(folder),
+                                               "--format", "json"]).output)
+    table = CliRunner().invoke(cli, ["regressions", "--all-changes", "--store", str(folder), "--width", "400"]).output
+    assert data["changes"]
+    for change in data["changes"]:
+        (row,) = [line.split() for line in table.splitlines()
+                  if f" {change['metric']} " in line and f" {change['at']['run']} " in line]
+        assert change["change_text"] in row
+        if change["unit"] == "fraction":
+            assert change["change_text"].endswith("pp")
+            assert float(change["change_text"][:-2]) == pytest.approx((change["after"] - change["before"]) * 100,
+                                                                     abs=0.01)

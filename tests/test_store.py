@@ -397,7 +397,8 @@ def test_regressions_lists_worse_changes_first_and_gates(generated, tmp_path):
     assert follows_the_planted(worse), worse
     change = next(c for c in document["changes"] if c["metric"] == "total_time")
     assert set(change) == {"metric", "series", "at", "before_run", "before", "after", "unit", "change",
-                           "direction", "p_value", "candidates"}
+                           "change_text", "direction", "p_value", "candidates"}
+    assert change["change_text"] == f"{change['change']:+.2%}"  # a time: relative, as the terminal writes it
     assert change["series"] == {"instance": "trn1.2xlarge", "model": "bert-large"}
     assert change["unit"] == "s" and change["direction"] == "worse"
     code, _ = cli_run("regressions", "--fail-on-regression", store=store_path)

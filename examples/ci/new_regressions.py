@@ -3,7 +3,8 @@
 
     python new_regressions.py regressions.json reported
 
-Prints them as Markdown lines for the job summary (each with the runs that may have started it and,
+Prints them as Markdown lines for the job summary (each with its change as ``regressions`` writes it,
+in percentage points for a share, the runs that may have started it and,
 when they carry commits, the ``git log`` range holding the commits that may have made it), adds them
 to ``reported`` (one JSON key a line: metric, series, first run of the new level) and exits 3 when
 there is any, else 0."""
@@ -54,7 +55,7 @@ def main(found_json: str, reported_file: str) -> int:
     new = [c for c in changes if c["direction"] == "worse" and key(c) not in known]
     print(f"\n**{len(new)} new regression(s)**" + (":" if new else " (all reported before)"))
     for change in new:
-        print(f"- `{change['metric']}` {change['change']:+.1%} in {tags(change)} from commit "
+        print(f"- `{change['metric']}` {change['change_text']} in {tags(change)} from commit "
               f"`{change['at']['commit']}` ({change['at']['time']}); {candidates(change)}")
     if new:  # replaced whole (written beside, then renamed): a failure keeps the old list intact
         temporary = reported.with_name(reported.name + ".new")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..stats import median
 from ..units import pick_scale
 from .json_out import dumps
+from .store_text import change_size
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
     from ..store.maintenance import CheckReport
@@ -60,6 +61,7 @@ def _change(change: Change, with_series: bool) -> dict[str, Any]:
             "change": _number(change.change),
             **({"change_pp": _number((change.after - change.before) * 100)}
                if change.unit == "fraction" else {}),
+            "change_text": change_size(change, change.unit),  # as the terminal writes it: pp for a fraction
             "direction": change.direction,
             "p_value": _number(change.p_value), "candidates": _candidates(change.candidates)}
 
