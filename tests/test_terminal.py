@@ -39,7 +39,8 @@ def test_each_verdict_in_its_colour():
     out = diff("--width", "100", "--all", FORCE_COLOR="1")
     pieces = SGR_PIECE.findall(out)
     colour_of = {"✔": "32", "✘": "31", "!": "33", "=": "2"}
-    marked = [(codes, text) for codes, text in pieces if text.strip()[-1:] in colour_of and re.search(r"\d", text)]
+    marked = [(codes, text) for codes, text in pieces if text.strip()[-1:] in colour_of
+              and (re.search(r"\d", text) or text.strip() == "=")]  # a change, or "=" for none at all
     assert {text.strip()[-1] for _, text in marked} == set(colour_of)
     assert all(codes == colour_of[text.strip()[-1]] for codes, text in marked)
     assert ("1;36", "headline") in pieces

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..stats import median
 from ..units import pick_scale
 from .json_out import dumps
-from .store_text import change_size
+from .store_words import change_size
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
     from ..store.maintenance import CheckReport
