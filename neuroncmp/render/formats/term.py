@@ -15,7 +15,8 @@ from ..base import Renderer
 def _view(module: str, name: str = "drawn") -> Callable[[Any, int], list[Any]]:
     """The view ``name`` of ``render/terminal/{module}.py``, imported when first drawn."""
     def drawn(value: Any, width: int) -> list[Any]:
-        return getattr(import_module(f"..terminal.{module}", __package__), name)(value, width)  # type: ignore[no-any-return]  # a view: list
+        view: Callable[[Any, int], list[Any]] = getattr(import_module(f"..terminal.{module}", __package__), name)
+        return view(value, width)
 
     return drawn
 
