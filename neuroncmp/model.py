@@ -7,9 +7,8 @@ Quantity on demand, so loading and rendering never import pint.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from . import catalog, conventions
@@ -302,11 +301,7 @@ def value_set(profile: Profile) -> ValueSet:
         del measured[name], numbers[name]
     if profile.batch_size:
         numbers["batch_size"] = profile.batch_size
-    ready = ready_derivations(numbers)
-    derived = _derived_metrics(numbers, ready)
-    missed = _unready(numbers, unavailable, measured)
-    if len(derived) < len(ready):  # a ratio over 0
-        missed = FrozenDict({**missed, **_divisions(numbers, ready, derived)})
+    derived, missed = _derived_metrics(numbers, unavailable, measured)
     return ValueSet(memory, measured, derived, numbers, {**measured, **derived}, FrozenDict(unavailable), missed)
 
 
@@ -314,27 +309,6 @@ def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
     """The finite numbers among ``measured`` (a huge int sum is not one)."""
     return {name: metric.value for name, metric in measured.items()
             if isinstance(metric.value, (int, float)) and is_finite(metric.value)}
-
-
-# A derived metric as the value set makes it: name, compute, unit, raw text (the formula), group.
-Derivation = tuple[str, Callable[[Mapping[str, float]], float], str, str, str]
-
-
-def ready_derivations(names: Container[str]) -> tuple[Derivation, ...]:
-    """The derived metrics a value set of the numbers ``names`` makes, in catalog order: of each, the
-    first formula whose inputs are all among ``names`` (``MetricSpec.formulas``)."""
-    return tuple(ready for formulas in _derivations()
-                 if (ready := next((derivation for inputs, derivation in formulas
-                                    if all(map(names.__contains__, inputs))), None)) is not None)
-
-
-@lru_cache(maxsize=1)
-def _derivations() -> tuple[tuple[tuple[tuple[str, ...], Derivation], ...], ...]:
-    """Each derived spec's formulas, in order, as inputs and derivation. A derivation's raw text is
-    the formula it used."""
-    return tuple(tuple((formula.inputs, (spec.name, formula.compute, spec.unit, f"= {formula.text}", spec.group))
-                       for formula in spec.formulas)
-                 for spec in catalog.derived_specs())
 
 
 PROFILER_BUFFERS = "profiler_buffers"  # the usage type of the profiler's own reservation
@@ -362,22 +336,13 @@ def _memory_metrics(profile: Profile) -> dict[str, Metric]:
     return out
 
 
-def _derived_metrics(numbers: Mapping[str, float], ready: tuple[Derivation, ...]) -> dict[str, Metric]:
-    """The derived metrics computed from ``numbers`` (``ready``: the derivations whose inputs it holds)."""
-    out: dict[str, Metric] = {}
-    for name, compute, unit, formula, group in ready:
-        try:
-            value = compute(numbers)
-        except ZeroDivisionError:
-            continue  # an input of 0: the ratio does not exist (``_not_computed`` says so)
-        out[name] = Metric(name, value, unit, formula, group)
-    return out
-
-
-def _unready(numbers: Container[str], unavailable: Container[str], read: Container[str]) -> FrozenDict:
-    """Each derived metric no formula of which has all its inputs among ``numbers`` although one of
-    its inputs is there (a number, a value not available, a value ``read`` that is no finite
-    number), with why: per formula, what it lacks."""
+def _derived_metrics(numbers: Mapping[str, float], unavailable: Container[str],
+                     read: Container[str]) -> tuple[dict[str, Metric], FrozenDict]:
+    """The catalog's derived metrics computed from ``numbers``, each by the first of its formulas
+    (``MetricSpec.formulas``) whose inputs are all there; the raw text is the formula used. And,
+    name -> why, those that could not be: no formula has all its inputs although one of them is
+    there (a number, a value not available, a value ``read`` that is no finite number), or the
+    formula divided by 0."""
     def lacking(name: str) -> str:
         if name in unavailable:
             return f"{name} (not available)"
@@ -385,30 +350,19 @@ def _unready(numbers: Container[str], unavailable: Container[str], read: Contain
             return f"{name} (not a finite number)"
         return "a batch size" if name == "batch_size" else name
 
-    out = {}
-    for name, every_input, formulas in _derived_inputs():
-        if not any(each in numbers or each in unavailable or each in read for each in every_input) or \
-                any(all(each in numbers for each in formula.inputs) for formula in formulas):
+    out: dict[str, Metric] = {}
+    unready: dict[str, str] = {}
+    divided: dict[str, str] = {}
+    for spec in catalog.derived_specs():
+        formula = next((f for f in spec.formulas if all(each in numbers for each in f.inputs)), None)
+        if formula is None:
+            if any(each in numbers or each in unavailable or each in read for each in spec.every_input):
+                unready[spec.name] = "; ".join(f"{f.text} needs " + ", ".join(
+                    lacking(each) for each in f.inputs if each not in numbers) for f in spec.formulas)
             continue
-        out[name] = "; ".join(f"{formula.text} needs " + ", ".join(
-            lacking(each) for each in formula.inputs if each not in numbers) for formula in formulas)
-    return FrozenDict(out)
-
-
-@lru_cache(maxsize=1)
-def _derived_inputs() -> tuple[tuple[str, tuple[str, ...], tuple[catalog.Formula, ...]], ...]:
-    """Each derived spec's name, inputs and formulas (the catalog's, built once)."""
-    return tuple((spec.name, spec.every_input, spec.formulas) for spec in catalog.derived_specs())
-
-
-def _divisions(numbers: Mapping[str, float], ready: tuple[Derivation, ...],
-               derived: Mapping[str, Metric]) -> dict[str, str]:
-    """Each derived metric whose formula had its inputs but divided by 0, with the inputs that are 0."""
-    out = {}
-    for name, _, _, formula, _ in ready:
-        if name not in derived:
-            spec = catalog.lookup(name)
-            inputs = next(f.inputs for f in spec.formulas if f"= {f.text}" == formula)
-            zeros = ", ".join(f"{n} is 0" for n in inputs if numbers[n] == 0)
-            out[name] = f"{formula.removeprefix('= ')} divides by 0 ({zeros})"
-    return out
+        try:
+            out[spec.name] = Metric(spec.name, formula.compute(numbers), spec.unit, f"= {formula.text}", spec.group)
+        except ZeroDivisionError:  # an input of 0: the ratio does not exist
+            zeros = ", ".join(f"{name} is 0" for name in formula.inputs if numbers[name] == 0)
+            divided[spec.name] = f"{formula.text} divides by 0 ({zeros})"
+    return out, FrozenDict({**unready, **divided})
