@@ -112,41 +112,51 @@ def _new_spec(fields: tuple[Any, ...]) -> MetricSpec:
     return MetricSpec(*fields)
 
 
+# Other tool versions' names of a catalogued metric (Neuron Explorer's), read as the catalog's.
+_ALIASES = {"profiler_version": ("explorer_version",), "nc_idx": ("neuroncore_idx",),
+            "nd_idx": ("neuron_device_idx",), "lnc_config": ("logical_neuroncore_config",)}
+# Counts that name a place or a configuration: their kind is "index" (whole numbers, validated so).
+_INDEXES = frozenset({"nc_idx", "nd_idx", "lnc_config", "num_physical_cores", "neuroncore_per_device_count",
+                      "neuron_device_count"})
+
+Row = tuple[str, str, Better, bool, str]  # a measured metric: name, unit, direction, extensive, meaning
+
+
 def _spec(name: str, group: str, unit: str, direction: Better = NEUTRAL, extensive: bool = False,
           meaning: str = "", **extra: Any) -> MetricSpec:  # extra: MetricSpec's other fields, each its own type
-    """A catalog entry with ``raw_unit`` (default: ``unit``) and ``kind`` (from the unit) filled in."""
-    extra.setdefault("raw_unit", unit)
-    extra["raw_unit"] = extra["raw_unit"] or unit
-    extra.setdefault("kind", _KIND_OF_UNIT.get(unit, "ratio"))
-    extra["kind"] = extra["kind"] or _KIND_OF_UNIT.get(unit, "ratio")
+    """A catalog entry with ``raw_unit`` (default: ``unit``), ``kind`` (from the unit) and its
+    aliases filled in."""
+    extra["raw_unit"] = extra.get("raw_unit") or unit
+    extra["kind"] = extra.get("kind") or ("index" if name in _INDEXES else _KIND_OF_UNIT.get(unit, "ratio"))
+    extra.setdefault("aliases", _ALIASES.get(name, ()))
     return MetricSpec(name, group, unit, direction, extensive, meaning, **extra)
 
 
+def _specs(group: str, rows: list[Row]) -> list[MetricSpec]:
+    return [_spec(name, group, unit, direction, extensive, meaning)
+            for name, unit, direction, extensive, meaning in rows]
+
+
 def _overall() -> list[MetricSpec]:
-    g = "overall_stats"
-    return [
-        _spec("event_count", g, u.COUNT, NEUTRAL, True, "trace events recorded in the profile"),
-        _spec("trace_count", g, u.COUNT, NEUTRAL, True, "trace records in the profile"),
-        _spec("total_time", g, u.SECOND, LOWER, True, "on-device time of the step, idle gaps included"),
-        _spec("total_active_time", g, u.SECOND, LOWER, True, "time with any engine or DMA active"),
-        _spec("total_active_time_percent", g, u.FRACTION, HIGHER, False,
-              "share of total_time with any engine or DMA active"),
-        _spec("neuroncore_cycle_count", g, u.CYCLE, LOWER, True, "total_time x NeuronCore clock"),
-        _spec("model_flops", g, u.FLOP, NEUTRAL, True, "2 x MACs of the model's matmuls (a count)"),
-        _spec("hardware_flops", g, u.FLOP, NEUTRAL, True,
-              "all tensor-engine matmul work, transposes included (a count)"),
-        _spec("transpose_flops", g, u.FLOP, LOWER, True, "tensor-engine work spent on transposes"),
-        _spec("mm_arithmetic_intensity", g, u.INTENSITY, HIGHER, False,
-              "(hardware - transpose FLOPs) / HBM bytes moved"),
-        _spec("peak_flops_bandwidth_ratio", g, u.INTENSITY, NEUTRAL, False,
-              "roofline ridge: peak FLOP/s over HBM bandwidth"),
-    ]
+    return _specs("overall_stats", [
+        ("event_count", u.COUNT, NEUTRAL, True, "trace events recorded in the profile"),
+        ("trace_count", u.COUNT, NEUTRAL, True, "trace records in the profile"),
+        ("total_time", u.SECOND, LOWER, True, "on-device time of the step, idle gaps included"),
+        ("total_active_time", u.SECOND, LOWER, True, "time with any engine or DMA active"),
+        ("total_active_time_percent", u.FRACTION, HIGHER, False, "share of total_time with any engine or DMA active"),
+        ("neuroncore_cycle_count", u.CYCLE, LOWER, True, "total_time x NeuronCore clock"),
+        ("model_flops", u.FLOP, NEUTRAL, True, "2 x MACs of the model's matmuls (a count)"),
+        ("hardware_flops", u.FLOP, NEUTRAL, True, "all tensor-engine matmul work, transposes included (a count)"),
+        ("transpose_flops", u.FLOP, LOWER, True, "tensor-engine work spent on transposes"),
+        ("mm_arithmetic_intensity", u.INTENSITY, HIGHER, False, "(hardware - transpose FLOPs) / HBM bytes moved"),
+        ("peak_flops_bandwidth_ratio", u.INTENSITY, NEUTRAL, False, "roofline ridge: peak FLOP/s over HBM bandwidth"),
+    ])
 
 
 def _data_movement() -> list[MetricSpec]:
     g = "data_movement"
     b, c, f, s = u.BYTE, u.COUNT, u.FRACTION, u.SECOND
-    rows: list[tuple[str, str, Better, bool, str]] = [
+    rows: list[Row] = [
         ("dma_active_cycles", u.CYCLE, LOWER, True, "cycles with at least one DMA in flight"),
         ("dma_active_time", s, LOWER, True, "time with at least one DMA in flight"),
         ("dma_active_time_percent", f, NEUTRAL, False, "share of total_time with a DMA in flight"),
@@ -187,13 +197,13 @@ def _data_movement() -> list[MetricSpec]:
         *_dma_classes(),
         ("inputs_outputs_weights_size_bytes", b, NEUTRAL, False, "size of inputs, outputs and weights"),
     ]
-    return [_spec(n, g, unit, d, e, m) for n, unit, d, e, m in rows]
+    return _specs(g, rows)
 
 
-def _dma_classes() -> list[tuple[str, str, Better, bool, str]]:
+def _dma_classes() -> list[Row]:
     """Static, software-dynamic and hardware-dynamic DMA (and dynamic, their sum): active time,
     its share of ``dma_active_time``, packets and bytes and their shares of all DMA."""
-    rows: list[tuple[str, str, Better, bool, str]] = []
+    rows: list[Row] = []
     for kind, words in (("static", "static"), ("software_dynamic", "software dynamic"),
                         ("hardware_dynamic", "hardware dynamic"), ("dynamic", "dynamic")):
         rows += [
@@ -213,116 +223,102 @@ def _dma_classes() -> list[tuple[str, str, Better, bool, str]]:
 def _engines() -> list[MetricSpec]:
     specs = []
     for engine in ("tensor", "vector", "scalar", "sync", "gpsimd"):
-        g, p = f"{engine}_engine", f"{engine}_engine"
         busy: Better = HIGHER if engine == "tensor" else NEUTRAL
-        specs += [
-            _spec(f"{p}_active_time", g, u.SECOND, NEUTRAL, True,
-                  f"time with at least one {engine}-engine instruction in flight"),
-            _spec(f"{p}_active_time_percent", g, u.FRACTION, busy, False,
-                  f"share of total_time the {engine} engine is active"),
-            _spec(f"{p}_instruction_count", g, u.COUNT, NEUTRAL, True, f"{engine}-engine instructions"),
-            _spec(f"{p}_instruction_time", g, u.SECOND, NEUTRAL, True,
-                  f"summed {engine}-engine instruction durations (may exceed total_time)"),
-        ]
-    t = "tensor_engine"
-    specs += [
-        _spec("mfu_estimated_percent", t, u.FRACTION, HIGHER, False,
-              "model FLOPs utilization: model_flops / (peak FLOP/s x total_time)"),
-        _spec("hfu_estimated_percent", t, u.FRACTION, HIGHER, False,
-              "hardware FLOPs utilization: hardware_flops / (peak FLOP/s x total_time)"),
-        _spec("mfu_max_achievable_estimated_percent", t, u.FRACTION, HIGHER, False,
-              "roofline bound on MFU at this arithmetic intensity"),
-        _spec("matmul_instruction_count", t, u.COUNT, NEUTRAL, True, "matmul instructions"),
-        _spec("activate_instruction_count", "scalar_engine", u.COUNT, NEUTRAL, True,
-              "activation instructions"),
-        _spec("activate_instruction_time", "scalar_engine", u.SECOND, NEUTRAL, True,
-              "summed activation instruction durations"),
-        # MFU from the HLO graph's FLOPs and from the instructions' (profilers 2.28-2.29; 0 when the
-        # NEFF carries no HLO stats, which the profiler then warns about)
-        _spec("mfu_hlo_estimated_percent", t, u.FRACTION, HIGHER, False,
-              "MFU from the HLO graph's FLOP count"),
-        _spec("mfu_hlo_max_achievable_estimated_percent", t, u.FRACTION, HIGHER, False,
-              "roofline bound on the HLO-based MFU"),
-        _spec("mfu_inst_estimated_percent", t, u.FRACTION, HIGHER, False,
-              "MFU from the instructions' FLOP count"),
-        _spec("mfu_inst_max_achievable_estimated_percent", t, u.FRACTION, HIGHER, False,
-              "roofline bound on the instruction-based MFU"),
-    ]
-    return specs
+        specs += _specs(f"{engine}_engine", [
+            (f"{engine}_engine_active_time", u.SECOND, NEUTRAL, True,
+             f"time with at least one {engine}-engine instruction in flight"),
+            (f"{engine}_engine_active_time_percent", u.FRACTION, busy, False,
+             f"share of total_time the {engine} engine is active"),
+            (f"{engine}_engine_instruction_count", u.COUNT, NEUTRAL, True, f"{engine}-engine instructions"),
+            (f"{engine}_engine_instruction_time", u.SECOND, NEUTRAL, True,
+             f"summed {engine}-engine instruction durations (may exceed total_time)"),
+        ])
+    f = u.FRACTION
+    tensor = _specs("tensor_engine", [
+        ("mfu_estimated_percent", f, HIGHER, False,
+         "model FLOPs utilization: model_flops / (peak FLOP/s x total_time)"),
+        ("hfu_estimated_percent", f, HIGHER, False,
+         "hardware FLOPs utilization: hardware_flops / (peak FLOP/s x total_time)"),
+        ("mfu_max_achievable_estimated_percent", f, HIGHER, False,
+         "roofline bound on MFU at this arithmetic intensity"),
+        ("matmul_instruction_count", u.COUNT, NEUTRAL, True, "matmul instructions"),
+    ])
+    scalar = _specs("scalar_engine", [
+        ("activate_instruction_count", u.COUNT, NEUTRAL, True, "activation instructions"),
+        ("activate_instruction_time", u.SECOND, NEUTRAL, True, "summed activation instruction durations"),
+    ])
+    # MFU from the HLO graph's FLOPs and from the instructions' (profilers 2.28-2.29; 0 when the
+    # NEFF carries no HLO stats, which the profiler then warns about)
+    by_source = _specs("tensor_engine", [
+        ("mfu_hlo_estimated_percent", f, HIGHER, False, "MFU from the HLO graph's FLOP count"),
+        ("mfu_hlo_max_achievable_estimated_percent", f, HIGHER, False, "roofline bound on the HLO-based MFU"),
+        ("mfu_inst_estimated_percent", f, HIGHER, False, "MFU from the instructions' FLOP count"),
+        ("mfu_inst_max_achievable_estimated_percent", f, HIGHER, False, "roofline bound on the instruction-based MFU"),
+    ])
+    return specs + tensor + scalar + by_source
 
 
 def _collectives() -> list[MetricSpec]:
-    g = "cc_engine"
-    return [
-        _spec("cc_cores_instruction_active_time", g, u.SECOND, NEUTRAL, True,
-              "time with a collective-core instruction in flight"),
-        _spec("cc_cores_instruction_active_time_percent", g, u.FRACTION, NEUTRAL, False,
-              "share of total_time with a collective-core instruction in flight"),
-        _spec("cc_cores_instruction_count", g, u.COUNT, NEUTRAL, True, "collective-core instructions"),
-        _spec("cc_cores_instruction_time", g, u.SECOND, NEUTRAL, True,
-              "summed collective-core instruction durations"),
-        _spec("cc_op_active_time", g, u.SECOND, LOWER, True, "time with a collective op in flight"),
-        _spec("cc_op_active_time_percent", g, u.FRACTION, LOWER, False,
-              "share of total_time with a collective op in flight"),
-        _spec("cc_op_count", g, u.COUNT, NEUTRAL, False, "collective operations in the step"),
-        _spec("cc_op_time", g, u.SECOND, LOWER, True, "summed collective op durations"),
-    ]
+    return _specs("cc_engine", [
+        ("cc_cores_instruction_active_time", u.SECOND, NEUTRAL, True,
+         "time with a collective-core instruction in flight"),
+        ("cc_cores_instruction_active_time_percent", u.FRACTION, NEUTRAL, False,
+         "share of total_time with a collective-core instruction in flight"),
+        ("cc_cores_instruction_count", u.COUNT, NEUTRAL, True, "collective-core instructions"),
+        ("cc_cores_instruction_time", u.SECOND, NEUTRAL, True, "summed collective-core instruction durations"),
+        ("cc_op_active_time", u.SECOND, LOWER, True, "time with a collective op in flight"),
+        ("cc_op_active_time_percent", u.FRACTION, LOWER, False, "share of total_time with a collective op in flight"),
+        ("cc_op_count", u.COUNT, NEUTRAL, False, "collective operations in the step"),
+        ("cc_op_time", u.SECOND, LOWER, True, "summed collective op durations"),
+    ])
 
 
 def _system() -> list[MetricSpec]:
-    g, t = "system", u.TEXT
-    return [
-        _spec("instance_type", g, t, meaning="EC2 instance type"),
-        _spec("compiler_version", g, t, meaning="neuronx-cc version"),
-        _spec("runtime_version", g, t, meaning="Neuron runtime version"),
-        _spec("driver_version", g, t, meaning="Neuron driver version"),
-        _spec("collectives_version", g, t, meaning="Neuron collectives version"),
-        _spec("profiler_version", g, t, meaning="profiler version", aliases=("explorer_version",)),
-        _spec("profile_schema_version", g, t, meaning="Neuron Explorer profile schema version"),
-        _spec("nc_idx", g, u.COUNT, kind="index", meaning="NeuronCore index",
-              aliases=("neuroncore_idx",)),
-        _spec("nd_idx", g, u.COUNT, kind="index", meaning="Neuron device index",
-              aliases=("neuron_device_idx",)),
-        _spec("lnc_config", g, u.COUNT, kind="index", meaning="logical NeuronCore config",
-              aliases=("logical_neuroncore_config",)),
-        _spec("num_physical_cores", g, u.COUNT, kind="index", meaning="physical NeuronCores"),
-        _spec("vnc_enabled", g, t, meaning="virtual NeuronCore enabled"),
-        _spec("hbm_ddr_bandwidth", g, u.BYTE_RATE, meaning="bandwidth of one HBM stack"),
-        _spec("neuroncore_frequency", g, u.HERTZ, meaning="NeuronCore clock"),
-        _spec("device_type", g, t, meaning="Neuron device type"),
-        _spec("neuroncore_per_device_count", g, u.COUNT, kind="index",
-              meaning="NeuronCores per device"),
-        _spec("neuron_device_count", g, u.COUNT, kind="index", meaning="Neuron devices"),
-        _spec("neuron_device_memory_size", g, u.BYTE, meaning="memory of one Neuron device"),
-    ]
+    t, c = u.TEXT, u.COUNT
+    return _specs("system", [
+        ("instance_type", t, NEUTRAL, False, "EC2 instance type"),
+        ("compiler_version", t, NEUTRAL, False, "neuronx-cc version"),
+        ("runtime_version", t, NEUTRAL, False, "Neuron runtime version"),
+        ("driver_version", t, NEUTRAL, False, "Neuron driver version"),
+        ("collectives_version", t, NEUTRAL, False, "Neuron collectives version"),
+        ("profiler_version", t, NEUTRAL, False, "profiler version"),
+        ("profile_schema_version", t, NEUTRAL, False, "Neuron Explorer profile schema version"),
+        ("nc_idx", c, NEUTRAL, False, "NeuronCore index"),
+        ("nd_idx", c, NEUTRAL, False, "Neuron device index"),
+        ("lnc_config", c, NEUTRAL, False, "logical NeuronCore config"),
+        ("num_physical_cores", c, NEUTRAL, False, "physical NeuronCores"),
+        ("vnc_enabled", t, NEUTRAL, False, "virtual NeuronCore enabled"),
+        ("hbm_ddr_bandwidth", u.BYTE_RATE, NEUTRAL, False, "bandwidth of one HBM stack"),
+        ("neuroncore_frequency", u.HERTZ, NEUTRAL, False, "NeuronCore clock"),
+        ("device_type", t, NEUTRAL, False, "Neuron device type"),
+        ("neuroncore_per_device_count", c, NEUTRAL, False, "NeuronCores per device"),
+        ("neuron_device_count", c, NEUTRAL, False, "Neuron devices"),
+        ("neuron_device_memory_size", u.BYTE, NEUTRAL, False, "memory of one Neuron device"),
+    ])
 
 
 def _training() -> list[MetricSpec]:
     """Hugging Face Trainer metrics: end to end (host, data loading and every graph included), so
     they measure other things than the profile's one device step. Model quality (loss) and
     bookkeeping (epochs, sample counts) are shown, never scored as performance."""
-    g = "training"
     shown = "not a performance metric: shown, not scored"
-    return [
-        _spec("epoch", g, u.DIMENSIONLESS, meaning=f"epochs completed ({shown})"),
-        _spec("train_runtime", g, u.SECOND, LOWER, False,
-              "wall time of the whole training run, end to end (Trainer)"),
-        _spec("train_samples_per_second", g, u.SAMPLE_RATE, HIGHER, False,
-              "end-to-end training throughput (Trainer: host, data loading and every graph included)"),
-        _spec("train_steps_per_second", g, u.STEP_RATE, NEUTRAL, False,
-              "optimizer steps per second, end to end (Trainer)"),
-        _spec("train_loss", g, u.DIMENSIONLESS, meaning=f"mean training loss ({shown})"),
-        _spec("eval_runtime", g, u.SECOND, meaning="wall time of evaluation (depends on the eval set's size; "
-              "not scored)"),
-        _spec("eval_samples_per_second", g, u.SAMPLE_RATE, HIGHER, False,
-              "evaluation throughput, end to end (Trainer)"),
-        _spec("eval_steps_per_second", g, u.STEP_RATE, NEUTRAL, False, "evaluation steps per second"),
-        _spec("eval_loss", g, u.DIMENSIONLESS, meaning=f"evaluation loss ({shown})"),
-        _spec("total_flos", g, u.FLOP, NEUTRAL, False,
-              "FLOPs of the whole run as the Trainer counts them (not the profile's model_flops)"),
-        _spec("train_samples", g, u.COUNT, NEUTRAL, False, "training samples"),
-        _spec("eval_samples", g, u.COUNT, NEUTRAL, False, "evaluation samples"),
-    ]
+    return _specs("training", [
+        ("epoch", u.DIMENSIONLESS, NEUTRAL, False, f"epochs completed ({shown})"),
+        ("train_runtime", u.SECOND, LOWER, False, "wall time of the whole training run, end to end (Trainer)"),
+        ("train_samples_per_second", u.SAMPLE_RATE, HIGHER, False,
+         "end-to-end training throughput (Trainer: host, data loading and every graph included)"),
+        ("train_steps_per_second", u.STEP_RATE, NEUTRAL, False, "optimizer steps per second, end to end (Trainer)"),
+        ("train_loss", u.DIMENSIONLESS, NEUTRAL, False, f"mean training loss ({shown})"),
+        ("eval_runtime", u.SECOND, NEUTRAL, False,
+         "wall time of evaluation (depends on the eval set's size; not scored)"),
+        ("eval_samples_per_second", u.SAMPLE_RATE, HIGHER, False, "evaluation throughput, end to end (Trainer)"),
+        ("eval_steps_per_second", u.STEP_RATE, NEUTRAL, False, "evaluation steps per second"),
+        ("eval_loss", u.DIMENSIONLESS, NEUTRAL, False, f"evaluation loss ({shown})"),
+        ("total_flos", u.FLOP, NEUTRAL, False,
+         "FLOPs of the whole run as the Trainer counts them (not the profile's model_flops)"),
+        ("train_samples", u.COUNT, NEUTRAL, False, "training samples"),
+        ("eval_samples", u.COUNT, NEUTRAL, False, "evaluation samples"),
+    ])
 
 
 def _ratio(top: str, bottom: str) -> Callable[[Mapping[str, float]], float]:
@@ -413,28 +409,29 @@ def headline_label(metric: str, basis: ShownBasis) -> str | None:
 
 
 def _host_memory() -> list[MetricSpec]:
-    g, b = "host_memory", u.BYTE
-    return [
-        _spec("host_used_memory_total", g, b, LOWER, meaning="host memory used (neuron-top)"),
-        _spec("host_used_memory_tensors", g, b, LOWER, meaning="host memory for tensors"),
-        _spec("host_used_memory_constants", g, b, LOWER, meaning="host memory for constants"),
-        _spec("host_used_memory_app", g, b, LOWER, meaning="host application memory"),
-        _spec("host_used_memory_dma_buffers", g, b, LOWER, meaning="host memory for DMA buffers"),
-        _spec("device_used_memory_total", g, b, LOWER, meaning="device memory used (neuron-top)"),
-        _spec("device_used_memory_tensors", g, b, LOWER, meaning="device memory for tensors"),
-        _spec("device_used_memory_constants", g, b, LOWER, meaning="device memory for constants"),
-    ]
+    b = u.BYTE
+    return _specs("host_memory", [
+        ("host_used_memory_total", b, LOWER, False, "host memory used (neuron-top)"),
+        ("host_used_memory_tensors", b, LOWER, False, "host memory for tensors"),
+        ("host_used_memory_constants", b, LOWER, False, "host memory for constants"),
+        ("host_used_memory_app", b, LOWER, False, "host application memory"),
+        ("host_used_memory_dma_buffers", b, LOWER, False, "host memory for DMA buffers"),
+        ("device_used_memory_total", b, LOWER, False, "device memory used (neuron-top)"),
+        ("device_used_memory_tensors", b, LOWER, False, "device memory for tensors"),
+        ("device_used_memory_constants", b, LOWER, False, "device memory for constants"),
+    ])
 
 
 def _memory() -> list[MetricSpec]:
     # the profiler's own buffers are most of a small kernel's table (4.76 of 4.76 GiB on a trn2 NKI
     # kernel): the total that holds them is shown, not scored; the workload's memory is scored
-    return [_spec("device_memory_total", "memory", u.BYTE, NEUTRAL, False,
-                  "device memory in use by type, summed (profiler's NC Memory Usage Info), the profiler's "
-                  "buffers included: not scored (device_memory_workload is)"),
-            _spec("device_memory_workload", "memory", u.BYTE, LOWER, False,
-                  "device memory in use without the profiler's buffers: device_memory_total - "
-                  "memory.profiler_buffers")]
+    return _specs("memory", [
+        ("device_memory_total", u.BYTE, NEUTRAL, False,
+         "device memory in use by type, summed (profiler's NC Memory Usage Info), the profiler's "
+         "buffers included: not scored (device_memory_workload is)"),
+        ("device_memory_workload", u.BYTE, LOWER, False,
+         "device memory in use without the profiler's buffers: device_memory_total - memory.profiler_buffers"),
+    ])
 
 
 # ---- neuron-monitor (issue 20, item 4; branch monitor) ------------------------------------------
@@ -455,34 +452,32 @@ EXECUTION_FAILED = tuple(f"execution_{outcome}_count" for outcome, _ in _EXECUTI
 
 
 def _monitor() -> list[MetricSpec]:
-    g, c = "monitor", u.COUNT
-    specs = [
-        _spec("execution_period", g, u.SECOND, meaning="length of the execution_stats sampling period"),
-        _spec("execution_completed_count", g, c, HIGHER, meaning="executions completed in the period"),
-        *[_spec(f"execution_{outcome}_count", g, c, LOWER, meaning=meaning)
-          for outcome, meaning in _EXECUTION_OUTCOMES],
-        *[_spec(f"execution_error_{kind}_count", g, c, LOWER, meaning=f"{kind} execution errors in the period")
+    g, c, f = "monitor", u.COUNT, u.FRACTION
+    specs = _specs(g, [
+        ("execution_period", u.SECOND, NEUTRAL, False, "length of the execution_stats sampling period"),
+        ("execution_completed_count", c, HIGHER, False, "executions completed in the period"),
+        *[(f"execution_{outcome}_count", c, LOWER, False, meaning) for outcome, meaning in _EXECUTION_OUTCOMES],
+        *[(f"execution_error_{kind}_count", c, LOWER, False, f"{kind} execution errors in the period")
           for kind in EXECUTION_ERRORS],
-        *[_spec(f"latency_{scope}_{p}", g, u.SECOND, LOWER, True,
-                f"{p[1:]}th percentile of {what} latency per execution in the period")
+        *[(f"latency_{scope}_{p}", u.SECOND, LOWER, True,
+           f"{p[1:]}th percentile of {what} latency per execution in the period")
           for scope, what in (("total", "runtime-measured"), ("device", "on-device"))
           for p in LATENCY_PERCENTILES],
-        _spec("neuroncore_flops_total", g, u.FLOP_RATE, HIGHER,
-              meaning="FLOP/s of all NeuronCores in use, summed (neuroncores_in_use.*.flops)"),
-        _spec("runtime_vcpu_user_percent", g, u.FRACTION, meaning="vCPU time in user code by the Neuron application"),
-        _spec("runtime_vcpu_system_percent", g, u.FRACTION,
-              meaning="vCPU time in kernel code by the Neuron application"),
-        _spec("loaded_model_count", g, c, meaning="models loaded by the runtime(s) (names in the metadata)"),
-        _spec("system_memory_total_bytes", g, u.BYTE, meaning="host memory size (system_data.memory_info)"),
-        _spec("system_memory_used_bytes", g, u.BYTE, LOWER, meaning="host memory in use, all processes"),
-        _spec("system_swap_total_bytes", g, u.BYTE, meaning="host swap size"),
-        _spec("system_swap_used_bytes", g, u.BYTE, LOWER, meaning="host swap in use"),
-        *[_spec(f"vcpu_{field}_percent", g, u.FRACTION, meaning=f"vCPU time ({field}), average of all vCPUs")
+        ("neuroncore_flops_total", u.FLOP_RATE, HIGHER, False,
+         "FLOP/s of all NeuronCores in use, summed (neuroncores_in_use.*.flops)"),
+        ("runtime_vcpu_user_percent", f, NEUTRAL, False, "vCPU time in user code by the Neuron application"),
+        ("runtime_vcpu_system_percent", f, NEUTRAL, False, "vCPU time in kernel code by the Neuron application"),
+        ("loaded_model_count", c, NEUTRAL, False, "models loaded by the runtime(s) (names in the metadata)"),
+        ("system_memory_total_bytes", u.BYTE, NEUTRAL, False, "host memory size (system_data.memory_info)"),
+        ("system_memory_used_bytes", u.BYTE, LOWER, False, "host memory in use, all processes"),
+        ("system_swap_total_bytes", u.BYTE, NEUTRAL, False, "host swap size"),
+        ("system_swap_used_bytes", u.BYTE, LOWER, False, "host swap in use"),
+        *[(f"vcpu_{field}_percent", f, NEUTRAL, False, f"vCPU time ({field}), average of all vCPUs")
           for field in VCPU_FIELDS],
-        _spec("vcpu_context_switch_count", g, c, meaning="vCPU context switches in the period"),
-        *[_spec(f"{field}_count", g, c, LOWER, meaning=f"{field.replace('_', ' ')} events, all devices")
+        ("vcpu_context_switch_count", c, NEUTRAL, False, "vCPU context switches in the period"),
+        *[(f"{field}_count", c, LOWER, False, f"{field.replace('_', ' ')} events, all devices")
           for field in ECC_FIELDS],
-    ]
+    ])
     derived = [
         _spec("execution_failed_count", g, c, LOWER, meaning="executions that did not complete cleanly",
               formula=" + ".join(EXECUTION_FAILED), inputs=EXECUTION_FAILED,
