@@ -516,3 +516,16 @@ def test_memory_rows_whose_sum_is_beyond_a_float_derive_without_overflow():
     assert edged.memory_metrics()[f"memory.{first.usage_type}"].value == 2 * 10**308
     assert edged.derived_metrics().keys() == profile.derived_metrics().keys()
     assert neuroncmp.sweep([edged, *neuroncmp.load(RUN / "b64.json")]).table
+
+
+def test_json_documents_hold_the_value_and_depth_limits(monkeypatch):
+    # '{"a": 1, "b": {"c": 2}}' holds 3 members; '{"a": {"b": {"c": 2}}}' nests 3 objects deep
+    from neuroncmp.ingest import decode
+
+    monkeypatch.setenv("NEURONCMP_MAX_VALUES", "2")
+    with pytest.raises(NeuroncmpError, match="more than 2 JSON values"):
+        decode.documents('{"a": 1, "b": {"c": 2}}', "f.json")
+    monkeypatch.delenv("NEURONCMP_MAX_VALUES")
+    monkeypatch.setenv("NEURONCMP_MAX_JSON_DEPTH", "2")
+    with pytest.raises(NeuroncmpError, match="JSON nested 3 deep"):
+        decode.documents('{"a": {"b": {"c": 2}}}', "f.json")

@@ -56,10 +56,7 @@ def check_regular(path: Path, info: os.stat_result | None = None) -> os.stat_res
 
 
 def read_bytes(path: Path, info: os.stat_result | None = None) -> bytes:
-    """The bytes of a regular file, at most the input size limit (``info``: its ``os.stat``, if made).
-
-    Read with ``os.read`` on the descriptor: a file object around it (``os.fdopen``) costs an
-    ``ioctl``, an ``lseek`` and an ``fstat`` more and some 3 us of a 4 KiB profile's read."""
+    """The bytes of a regular file, at most the input size limit (``info``: its ``os.stat``, if made)."""
     check_regular(path, info)
     limit = limits.max_input_bytes()
     try:
@@ -86,8 +83,7 @@ _CHUNK = 1 << 20  # the most one read asks for past the file's size (each read a
 
 def _read_at_most(fd: int, count: int, size: int) -> bytes:
     """At most ``count`` bytes, to the end of the file: its ``size`` (+1) first, without a buffer
-    of ``count`` bytes (64 MiB by default, some 40 us to allocate for a 4 KiB file); the rest
-    only if it grew."""
+    of ``count`` bytes (64 MiB by default); the rest only if it grew."""
     chunks = [os.read(fd, min(count, size + 1))]
     got = len(chunks[0])
     while chunks[-1] and got < count:
@@ -169,18 +165,10 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 
 def documents(text: str, path: str) -> list[tuple[int, Any]]:
     """Every JSON document in ``text`` with the line it starts on: one, or several one after
-    another (two ``view`` outputs saved in one log). They share one count of values; an error
-    names the line and column in the whole text."""
-    plain = _plain_document(text)
-    if plain is not None:  # the common case: one document, no key repeated, no integer too long
-        return [(text.count("\n", 0, skip_space(text, 0)) + 1, plain[0])]
-    return hooked_documents(text, path)
-
-
-def hooked_documents(text: str, path: str) -> list[tuple[int, Any]]:
-    """``documents`` by the general rule: every object through the hook (first value of a
-    repeated key kept, members counted against the limit), every integer through ``_int``.
-    ``documents`` gives the same faster when it can (``_plain_document``)."""
+    another (two ``view`` outputs saved in one log). Every object goes through the hook (first
+    value of a repeated key kept, members counted against the limit, one count for all the
+    documents), every integer through ``_int``; an error names the line and column in the whole
+    text."""
     _check_depth(text, path)
     start = skip_space(text, 0)
     try:  # one document, decoded in one call
@@ -191,55 +179,6 @@ def hooked_documents(text: str, path: str) -> list[tuple[int, Any]]:
     except RecursionError:
         raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
     return _several(text, path, start)
-
-
-# The plain decoder's objects and numbers are the hooked one's when no key was repeated, no integer
-# was too long for ``_int``, the members are within the limit and the nesting within its own
-# (checked after decoding; ``tests/test_decode_paths.py`` holds it to the general rule): a
-# variant's decode 419k -> 341k instructions (callgrind), 33 -> 26 us.
-_PLAIN_DECODER = json.JSONDecoder()
-_KEY_END = re.compile(r'"[ \t\n\r]*:')  # where a member's name ends: at least one match a member
-_INT_LIMITS = (-(10**299 - 1), 10**300 - 1)  # what ``_int`` keeps an int: 300 characters, the sign included
-
-
-def _plain_document(text: str) -> tuple[Any] | None:
-    """(the one document in ``text``,) as the plain C decoder reads it, when that is what the
-    hooked decoder gives; else None (several documents, a key repeated, an integer beyond
-    ``_int``'s range, more members or deeper nesting than the limits, an error: the general
-    rule then says what)."""
-    try:
-        data = _PLAIN_DECODER.decode(text)
-    except (ValueError, RecursionError):  # JSONDecodeError, or an integer beyond int()'s digits
-        return None
-    members = _members(data, limits.setting("NEURONCMP_MAX_JSON_DEPTH"))
-    if members is None or members > limits.setting("NEURONCMP_MAX_VALUES"):
-        return None
-    # Every member's name ends in '"', white space and ':': a count of those (of ':' first, the
-    # cheapest) that equals the members the objects kept leaves no room for a name given twice.
-    if text.count(":") != members and len(_KEY_END.findall(text)) != members:
-        return None
-    return (data,)
-
-
-def _members(data: Any, depth_limit: int) -> int | None:
-    """The members of every object in ``data``; None if an integer is beyond ``_int``'s range
-    or the nesting is deeper than ``depth_limit`` (what ``_check_depth`` measures on the text)."""
-    low, high = _INT_LIMITS
-    count = 0
-    stack: list[tuple[Any, int]] = [([data], 0)]
-    for item, depth in stack:
-        if depth > depth_limit:
-            return None
-        if type(item) is dict:
-            count += len(item)
-            item = item.values()
-        for value in item:  # a plain loop: faster here than set(map(type, ...)) and filters
-            kind = type(value)
-            if kind is dict or kind is list:
-                stack.append((value, depth + 1))
-            elif kind is int and not low <= value <= high:
-                return None
-    return count
 
 
 def _decoder(path: str) -> json.JSONDecoder:
@@ -271,7 +210,7 @@ def sections(text: str, path: str, keep: frozenset[str], index: int = 0,
     the index after the object): a view JSON's per-instruction sections are most of its bytes and
     are not read now. The depth limit applies to the kept members (a dropped one nested beyond
     what the decoder can is refused as well)."""
-    decoder = json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
+    decoder = _decoder(path)
     kept: dict[str, Any] = {}
     dropped: dict[str, int] = {}
     try:
