@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
-from fnmatch import fnmatchcase, translate
-from functools import cache
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from typing import NamedTuple
 
 from .. import units as u
@@ -273,26 +273,20 @@ def _kinds_of(key: str | None, text: str) -> set[str]:
     return {spec.kind for spec in specs}
 
 
+@dataclass(frozen=True, init=False)
 class Bands:
     """Band lookup: metric glob overrides, then kind overrides, then a global one, then defaults.
     Immutable, like the comparison that holds it."""
 
-    __slots__ = ("overrides",)
     overrides: tuple[Override, ...]
 
     def __init__(self, specs: Iterable[str] = ()) -> None:
         object.__setattr__(self, "overrides", tuple(parse_band(text) for text in specs))
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Bands is immutable: cannot set {name}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_with_overrides, (self.overrides,))
-
     def band(self, spec: MetricSpec) -> Band:
         band = self.for_kind(spec.kind)
-        for matches, (floor, unit) in _glob_floors():
-            if matches(spec.name):
+        for glob, (floor, unit) in DEFAULT_GLOB_FLOORS.items():
+            if fnmatchcase(spec.name, glob):
                 band = band._replace(floor=floor, floor_unit=unit)
         for override in self.overrides:
             if override.key is not None and override.key not in KINDS and fnmatchcase(spec.name, override.key):
@@ -318,20 +312,6 @@ class Bands:
             if override.key not in (None, *KINDS):
                 out[str(override.key)] = str(override)
         return out
-
-
-@cache
-def _glob_floors() -> list[tuple[Callable[[str], object], tuple[float, str]]]:
-    """DEFAULT_GLOB_FLOORS as compiled matchers, on first use (``fnmatchcase`` looked each pattern up
-    again: 4 calls a row)."""
-    return [(re.compile(translate(glob)).match, floor) for glob, floor in DEFAULT_GLOB_FLOORS.items()]
-
-
-def _with_overrides(overrides: tuple[Override, ...]) -> Bands:
-    """A ``Bands`` from parsed overrides (unpickling and copying)."""
-    bands = Bands()
-    object.__setattr__(bands, "overrides", overrides)
-    return bands
 
 
 def _apply(band: Band, override: Override, kind: str) -> Band:
