@@ -138,12 +138,6 @@ def _gap(found: Bounds, name: str, label: str, family: str, upper: str | None, l
          part_of: str) -> Gap | Missing:
     top = _total(found) if upper is None else found.level(upper)
     bottom = perfect_pipeline(found) if lower == "perfect_pipeline" else found.level(lower)
-    return _between(found, (name, label, family, upper, lower, part_of), top, bottom)
-
-
-def _between(found: Bounds, spec: tuple[str, str, str, str | None, str, str], top: Bound | Missing,
-             bottom: Bound | Missing) -> Gap | Missing:
-    name, label, family, upper, lower, part_of = spec
     for level in (top, bottom):
         if isinstance(level, Missing):
             return Missing(name, label, f"not computed ({level.label}: {level.reason})")

@@ -84,13 +84,13 @@ def cell(facts: Facts, shared: RowContext, index: int) -> Cell:
         sample = delta_of(spec, band, SAMPLE, facts.sample.values, facts.sample.central,
                         per_sample_all(values, side.batch_size))
         if shared.step_context:
-            step = _context(step)
+            step = _marked(step, CONTEXT)
     if doubt is not None:
-        step, sample = _suspect(step), _suspect(sample) if sample is not None else None
+        step, sample = _marked(step, SUSPECT), _marked(sample, SUSPECT) if sample is not None else None
     elif facts.eval_pass and index in shared.unlike_eval:  # shown, not scored (a warning says why)
-        step = _context(step)
-    elif facts.grows and index in shared.unscored:  # a caption or warning says why
-        step = _unscored(step)
+        step = _marked(step, CONTEXT)
+    elif facts.grows and index in shared.unscored:  # a caption or warning says why; neutral stays neutral
+        step = _marked(step, CONTEXT, (NEUTRAL, *SAID))
     return Cell(side.label, step, sample, len(base.values), len(values), facts.spread, spread_of(values), doubt)
 
 
@@ -98,20 +98,13 @@ def batches_differ(baseline: Side, side: Side) -> bool:
     return None not in (baseline.batch_size, side.batch_size) and baseline.batch_size != side.batch_size
 
 
-def _unscored(delta: Delta) -> Delta:
-    """A change shown without a verdict (no mark, "=" included); neutral stays neutral."""
-    return delta._replace(verdict=CONTEXT) if delta.verdict in (BETTER, WORSE, UNCHANGED) else delta
+SAID: tuple[Verdict, ...] = (ADDED, REMOVED, ABSENT)  # say what the inputs hold: kept whatever else is said
 
 
-def _context(delta: Delta) -> Delta:
-    return delta if delta.verdict in (ADDED, REMOVED, ABSENT) else delta._replace(verdict=CONTEXT)
-
-
-def _suspect(delta: Delta) -> Delta:
-    """A delta built on a flagged value: its change is kept, its verdict is "suspect"."""
-    if delta.verdict in (ADDED, REMOVED, ABSENT):
-        return delta
-    return delta._replace(verdict=SUSPECT)
+def _marked(delta: Delta, verdict: Verdict, kept: tuple[Verdict, ...] = SAID) -> Delta:
+    """``delta`` with ``verdict`` (context: shown without a verdict; suspect: built on a flagged
+    value) in place of its own unless that is one of ``kept``; its change is kept."""
+    return delta if delta.verdict in kept else delta._replace(verdict=verdict)
 
 
 def spread_of(values: list[Any]) -> tuple[float, float] | None:

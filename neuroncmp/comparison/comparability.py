@@ -38,13 +38,8 @@ def not_comparable(sides: list[Side]) -> dict[int, str]:
     none is not stated (an NKI kernel's model FLOPs are 0 by convention); with none in common,
     nothing is decided. A new NEFF, compiler or device family, or another batch size, moves these
     measures far less (see ``UNLIKE_FACTOR``)."""
-    base = sides[0]
-    found = {}
-    for index, side in enumerate(sides[1:], 1):
-        reason = _unlike(base, side)
-        if reason is not None:
-            found[index] = reason
-    return found
+    return {index: reason for index, side in enumerate(sides[1:], 1)
+            if (reason := _unlike(sides[0], side)) is not None}
 
 
 def _unlike(base: Side, side: Side) -> str | None:
@@ -135,14 +130,12 @@ def _differs(sides: list[Side], key: str, stated: list[frozenset[str]]) -> str |
     """``key differs`` only between values that are stated; a side that does not state it is
     "not stated", never a difference (a Trainer file states no instance type)."""
     known = set().union(*stated)
+    if len(known) < 2:
+        return None  # stated by some sides only: _not_stated says so
     missing = [side.label for side, values in zip(sides, stated, strict=True) if not values]
-    if (len(known) <= 1 and not missing) or not known:
-        return None
     parts = ", ".join(f"{side.label}={'/'.join(sorted(values))}"
                       for side, values in zip(sides, stated, strict=True) if values)
     unstated = f"; not stated by {', '.join(missing)}" if missing else ""
-    if len(known) == 1:
-        return None  # stated by some sides only: _not_stated says so
     return f"{key} differs: {parts}{unstated}"
 
 
@@ -178,14 +171,8 @@ def _kind_warnings(sides: list[Side]) -> list[str]:
 
 
 def _numbers(side: Side) -> set[str]:
-    profile = side.profiles[0]
-    return {name for name, m in profile.values.measured.items() if not isinstance(m.value, str)}
-
-
-def _shares_a_number(base: set[str], side: Side) -> bool:
-    """Whether ``side`` measures a number of one of ``base``'s names."""
-    measured = side.profiles[0].values.measured
-    return any(name in measured and not isinstance(measured[name].value, str) for name in base)
+    """The names of the numbers the side's first capture measures."""
+    return {name for name, m in side.profiles[0].values.measured.items() if not isinstance(m.value, str)}
 
 
 def _unrelated(sides: list[Side]) -> list[str]:
@@ -194,7 +181,7 @@ def _unrelated(sides: list[Side]) -> list[str]:
     return [f"{side.label} and {sides[0].label} have no measured metric in common: nothing is "
             f"compared (is one {_kind(side) if _kind(side) != _kind(sides[0]) else 'of them'} "
             "not what you meant?)"
-            for side in sides[1:] if not _shares_a_number(base, side)]
+            for side in sides[1:] if not base & _numbers(side)]
 
 
 def _usage_types(side: Side) -> frozenset[str]:

@@ -18,18 +18,14 @@ from ..catalog import GROWS_WITH_BATCH, MetricSpec, derived_specs, group_rank, l
 from ..choices import (
     AUTO,
     BASES,
-    BETTER,
     CONTEXT,
-    NEUTRAL,
     ORDERS,
     SAMPLE,
     STEP,
-    UNCHANGED,
-    WORSE,
+    SUSPECT,
     Basis,
     Order,
     ShownBasis,
-    Verdict,
     check,
 )
 from ..model import FrozenDict
@@ -37,6 +33,7 @@ from ..per_sample import per_sample_all
 from . import value_sources
 from .bands import Band, Bands
 from .cell_rules import (
+    SAID,
     Captures,
     Facts,
     RowContext,
@@ -87,15 +84,12 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: Basis =
                       FrozenDict({sides[index].label: why for index, why in unlike.items()}))
 
 
-# The verdicts of a variant that ran another workload: its changes shown, none judged.
-WITHHELD: dict[Verdict, Verdict] = {BETTER: CONTEXT, WORSE: CONTEXT, NEUTRAL: CONTEXT, UNCHANGED: CONTEXT}
-
-
 def _withheld(row: Row, variants: frozenset[int]) -> Row:
-    """``row`` with the verdicts of ``variants`` (indexes of ``row.variants``) withheld (``WITHHELD``);
-    suspect, new and gone stay, as they say what the inputs hold, not how the runs compare."""
+    """``row`` with the verdicts of ``variants`` (indexes of ``row.variants``) withheld: context, their
+    changes shown, none judged; suspect, new and gone stay, as they say what the inputs hold, not how
+    the runs compare."""
     def deltas(columns: Deltas) -> Deltas:
-        verdicts = tuple(WITHHELD.get(verdict, verdict) if index in variants and verdict is not None else verdict
+        verdicts = tuple(CONTEXT if index in variants and verdict not in (None, SUSPECT, *SAID) else verdict
                          for index, verdict in enumerate(columns.verdict))
         return columns._replace(verdict=verdicts)
 

@@ -17,8 +17,7 @@ from ..arguments import flag, texts
 from ..catalog import resolve_named, suggestion
 from ..choices import ADDED, BETTER, CONTEXT, NEUTRAL, REMOVED, SORTS, SUSPECT, WORSE, ShownBasis, Sort, check
 from ..errors import UsageError
-from .bands import Band
-from .result import Comparison, Delta, Row
+from .result import Comparison, Row
 
 
 class View(NamedTuple):
@@ -102,14 +101,8 @@ def change_in_bands(row: Row, basis: ShownBasis) -> float:
     relative change counts |ln(variant / baseline)| / ln(1 + band); points count |pp| / band (a
     fraction: the larger of its two bands); a change from or to zero, or across zero, is
     infinitely many bands."""
-    sizes = [_size(delta, row.band) for delta in row.shown(basis)]
+    sizes = [0.0 if delta.delta is None else row.band.size(delta.baseline, delta.variant) for delta in row.shown(basis)]
     return max(sizes, default=0.0)
-
-
-def _size(delta: Delta, band: Band) -> float:
-    if delta.delta is None:
-        return 0.0
-    return band.size(delta.baseline, delta.variant)
 
 
 def change_rank(row: Row, basis: ShownBasis) -> int:
