@@ -2,8 +2,8 @@
 
 ``scan_many`` looks at every single split of each segment, ``scan_windows_many`` at every window (a
 level that came and went back); segments of one length are stacked and scanned together in numpy, so
-the work is array passes over all series, not a loop per series. ``scan`` and ``scan_windows`` are
-the same for one segment. Both work on centred mid-ranks, so their null distribution does not depend
+the work is array passes over all series, not a loop per series. ``scan`` is the same for one
+segment. Both work on centred mid-ranks, so their null distribution does not depend
 on the noise: its shape, its level, outliers. The p-values are Siegmund's approximations for the
 maximum of a standardized Gaussian bridge (one parameter) or field (two), with his correction for
 discrete time, capped by Bonferroni. Formulas: docs/shifts.md.
@@ -17,8 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-WIDEST = 250  # longest window scan_windows looks at (runs): bounds its cost at O(k * WIDEST)
-CHUNK = 1 << 17  # values scanned per pass of the window scan: a block that stays in the CPU's cache
+WIDEST = 250  # longest window scan_windows_many looks at (runs): bounds its cost at O(k * WIDEST)
 
 Split = tuple[int, float, float]  # (points before the split, Z, p)
 Window = tuple[int, int, float, float]  # (i, j, Z, p): the window [i, j)
@@ -35,11 +34,6 @@ def _erf(x: Array) -> Array:
 def scan(segment: Sequence[float], min_size: int) -> Split | None:
     """The rank scan of one segment (``scan_many`` of one)."""
     return scan_many([segment], min_size)[0]
-
-
-def scan_windows(segment: Sequence[float], min_size: int, widest: int = WIDEST) -> Window | None:
-    """The window scan of one segment (``scan_windows_many`` of one)."""
-    return scan_windows_many([segment], min_size, widest)[0]
 
 
 def scan_many(segments: Sequence[Sequence[float]], min_size: int) -> list[Split | None]:
@@ -97,19 +91,9 @@ def _scan(stacked: Array, min_size: int) -> list[Split | None]:
 
 
 def _windows(stacked: Array, min_size: int, widest: int) -> list[Window | None]:
-    rows, k = stacked.shape
-    step = max(1, CHUNK // k)
-    found: list[Window | None] = []
-    for first in range(0, rows, step):
-        found += _windows_block(stacked[first:first + step], min_size, widest)
-    return found
-
-
-def _windows_block(stacked: Array, min_size: int, widest: int) -> list[Window | None]:
-    """The window scan of a few rows, a few window lengths at a time (as many as ``CHUNK`` values
-    hold: one for long rows, all for short ones): each length's largest and smallest window sum per
-    row, kept where its ``|Z|`` beats the best so far (the first of equal ones, as a scan over
-    growing lengths and then positions keeps)."""
+    """The window scan of the rows, one window length at a time: each length's largest and smallest
+    window sum per row, kept where its ``|Z|`` beats the best so far (the first of equal ones, as a
+    scan over growing lengths and then positions keeps)."""
     rows, k = stacked.shape
     centred = centred_ranks(stacked)
     total = np.cumsum(centred * centred, axis=1)[:, -1]
@@ -117,44 +101,22 @@ def _windows_block(stacked: Array, min_size: int, widest: int) -> list[Window | 
     inner = prefix[:, min_size:k - min_size + 1]  # S_i for i = m .. k-m
     n = inner.shape[1]
     best_z, start, width_of = np.zeros(rows), np.zeros(rows, dtype=int), np.zeros(rows, dtype=int)
-    widths = np.arange(min_size, min(widest, k - 2 * min_size) + 1)
-    step = max(1, CHUNK // (rows * n))
-    for first in range(0, len(widths), step):
-        chosen = widths[first:first + step]
-        sums, inside = _window_sums(inner, chosen)
-        high = (sums if inside is None else np.where(inside, sums, -np.inf)).max(axis=2)
-        low = (sums if inside is None else np.where(inside, sums, np.inf)).min(axis=2)
+    for width in range(min_size, min(widest, k - 2 * min_size) + 1):
+        sums = inner[:, width:] - inner[:, :n - width]
+        high, low = sums.max(axis=1), sums.min(axis=1)
         top = np.where(high >= -low, high, low)
         with np.errstate(divide="ignore", invalid="ignore"):  # a constant row (total 0) is None below
-            z = top * np.sqrt(k * (k - 1) / (chosen * (k - chosen) * total[:, None]))
-        strongest = np.argmax(np.abs(z), axis=1)  # the first of equal |Z| in this pass
-        z = z[np.arange(rows), strongest]
-        better = np.flatnonzero(np.abs(z) > np.abs(best_z))
-        if len(better):
-            wins = strongest[better]
-            best_z[better] = z[better]
-            width_of[better] = chosen[wins]
-            hits = sums[better, wins] == top[better, wins][:, None]
-            hits &= True if inside is None else inside[wins]
-            start[better] = min_size + np.argmax(hits, axis=1)
+            z = top * np.sqrt(k * (k - 1) / (width * (k - width) * total))
+        better = np.abs(z) > np.abs(best_z)
+        best_z = np.where(better, z, best_z)
+        width_of[better] = width
+        start[better] = min_size + np.argmax(sums[better] == top[better, None], axis=1)
     found = (total > 0) & (width_of > 0)
     p = np.ones(rows)
     p[found] = window_p_value(np.abs(best_z[found]), k, min_size, widest)
     return [(s, s + w, zv, pv) if ok else None
             for s, w, zv, pv, ok in zip(start.tolist(), width_of.tolist(), best_z.tolist(), p.tolist(),
                                         found.tolist(), strict=True)]
-
-
-def _window_sums(inner: Array, widths: Array) -> tuple[Array, Array | None]:
-    """Every window sum ``S_(i+L) - S_i`` of each length ``L`` in ``widths`` (rows, lengths,
-    starts), over the starts the shortest allows, and which of them are inside the row (None:
-    all, with one length)."""
-    n = inner.shape[1]
-    count = n - widths[0]
-    if len(widths) == 1:
-        return (inner[:, widths[0]:] - inner[:, :count])[:, None, :], None
-    ends = np.arange(count)[None, :] + widths[:, None]
-    return inner[:, np.minimum(ends, n - 1)] - inner[:, None, :count], ends < n
 
 
 def centred_ranks(stacked: Array) -> Array:
@@ -199,7 +161,7 @@ def window_p_value(b: Any, k: int, min_size: int, widest: int = 10**9) -> Any:
     """P(max over windows of |Z| >= b) in a segment of ``k`` points without a shift (``b`` a
     number or an array of them).
 
-    ``min(1, Bonferroni, Siegmund)`` over the windows ``scan_windows`` looks at, ``n_L = k - 2m
+    ``min(1, Bonferroni, Siegmund)`` over the windows ``scan_windows_many`` looks at, ``n_L = k - 2m
     - L + 1`` of each length ``L``. Bonferroni: ``sum_L n_L * 2 (1 - Phi(b))``. Siegmund:
     ``2 (1 - Phi(b)) + b^3 phi(b) sum_L n_L k^2 / (2 L^2 (k-L)^2) * nu(b sqrt(k / (L (k-L))))^2``,
     the two-sided tail of a two-parameter Gaussian field (each end of the window moves like the
