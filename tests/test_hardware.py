@@ -128,6 +128,7 @@ def test_on_trn2_the_bandwidth_comes_from_mbu_not_from_the_profilers_ridge():
     implied peak / implied bandwidth (RELATIONS.md: 10 of 10). Their model_flops is 0 (no HLO stats),
     so MFU implies no peak; here MFU is set to what HFU says (model_flops := hardware_flops), as a
     profile with HLO stats would carry, and the roof must still take the 716 GB/s MBU implies."""
+    from neuroncmp.analysis.peaks import derived_peak
     from neuroncmp.analysis.roofline import roof
     from neuroncmp.analysis.series import Point
     from neuroncmp.hardware import for_instance
@@ -142,6 +143,6 @@ def test_on_trn2_the_bandwidth_comes_from_mbu_not_from_the_profilers_ridge():
     raw = json.loads(next((THIRD_PARTY / "view-json").glob("trn2.3xlarge_*.json")).read_text())["summary"][0]
     by_mbu = (raw["hbm_read_bytes"] + raw["hbm_write_bytes"]) / (raw["total_time"] * raw["mbu_estimated_percent"])
     assert by_mbu == pytest.approx(716e9, rel=1e-3)
-    top = roof(tuple(points), for_instance("trn2.3xlarge"))
+    top = roof(tuple(points), for_instance("trn2.3xlarge"), own=derived_peak(points, lambda key: None).own)
     assert top.bandwidth == pytest.approx(716e9, rel=1e-3) and "implied by MBU" in top.sources[1]
     assert top.peak_flops == pytest.approx(157.3e12, rel=2e-3)

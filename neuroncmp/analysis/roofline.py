@@ -1,7 +1,7 @@
 """The roofline of a sweep: each point's arithmetic intensity against the FLOP/s it achieved.
 
-The roof comes from the profile when it carries it: the peak FLOP/s that MFU implies
-(``model_flops / (mfu_estimated_percent x total_time)``, the median over the points) and the HBM
+The roof comes from the profile when it carries it: the peak FLOP/s it states or implies
+(``peaks.derived_peak``: the header's, else what HFU or MFU imply, the median over the points) and the HBM
 bandwidth, the implied peak over the ridge ``peak_flops_bandwidth_ratio`` when it agrees within 5 %
 with the bandwidth MBU implies (else that one: on Trn2 the profiler's ridge is half of peak over
 bandwidth; else Explorer's ``hbm_ddr_bandwidth``). Missing values come from the instance family's table
@@ -96,15 +96,14 @@ def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
          bandwidth: float | None = None, hbm: float | None = None, stated_hbm: float | None = None,
          own: tuple[float, str] | None = None) -> Roof:
     """The roof, from the user's values, else the profile's, else the table's (``sources`` says).
-    ``own``: the profiles' own peak and its source (``peaks.derived_peak``, the one derivation of it);
-    without it, the peak MFU implies."""
+    ``own``: the profiles' own peak and its source (``peaks.derived_peak``, the one derivation of it;
+    None when they state and imply none)."""
     ridges = [ratio for p in points if _usable(ratio := p.get("peak_flops_bandwidth_ratio"))]
-    implied = own[0] if own else implied_peak(points)
+    implied = own[0] if own else None
     sources = []
     if peak is None:
         peak = implied or table.peak_flops
-        sources.append(own[1] if own else "peak FLOP/s implied by MFU in the profile" if implied
-                       else f"peak FLOP/s: {table.source}")
+        sources.append(own[1] if own else f"peak FLOP/s: {table.source}")
     else:
         sources.append("peak FLOP/s from the command line")
     stacks = [stack for p in points if _usable(stack := p.get("hbm_ddr_bandwidth"))]
