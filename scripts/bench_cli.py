@@ -82,7 +82,7 @@ def in_process(paths: list[str], repeat: int) -> tuple[float, float]:
     """Median seconds of ``load_many`` + ``compare`` of ``paths``, and of json-loading them (the floor)."""
     sys.path.insert(0, str(ROOT))
     import neuroncmp
-    from neuroncmp.comparison import compare
+    from neuroncmp.comparison.differ import compare
 
     samples, floors = [], []
     for _ in range(repeat):

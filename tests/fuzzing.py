@@ -550,8 +550,9 @@ def check_library(path: Path, draw_charts: bool = True) -> Outcome:
 
 
 def _render_all(profiles: list[Any], draw_charts: bool = True) -> list[str]:
-    from neuroncmp.comparison import compare, select
+    from neuroncmp.comparison.differ import compare
     from neuroncmp.comparison.gates import evaluate, parse_rule
+    from neuroncmp.comparison.view import select
     from neuroncmp.errors import NeuroncmpError
     from neuroncmp.render.base import DiffReport
     from neuroncmp.render.registry import renderers

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import neuroncmp
-from neuroncmp.comparison import compare, select
-from neuroncmp.comparison.view import change_in_bands, change_rank
+from neuroncmp.comparison.differ import compare
+from neuroncmp.comparison.view import change_in_bands, change_rank, select
 from neuroncmp.ingest.values import display_metric
 from neuroncmp.model import Metric, Profile, Source
 

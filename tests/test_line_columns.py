@@ -10,7 +10,7 @@ import pytest
 from conftest import RUN
 
 import neuroncmp
-from neuroncmp.comparison import compare
+from neuroncmp.comparison.differ import compare
 from neuroncmp.render.changes import change_with_mark, changes_with_marks
 from neuroncmp.render.rows import line
 

@@ -45,7 +45,7 @@ def odd_labels() -> str:
     import dataclasses
 
     import neuroncmp
-    from neuroncmp.comparison import compare
+    from neuroncmp.comparison.differ import compare
     from neuroncmp.render import registry
     from neuroncmp.render.base import DiffReport
 

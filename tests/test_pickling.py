@@ -9,7 +9,7 @@ from pathlib import Path
 
 import neuroncmp
 from neuroncmp import catalog
-from neuroncmp.comparison import compare
+from neuroncmp.comparison.differ import compare
 
 RUN = Path(__file__).resolve().parent.parent / "profiles" / "trn1-2xlarge-bs-sweep"
 

@@ -11,7 +11,7 @@ from conftest import RUN, VARIANT_FILES
 from html_tables import tables_in
 
 import neuroncmp
-from neuroncmp.comparison import compare
+from neuroncmp.comparison.differ import compare
 from neuroncmp.render import registry
 from neuroncmp.render.base import DiffReport
 

@@ -12,8 +12,9 @@ from conftest import RUN
 
 import neuroncmp
 from neuroncmp.cli import cli
-from neuroncmp.comparison import compare, select
+from neuroncmp.comparison.differ import compare
 from neuroncmp.comparison.gates import evaluate, parse_rule
+from neuroncmp.comparison.view import select
 from neuroncmp.render import registry
 from neuroncmp.render.base import DiffReport, Renderer
 

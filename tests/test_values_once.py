@@ -10,7 +10,7 @@ import pytest
 from conftest import RUN
 
 import neuroncmp
-from neuroncmp.comparison import compare
+from neuroncmp.comparison.differ import compare
 
 
 def test_the_value_set_holds_what_the_profile_states():

@@ -15,8 +15,9 @@ from typing import Any
 
 from .. import arguments
 from ..choices import AUTO, BASES, Basis, check
-from ..comparison import Comparison, compare
 from ..comparison.bands import Bands
+from ..comparison.differ import compare
+from ..comparison.result import Comparison
 from ..errors import UsageError
 from ..ingest import load
 from ..ingest.inputs import assemble
