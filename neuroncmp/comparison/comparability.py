@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from .. import stats
 from ..catalog import lookup
 from ..choices import SAMPLE, ShownBasis
+from ..ingest.tool_notes import PREFIX, is_tool_warning
 from ..model import Profile
 from ..units import format_value
-from . import tool_warnings
 from .result import Side
 
 KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version",
@@ -102,9 +102,23 @@ def warnings_for(sides: list[Side], only_in: Mapping[str, tuple[str, ...]], basi
     found += _batch_warnings(sides, basis)
     found += _eval_set_warnings(sides)
     found += _anomaly_warnings(sides)
-    found += tool_warnings.warnings_for(sides)
+    found += _tool_warnings(sides)
     found += _only_in_warnings(only_in, [side.label for side in sides])
     return found
+
+
+def _tool_warnings(sides: list[Side]) -> list[str]:
+    """The profiler's own warnings (they qualify the numbers compared): one line per distinct warning,
+    naming the sides whose profiles carry it."""
+    having: dict[str, list[str]] = {}
+    for side in sides:
+        for profile in side.profiles:
+            for note in profile.notes:
+                labels = having.setdefault(note.removeprefix(PREFIX), [])
+                if is_tool_warning(note) and side.label not in labels:
+                    labels.append(side.label)
+    return [f"{', '.join(labels)}: the profiler warns: {message}"
+            for message, labels in having.items() if labels]
 
 
 def _only_in_warnings(only_in: Mapping[str, tuple[str, ...]], labels: list[str]) -> list[str]:
