@@ -176,18 +176,20 @@ class Row:
 
     def shown(self, basis: ShownBasis) -> tuple[Delta, ...]:
         """Each variant's delta in ``basis`` (``Cell.shown``: per step where it has no per-sample value)."""
-        steps = cast("tuple[Delta, ...]", self.step.all())  # per step, every variant has one
+        return tuple(cell.shown(basis) for cell in self.cells)
+
+    def _shown(self, basis: ShownBasis, column: str) -> tuple[Any, ...]:
+        """Each variant's ``column`` (a ``Deltas`` field) in ``basis``, read from the columns as
+        ``Cell.shown`` picks its delta."""
+        step = getattr(self.step, column)
         if basis != SAMPLE or self.sample is None:
-            return steps
-        return tuple(s or t for s, t in zip(self.sample.all(), steps, strict=True))
+            return tuple(step)
+        return tuple(s if verdict is not None else t
+                     for s, t, verdict in zip(getattr(self.sample, column), step, self.sample.verdict, strict=True))
 
     def values(self, basis: ShownBasis) -> list[Any]:
-        """Each variant's value in ``basis`` (``Cell.shown(basis).variant``), read from the columns."""
-        step, sample = self.step, self.sample
-        if basis != SAMPLE or sample is None:
-            return list(step.variant)
-        return [s if verdict is not None else v
-                for s, verdict, v in zip(sample.variant, sample.verdict, step.variant, strict=True)]
+        """Each variant's value in ``basis`` (``Cell.shown(basis).variant``)."""
+        return list(self._shown(basis, "variant"))
 
     def baseline(self, basis: ShownBasis) -> Any:
         """The baseline's value in ``basis`` as the first variant's cell shows it (``Cell.shown``)."""
@@ -196,30 +198,19 @@ class Row:
             else self.step.baseline
 
     def verdicts(self, basis: ShownBasis) -> tuple[Verdict, ...]:
-        """Each variant's verdict in ``basis``, read from the columns (``Cell.shown(basis).verdict``)."""
-        step, sample = cast("tuple[Verdict, ...]", self.step.verdict), self.sample  # per step every variant has one
-        if basis != SAMPLE or sample is None:
-            return step
-        return tuple(s if s is not None else v for s, v in zip(sample.verdict, step, strict=True))
+        """Each variant's verdict in ``basis`` (``Cell.shown(basis).verdict``)."""
+        return self._shown(basis, "verdict")
 
     def basis(self, basis: ShownBasis) -> ShownBasis:
         """The basis this row is shown in: per sample only when every variant has a per-sample value
         (a side without a batch size keeps the whole row per step, never a mix of the two)."""
         return SAMPLE if basis == SAMPLE and self.sample is not None and None not in self.sample.verdict else STEP
 
-    def in_bands(self, basis: ShownBasis) -> tuple[bool, ...]:
-        """Each variant's ``in_band`` in ``basis``, read as ``verdicts`` reads its verdicts."""
-        step, sample = self.step.in_band, self.sample
-        if basis != SAMPLE or sample is None:
-            return step
-        return tuple(s if verdict is not None else t
-                     for s, t, verdict in zip(sample.in_band, step, sample.verdict, strict=True))
-
     def changed(self, basis: ShownBasis) -> bool:
         """Whether a variant's value moved beyond the noise band (or came, went or is suspect); a row
         shown without a verdict (not scored, context, withheld) by its values against the band."""
         return any(verdict not in (UNCHANGED, ABSENT) and not (inside and verdict in UNJUDGED)
-                   for verdict, inside in zip(self.verdicts(basis), self.in_bands(basis), strict=True))
+                   for verdict, inside in zip(self.verdicts(basis), self._shown(basis, "in_band"), strict=True))
 
     def __repr__(self) -> str:
         return f"<Row {self.name} [{self.unit}] x{len(self.variants)} variants>"
