@@ -82,23 +82,6 @@ def test_the_command_table_behaves_as_a_mapping():
     assert "diff" in cli.commands and "dif" not in cli.commands and cli.commands.get("dif") is None
 
 
-@pytest.mark.parametrize("columns", ["57", "120", "0", "wide", None])
-def test_the_help_is_as_wide_as_the_terminal_up_to_80_columns(monkeypatch, columns):
-    """The help wraps where click would: the terminal's width (COLUMNS, else the terminal's, else 80)
-    at most 80 columns less 2, at least 50; click's own test runner forces 80."""
-    import shutil
-
-    from neuroncmp.cli.app import HelpContext
-
-    if columns is None:
-        monkeypatch.delenv("COLUMNS", raising=False)
-    else:
-        monkeypatch.setenv("COLUMNS", columns)
-    terminal = shutil.get_terminal_size().columns  # 57, 120, then the terminal's or 80
-    monkeypatch.setattr(click.formatting, "FORCED_WIDTH", None)  # as outside click's test runner
-    assert HelpContext(cli).make_formatter().width == max(min(terminal, 80) - 2, 50)
-
-
 def test_the_listing_is_capped_where_the_one_line_helps_suffice():
     # --help lists stand-ins holding each docstring's first line only; click cuts a command's short
     # help to fit at most 80 columns (max_content_width unset), which the first lines always fill.

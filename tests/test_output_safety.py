@@ -139,7 +139,7 @@ def test_sigterm_during_a_write_leaves_no_temp_file(tmp_path):
 
 
 def test_the_cli_turns_sigterm_into_exit_143():
-    # cli.main() installs the handler (through signal's C core, _signal) before the command runs
+    # cli.main() installs the handler before the command runs
     code = ("import os, signal, time\nfrom neuroncmp import cli\n"
             "cli.cli = lambda **_: (os.kill(os.getpid(), signal.SIGTERM), time.sleep(5))\ncli.main()\n")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=30)

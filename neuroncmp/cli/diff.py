@@ -14,16 +14,14 @@ from .options import (
     basis_option,
     fail_on_option,
     format_in_option,
-    no_color_option,
     order_option,
     output_options,
     pairs,
     peak_options,
-    peak_values,
     store_option,
+    terminal_options,
     threshold_option,
     where_option,
-    width_option,
 )
 
 
@@ -53,8 +51,7 @@ from .options import (
 @click.option("--allow-incomparable", is_flag=True,
               help="Judge --fail-on gates on runs of different workloads (refused otherwise, exit 2).")
 @format_in_option
-@no_color_option
-@width_option
+@terminal_options
 @click.option("--baseline-history", is_flag=True,
               help="Compare one new FILE with the recent runs of its series in the store.")
 @click.option("--history-runs", type=click.IntRange(5), default=20, show_default=True, metavar="N",
@@ -64,7 +61,7 @@ from .options import (
 def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], globs: tuple[str, ...],
          only_changed: bool, all_rows: bool, sort: Sort, order: Order, summary: bool, bounds_only: bool,
          versions: bool,
-         peak_tflops: float | None, hbm_gbps: float | None, dma_gbps: float | None, basis: Basis,
+         peak_flops: float | None, hbm_bandwidth: float | None, dma_bandwidth: float | None, basis: Basis,
          bands: tuple[str, ...],
          fmt: str | None, output: str | None, rules: tuple[str, ...], allow_incomparable: bool,
          format_in: str | None, no_color: bool,
@@ -76,11 +73,10 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
 
     renderer = choose("diff", fmt, output)
     check_output(output, files, store=store_path if baseline_history else None)
-    peak, hbm, dma = peak_values(peak_tflops, hbm_gbps, dma_gbps)
     options = DiffOptions(baseline=baseline, basis=basis, thresholds=bands, order=order, groups=groups,
                           metrics=globs, only_changed=only_changed, sort=sort, rules=rules, summary=summary,
-                          peak_flops=peak, hbm_bandwidth=hbm, dma_bandwidth=dma, versions=versions,
-                          bounds_only=bounds_only, allow_incomparable=allow_incomparable,
+                          peak_flops=peak_flops, hbm_bandwidth=hbm_bandwidth, dma_bandwidth=dma_bandwidth,
+                          versions=versions, bounds_only=bounds_only, allow_incomparable=allow_incomparable,
                           brief=_brief(renderer.name, all_rows or output is not None,
                                        summary or bounds_only or only_changed, groups + globs, sort))
     if baseline_history:

@@ -9,13 +9,12 @@ import click
 from .app import BoundaryCommand
 from .options import (
     engine_options,
-    no_color_option,
     output_options,
     pairs,
     series_by_option,
     store_option,
+    terminal_options,
     where_option,
-    width_option,
 )
 
 
@@ -26,8 +25,7 @@ from .options import (
 @output_options("history")
 @click.option("--last", type=click.IntRange(1), default=None, metavar="N",
               help="Show only the last N points of each series (shifts use them all).")
-@no_color_option
-@width_option
+@terminal_options
 @store_option
 @engine_options
 def history(metric: str, where: tuple[str, ...], series_by: str | None, fmt: str | None,

@@ -5,14 +5,13 @@ from __future__ import annotations
 import click
 
 from .app import BoundaryCommand
-from .options import no_color_option, output_options, width_option
+from .options import output_options, terminal_options
 
 
 @click.command(cls=BoundaryCommand)
 @click.argument("glob", default="*")
 @output_options("metrics")
-@no_color_option
-@width_option
+@terminal_options
 def metrics(glob: str, fmt: str | None, output: str | None, no_color: bool, width: int | None) -> None:
     """List the metric catalog (name, group, unit, better direction, kind, meaning), or the
     metrics matching GLOB ('mfu*', '*spill*', 'memory.*')."""

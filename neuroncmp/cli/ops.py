@@ -11,11 +11,10 @@ from .options import (
     baseline_option,
     basis_option,
     format_in_option,
-    no_color_option,
     order_option,
     output_options,
+    terminal_options,
     threshold_option,
-    width_option,
 )
 
 
@@ -33,8 +32,7 @@ from .options import (
 @threshold_option("N%|AMOUNT", "Noise band for times, as for diff: '5%', 'time=2%', 'time=1us'.")
 @output_options("ops")
 @format_in_option
-@no_color_option
-@width_option
+@terminal_options
 def ops(files: tuple[str, ...], level: str, top: int | None, all_rows: bool, baseline: str | None, basis: str,
         order: str, bands: tuple[str, ...], fmt: str | None, output: str | None, format_in: str | None,
         no_color: bool, width: int | None) -> None:

@@ -52,6 +52,11 @@ width_option = click.option("--width", type=click.IntRange(40, 400), default=Non
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def terminal_options(func: F) -> F:
+    """``--no-color`` and ``--width``: how the terminal draws what a command prints."""
+    return no_color_option(width_option(func))
+
+
 def _format_option(choices: click.ParamType[Any, Any], default_help: str) -> Callable[[F], F]:
     return click.option("--format", "fmt", type=choices, default=None, help=f"Output format (default: {default_help}).")
 
@@ -82,8 +87,7 @@ def listing_options(func: F) -> F:
     """``--format term|json``, ``-o FILE``, ``--width`` and ``--no-color`` for a command that
     prints a listing of its own (``formats``, ``store ls``, ``store check``): the options every
     report command has, so the vocabulary is one across commands."""
-    func = width_option(func)
-    func = no_color_option(func)
+    func = terminal_options(func)
     func = _output_option("Write to FILE (atomically) instead of the terminal.")(func)
     return _format_option(click.Choice(LISTING_FORMATS), "term, or json from -o FILE.json")(func)
 
@@ -156,7 +160,8 @@ class Number(click.ParamType[float, Any]):
 
 class Override(Number):
     """A hardware number the user gives for the bounds (``arguments.OVERRIDES[name]``: the same range
-    as the library's argument), in the option's unit: ``scale`` base units each (1e12 for TFLOP/s)."""
+    as the library's argument), in the option's unit: ``scale`` base units each (1e12 for TFLOP/s).
+    The command receives it in base units."""
 
     def __init__(self, name: str, scale: float, unit: str) -> None:
         super().__init__(0.0, unit)
@@ -165,29 +170,23 @@ class Override(Number):
     def checked(self, option: str, parsed: float) -> float:
         from ..arguments import override
 
-        return override(self.override, parsed, option, self.scale, self.unit)
+        return override(self.override, parsed, option, self.scale, self.unit) * self.scale
 
 
 def peak_options(func: F) -> F:
     """``--peak-tflops``, ``--hbm-gbps`` and ``--dma-gbps``: the hardware numbers the bounds divide by, for
     ``sweep``, ``diff`` and ``show`` alike (default: what each profile states or implies, else the table's;
-    ``analysis/peaks.py``). Given as the command line's units; ``peak_values`` turns them to base units."""
-    func = click.option("--dma-gbps", type=Override("dma_bandwidth", 1e9, " GB/s"), default=None,
+    ``analysis/peaks.py``). Given as the command line's units, received in base units: ``peak_flops``
+    (FLOP/s), ``hbm_bandwidth`` and ``dma_bandwidth`` (bytes/s)."""
+    func = click.option("--dma-gbps", "dma_bandwidth", type=Override("dma_bandwidth", 1e9, " GB/s"), default=None,
                         help="DMA bandwidth of one core in GB/s, for DMA bytes (default: the profile's "
                              "dma_ddr_bandwidth, else 435 a physical core).")(func)
-    func = click.option("--hbm-gbps", type=Override("hbm_bandwidth", 1e9, " GB/s"), default=None,
+    func = click.option("--hbm-gbps", "hbm_bandwidth", type=Override("hbm_bandwidth", 1e9, " GB/s"), default=None,
                         help="HBM bandwidth of one core in GB/s, for HBM bytes (default: peak / the "
                              "profile's ridge or what MBU implies, else the table's).")(func)
-    return click.option("--peak-tflops", type=Override("peak_flops", 1e12, " TFLOP/s"), default=None,
+    return click.option("--peak-tflops", "peak_flops", type=Override("peak_flops", 1e12, " TFLOP/s"), default=None,
                         help="Peak dense BF16 TFLOP/s of one core (default: the profiler header's, else "
                              "implied by HFU or MFU, else the table's).")(func)
-
-
-def peak_values(peak_tflops: float | None, hbm_gbps: float | None,
-                dma_gbps: float | None) -> tuple[float | None, float | None, float | None]:
-    """``peak_options``' values in base units: (FLOP/s, HBM bytes/s, DMA bytes/s)."""
-    return (peak_tflops * 1e12 if peak_tflops else None, hbm_gbps * 1e9 if hbm_gbps else None,
-            dma_gbps * 1e9 if dma_gbps else None)
 
 
 # The store (``store``, ``history``, ``regressions``, ``report``, ``diff --baseline-history``).

@@ -34,20 +34,6 @@ def listing_format(fmt: str | None, output: str | None) -> str:
     return "json" if output is not None and output.lower().endswith(".json") else "term"
 
 
-def put(text: str, output: str | None) -> None:
-    """A listing's text to ``-o FILE`` (atomically), else to standard output."""
-    if output is not None:
-        write_file(output, text)
-    else:
-        echo(text)
-
-
-def write_file(path: str, text: str | bytes) -> None:
-    from ..atomic import write_atomic
-
-    write_atomic(Path(path), text)
-
-
 def term(document: str, value: Any) -> None:
     """``document`` in the terminal format, to standard output (a command with no --format)."""
     from ..render.registry import by_name
@@ -127,7 +113,9 @@ def emit(renderer: Any, document: str, value: Any, output: str | None, no_color:
     if renderer.kind == "image" and output is None:
         raise UsageError(f"--format {renderer.name} writes a file: add -o FILE{renderer.extensions[0]}")
     if output is not None:
-        write_file(output, renderer.render(document, value, width or 100))
+        from ..atomic import write_atomic
+
+        write_atomic(Path(output), renderer.render(document, value, width or 100))
     elif renderer.draws:
         from ..render.terminal import console, printed
 

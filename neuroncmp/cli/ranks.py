@@ -9,10 +9,9 @@ from .options import (
     baseline_run_option,
     fail_on_option,
     format_in_option,
-    no_color_option,
     output_options,
+    terminal_options,
     threshold_option,
-    width_option,
 )
 
 
@@ -24,8 +23,7 @@ from .options import (
                 "collectives., outside.) is more than N% above the baseline run's: 'p90>+5%'.")
 @output_options("ranks")
 @format_in_option
-@no_color_option
-@width_option
+@terminal_options
 def ranks(files: tuple[str, ...], baseline: tuple[str, ...], bands: tuple[str, ...], rules: tuple[str, ...],
           fmt: str | None, output: str | None, format_in: str | None, no_color: bool, width: int | None) -> None:
     """The ranks of one distributed step: FILES are one profile per rank or core (or their folder);

@@ -11,14 +11,13 @@ from .app import BoundaryCommand
 from .options import (
     Number,
     engine_options,
-    no_color_option,
     output_options,
     pairs,
     series_by_option,
     since_option,
     store_option,
+    terminal_options,
     where_option,
-    width_option,
 )
 
 
@@ -31,8 +30,7 @@ from .options import (
               help="Only changes of at least PCT percent (relative).")
 @click.option("--fail-on-regression", is_flag=True, help="Exit 3 when a change for the worse is listed.")
 @output_options("regressions")
-@no_color_option
-@width_option
+@terminal_options
 @store_option
 @engine_options
 def regressions(where: tuple[str, ...], series_by: str | None, since: str | None, all_changes: bool,

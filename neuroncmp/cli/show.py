@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .app import BoundaryCommand
-from .options import format_in_option, no_color_option, output_options, peak_options, peak_values, width_option
+from .options import format_in_option, output_options, peak_options, terminal_options
 
 
 @click.command(cls=BoundaryCommand)
@@ -13,10 +13,9 @@ from .options import format_in_option, no_color_option, output_options, peak_opt
 @output_options("profiles")
 @format_in_option
 @peak_options
-@no_color_option
-@width_option
+@terminal_options
 def show(files: tuple[str, ...], fmt: str | None, output: str | None, format_in: str | None,
-         peak_tflops: float | None, hbm_gbps: float | None, dma_gbps: float | None,
+         peak_flops: float | None, hbm_bandwidth: float | None, dma_bandwidth: float | None,
          no_color: bool, width: int | None) -> None:
     """Show every profile in FILES, grouped by catalog group, in human units, with what bounds its step
     and AWS's gaps (term, the default; or json: normalized, base units)."""
@@ -25,7 +24,6 @@ def show(files: tuple[str, ...], fmt: str | None, output: str | None, format_in:
 
     renderer = choose("profiles", fmt, output)
     check_output(output, files)
-    peak, hbm, dma = peak_values(peak_tflops, hbm_gbps, dma_gbps)
-    loaded = show_report(files, ShowOptions(format_in, peak, hbm, dma))
+    loaded = show_report(files, ShowOptions(format_in, peak_flops, hbm_bandwidth, dma_bandwidth))
     notes(loaded.notes)
     emit(renderer, "profiles", loaded, output, no_color, width)

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from .app import BoundaryCommand
-from .options import Number, format_in_option, no_color_option, output_options, peak_options, peak_values, width_option
+from .options import Number, format_in_option, output_options, peak_options, terminal_options
 
 
 def _bytes(text: str | None) -> float | None:
@@ -38,10 +38,10 @@ def _bytes(text: str | None) -> float | None:
               help="Also write throughput.png, roofline.png and memory.png into DIR (needs the plot extra).")
 @output_options("sweep")
 @format_in_option
-@no_color_option
-@width_option
+@terminal_options
 def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: str | None,
-          peak_tflops: float | None, hbm_gbps: float | None, dma_gbps: float | None, charts_dir: str | None,
+          peak_flops: float | None, hbm_bandwidth: float | None, dma_bandwidth: float | None,
+          charts_dir: str | None,
           fmt: str | None,
           output: str | None,
           format_in: str | None, no_color: bool, width: int | None) -> None:
@@ -57,8 +57,7 @@ def sweep(files: tuple[str, ...], price_per_hour: float | None, hbm_per_core: st
     pngs = _chart_paths(charts_dir)
     check_outputs([*([("-o", output)] if output is not None else []),
                    *(("--charts", str(png)) for png in pngs)], files)
-    peak, hbm, dma = peak_values(peak_tflops, hbm_gbps, dma_gbps)
-    options = SweepOptions(price_per_hour, _bytes(hbm_per_core), peak, hbm, dma)
+    options = SweepOptions(price_per_hour, _bytes(hbm_per_core), peak_flops, hbm_bandwidth, dma_bandwidth)
     profiles, said = load_set(files, format_in)
     notes(said)
     result = sweep_report(profiles, options)
