@@ -69,10 +69,9 @@ def find(root: Path) -> Found:
     """All NEFF/NTFF pairs under ``root`` (any depth), in a stable order."""
     pairs, unpaired, sessions = [], [], []
     for ntff in sorted(root.rglob("*.ntff")) if root.is_dir() else []:
-        pair = None if is_session(ntff) else pair_for(ntff)
         if is_session(ntff):
             sessions.append(ntff)
-        elif pair is None:
+        elif (pair := pair_for(ntff)) is None:
             unpaired.append(ntff)
         else:
             pairs.append(pair)

@@ -13,6 +13,7 @@ from ..ingest.registry import by_name
 from ..ingest.surround import unwrap
 from . import sidecars
 from .discovery import Pair
+from .record import rel
 from .tools import EXPLORER, ToolError, Tools, view_parquet, view_summary
 
 SUMMARY_FORMAT = "summary-json"
@@ -31,7 +32,7 @@ def write_summary(out_dir: Path, label: str, tools: Tools, pair: Pair, raw_dir: 
 
 
 def explorer_memory(out_dir: Path, label: str, tools: Tools, pair: Pair, raw_dir: Path,
-                    rel: Any, raw: dict[str, Any]) -> str | None:
+                    raw: dict[str, Any]) -> str | None:
     """Explorer's Parquet tables (kept in ``raw_dir/explorer``) and the memory sidecar made from
     them. A failure here is noted in ``raw``, never fatal: the summary-json is already kept."""
     if tools.kind != EXPLORER:
@@ -47,3 +48,11 @@ def explorer_memory(out_dir: Path, label: str, tools: Tools, pair: Pair, raw_dir
     if why_not:
         raw["memory_error"] = why_not
     return name
+
+
+def view(out_dir: Path, label: str, tools: Tools, pair: Pair, raw_dir: Path,
+         raw: dict[str, Any]) -> tuple[str, str | None]:
+    """What ``view`` gives of one pair, in a sweep or a single graph capture: the summary-json
+    file's name and the memory sidecar's (None without one)."""
+    summary = write_summary(out_dir, label, tools, pair, raw_dir)
+    return summary, explorer_memory(out_dir, label, tools, pair, raw_dir, raw)

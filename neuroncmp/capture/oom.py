@@ -83,6 +83,12 @@ class OomReport:
         """The widest row the report has: the device's (table form), else the core's (bullets)."""
         return self.device_row() or next((r for r in self.rows if r.level == "core"), None)
 
+    def asked(self) -> str:
+        """``4.000 GiB of tensors``: the allocation that failed, or ``memory`` when no size is given."""
+        if self.requested_bytes is None:
+            return "memory"
+        return f"{units.format_value(self.requested_bytes, units.BYTE)} of {self.requested_usage}"
+
     def as_dict(self) -> dict[str, Any]:
         device, widest = self.device_row(), self.breakdown()
         return {"stage": "runtime", "requested_bytes": self.requested_bytes, "requested_usage": self.requested_usage,

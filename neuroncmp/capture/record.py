@@ -127,12 +127,12 @@ def done_labels(manifest: dict[str, Any], out_dir: Path) -> set[str]:
 
 
 def captured_entry(variant: Variant, file: str, run: dict[str, Any], metadata: dict[str, Any],
-                   sidecars: dict[str, str | None], raw: dict[str, Any]) -> dict[str, Any]:
+                   memory: str | None, training: str | None, raw: dict[str, Any]) -> dict[str, Any]:
     params = {"tags": [], "batch_size": variant.batch_size, "batch_size_source": "capture --batch"}
     if run.get("started"):  # when this batch size ran: the store dates the run by it (store/times.py)
         metadata = {**metadata, "captured_at": run["started"]}
     return profile_entry(file, variant.label, params, metadata=metadata or None,
-                         memory=sidecars.get("memory"), training=sidecars.get("training"),
+                         memory=memory, training=training,
                          command=list(variant.command), **run, raw=raw)
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..errors import UsageError
 from . import plan as plans
 from . import preflight, tools
+from .discovery import check_rule
 from .events import Listener, ignore
 from .single import GraphRequest, capture_graph, default_label
 from .sweep import Options, SweepResult, capture_sweep
@@ -37,7 +39,7 @@ def sweep(out_dir: Path, command: tuple[str, ...], batches: str, *, steps: int |
     plan = plans.build(out_dir, command, plans.parse_batches(batches), steps=steps, warmup=warmup,
                        extra_env=plans.parse_env(env))
     found, about = machine(tool)
-    options = Options(graph=_graph(graph), resume=resume, on_event=on_event)
+    options = Options(graph=check_rule(graph), resume=resume, on_event=on_event)
     return capture_sweep(plan, found, about, options)
 
 
@@ -47,16 +49,9 @@ def graph(neff: Path, out_dir: Path, *, label: str | None = None, batch: str | N
     """``neuroncmp capture --neff model.neff``: one graph captured and viewed into ``out_dir``."""
     batches = plans.parse_batches(batch) if batch else ()
     if len(batches) > 1:
-        from ..errors import UsageError
-
         raise UsageError("--neff captures one graph: give --batch one batch size (or none)")
     size = batches[0] if batches else None
     request = GraphRequest(neff, out_dir, label or default_label(neff, size), size, num_exec, nth)
     found, about = machine(tool)
     return capture_graph(request, found, about, on_event)
 
-
-def _graph(rule: str) -> str:
-    from .discovery import check_rule
-
-    return check_rule(rule)

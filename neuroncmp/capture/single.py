@@ -17,7 +17,6 @@ from typing import Any
 from .. import __version__
 from ..errors import InputError, UsageError
 from ..ingest.manifest import MANIFEST_SCHEMA, manifest_document, profile_entry
-from ..units import BYTE, format_value
 from . import discovery, keep, oom, record
 from .events import DONE, LINE, START, VIEW, Event, Listener, ignore
 from .plan import RAW
@@ -70,13 +69,13 @@ def capture_graph(request: GraphRequest, tools: Tools, about: dict[str, Any],
     ntff = _run_capture(request, tools, raw_dir, on_event)
     on_event(Event(VIEW, 0, 1, request.label, detail=f"{tools.kind} view {ntff.name}"))
     pair = discovery.Pair(request.neff, ntff, request.neff.stat().st_size, ntff.stat().st_size)
-    file = _view(out_dir, request, tools, pair, raw_dir)
-    entry = _entry(request, file, out_dir, raw_dir, pair, about, tools)
+    summary, memory = keep.view(out_dir, request.label, tools, pair, raw_dir, {})
+    entry = _entry(request, summary, memory, out_dir, raw_dir, pair, about, tools)
     manifest["profiles"] = [*manifest.get("profiles", []), entry]
     manifest["updated"] = now()
     record.save(manifest, out_dir)
-    on_event(Event(DONE, 0, 1, request.label, record.CAPTURED, file["summary"]))
-    return out_dir / file["summary"]
+    on_event(Event(DONE, 0, 1, request.label, record.CAPTURED, summary))
+    return out_dir / summary
 
 
 def _new_manifest(about: dict[str, Any]) -> dict[str, Any]:
@@ -94,9 +93,8 @@ def _run_capture(request: GraphRequest, tools: Tools, raw_dir: Path, on_event: L
     if result.exit_status != 0:
         report = oom.parse(text)
         if report is not None:
-            asked = report.requested_bytes
-            what = f"{format_value(asked, BYTE)} of {report.requested_usage}" if asked is not None else "memory"
-            raise InputError(f"{tools.kind} capture ran out of device memory (asked for {what}); log: {log}")
+            raise InputError(f"{tools.kind} capture ran out of device memory (asked for {report.asked()}); "
+                             f"log: {log}")
         last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "no output")
         raise ToolError(f"{tools.kind} capture failed (exit {result.exit_status}): {last.strip()}")
     return _written_ntff(raw_dir, request.nth, log)
@@ -112,16 +110,7 @@ def _written_ntff(raw_dir: Path, nth: int | None, log: Path) -> Path:
     return found[0]
 
 
-def _view(out_dir: Path, request: GraphRequest, tools: Tools, pair: discovery.Pair,
-          raw_dir: Path) -> dict[str, str]:
-    files = {"summary": keep.write_summary(out_dir, request.label, tools, pair, raw_dir)}
-    memory = keep.explorer_memory(out_dir, request.label, tools, pair, raw_dir, record.rel, {})
-    if memory:
-        files["memory"] = memory
-    return files
-
-
-def _entry(request: GraphRequest, files: dict[str, str], out_dir: Path, raw_dir: Path,
+def _entry(request: GraphRequest, summary: str, memory: str | None, out_dir: Path, raw_dir: Path,
            pair: discovery.Pair, about: dict[str, Any], tools: Tools) -> dict[str, Any]:
     params: dict[str, Any] = {"tags": []}
     if request.batch_size is not None:
@@ -129,7 +118,7 @@ def _entry(request: GraphRequest, files: dict[str, str], out_dir: Path, raw_dir:
     instance = about.get("instance_type")
     raw = {"neff": record.rel(pair.neff, out_dir), "ntff": record.rel(pair.ntff, out_dir),
            "log": record.rel(raw_dir / "capture.log", out_dir)}
-    return profile_entry(files["summary"], request.label, params,
+    return profile_entry(summary, request.label, params,
                          metadata={"instance_type": instance} if instance else None,
-                         memory=files.get("memory"), num_exec=request.num_exec,
+                         memory=memory, num_exec=request.num_exec,
                          profile_nth_exec=request.nth, tool=tools.kind, raw=raw)

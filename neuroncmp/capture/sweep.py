@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..units import BYTE, format_value
 from . import compiler_oom, discovery, keep, oom, preflight, record, sidecars
 from .events import DONE, LINE, SKIP, START, VIEW, Event, Listener, ignore
 from .plan import Plan, Variant
@@ -175,10 +174,8 @@ def _failed_run(plan: Plan, variant: Variant, log_text: str, started: float, opt
                         f"('{preflight.PLACEHOLDER_MARK}'): {preflight.PLACEHOLDER_FIX}", run_info, raw)
     report = _oom_report(log_text, started, options.mem_table_dir, raw, plan.out_dir)
     if report is not None:
-        asked = report.requested_bytes
-        what = f"{format_value(asked, BYTE)} of {report.requested_usage}" if asked is not None else "memory"
         return _failure(variant, record.OOM, f"out of device memory: the runtime failed to allocate "
-                        f"{what} on {report.where or 'the device'}", run_info, raw, report.as_dict())
+                        f"{report.asked()} on {report.where or 'the device'}", run_info, raw, report.as_dict())
     compiled = compiler_oom.parse(log_text)
     if compiled is not None:
         return _failure(variant, record.OOM, f"out of device memory at compile time: {compiled.reason()}",
@@ -227,18 +224,8 @@ def _keep_profile(sweep: _Sweep, variant: Variant, log_text: str, run_info: dict
                         run_info, raw)
     raw.update(neff=record.rel(pair.neff, plan.out_dir), ntff=record.rel(pair.ntff, plan.out_dir))
     event(VIEW, f"{tools.kind} view {pair.ntff.name}")
-    file = keep.write_summary(plan.out_dir, variant.label, tools, pair, variant.raw_dir)
-    sidecar_files = _sidecars(plan, variant, tools, pair, log_text, raw)
-    entry = record.captured_entry(variant, file, run_info, sweep.metadata, sidecar_files, raw)
+    file, memory = keep.view(plan.out_dir, variant.label, tools, pair, variant.raw_dir, raw)
+    training = sidecars.keep_trainer(variant.raw_dir, variant.inspect_dir, log_text, plan.out_dir, variant.label)
+    entry = record.captured_entry(variant, file, run_info, sweep.metadata, memory, training, raw)
     entry["tool"] = sweep.tool
     return entry, None, Outcome(variant.label, variant.batch_size, record.CAPTURED, "", file)
-
-
-def _sidecars(plan: Plan, variant: Variant, tools: Tools, pair: discovery.Pair, log_text: str,
-              raw: dict[str, Any]) -> dict[str, str | None]:
-    files: dict[str, str | None] = {}
-    files["memory"] = keep.explorer_memory(plan.out_dir, variant.label, tools, pair,
-                                           variant.raw_dir, record.rel, raw)
-    files["training"] = sidecars.keep_trainer(variant.raw_dir, variant.inspect_dir, log_text,
-                                              plan.out_dir, variant.label)
-    return files

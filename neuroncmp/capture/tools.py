@@ -39,7 +39,6 @@ from ..choices import TOOLS
 from ..errors import InputError, MissingDependencyError, UsageError
 
 PROFILER, EXPLORER, NEURON_LS = "neuron-profile", "neuron-explorer", "neuron-ls"
-KINDS = TOOLS
 NEURON_BIN = Path("/opt/aws/neuron/bin")
 INSTALL_HINT = ("install AWS's Neuron tools: sudo apt-get install aws-neuronx-tools (from the "
                 "Neuron apt repository, see docs/commands/capture.md), or put /opt/aws/neuron/bin "
@@ -67,8 +66,8 @@ def locate(kind: str = "auto", search_path: str | None = None,
            extra_dirs: Sequence[Path] | None = None) -> Tools:
     """The profile tool of ``kind`` (``auto``: Explorer, else the profiler); MissingDependencyError
     with one line saying what to install when there is none."""
-    if kind not in KINDS:
-        raise UsageError(f"--tool: expected one of {', '.join(KINDS)}, found {kind!r}")
+    if kind not in TOOLS:
+        raise UsageError(f"--tool: expected one of {', '.join(TOOLS)}, found {kind!r}")
     wanted = (EXPLORER, PROFILER) if kind == "auto" else (kind,)
     extra_dirs = (NEURON_BIN,) if extra_dirs is None else extra_dirs
     for name in wanted:
