@@ -3,22 +3,24 @@
 A renderer declares its ``name`` (the ``--format`` value), the file ``extensions`` that select
 it for ``-o FILE``, and its output ``kind``: ``text``, a document that carries its own warnings
 and gate outcomes; ``table``, rows of data only (the CLI sends the warnings to standard error
-so the table stays pure); or ``image``, bytes for a file only (``-o``). It renders
-the documents it supports: ``diff(report, width)`` for a comparison. A new format is one new
-module in ``render/formats/`` defining ``RENDERER``; nothing else changes.
+so the table stays pure); or ``image``, bytes for a file only (``-o``). It renders the documents
+it has a method for, each ``method(value, width) -> str``: ``diff`` (a ``DiffReport``), ``profiles``
+(``show``), ``sweep``, ``metrics``, ``formats``, ``history``, ``regressions``, ``ops``, ``ranks`` and
+the store's ``store_runs``, ``store_add``, ``store_series_by``, ``store_check``, ``store_compact`` (their
+reports below). A new format is one new module in ``render/formats/`` defining ``RENDERER``; nothing
+else changes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 if TYPE_CHECKING:  # types only: the registry (metrics, formats, the store's commands) loads no analysis
-    from ..analysis.sweep import Sweep
-    from ..catalog import MetricSpec
     from ..commands.documents import (
         DiffReport as DiffReport,  # renderers import it here (see __getattr__)
     )
-    from ..model import Profile
     from ..store.adding import AddReport
     from ..store.maintenance import CheckReport, CompactReport
     from ..store.reading import Run
@@ -112,54 +114,15 @@ class Renderer:
         """rich renderables for a terminal ``width`` wide, for formats drawn by rich (else None)."""
         return None
 
-    def diff(self, report: DiffReport, width: int = 100) -> str:
-        """The comparison in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot show a comparison")
-
-    def profiles(self, profiles: list[Profile], width: int = 100) -> str:
-        """Loaded profiles (``neuroncmp show``) in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot show profiles")
-
-    def sweep(self, sweep: Sweep, width: int = 100) -> str:
-        """A batch-size sweep (``neuroncmp sweep``) in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot show a sweep")
-
-    def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
-        """Catalog entries (``neuroncmp metrics``) in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot list metrics")
-
-    def history(self, report: HistoryReport, width: int = 100) -> str:
-        """A metric's history in the store (``neuroncmp history``) in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot show a history")
-
-    def regressions(self, report: RegressionsReport, width: int = 100) -> str:
-        """The store's level shifts (``neuroncmp regressions``) in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot list regressions")
-
-    def formats(self, report: FormatsReport, width: int = 100) -> str:
-        """The input and output formats (``neuroncmp formats``) in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot list formats")
-
-    def store_runs(self, report: StoreRunsReport, width: int = 100) -> str:
-        """The store's runs (``neuroncmp store ls``) in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot list runs")
-
-    def store_add(self, report: StoreAddReport, width: int = 100) -> str:
-        """What ``neuroncmp store add`` did, in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot show an add")
-
-    def store_series_by(self, report: StoreSeriesByReport, width: int = 100) -> str:
-        """The store's series keys (``neuroncmp store series-by``) in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot show series keys")
-
-    def store_check(self, report: StoreCheckReport, width: int = 100) -> str:
-        """What ``neuroncmp store check`` found, in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot show a store check")
-
-    def store_compact(self, report: StoreCompactReport, width: int = 100) -> str:
-        """What ``neuroncmp store compact`` did, in this format."""
-        raise NotImplementedError(f"format '{self.name}' cannot show a compaction")
-
     def supports(self, document: str) -> bool:
-        """Whether this format overrides the method that renders ``document`` (e.g. ``"diff"``)."""
+        """Whether this format has the method that renders ``document`` (e.g. ``"diff"``)."""
         return getattr(type(self), document, None) is not getattr(Renderer, document, None)
+
+
+def delegate(module: str, function: str) -> Callable[[Renderer, Any, int], Any]:
+    """A document method handing the value to ``render/{module}.py``'s ``function``, imported when first
+    used: a format loads no document's code it does not render."""
+    def method(self: Renderer, value: Any, width: int = 100) -> Any:
+        return getattr(import_module(f"{__package__}.{module}"), function)(value)
+
+    return method

@@ -4,7 +4,6 @@ warnings and gates, then the full table in a collapsible ``<details>`` block."""
 from __future__ import annotations
 
 import base64
-from typing import Any
 
 from ...analysis import table
 from ...analysis.findings.base import Finding
@@ -14,7 +13,7 @@ from ...choices import SUSPECT
 from ...escape import html as escape
 from ...model import Profile
 from .. import sweep_words as sweep_text
-from ..base import DiffReport, Renderer
+from ..base import DiffReport, Renderer, delegate
 from ..bounds_table import bounds_html
 from ..captions import (
     batch_line,
@@ -239,17 +238,8 @@ class Html(Renderer):
     def sweep(self, sweep: Sweep, width: int = 100) -> str:
         return page(sweep_fragment(sweep), "neuroncmp sweep")
 
-    def ops(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
-        from ..ops import html_text
-
-        return html_text(report)
-
-    def ranks(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ranks``: the ranks of one step (render/ranks.py)."""
-        from ..ranks import html_text
-
-        return html_text(report)
+    ops = delegate("ops", "html_text")
+    ranks = delegate("ranks", "html_text")
 
 
 RENDERER = Html()

@@ -24,6 +24,7 @@ from ..base import (
     Renderer,
     StoreCheckReport,
     StoreRunsReport,
+    delegate,
 )
 from ..changes import changes_with_marks
 from ..headline import headline, notes, report_bound_line
@@ -225,17 +226,8 @@ class Json(Renderer):
                                                                                strict=True)]
         return dumps(data[0] if len(data) == 1 else data, indent=2) + "\n"
 
-    def ranks(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ranks``: the ranks of one step (render/ranks.py)."""
-        from ..ranks import json_text
-
-        return json_text(report)
-
-    def ops(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
-        from ..ops import json_text
-
-        return json_text(report)
+    ranks = delegate("ranks", "json_text")
+    ops = delegate("ops", "json_text")
 
 
 RENDERER = Json()

@@ -14,7 +14,7 @@ from ...escape import markdown_code
 from ...stats import median
 from ...units import format_value, pick_scale
 from .. import sweep_words as sweep_text
-from ..base import DiffReport, RegressionsReport, Renderer
+from ..base import DiffReport, RegressionsReport, Renderer, delegate
 from ..bounds_table import bounds_markdown
 from ..captions import (
     batch_line,
@@ -216,17 +216,8 @@ class Markdown(Renderer):
     def regressions(self, report: RegressionsReport, width: int = 100) -> str:
         return regressions_markdown(report)
 
-    def ranks(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ranks``: the ranks of one step (render/ranks.py)."""
-        from ..ranks import markdown_text
-
-        return markdown_text(report)
-
-    def ops(self, report: Any, width: int = 100) -> str:
-        """``neuroncmp ops``: the operator-level comparison (render/ops.py)."""
-        from ..ops import markdown_text
-
-        return markdown_text(report)
+    ranks = delegate("ranks", "markdown_text")
+    ops = delegate("ops", "markdown_text")
 
 
 RENDERER = Markdown()
