@@ -12,16 +12,15 @@ among them. Schema /2 (from the unversioned /1): every operator, no ``others`` r
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from ..choices import SUSPECT
 from ..commands.ops import OpsReport
 from ..comparison.ops import OpChange, OpsComparison, OpsVariant
-from ..escape import csv_cell, html, markdown
+from ..escape import html, markdown
 from ..ingest.ops import LEVEL_NAMES
 from ..units import SECOND, format_value
+from . import tidy
 from .changes import relative_text
 from .json_out import dumps
 
@@ -30,11 +29,11 @@ UNEXPLAINED = "(unexplained rest)"
 OTHERS = "(other ops)"
 
 
-def _time(value: float | None) -> str:
+def seconds(value: float | None) -> str:
     return "-" if value is None else format_value(value, SECOND)
 
 
-def _signed(value: float | None) -> str:
+def signed(value: float | None) -> str:
     if value is None:
         return "-"
     return ("+" if value > 0 else "-" if value < 0 else "±") + format_value(abs(value), SECOND)
@@ -92,7 +91,7 @@ def _split(variant: OpsVariant, top: int | None) -> tuple[list[OpChange], list[O
 def heading(comparison: OpsComparison, variant: OpsVariant) -> str:
     per = "per sample" if comparison.basis == "sample" else "per step"
     return (f"{comparison.baseline.label} vs {variant.side.label}: {LEVEL_NAMES[comparison.level]}s, {per}; "
-            f"step {_time(variant.step_baseline)} -> {_time(variant.step_variant)} ({_signed(variant.step_change)})")
+            f"step {seconds(variant.step_baseline)} -> {seconds(variant.step_variant)} ({signed(variant.step_change)})")
 
 
 COLUMNS = ("op", "baseline", "variant", "change", "%", "of step", "of change", "verdict")
@@ -106,7 +105,7 @@ def _cells(variant: OpsVariant, change: OpChange) -> list[str]:
     relative = "" if change.relative is None else relative_text(change.relative)
     of_change = _share(variant.share_of_change(change.change)) if change.counted else ""
     of_step = "" if wait else _of_step(variant.share_of_step(change))
-    return [name, _time(change.baseline), _time(change.variant), _signed(change.change), relative, of_step,
+    return [name, seconds(change.baseline), seconds(change.variant), signed(change.change), relative, of_step,
             of_change, change.verdict]
 
 
@@ -115,10 +114,10 @@ def table_rows(variant: OpsVariant, top: int | None) -> tuple[list[list[str]], l
     body = [_cells(variant, c) for c in shown]
     if folded:  # their contributions (parents and suspect operators have none)
         total = sum(c.change for c in folded if c.counted)
-        body.append([f"{OTHERS}: {len(folded)}", "", "", _signed(total), "", "",
+        body.append([f"{OTHERS}: {len(folded)}", "", "", signed(total), "", "",
                      _share(variant.share_of_change(total)), ""])
     if variant.unexplained is not None:
-        body.append([UNEXPLAINED, "", "", _signed(variant.unexplained), "", "",
+        body.append([UNEXPLAINED, "", "", signed(variant.unexplained), "", "",
                      _share(variant.share_of_change(variant.unexplained)), ""])
     waits = [_cells(variant, c)[:5] + ["", "", c.verdict] for c in variant.waits]
     return body, waits
@@ -132,7 +131,7 @@ def under(comparison: OpsComparison, variant: OpsVariant, top: int | None) -> li
     out = []
     if folded := _split(variant, top)[1]:
         largest = max(folded, key=lambda c: abs(c.change))  # the first of equals: the ranking's
-        moved = (f"the largest change among them: {largest.key} {_signed(largest.change)} ({largest.verdict})"
+        moved = (f"the largest change among them: {largest.key} {signed(largest.change)} ({largest.verdict})"
                  if largest.change else "none of them changed")
         out.append(f"folded into {OTHERS}: the {len(folded)} operators past the first {top}; {moved}; "
                    "--all shows every one")
@@ -226,9 +225,4 @@ CSV_FIELDS = ("schema", "variant", "baseline", "level", "basis", "kind", "op", "
 
 
 def csv_text(report: OpsReport) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n", restval="")
-    writer.writeheader()
-    for row in records(report):
-        writer.writerow({"schema": SCHEMA, **{k: csv_cell(v) for k, v in row.items()}})
-    return out.getvalue()
+    return tidy.csv_text(CSV_FIELDS, ({"schema": SCHEMA, **row} for row in records(report)))

@@ -7,8 +7,6 @@ JSON and CSV (schema ``neuroncmp.ranks/1``) hold base units (seconds, fractions)
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from ..analysis.rank_runs import GateOutcome, RunsComparison, StatChange
@@ -25,30 +23,18 @@ from ..analysis.ranks import (
     relative_range,
 )
 from ..commands.ranks import RanksReport
-from ..escape import csv_cell, html, markdown
-from ..units import FRACTION, SECOND, format_value, pick_scale
+from ..escape import html, markdown
+from ..units import SECOND, format_value, pick_scale
+from . import tidy
 from .changes import relative_text
 from .json_out import dumps
 from .ops import _html_table as html_table  # the operator page's plain table: one writer for both
+from .ops import seconds, signed
 
 SCHEMA = "neuroncmp.ranks/1"
 NOT_COMPUTED = "-"
 STEP_NAME = "step"
 ENGINES = tuple(name for name in PARTS if name != "dma_active_time")
-
-
-def seconds(value: float | None) -> str:
-    return NOT_COMPUTED if value is None else format_value(value, SECOND)
-
-
-def signed(value: float | None) -> str:
-    if value is None:
-        return NOT_COMPUTED
-    return ("+" if value > 0 else "-" if value < 0 else "±") + format_value(abs(value), SECOND)
-
-
-def percent(value: float | None) -> str:
-    return NOT_COMPUTED if value is None else format_value(value, FRACTION)
 
 
 def _share(part: float, whole: float) -> str:
@@ -274,14 +260,9 @@ CSV_FIELDS = ("schema", "run", "rank", "name", "identified_by", "label", "step_s
 
 
 def csv_text(report: RanksReport) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n", restval="")
-    writer.writeheader()
     runs = [("baseline", RanksReport(report.runs.baseline))] if report.runs is not None else []
-    for run, shown in [*runs, ("run", report)]:
-        for row in records(shown):
-            writer.writerow({"schema": SCHEMA, "run": run, **{k: csv_cell(v) for k, v in row.items()}})
-    return out.getvalue()
+    return tidy.csv_text(CSV_FIELDS, ({"schema": SCHEMA, "run": run, **row}
+                                      for run, shown in [*runs, ("run", report)] for row in records(shown)))
 
 
 def _md_table(head: tuple[str, ...], rows: list[list[str]]) -> list[str]:

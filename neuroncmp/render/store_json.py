@@ -51,19 +51,19 @@ def regressions(result: Regressions) -> str:
 
 def _point(point: Point) -> dict[str, Any]:
     return {"run": point.run, "commit": point.commit, "time": _time(point.time),
-            "value": _number(point.value)}
+            "value": point.value}
 
 
 def _change(change: Change, with_series: bool) -> dict[str, Any]:
     head = {"metric": change.metric, "series": dict(change.series)} if with_series else {}
     return {**head, "at": _ref(change.at), "before_run": _ref(change.before_run),
-            "before": _number(change.before), "after": _number(change.after), "unit": change.unit,
-            "change": _number(change.change),
-            **({"change_pp": _number((change.after - change.before) * 100)}
+            "before": change.before, "after": change.after, "unit": change.unit,
+            "change": change.change,
+            **({"change_pp": (change.after - change.before) * 100}
                if change.unit == "fraction" else {}),
             "change_text": change_size(change, change.unit),  # as the terminal writes it: pp for a fraction
             "direction": change.direction,
-            "p_value": _number(change.p_value), "candidates": _candidates(change.candidates)}
+            "p_value": change.p_value, "candidates": _candidates(change.candidates)}
 
 
 def _candidates(found: Candidates) -> dict[str, Any]:
@@ -77,12 +77,6 @@ def _ref(point: Point) -> dict[str, Any]:
 
 def _time(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
-
-
-def _number(value: float | None) -> float | None:
-    """As stored: ``dumps`` writes a non-finite one as null with a ``non_finite`` member, as every
-    other JSON document does (it was a bare null)."""
-    return value
 
 
 def check(report: CheckReport) -> str:
@@ -99,7 +93,7 @@ def runs(runs: Sequence[Any], series_by: Sequence[str]) -> str:
     document = {
         "schema": RUNS_SCHEMA, "series_by": list(series_by),
         "series_count": len({r.series for r in runs}),
-        "runs": [{"run": r.run, "time": r.time.isoformat().replace("+00:00", "Z"),
+        "runs": [{"run": r.run, "time": _time(r.time),
                   "time_source": r.time_source, "commit": r.commit, "label": r.label,
                   "series": dict(r.series), "tags": dict(r.tags), "source": r.source,
                   "format": r.format, "batch_size": r.batch_size} for r in runs],

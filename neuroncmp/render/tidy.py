@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import csv
+import io
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..choices import CONTEXT, NEUTRAL
 from ..comparison.result import Cell, Comparison, Delta, Row, Side
+from ..escape import csv_cell
 
 if TYPE_CHECKING:  # gates load only when --fail-on is used
     from ..comparison.gates import GateResult
@@ -16,6 +19,16 @@ FIELDS = ("metric", "group", "unit", "kind", "direction", "extensive", "catalogu
           "baseline_label", "variant_label", "baseline_batch_size", "variant_batch_size",
           "baseline", "variant", "delta", "relative", "points", "ratio", "verdict", "suspect", "p_value",
           "n_baseline", "n_variant", "shown", "tripped_rules")
+
+
+def csv_text(fields: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
+    """``rows`` as CSV under a header of ``fields``, each value as ``escape.csv_cell`` writes it (a
+    field a row lacks is empty)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n", restval="")
+    writer.writeheader()
+    writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
+    return out.getvalue()
 
 
 def delta_fields(delta: Delta) -> dict[str, Any]:
