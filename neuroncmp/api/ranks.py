@@ -38,9 +38,9 @@ class Ranks:
         return pd.DataFrame(self.records())
 
     def __str__(self) -> str:
-        from ..render.ranks_term import terminal
+        from ..render.registry import by_name
 
-        return terminal(self.report)
+        return by_name("term").render("ranks", self.report)
 
     def _repr_markdown_(self) -> str:
         from ..render.ranks import markdown_text

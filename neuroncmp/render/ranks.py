@@ -1,6 +1,6 @@
 """``neuroncmp ranks`` in every format: the sentences (unlike ranks first, then each outlier and what
 accounts for it), the per-rank rows, the spreads and, with a baseline run, the changes; written as
-Markdown, JSON and CSV here and as a rich table by ``ranks_term``.
+Markdown, JSON and CSV here and as rich tables by ``terminal/ranks.py``.
 
 JSON and CSV (schema ``neuroncmp.ranks/1``) hold base units (seconds, fractions); the tables human ones.
 """

@@ -21,17 +21,8 @@ def _view(module: str, name: str = "drawn") -> Callable[[Any, int], list[Any]]:
     return drawn
 
 
-def _ranks(report: Any, width: int) -> list[Any]:
-    """``neuroncmp ranks``: its text as ``render/ranks_term.py`` lays it out for the width, shown as is."""
-    from rich.text import Text
-
-    from ..ranks_term import terminal
-
-    return [Text(terminal(report, width).rstrip("\n"), no_wrap=True)]
-
-
 VIEWS = {"diff": _view("diff"), "profiles": _view("show"), "sweep": _view("sweep"), "ops": _view("ops"),
-         "ranks": _ranks, "metrics": _view("metrics", "metrics"), "formats": _view("formats", "formats"),
+         "ranks": _view("ranks"), "metrics": _view("metrics", "metrics"), "formats": _view("formats", "formats"),
          **{name: _view("store", name) for name in ("history", "regressions", "store_runs", "store_add",
                                                      "store_series_by", "store_check", "store_compact")}}
 
