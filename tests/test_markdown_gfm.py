@@ -46,12 +46,14 @@ def odd_labels() -> str:
 
     import neuroncmp
     from neuroncmp.comparison.differ import compare
+    from neuroncmp.comparison.view import select
     from neuroncmp.render import registry
     from neuroncmp.render.base import DiffReport
 
     profiles = [dataclasses.replace(neuroncmp.load(RUN / name)[0], label=label)
                 for name, label in zip(("baseline.json", "b32.json"), ODD, strict=True)]
-    return registry.by_name("md").diff(DiffReport.of(compare(profiles)))
+    comparison = compare(profiles)
+    return registry.by_name("md").diff(DiffReport(comparison, select(comparison)))
 
 
 def test_diff_markdown_is_a_headline_table_with_the_full_table_folded_under_it(odd_labels):

@@ -12,6 +12,7 @@ from html_tables import tables_in
 
 import neuroncmp
 from neuroncmp.comparison.differ import compare
+from neuroncmp.comparison.view import select
 from neuroncmp.render import registry
 from neuroncmp.render.base import DiffReport
 
@@ -24,7 +25,8 @@ def raw(name: str) -> dict[str, object]:
 @pytest.fixture(scope="module")
 def sweep_diff_html() -> str:
     profiles = [neuroncmp.load(RUN / name)[0] for name in VARIANT_FILES]
-    return registry.by_name("html").diff(DiffReport.of(compare(profiles)))
+    comparison = compare(profiles)
+    return registry.by_name("html").diff(DiffReport(comparison, select(comparison)))
 
 
 def test_the_full_table_writes_the_unit_once_in_the_metric_column(sweep_diff_html):

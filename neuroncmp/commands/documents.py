@@ -28,14 +28,6 @@ class DiffReport(NamedTuple):
     bounds_only: bool = False            # show AWS's bounds and gaps per side in place of the table
     findings_of: tuple[str, ...] = ()    # the variants the findings are about when the sides form no sweep
 
-    @classmethod
-    def of(cls, comparison: Comparison, view: View | None = None, gates: tuple[GateResult, ...] = (),
-           summary: bool = False, findings: tuple[Finding, ...] = (), findings_of: tuple[str, ...] = ()) -> DiffReport:
-        from ..comparison.view import select
-
-        return cls(comparison, view if view is not None else select(comparison), gates, summary, findings,
-                   findings_of=findings_of)
-
     def __repr__(self) -> str:
         return f"<DiffReport {self.comparison!r}, {len(self.view.rows)} rows shown>"
 
