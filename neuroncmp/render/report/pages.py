@@ -132,10 +132,7 @@ def _regressions(data: SiteData, commit_url: str | None) -> list[str]:
             f'<td><a href="{page_name(tags)}#{anchor(change.metric)}">{breakable(change.metric)}</a></td>'
             f"<td>{escape(shown_tags(tags))}</td><td><code>{escape(change.at.run)}</code></td>"
             f"<td>{commit_cell(change.at.commit, commit_url)}</td><td class=\"t\">{when(change.at.time)}</td>"
-            f'<td class="n">{escape(value_text(change.before, change.unit))}</td>'
-            f'<td class="n">{escape(value_text(change.after, change.unit))}</td>'
-            f'<td class="n {escape(change.direction)}">{change_text(change, change.unit)}</td>'
-            f'<td class="n">{change.p_value:.2g}</td><td>{candidates_cell(change, commit_url)}</td></tr>')
+            f"{_shift_cells(change, change.unit, None, commit_url)}</tr>")
     return out + ["</tbody></table></div>", f'<p class="muted">{escape(CANDIDATES_NOTE)}</p>']
 
 
@@ -282,11 +279,15 @@ def _metric_section(metric: str, unit: str, series: Any, commit_url: str | None)
 
 def _shift_row(change: Change, unit: str, scale: tuple[float, str], commit_url: str | None) -> str:
     return (f"<tr><td><code>{escape(change.at.run)}</code></td><td>{commit_cell(change.at.commit, commit_url)}</td>"
-            f'<td class="t">{when(change.at.time)}</td>'
-            f'<td class="n">{escape(value_text(change.before, unit, scale))}</td>'
+            f'<td class="t">{when(change.at.time)}</td>{_shift_cells(change, unit, scale, commit_url)}</tr>')
+
+
+def _shift_cells(change: Change, unit: str, scale: tuple[float, str] | None, commit_url: str | None) -> str:
+    """A shift's before and after (in ``scale``), its size, p-value and the runs that may start it."""
+    return (f'<td class="n">{escape(value_text(change.before, unit, scale))}</td>'
             f'<td class="n">{escape(value_text(change.after, unit, scale))}</td>'
             f'<td class="n {escape(change.direction)}">{change_text(change, unit)}</td>'
-            f'<td class="n">{change.p_value:.2g}</td><td>{candidates_cell(change, commit_url)}</td></tr>')
+            f'<td class="n">{change.p_value:.2g}</td><td>{candidates_cell(change, commit_url)}</td>')
 
 
 def _runs_table(found: Mapping[str, Any], commit_url: str | None) -> list[str]:

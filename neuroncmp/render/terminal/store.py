@@ -7,8 +7,9 @@ The words (tags, shift sizes, the runs that may start a shift, p-values, the tre
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from rich.padding import Padding
@@ -58,9 +59,7 @@ def store_add(report: StoreAddReport, width: int) -> list[RenderableType]:
     if rows:
         out.append(table(["run", "label", "time", "time from", "status", "source"], rows, wrap={1, 5}))
     if len(added.runs) > ADDS_SHOWN:
-        sources: dict[str, int] = {}
-        for r in added.runs:
-            sources[r.time_source] = sources.get(r.time_source, 0) + 1
+        sources = Counter(r.time_source for r in added.runs)
         froms = ", ".join(f"{n} from {s}" for s, n in sources.items())
         out.append(Indented(f"... and {len(added.runs) - ADDS_SHOWN} more (times: {froms})"))
     out += [Indented(f"skipped {problem}") for problem in added.skipped]
@@ -79,9 +78,7 @@ def _split_warning(added: Sequence[AddedRun]) -> list[RenderableType]:
     split them); said at add time, before a gate trusts an all-clear."""
     if len(added) < SPLIT_AT or not any(r.tags for r in added):
         return []
-    sizes: dict[Any, int] = {}
-    for run in added:
-        sizes[run.tags] = sizes.get(run.tags, 0) + 1
+    sizes = Counter(run.tags for run in added)
     alone = sum(1 for n in sizes.values() if n == 1)
     if alone * 2 <= len(added):
         return []
