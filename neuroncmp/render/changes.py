@@ -99,7 +99,6 @@ def _percent(relative: float) -> str:
 
 
 _EXACT = 1e12
-_EXPONENTS = {decimals: Decimal(1).scaleb(-decimals) for decimals in range(0, 24)}
 
 
 def fixed(number: float, decimals: int) -> str:
@@ -109,8 +108,7 @@ def fixed(number: float, decimals: int) -> str:
     because the float nearest -11.95 is -11.9499999... (Python's own rounding of the binary value)."""
     if not abs(number) < _EXACT:  # past 12 digits nothing is rounded at a decimal (and NaN, infinities)
         return f"{number:+.{decimals}f}"
-    exponent = _EXPONENTS.get(decimals) or Decimal(1).scaleb(-decimals)
-    return format(Decimal(f"{number:.12g}").quantize(exponent, ROUND_HALF_UP), "+f")
+    return format(Decimal(f"{number:.12g}").quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP), "+f")
 
 
 def mark(delta: Delta) -> str:

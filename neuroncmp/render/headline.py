@@ -151,8 +151,6 @@ def report_bound_line(report: DiffReport) -> BoundLine | None:
     return bound_line(report.comparison, report.bounds, report.versions)
 
 
-
-
 def _short(bounds: Bounds) -> str:
     return short_name(bounds.bottleneck.name) if bounds.bottleneck else "-"
 

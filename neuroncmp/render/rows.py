@@ -79,11 +79,6 @@ class Line(NamedTuple):
         """A value of this row in its display unit."""
         return format_value(value, self.row.unit, self.scale, with_unit=with_unit)
 
-    def values_text(self, values: list[Any]) -> list[str]:
-        """``value(v, with_unit=False)`` of each of ``values``, in one comprehension (a cold diff writes 1,600)."""
-        unit, scale = self.row.unit, self.scale
-        return [format_value(value, unit, scale, with_unit=False) for value in values]
-
     def trend(self, order: list[int], values: list[Any] | None = None) -> str:
         """A sparkline of the sides' values (``values``, else this line's), in ``order`` (side indexes;
         see ``trend_order``)."""

@@ -8,7 +8,6 @@ from typing import Any
 from ..analysis import fits, gaps, table
 from ..analysis.bounds import Bound, Bounds, Missing, Shift
 from ..analysis.capture_bound import OomBound
-from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
 from ..analysis.table import TableRow
 
@@ -35,7 +34,7 @@ def sweep_dict(sweep: Sweep) -> dict[str, Any]:
                    "shifts": [shift_dict(s) for s in sweep.shifts], "roof": roof_dict(sweep.bounds),
                    "formula": BOUNDS_FORMULA},
         "recommendation": plain(sweep.recommendation) if sweep.recommendation else None,
-        "findings": [finding_dict(f) for f in sweep.findings],
+        "findings": [plain(f) for f in sweep.findings],
         "passed": [plain(p) for p in sweep.passed],
         "not_run": [plain(n) for n in sweep.not_run],
         "price_per_hour": sweep.price_per_hour,
@@ -177,11 +176,6 @@ def roof_dict(found: tuple[Bounds, ...]) -> dict[str, Any]:
 
 def shift_dict(found: Shift) -> dict[str, Any]:
     return {**plain(found), "sentence": found.sentence}
-
-
-def finding_dict(finding: Finding) -> dict[str, Any]:
-    as_dict: dict[str, Any] = plain(finding)  # a record's plain form is a dict
-    return as_dict
 
 
 def plain(value: Any) -> Any:

@@ -31,13 +31,12 @@ from ..headline import headline, notes, report_bound_line
 from ..json_out import dumps, laid_out
 from ..rows import Line, line
 from ..show_json import profile_dict
-from ..sweep_data import BOUNDS_FORMULA, bounds_dict, changes_dict, finding_dict, roof_dict, shift_dict, sweep_dict
+from ..sweep_data import BOUNDS_FORMULA, bounds_dict, changes_dict, plain, roof_dict, shift_dict, sweep_dict
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # types only: gates load only when --fail-on is used
     from ...commands.documents import Loaded
-
-if TYPE_CHECKING:  # gates load only when --fail-on is used
     from ...comparison.gates import GateResult, Hit
+    from ...store.maintenance import CheckReport
 
 SCHEMA = "neuroncmp.comparison/3"
 FORMATS_SCHEMA = "neuroncmp.formats/1"
@@ -159,7 +158,7 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
         "hidden_unchanged": view.hidden_unchanged,
         "filtered_out": view.filtered_out,
         "gates": [_gate(g) for g in report.gates],
-        "findings": [finding_dict(f) for f in report.findings],
+        "findings": [plain(f) for f in report.findings],
         "rows": [_row(line(row, row.basis(comparison.basis)), sides) for row in view.rows],
     }
 

@@ -129,7 +129,7 @@ def _cells(shown: Line, order: list[int] | None, name: str | None = None) -> lis
         name += unit
     columns = shown.columns()  # read as columns: no Delta record made
     values = shown.values(columns)
-    texts = shown.values_text(values)
+    texts = [shown.value(value, with_unit=False) for value in values]
     out: list[Cell] = [[(name, "")], [(texts[0], "")]]
     out += [[(value, ""), (change, STYLE.get(verdict, ""))] for value, change, verdict
             in zip(texts[1:], changes_with_marks(columns, sep=""), columns.verdict, strict=True)]
