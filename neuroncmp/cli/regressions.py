@@ -49,6 +49,6 @@ def regressions(where: tuple[str, ...], series_by: str | None, since: str | None
     options = RegressionsOptions.of(pairs(where, "--where"), since, all_changes,
                                     None if min_change is None else min_change / 100, series_by)
     result = queries.regressions(engine, folder.root_of(store_path), options)
-    emit(renderer, "regressions", RegressionsReport(result, store_path, width), output, no_color, width)
+    emit(renderer, "regressions", RegressionsReport(result, store_path), output, no_color, width)
     if fail_on_regression and any(change.direction == WORSE for change in result.changes):
         raise GateTripped("a change for the worse was found")

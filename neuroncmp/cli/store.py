@@ -46,7 +46,7 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
         engine: Any) -> None:
     """Add profiles (files, run folders, folders of files) to the store."""
     from ..errors import UsageError
-    from ..render.base import StoreAddReport
+    from ..render.base import StoreReport
     from ..store import Store
     from .output import term
 
@@ -66,7 +66,7 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
     except KeyboardInterrupt:
         click.echo(INTERRUPTED, err=True)
         raise
-    term("store_add", StoreAddReport(report, store_path))
+    term("store_add", StoreReport(report, store_path))
 
 
 @store.command("ls")
@@ -89,7 +89,7 @@ def ls(where: tuple[str, ...], series_by: str | None, fmt: str | None, output: s
     root = folder.root_of(store_path)
     chosen = queries.series_by(engine, root, keys(series_by))
     runs = queries.runs(engine, root, tags(pairs(where, "--where")), chosen)
-    emit(renderer, "store_runs", StoreRunsReport(tuple(runs), chosen, width), output, no_color, width)
+    emit(renderer, "store_runs", StoreRunsReport(tuple(runs), chosen), output, no_color, width)
 
 
 @store.command("series-by")
@@ -101,7 +101,7 @@ def series_by(keys: str | None, all_tags: bool, store_path: str, engine: Any) ->
     """Re-key the store's series by these tags (e.g. model,batch_size), without re-adding;
     with no KEYS, print the current keys."""
     from ..errors import UsageError
-    from ..render.base import StoreSeriesByReport
+    from ..render.base import StoreReport
     from ..store import folder, queries
     from ..store.options import keys as key_list
     from .output import term
@@ -114,7 +114,7 @@ def series_by(keys: str | None, all_tags: bool, store_path: str, engine: Any) ->
                          "(--all-tags: every tag)")
     if keys is not None or all_tags:
         queries.set_series_by(engine, root, () if all_tags else key_list(keys) or ())
-    term("store_series_by", StoreSeriesByReport(queries.series_by(engine, root, None), store_path))
+    term("store_series_by", StoreReport(queries.series_by(engine, root, None), store_path))
 
 
 @store.command("check")
@@ -124,7 +124,7 @@ def check(fmt: str | None, output: str | None, no_color: bool, width: int | None
           store_path: str) -> None:
     """Verify the store: hashes, every run complete, no leftovers (exit 1 on a problem)."""
     from ..errors import InputError
-    from ..render.base import StoreCheckReport
+    from ..render.base import StoreReport
     from ..render.registry import by_name
     from ..store import Store
     from .output import check_output, emit, listing_format
@@ -132,7 +132,7 @@ def check(fmt: str | None, output: str | None, no_color: bool, width: int | None
     renderer = by_name(listing_format(fmt, output), "store_check")
     check_output(output, (), store=store_path)
     report = Store(store_path).check()
-    emit(renderer, "store_check", StoreCheckReport(report, store_path), output, no_color, width)
+    emit(renderer, "store_check", StoreReport(report, store_path), output, no_color, width)
     if not report.ok:
         raise InputError(f"{store_path}: store check found {len(report.problems)} problems")
 
@@ -141,8 +141,8 @@ def check(fmt: str | None, output: str | None, no_color: bool, width: int | None
 @store_option
 def compact(store_path: str) -> None:
     """Merge the store's part files into one and remove leftovers (no answer changes)."""
-    from ..render.base import StoreCompactReport
+    from ..render.base import StoreReport
     from ..store import Store
     from .output import term
 
-    term("store_compact", StoreCompactReport(Store(store_path).compact(), store_path))
+    term("store_compact", StoreReport(Store(store_path).compact(), store_path))

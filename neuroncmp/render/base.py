@@ -15,14 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar
 
 if TYPE_CHECKING:  # types only: the registry (metrics, formats, the store's commands) loads no analysis
     from ..commands.documents import (
         DiffReport as DiffReport,  # renderers import it here (see __getattr__)
     )
-    from ..store.adding import AddReport
-    from ..store.maintenance import CheckReport, CompactReport
     from ..store.reading import Run
     from ..store.trends import History, Regressions
 
@@ -37,6 +35,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+Found = TypeVar("Found")
+
+
 class HistoryReport(NamedTuple):
     """``neuroncmp history``: a store's ``History`` of one metric, the last ``last`` points shown."""
 
@@ -49,7 +50,6 @@ class RegressionsReport(NamedTuple):
 
     regressions: Regressions
     store: str
-    width: int | None = None  # --width when given: the table stacks to fit it (else as wide as it needs)
 
 
 class FormatsReport(NamedTuple):
@@ -60,38 +60,18 @@ class FormatsReport(NamedTuple):
 
 
 class StoreRunsReport(NamedTuple):
-    """``neuroncmp store ls``: the runs, the keys that form their series, ``--width`` if given."""
+    """``neuroncmp store ls``: the runs and the keys that form their series."""
 
     runs: tuple[Run, ...]
     series_by: tuple[str, ...]
-    width: int | None = None
 
 
-class StoreAddReport(NamedTuple):
-    """``neuroncmp store add``: what the add did, and the store."""
+class StoreReport(NamedTuple, Generic[Found]):
+    """What a store command did or found, and the store: ``store add`` (an ``AddReport``), ``store check``
+    (a ``CheckReport``), ``store compact`` (a ``CompactReport``), ``store series-by`` (the keys the
+    series are formed by; empty: every tag)."""
 
-    report: AddReport
-    store: str
-
-
-class StoreSeriesByReport(NamedTuple):
-    """``neuroncmp store series-by``: the keys the store's series are formed by (empty: every tag)."""
-
-    series_by: tuple[str, ...]
-    store: str
-
-
-class StoreCheckReport(NamedTuple):
-    """``neuroncmp store check``: what the check found, and the store."""
-
-    report: CheckReport
-    store: str
-
-
-class StoreCompactReport(NamedTuple):
-    """``neuroncmp store compact``: what the compaction did, and the store."""
-
-    report: CompactReport
+    report: Found
     store: str
 
 

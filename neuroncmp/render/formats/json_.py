@@ -22,7 +22,7 @@ from ..base import (
     HistoryReport,
     RegressionsReport,
     Renderer,
-    StoreCheckReport,
+    StoreReport,
     StoreRunsReport,
     delegate,
 )
@@ -197,7 +197,7 @@ class Json(Renderer):
 
         return runs(report.runs, report.series_by)
 
-    def store_check(self, report: StoreCheckReport, width: int = 100) -> str:
+    def store_check(self, report: StoreReport[CheckReport], width: int = 100) -> str:
         from ..store_json import check
 
         return check(report.report)

@@ -32,16 +32,14 @@ from ..store_words import (
 from . import Indented, fitted, table
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
-    from ...store.adding import AddedRun
+    from ...store.adding import AddedRun, AddReport
+    from ...store.maintenance import CheckReport, CompactReport
     from ...store.trends import Series
     from ..base import (
         HistoryReport,
         RegressionsReport,
-        StoreAddReport,
-        StoreCheckReport,
-        StoreCompactReport,
+        StoreReport,
         StoreRunsReport,
-        StoreSeriesByReport,
     )
 
 ADDS_SHOWN = 20  # runs listed after an add; the rest counted by where their times came from
@@ -49,7 +47,7 @@ SPLIT_AT = 10  # an add of this many runs, most of them alone in their series, i
 LEFTOVERS_SHOWN = 5
 
 
-def store_add(report: StoreAddReport, width: int) -> list[RenderableType]:
+def store_add(report: StoreReport[AddReport], width: int) -> list[RenderableType]:
     """What an add did: added and already-present runs, where each run's time came from, skips."""
     added, store = report.report, report.store
     out: list[RenderableType] = [Indented(f"added {len(added.added)} runs, {len(added.present)} already present "
@@ -106,7 +104,7 @@ def store_runs(report: StoreRunsReport, width: int) -> list[RenderableType]:
     return [*fitted(header, rows, (), {3, 4, 5}, width), Text(f"{len(runs)} runs in {count} series")]
 
 
-def store_check(report: StoreCheckReport, width: int) -> list[RenderableType]:
+def store_check(report: StoreReport[CheckReport], width: int) -> list[RenderableType]:
     """Facts, each problem, and leftovers summed up: files of an interrupted add (or compaction)
     that no committed state names, so nothing of them was added; a few by name (``--format json``
     lists every one)."""
@@ -132,14 +130,14 @@ def store_check(report: StoreCheckReport, width: int) -> list[RenderableType]:
     return [Indented(line) for line in out]
 
 
-def store_compact(report: StoreCompactReport, width: int) -> list[RenderableType]:
+def store_compact(report: StoreReport[CompactReport], width: int) -> list[RenderableType]:
     done = report.report
     return [Indented(f"store {report.store}: {done.parts_before} parts -> {done.parts_after}, {done.runs} runs; "
                     f"removed {len(done.removed)} leftover files of interrupted adds")]
 
 
-def store_series_by(report: StoreSeriesByReport, width: int) -> list[RenderableType]:
-    return [Indented(f"series by {','.join(report.series_by) or 'every tag'}")]
+def store_series_by(report: StoreReport[tuple[str, ...]], width: int) -> list[RenderableType]:
+    return [Indented(f"series by {','.join(report.report) or 'every tag'}")]
 
 
 def history(report: HistoryReport, width: int) -> list[RenderableType]:
