@@ -17,7 +17,6 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..choices import BETTER, UNCHANGED, WORSE
 from ..comparison.bands import Band
 from ..errors import RuleError
 from .ranks import COLLECTIVES, OUTSIDE, STEP, RanksAnalysis, Spread
@@ -84,19 +83,12 @@ def compare_runs(baseline: RanksAnalysis, variant: RanksAnalysis, band: Band) ->
             continue
         for stat in STATS:
             b, v = _stat(before, stat), _stat(after, stat)
-            changes.append(StatChange(quantity, stat, b, v, verdict(b, v, band)))
+            changes.append(StatChange(quantity, stat, b, v, band.time_verdict(b, v)))
     return RunsComparison(baseline, variant, tuple(changes), band)
 
 
 def _stat(spread: Spread, stat: str) -> float:
     return {"median": spread.median, "p90": spread.p90, "max": spread.max}[stat]
-
-
-def verdict(b: float, v: float, band: Band) -> str:
-    """Unchanged inside the band, else better when lower (a time)."""
-    if band.inside(b, v):
-        return UNCHANGED
-    return BETTER if v < b else WORSE
 
 
 def parse_gate(text: str) -> TailGate:

@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from .. import units as u
 from ..catalog import MetricSpec, catalog, lookup, resolve_metric, suggestion
+from ..choices import BETTER, UNCHANGED, WORSE, Verdict
 from ..errors import RuleError
 from ..escape import clip
 
@@ -78,6 +79,10 @@ class Band(NamedTuple):
             return False
         relative = self.relative if self.points else self.value
         return relative is None or _log_change(b, v) <= math.log1p(relative)
+
+    def time_verdict(self, b: float, v: float) -> Verdict:
+        """A time's verdict: unchanged inside the band, else better when lower."""
+        return UNCHANGED if self.inside(b, v) else BETTER if v < b else WORSE
 
     def edges(self, b: float) -> tuple[float, float]:
         """The values ``v`` with ``b`` -> ``v`` inside the band, as an interval (for a chart drawn

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..choices import ADDED, BETTER, LESS_WAITING, MORE_WAITING, REMOVED, SAMPLE, SUSPECT, UNCHANGED, WORSE
+from ..choices import ADDED, BETTER, LESS_WAITING, MORE_WAITING, REMOVED, SAMPLE, SUSPECT, WORSE
 from ..ingest.ops import LEVEL_NAMES, NONE, Op, OpTable
 from .bands import Band
 
@@ -188,9 +188,7 @@ def _verdict(b: Op | None, v: Op | None, tb: float | None, tv: float | None, bas
         return ADDED
     if v is None or tv is None or tb is None:
         return REMOVED
-    if band.inside(tb, tv):
-        return UNCHANGED
-    return WORSE if tv > tb else BETTER
+    return band.time_verdict(tb, tv)
 
 
 def _impossible(op: Op, side: OpsSide) -> bool:
