@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..comparison.bands import Band
 from ..errors import RuleError
-from .ranks import COLLECTIVES, OUTSIDE, STEP, RanksAnalysis, Spread
+from .ranks import COLLECTIVES, OUTSIDE, STEP, RanksAnalysis
 
 STATS = ("median", "p90", "max")
 QUANTITIES = {"step": STEP, "collectives": COLLECTIVES, "outside": OUTSIDE}
@@ -82,13 +82,9 @@ def compare_runs(baseline: RanksAnalysis, variant: RanksAnalysis, band: Band) ->
         if before is None or after is None:
             continue
         for stat in STATS:
-            b, v = _stat(before, stat), _stat(after, stat)
+            b, v = getattr(before, stat), getattr(after, stat)  # STATS are Spread's fields
             changes.append(StatChange(quantity, stat, b, v, band.time_verdict(b, v)))
     return RunsComparison(baseline, variant, tuple(changes), band)
-
-
-def _stat(spread: Spread, stat: str) -> float:
-    return {"median": spread.median, "p90": spread.p90, "max": spread.max}[stat]
 
 
 def parse_gate(text: str) -> TailGate:

@@ -23,6 +23,7 @@ single part is what the rank's work accounts for at least, and the rest is idle 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -190,9 +191,7 @@ def split_unlike(rows: list[RankRow], by_key: Mapping[tuple[int | str, ...], Pro
     NEFF most ranks ran (``neff_hash``), else the work most ranks were asked to do (hardware and model
     FLOPs, to 4 significant figures as the profiler prints them); ties go to the lowest rank."""
     signatures = {row.id.key: _signature(by_key[row.id.key]) for row in rows}
-    counts: dict[tuple[str, ...], int] = {}
-    for row in rows:
-        counts[signatures[row.id.key]] = counts.get(signatures[row.id.key], 0) + 1
+    counts = Counter(signatures.values())
     common = max(counts, key=lambda s: counts[s])  # first seen among the most common: rows are in rank order
     like = [row for row in rows if signatures[row.id.key] == common]
     unlike = [(row, _why(signatures[row.id.key], common, counts[common])) for row in rows
