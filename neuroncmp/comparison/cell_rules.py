@@ -52,10 +52,8 @@ class RowContext(NamedTuple):
 class Scale(NamedTuple):
     """The baseline of one row in one basis (per step or per sample)."""
 
-    basis: ShownBasis
     values: list[Any]     # the baseline's captures
     central: Any          # their median, or the one value
-    fraction: bool        # changes also in percentage points
 
 
 class Facts(NamedTuple):

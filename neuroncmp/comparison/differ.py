@@ -143,9 +143,8 @@ def _row(name: str, shared: RowContext) -> Row:
 def _facts(name: str, spec: MetricSpec, band: Band, step: list[Any], shared: RowContext) -> Facts:
     batch = shared.sides[0].batch_size
     sample = per_sample_all(step, batch) if spec.extensive and batch else None
-    fraction = spec.kind == "fraction"
-    return Facts(name, spec, band, Scale(STEP, step, central_of(step), fraction),
-                 Scale(SAMPLE, sample, central_of(sample), fraction) if sample is not None else None,
+    return Facts(name, spec, band, Scale(step, central_of(step)),
+                 Scale(sample, central_of(sample)) if sample is not None else None,
                  spread_of(step), shared.suspects[0].get(name), name in EVAL_PASS_METRICS,
                  spec.group in GROWS_WITH_BATCH)
 
