@@ -41,6 +41,7 @@ ENGINES = (("tensor", "tensor engine"), ("vector", "vector engine"), ("scalar", 
 LEVELS = (("memory_bound", "dma"), ("memory_bound_ideal", "transfer"), ("memory_bound_ideal_no_reloads", "no_reload"),
           ("compute_bound", "tensor"), ("compute_bound_ideal_flops", "compute"),
           ("compute_bound_ideal_useful_flops", "useful_flops"))
+LEVEL_NAMES = tuple(aws for aws, _ in LEVELS)
 # DMA bytes: the packets a view JSON's rows list (AWS's filter, summed at load), else the summary's count
 DMA_BYTES = ("dma_data_bytes", "dma_transfer_total_bytes")
 
@@ -86,10 +87,9 @@ class Bounds(NamedTuple):
 
     def level(self, aws_name: str) -> Bound | Missing:
         """One of AWS's family levels by its name (``memory_bound``, ...)."""
-        names = [aws for aws, _ in LEVELS]
-        if aws_name not in names or len(self.levels) != len(names):
+        if aws_name not in LEVEL_NAMES or len(self.levels) != len(LEVEL_NAMES):
             return Missing(aws_name, aws_name, "not computed (no family levels for this step)")
-        return self.levels[names.index(aws_name)]
+        return self.levels[LEVEL_NAMES.index(aws_name)]
 
     def text(self) -> str:
         """``DMA, step is 1.17x its bound`` (or why there is none)."""
@@ -124,19 +124,14 @@ def _positive(value: float | None) -> bool:
 
 def _engine_bound(values: Values, key: str, label: str, prefix: str) -> Bound | Missing:
     """An engine's (or the DMA's) active time: the profile's own, else its share x total_time."""
-    time_name, share_name, formula, absent = _names(prefix)
+    time_name, share_name = f"{prefix}_active_time", f"{prefix}_active_time_percent"
     time, share, step = values.get(time_name), values.get(share_name), values.get("total_time")
     if time is not None:
         return Bound(key, label, time, time_name, ((time_name, time),))
     if share is not None and step is not None:
-        return Bound(key, label, share * step, formula, ((share_name, share), ("total_time", step)))
-    return Missing(key, label, absent)
-
-
-def _names(prefix: str) -> tuple[str, str, str, str]:
-    """An engine's metric names, formula and missing reason."""
-    return (f"{prefix}_active_time", f"{prefix}_active_time_percent", f"{prefix}_active_time_percent x total_time",
-            f"no {prefix}_active_time (nor its percent with total_time)")
+        return Bound(key, label, share * step, f"{share_name} x total_time",
+                     ((share_name, share), ("total_time", step)))
+    return Missing(key, label, f"no {time_name} (nor its percent with total_time)")
 
 
 def _flops_bound(values: Values, peaks: Peaks, key: str, label: str, names: tuple[str, ...],

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..units import format_value
-from .bounds import ENGINES, LEVELS, Bound, Bounds, Missing
+from .bounds import ENGINES, LEVEL_NAMES, Bound, Bounds, Missing
 
 # (name, label, family, upper level or None for total_time, lower level, what the "of" share is of)
 GAPS = (("dma_idle", "DMA idle", "memory", None, "memory_bound", ""),
@@ -232,10 +232,6 @@ def _rate(found: Bounds, name: str, label: str, work_level: str, time_level: str
     return Rate(name, label, value, unit, f"{amount_name} / {time.formula}", value / peak if peak else None)
 
 
-def level_names() -> tuple[str, ...]:
-    return tuple(aws for aws, _ in LEVELS)
-
-
 class Change(NamedTuple):
     """One bound or gap from one step to another (AWS's "V0 -> V1" column: ``-6,151 us (3.5x)``)."""
 
@@ -256,7 +252,7 @@ class Change(NamedTuple):
 def timeline(found: Bounds) -> dict[str, float]:
     """Every time AWS's tables list, by name: ``total_time``, each level, ``perfect_pipeline``, each gap."""
     out = {"total_time": found.step} if found.step is not None else {}
-    out.update({name: b.seconds for name, b in zip(level_names(), found.levels, strict=False) if isinstance(b, Bound)})
+    out.update({name: b.seconds for name, b in zip(LEVEL_NAMES, found.levels, strict=False) if isinstance(b, Bound)})
     pipeline = perfect_pipeline(found)
     if isinstance(pipeline, Bound):
         out["perfect_pipeline"] = pipeline.seconds

@@ -44,7 +44,7 @@ class Recommendation(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class Sweep:
     """A batch-size sweep read as a whole (``sweep()``): its axis and table, the models, the
-    recommendation and the findings."""  # (a docstring also spares dataclass an inspect.signature)
+    recommendation and the findings."""
 
     axis: Axis
     table: tuple[TableRow, ...]

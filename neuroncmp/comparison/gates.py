@@ -43,11 +43,7 @@ class Rule(NamedTuple):
         """The number this rule compares: relative %, points, ratio or absolute change."""
         if self.unit == "%":
             return None if delta.relative is None else delta.relative * 100
-        if self.unit == "pp":
-            return delta.points
-        if self.unit == "x":
-            return delta.ratio
-        return delta.delta
+        return {"pp": delta.points, "x": delta.ratio}.get(self.unit, delta.delta)
 
     def per(self, basis: ShownBasis) -> Rule:
         """The same rule in ``basis``: ``total_time>+5%`` -> ``total_time/step>+5%``."""

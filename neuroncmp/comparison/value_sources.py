@@ -71,22 +71,18 @@ def _two_formulas(sides: list[Side]) -> list[str]:
     return [name for name in sorted(names) if len(lookup(name).formulas) > 1]
 
 
-def unavailable(sides: list[Side]) -> dict[str, dict[str, list[str]]]:
-    """Why -> metric -> the sides on which it is not available (read as a 0 that measures nothing)."""
-    found: dict[str, dict[str, list[str]]] = {}
+def unavailable_warnings(sides: list[Side]) -> list[str]:
+    """One line per reason and set of sides: 'not available on b1, b2: model_flops, ...: why' (values
+    read as a 0 that measures nothing)."""
+    found: dict[str, dict[str, list[str]]] = {}  # why -> metric -> the sides on which it is not available
     for side in sides:
         for profile in side.profiles:
             for name, why in profile.values.unavailable.items():
                 labels = found.setdefault(why, {}).setdefault(name, [])
                 if side.label not in labels:
                     labels.append(side.label)
-    return found
-
-
-def unavailable_warnings(sides: list[Side]) -> list[str]:
-    """One line per reason and set of sides: 'not available on b1, b2: model_flops, ...: why'."""
     lines = []
-    for why, names in unavailable(sides).items():
+    for why, names in found.items():
         by_sides: dict[tuple[str, ...], list[str]] = {}
         for name, labels in names.items():
             by_sides.setdefault(tuple(labels), []).append(name)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis import fits, gaps, table
-from ..analysis.bounds import Bound, Bounds, Missing, Shift
+from ..analysis.bounds import LEVEL_NAMES, Bound, Bounds, Missing, Shift
 from ..analysis.capture_bound import OomBound
 from ..analysis.sweep import Sweep
 from ..analysis.table import TableRow
@@ -135,7 +135,7 @@ def aws_dict(found: Bounds) -> dict[str, Any]:
     """AWS's reading of one step (``analysis/gaps.py``), every value with its formula or why it is missing."""
     top = gaps.speedup(found)
     following = gaps.next_bottleneck(found)
-    return {"levels": {name: _level(level) for name, level in zip(gaps.level_names(), found.levels, strict=False)},
+    return {"levels": {name: _level(level) for name, level in zip(LEVEL_NAMES, found.levels, strict=False)},
             "perfect_pipeline": _level(gaps.perfect_pipeline(found)),
             "gaps": {g.name: {"missing": g.reason} if isinstance(g, Missing) else plain(g)
                      for g in gaps.gaps(found)},
