@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..choices import ORDERS
+from ..choices import Order
 from ..errors import InputError, UsageError
 from ..model import Profile
 from .result import Side
@@ -32,7 +32,7 @@ def group(profiles: list[Profile]) -> list[Side]:
     return [Side.of(label, tuple(members)) for label, members in groups.items()]
 
 
-def arrange(profiles: list[Profile], baseline: str | None = None, order: str = "batch") -> list[Side]:
+def arrange(profiles: list[Profile], baseline: str | None = None, order: Order = "batch") -> list[Side]:
     """Sides in order, baseline first; ``baseline`` names it by label or section title.
 
     ``order="batch"`` sorts the variants by batch size when every side's is known (ties keep the
@@ -43,8 +43,6 @@ def arrange(profiles: list[Profile], baseline: str | None = None, order: str = "
             f"a comparison needs profiles with at least two labels, got only {[s.label for s in sides]}: "
             "files sharing a label are repeated captures of one side; name the variant's file "
             "differently")
-    if order not in ORDERS:
-        raise UsageError(f"order {order!r}: expected one of {', '.join(ORDERS)}")
     first = sides[0].label if baseline is None else _baseline_label(profiles, baseline)
     variants = [side for side in sides if side.label != first]
     if order == "batch" and all(side.batch_size is not None for side in sides):

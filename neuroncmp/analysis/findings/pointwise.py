@@ -83,10 +83,6 @@ def _ev_if(point: Point, metric: str, unit: str, note: str = "") -> tuple[Eviden
     return () if value is None else (Evidence(metric, point.label, value, unit, note),)
 
 
-def _r2(r2: float | None) -> str:
-    return "n/a" if r2 is None else f"{r2:.3f}"
-
-
 def _span(usable: list[Point], metric: str, scale: float = 100, unit: str = "%") -> str:
     values = [p.number(metric) * scale for p in usable]
     low, high = f"{min(values):.3g}{unit}", f"{max(values):.3g}{unit}"
@@ -121,7 +117,8 @@ class OutsideGraph(PointRule):
                       f"{split.per_run:.1f} s a run does not (compilation, evaluation, checkpoints, or "
                       "per-sample work such as data loading)")
             fit = (f"train_runtime - steps x total_time = {split.per_run:.1f} s + {split.per_step * 1e3:.1f} ms "
-                   f"x steps over {', '.join(f'b{b}' for b in split.batches)}, R² {_r2(split.r2)}")
+                   f"x steps over {', '.join(f'b{b}' for b in split.batches)}, R² "
+                   + ("n/a" if split.r2 is None else f"{split.r2:.3f}"))
             evidence += [Evidence("outside_graph_per_step", "fit", split.per_step, "s", fit),
                          Evidence("outside_graph_per_run", "fit", split.per_run, "s", "the same fit's intercept")]
         return Finding(

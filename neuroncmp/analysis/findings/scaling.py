@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from .. import fits
-from ..capture_bound import CONTRADICTED, MAY_FIT, OomBound
+from ..capture_bound import CONTRADICTED, MAY_FIT
 from ..context import Context
 from ..table import TableRow
 from .base import BATCH, PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
@@ -132,7 +132,8 @@ class MemoryHeadroom:
             return NotRun(self.id, f"the memory forecast fits {bound.label} {bound.basis}, yet it ran "
                           f"{bound.failure.phrase()}: the forecast does not hold there, so no batch above "
                           f"b{largest} is recommended from it")
-        room = _room(memory.largest_unprofiled, bound)
+        # the largest batch the candidate may be: the forecast's, and below a batch that ran out of memory
+        room = min(memory.largest_unprofiled, bound.batch_size - 1) if bound else memory.largest_unprofiled
         below = f" below {bound.label}, which ran {bound.failure.phrase()}" if bound else ""
         if room < HEADROOM * largest:
             return Passed(self.id, f"the forecast fits at most b{room} without profiler buffers{below}: little "
@@ -165,11 +166,6 @@ class MemoryHeadroom:
                    f"step-time fit at b{candidate} / best measured - 1") if fit and gain is not None else None,
             f"try b{candidate}; scale the learning rate (and warm-up) with it and check the loss; the "
             "forecast assumes memory keeps growing linearly with the batch")
-
-
-def _room(largest_unprofiled: int, bound: OomBound | None) -> int:
-    """The largest batch the candidate may be: the forecast's, and below a batch that ran out of memory."""
-    return min(largest_unprofiled, bound.batch_size - 1) if bound is not None else largest_unprofiled
 
 
 def round_batch(room: int, largest: int) -> int:
