@@ -5,6 +5,7 @@ basis)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from .. import stats
@@ -27,7 +28,7 @@ from ..choices import (
 from ..model import Metric
 from ..per_sample import per_sample_all
 from .bands import Band, Bands
-from .result import ALPHA, Cell, Delta, Side
+from .result import ALPHA, Cell, Delta, Deltas, Row, Side
 
 # One variant capture against at least this many baseline captures (a history baseline) is tested
 # too: the permutation test of 1 against N has N + 1 splits, so p can go below ALPHA = 0.05.
@@ -150,3 +151,15 @@ def _verdict(spec: MetricSpec, in_band: bool, b: float, v: float, p_value: float
     if in_band or (p_value is not None and p_value >= ALPHA):
         return UNCHANGED
     return BETTER if (v > b) == (spec.direction == HIGHER) else WORSE
+
+
+def withheld(row: Row, variants: frozenset[int]) -> Row:
+    """``row`` with the verdicts of ``variants`` (indexes of ``row.variants``) withheld: context, their
+    changes shown, none judged; suspect, new and gone stay, as they say what the inputs hold, not how
+    the runs compare."""
+    def deltas(columns: Deltas) -> Deltas:
+        verdicts = tuple(CONTEXT if index in variants and verdict not in (None, SUSPECT, *SAID) else verdict
+                         for index, verdict in enumerate(columns.verdict))
+        return columns._replace(verdict=verdicts)
+
+    return replace(row, step=deltas(row.step), sample=None if row.sample is None else deltas(row.sample))

@@ -9,7 +9,6 @@ compared per sample when batch sizes are known.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from itertools import chain
 from typing import Any
 
@@ -18,11 +17,9 @@ from ..catalog import GROWS_WITH_BATCH, MetricSpec, derived_specs, group_rank, l
 from ..choices import (
     AUTO,
     BASES,
-    CONTEXT,
     ORDERS,
     SAMPLE,
     STEP,
-    SUSPECT,
     Basis,
     Order,
     ShownBasis,
@@ -33,7 +30,6 @@ from ..per_sample import per_sample_all
 from . import value_sources
 from .bands import Band, Bands
 from .cell_rules import (
-    SAID,
     Captures,
     Facts,
     RowContext,
@@ -42,9 +38,10 @@ from .cell_rules import (
     cell,
     central_of,
     spread_of,
+    withheld,
 )
 from .comparability import NOT_COMPARABLE, not_comparable, unlike_eval_sets, unlike_memory, warnings_for
-from .result import ALPHA, Comparison, Deltas, Row, Side
+from .result import ALPHA, Comparison, Row, Side
 from .shares import denominator_only
 from .sides import ProfileInput, arrange, flatten
 from .suspects import suspects
@@ -75,25 +72,13 @@ def compare(*profiles: ProfileInput, baseline: str | None = None, basis: Basis =
     rows, shares = denominator_only(rows)  # a share that fell only as its total grew: not better
     unlike = not_comparable(sides)  # decided before any delta is read: its verdicts are withheld
     if unlike:
-        rows = tuple(_withheld(row, frozenset(index - 1 for index in unlike)) for row in rows)
+        rows = tuple(withheld(row, frozenset(index - 1 for index in unlike)) for row in rows)
     warnings = [*(f"{NOT_COMPARABLE}: {why}" for why in unlike.values()), *warnings_for(sides, only_in, chosen),
                 *value_sources.formula_warnings(sides), *value_sources.unavailable_warnings(sides),
                 *([] if unlike else shares)]
     return Comparison(sides[0], tuple(sides[1:]), rows, chosen, reason, basis, bands,
                       tuple(warnings), only_in, _captures_note(sides),
                       FrozenDict({sides[index].label: why for index, why in unlike.items()}))
-
-
-def _withheld(row: Row, variants: frozenset[int]) -> Row:
-    """``row`` with the verdicts of ``variants`` (indexes of ``row.variants``) withheld: context, their
-    changes shown, none judged; suspect, new and gone stay, as they say what the inputs hold, not how
-    the runs compare."""
-    def deltas(columns: Deltas) -> Deltas:
-        verdicts = tuple(CONTEXT if index in variants and verdict not in (None, SUSPECT, *SAID) else verdict
-                         for index, verdict in enumerate(columns.verdict))
-        return columns._replace(verdict=verdicts)
-
-    return replace(row, step=deltas(row.step), sample=None if row.sample is None else deltas(row.sample))
 
 
 def options(baseline: Any, basis: Any, thresholds: Any, order: Any) -> tuple[Basis, Order, Bands]:

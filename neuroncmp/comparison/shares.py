@@ -12,11 +12,11 @@ quantity: its part is judged per step too.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from ..catalog import LOWER, MetricSpec
-from ..choices import BETTER, CONTEXT, WORSE
+from ..choices import BETTER, WORSE
 from ..ingest.anomalies import share_time
+from .cell_rules import withheld
 from .result import Deltas, Row
 
 
@@ -48,7 +48,7 @@ def denominator_only(rows: Sequence[Row]) -> tuple[tuple[Row, ...], list[str]]:
         if whole is None or not fell_alone:
             out.append(row)
             continue
-        out.append(_context(row, frozenset(fell_alone)))
+        out.append(withheld(row, frozenset(fell_alone)))  # per step: a share has no per-sample value
         found.setdefault((whole.name, tuple(fell_alone)), []).append(row.name)
     if not found:
         return tuple(out), []
@@ -61,12 +61,6 @@ def _moved(part: Deltas, index: int, sign: int) -> bool:
     """Whether the part moved beyond its noise band, down (``sign`` -1) or up (1); a value on one side only: no."""
     delta = part.delta[index]
     return delta is not None and delta * sign > 0 and not part.in_band[index]
-
-
-def _context(row: Row, variants: frozenset[int]) -> Row:
-    step = row.step
-    verdicts = tuple(CONTEXT if i in variants else v for i, v in enumerate(step.verdict))
-    return replace(row, step=step._replace(verdict=verdicts))
 
 
 def _said(shares: list[str], whole: Row, variants: tuple[int, ...]) -> str:
