@@ -53,6 +53,15 @@ class Sums:
         number: int | float = value
         return number / scale if scale != 1 else number
 
+    def fields(self, block: dict[str, Any], names: dict[str, str], where: str, profile: Profile,
+               scale: float = 1, also: tuple[str, ...] = ()) -> None:
+        """Each field of ``block`` that ``names`` maps (field -> metric) added; the others, but the
+        fields ``also`` read elsewhere, listed as skipped."""
+        profile.skipped += shapes.unknown(block, (*names, *also), where)
+        for key, name in names.items():
+            if key in block:
+                self.add(name, block[key], f"{where}.{key}", scale)
+
     def flops_total(self) -> None:
         """``neuroncore_flops_total``: the per-core FLOP/s summed over cores."""
         cores = [v for k, v in self.values.items() if k.startswith("neuroncore_flops_nc")]
@@ -116,13 +125,9 @@ def execution(section: dict[str, Any], sums: Sums, where: str, profile: Profile)
         sums.values.setdefault("execution_period", section["period"])  # the same period for all
     summary = shapes.obj(section.get("execution_summary"), sums.path, f"{where}.execution_summary")
     errors = shapes.obj(section.get("error_summary"), sums.path, f"{where}.error_summary")
-    for block, keys, name, label in ((summary, _SUMMARY, "execution_{}_count", "execution_summary"),
-                                     (errors, catalog.EXECUTION_ERRORS, "execution_error_{}_count",
-                                      "error_summary")):
-        profile.skipped += shapes.unknown(block, keys, f"{where}.{label}")
-        for key in keys:
-            if key in block:
-                sums.add(name.format(key), block[key], f"{where}.{label}.{key}")
+    sums.fields(summary, {key: f"execution_{key}_count" for key in _SUMMARY}, f"{where}.execution_summary", profile)
+    sums.fields(errors, {key: f"execution_error_{key}_count" for key in catalog.EXECUTION_ERRORS},
+                f"{where}.error_summary", profile)
     return shapes.obj(section.get("latency_stats"), sums.path, f"{where}.latency_stats")
 
 
@@ -131,10 +136,8 @@ def latency(stats: dict[str, Any], sums: Sums, where: str, profile: Profile) -> 
     profile.skipped += shapes.unknown(stats, ("total_latency", "device_latency"), where)
     for scope in ("total", "device"):
         block = shapes.obj(stats.get(f"{scope}_latency"), sums.path, f"{where}.{scope}_latency")
-        profile.skipped += shapes.unknown(block, catalog.LATENCY_PERCENTILES, f"{where}.{scope}_latency")
-        for p in catalog.LATENCY_PERCENTILES:
-            if p in block:
-                sums.add(f"latency_{scope}_{p}", block[p], f"{where}.{scope}_latency.{p}")
+        sums.fields(block, {p: f"latency_{scope}_{p}" for p in catalog.LATENCY_PERCENTILES},
+                    f"{where}.{scope}_latency", profile)
 
 
 def memory(section: dict[str, Any], sums: Sums, where: str, profile: Profile) -> list[Any]:
@@ -146,20 +149,16 @@ def memory(section: dict[str, Any], sums: Sums, where: str, profile: Profile) ->
     models = shapes.items(section.get("loaded_models"), sums.path, f"{where}.loaded_models")
     where = f"{where}.neuron_runtime_used_bytes"
     used = shapes.obj(section.get("neuron_runtime_used_bytes"), sums.path, where)
-    profile.skipped += shapes.unknown(used, ("host", "neuron_device", "usage_breakdown"), where)
-    if "host" in used:
-        sums.add("host_used_memory_total", used["host"], f"{where}.host")
+    sums.fields(used, {"host": "host_used_memory_total", "neuron_device": "device_used_memory_total"}, where,
+                profile, also=("usage_breakdown",))
     if "neuron_device" in used:  # the device total, as a metric (as neuron-top's) and as the table's Total
-        sums.add("device_used_memory_total", used["neuron_device"], f"{where}.neuron_device")
         _total_row(used["neuron_device"], sums.path, f"{where}.neuron_device", profile)
     breakdown = shapes.obj(used.get("usage_breakdown"), sums.path, f"{where}.usage_breakdown")
     where = f"{where}.usage_breakdown"
     profile.skipped += shapes.unknown(breakdown, ("host", "neuroncore_memory_usage"), where)
     host = shapes.obj(breakdown.get("host"), sums.path, f"{where}.host")
-    profile.skipped += shapes.unknown(host, _HOST_KEYS, f"{where}.host")
-    for key, short in _HOST_KEYS.items():
-        if key in host:
-            sums.add(f"host_used_memory_{short}", host[key], f"{where}.host.{key}")
+    sums.fields(host, {key: f"host_used_memory_{short}" for key, short in _HOST_KEYS.items()}, f"{where}.host",
+                profile)
     cores = shapes.obj(breakdown.get("neuroncore_memory_usage"), sums.path, f"{where}.neuroncore_memory_usage")
     for core, usage in cores.items():
         _core_memory(core, usage, sums.path, f"{where}.neuroncore_memory_usage", profile)
@@ -189,10 +188,8 @@ def _core_memory(core: str, usage: Any, path: str, where: str, profile: Profile)
 def runtime_vcpu(section: dict[str, Any], sums: Sums, where: str, profile: Profile) -> None:
     profile.skipped += shapes.unknown(section, ("vcpu_usage",) + PLUMBING, where)
     usage = shapes.obj(section.get("vcpu_usage"), sums.path, f"{where}.vcpu_usage")
-    profile.skipped += shapes.unknown(usage, ("user", "system"), f"{where}.vcpu_usage")
-    for key in ("user", "system"):
-        if key in usage:
-            sums.add(f"runtime_vcpu_{key}_percent", usage[key], f"{where}.vcpu_usage.{key}", 100)
+    sums.fields(usage, {key: f"runtime_vcpu_{key}_percent" for key in ("user", "system")}, f"{where}.vcpu_usage",
+                profile, 100)
 
 
 def system(data: dict[str, Any], sums: Sums, where: str, profile: Profile) -> None:
@@ -200,10 +197,7 @@ def system(data: dict[str, Any], sums: Sums, where: str, profile: Profile) -> No
     profile.skipped += shapes.unknown(data, ("memory_info", "vcpu_usage", "neuron_hw_counters"), where)
     info = group(data, "memory_info", sums.path, where, profile)
     fields = ("memory_total_bytes", "memory_used_bytes", "swap_total_bytes", "swap_used_bytes")
-    profile.skipped += shapes.unknown(info, fields + PLUMBING, f"{where}.memory_info")
-    for key in fields:
-        if key in info:
-            sums.add(f"system_{key}", info[key], f"{where}.memory_info.{key}")
+    sums.fields(info, {key: f"system_{key}" for key in fields}, f"{where}.memory_info", profile, also=PLUMBING)
     _vcpu(group(data, "vcpu_usage", sums.path, where, profile), sums, f"{where}.vcpu_usage", profile)
     _ecc(group(data, "neuron_hw_counters", sums.path, where, profile), sums,
          f"{where}.neuron_hw_counters", profile)
@@ -213,10 +207,8 @@ def _vcpu(section: dict[str, Any], sums: Sums, where: str, profile: Profile) -> 
     known = ("average_usage", "usage_data", "context_switch_count") + PLUMBING
     profile.skipped += shapes.unknown(section, known, where)
     average = shapes.obj(section.get("average_usage"), sums.path, f"{where}.average_usage")
-    profile.skipped += shapes.unknown(average, catalog.VCPU_FIELDS, f"{where}.average_usage")
-    for key in catalog.VCPU_FIELDS:
-        if key in average:
-            sums.add(f"vcpu_{key}_percent", average[key], f"{where}.average_usage.{key}", 100)
+    sums.fields(average, {key: f"vcpu_{key}_percent" for key in catalog.VCPU_FIELDS}, f"{where}.average_usage",
+                profile, 100)
     if "context_switch_count" in section:
         sums.add("vcpu_context_switch_count", section["context_switch_count"], f"{where}.context_switch_count")
     per_vcpu = shapes.obj(section.get("usage_data"), sums.path, f"{where}.usage_data")
@@ -231,7 +223,5 @@ def _ecc(section: dict[str, Any], sums: Sums, where: str, profile: Profile) -> N
                                                  f"{where}.neuron_devices")):
         place = f"{where}.neuron_devices[{number}]"
         device = shapes.obj(device, sums.path, place)
-        profile.skipped += shapes.unknown(device, ("neuron_device_index", *catalog.ECC_FIELDS), place)
-        for key in catalog.ECC_FIELDS:
-            if key in device:
-                sums.add(f"{key}_count", device[key], f"{place}.{key}")
+        sums.fields(device, {key: f"{key}_count" for key in catalog.ECC_FIELDS}, place, profile,
+                    also=("neuron_device_index",))
