@@ -47,7 +47,7 @@ DISPLAY_UNITS: dict[str, tuple[str, str, str]] = {
 _BINARY_SI = {"KB": "KiB", "kB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB"}
 
 # One way to match each number, so matching is linear in the text (no backtracking blow-up).
-_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
+NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 _WHOLE_UNITS = (BYTE, FLOP, CYCLE, COUNT)  # whole by nature: a display rounding leaves a fraction we drop
 FLOAT_DIGITS = 308  # a float ends near 1.8e308: larger magnitudes are read as an infinity
 
@@ -59,7 +59,7 @@ def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> 
     magnitudes that come out whole are returned as ``int``.
     """
     if token is None or token == "":
-        return _plain(number), COUNT
+        return plain_number(number), COUNT
     if binary_si and token in _BINARY_SI:
         token = _BINARY_SI[token]
     entry = DISPLAY_UNITS.get(token)
@@ -78,10 +78,14 @@ def to_canonical(number: str, token: str | None, *, binary_si: bool = False) -> 
     return _tidy(value * scale, unit), unit
 
 
-def _plain(number: str) -> int | float:
+def plain_number(number: str) -> int | float:
+    """A number's text (as ``NUMBER`` matches it, or a JSON integer's) as a number: an integer of up
+    to 300 characters as an int, its exact value; a longer one, like any other number, as a float
+    (an infinity beyond a float's range, flagged by validation) rather than a number no formatter
+    or ratio can handle."""
     if number.lstrip("+-").isdigit() and len(number) <= FLOAT_DIGITS - 8:
         return int(number)
-    return float(number)  # beyond a float's range: an infinity, flagged by validation
+    return float(number)
 
 
 def _tidy(value: Decimal, unit: str) -> int | float:
@@ -96,7 +100,7 @@ def _tidy(value: Decimal, unit: str) -> int | float:
 def split_number_unit(text: str) -> tuple[str, str | None] | None:
     """``"53.78 ms"`` -> ``("53.78", "ms")``; ``"4.9GB"`` -> ``("4.9", "GB")``; else None."""
     text = text.strip()
-    match = _NUMBER.match(text)
+    match = NUMBER.match(text)
     if not match:
         return None
     unit = text[match.end():].lstrip()
@@ -150,13 +154,9 @@ def significant(number: float, digits: int = 4) -> str:
     than ``digits`` in full (``61105``)."""
     if number == 0:
         return "0"
-    if type(number) is float:
-        if number - number != 0.0:  # only an infinity or NaN gives NaN (the test as a float is_finite)
-            return non_finite(number)
-    elif not is_finite(number):
+    if not is_finite(number):
         return non_finite(as_float(number))
-    # the default precision's spec written out: a nested one is built per call (1,300 of a cold diff)
-    text = f"{number:#.4g}" if digits == 4 else f"{number:#.{digits}g}"
+    text = f"{number:#.{digits}g}"
     if "e" in text:  # expanded between 1e-9 and 1e15; beyond, an exponent beats 20 zeros
         text = _expand(number, digits) if 1e-9 <= abs(number) < 1e15 else f"{number:.{max(digits - 1, 0)}e}"
     return text.removesuffix(".")  # "2551." -> "2551"

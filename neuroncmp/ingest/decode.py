@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import InputError, ParseError
 from ..escape import quote
+from ..units import plain_number
 from . import limits
 
 HEAD_BYTES = 65536  # what sniffing looks at
@@ -38,26 +39,23 @@ def file_kind(mode: int) -> str | None:
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
-def check_regular(path: Path, info: os.stat_result | None = None) -> os.stat_result:
-    """``os.stat(path)`` of a regular file (symlinks followed); anything else is an InputError.
-    ``info``: that stat when the caller made it already."""
-    if info is None:
-        try:
-            info = os.stat(path)
-        except OSError as exc:
-            raise InputError(f"{quote(path)}: cannot read: {_reason(exc)}") from None
+def check_regular(path: Path) -> None:
+    """An InputError unless ``path`` is a regular file (symlinks followed) within the size limit."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise InputError(f"{quote(path)}: cannot read: {_reason(exc)}") from None
     kind = file_kind(info.st_mode)
     if kind is not None:
         raise InputError(f"{quote(path)}: {kind}, not a regular file; neuroncmp reads only files "
                          "and folders")
     if info.st_size > limits.max_input_bytes():
         raise limits.exceeded(path, "NEURONCMP_MAX_INPUT_MB", f"{info.st_size:,} bytes")
-    return info
 
 
-def read_bytes(path: Path, info: os.stat_result | None = None) -> bytes:
-    """The bytes of a regular file, at most the input size limit (``info``: its ``os.stat``, if made)."""
-    check_regular(path, info)
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file, at most the input size limit."""
+    check_regular(path)
     limit = limits.max_input_bytes()
     try:
         fd = os.open(path, _OPEN_FLAGS)
@@ -96,10 +94,10 @@ def _reason(exc: OSError) -> str:
     return (exc.strerror or type(exc).__name__).lower()
 
 
-def read_text(path: Path, info: os.stat_result | None = None) -> str:
+def read_text(path: Path) -> str:
     """The file as text (UTF-8, or UTF-16/32 with a byte-order mark); empty and binary files are
-    errors naming the file. ``info``: the file's ``os.stat``, if made."""
-    text = _decode(read_bytes(path, info), path)
+    errors naming the file."""
+    text = _decode(read_bytes(path), path)
     if not text or text.isspace():  # as "not text.strip()", without copying the text
         raise ParseError(str(path), "whole file", "a Neuron profile", "an empty file")
     nul = text.find("\0", 0, HEAD_BYTES)
@@ -149,7 +147,7 @@ def loads(text: str, path: str, seen: list[int] | None = None) -> Any:
     _check_depth(text, path)
     try:
         return json.loads(text, object_pairs_hook=_objects(path, [0] if seen is None else seen),
-                          parse_int=_int)
+                          parse_int=plain_number)
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data":  # two documents in a row: this format reads one per file
             raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "one JSON document "
@@ -167,7 +165,7 @@ def documents(text: str, path: str) -> list[tuple[int, Any]]:
     """Every JSON document in ``text`` with the line it starts on: one, or several one after
     another (two ``view`` outputs saved in one log). Every object goes through the hook (first
     value of a repeated key kept, members counted against the limit, one count for all the
-    documents), every integer through ``_int``; an error names the line and column in the whole
+    documents), every integer through ``units.plain_number``; an error names the line and column in the whole
     text."""
     _check_depth(text, path)
     start = skip_space(text, 0)
@@ -182,7 +180,7 @@ def documents(text: str, path: str) -> list[tuple[int, Any]]:
 
 
 def _decoder(path: str) -> json.JSONDecoder:
-    return json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=_int)
+    return json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=plain_number)
 
 
 def _several(text: str, path: str, index: int) -> list[tuple[int, Any]]:
@@ -263,12 +261,6 @@ def _objects(path: str, seen: list[int]) -> Callable[[list[tuple[str, Any]]], di
         made = dict(pairs)
         return made if len(made) == len(pairs) else JsonObject(pairs)
     return build
-
-
-def _int(digits: str) -> int | float:
-    # A float's range ends near 1.8e308: longer integers become an infinity (flagged when
-    # validated) rather than a number no formatter or ratio can handle.
-    return int(digits) if len(digits) <= 300 else float(digits)
 
 
 # No object hook, integers read by float (C, and never refused for length): for sections that are

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -14,25 +13,17 @@ from ..model import Anomaly, Metric, Profile, Skipped
 from .decode import repeated
 
 _NUMERIC_TYPES = (int, float)
-# A plain number as tools print it; one way to match each string, so matching is linear.
-_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 _SPECIAL = {f"{sign}{word}": float(f"{sign}{word}") for sign in ("", "+", "-")
             for word in ("nan", "inf", "infinity")}
-MAX_DIGITS = 300  # longer integers are beyond a float's range: read as an infinity (and flagged)
 
 
 def number(text: str) -> int | float | None:
-    """``12``, ``-3.5e-4``, ``nan``, ``inf`` as printed -> a number; None for anything else.
-
-    Integers keep their exact value up to ``MAX_DIGITS`` digits; longer ones (and ``1e400``)
-    become an infinity, which validation flags, rather than a number nothing can format.
-    """
+    """``12``, ``-3.5e-4``, ``nan``, ``inf`` as printed -> a number (``units.plain_number``); None
+    for anything else."""
     text = text.strip()
-    if _NUMBER.fullmatch(text) is None:
+    if u.NUMBER.fullmatch(text) is None:
         return _SPECIAL.get(text.lower())
-    if text.lstrip("+-").isdigit():
-        return int(text) if len(text) <= MAX_DIGITS else float(text)
-    return float(text)
+    return u.plain_number(text)
 
 
 def whole(text: str) -> int | None:
