@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..errors import InputError, UnknownFormatError
 from ..escape import quote
-from .manifest import MANIFEST, entry_for, names_if_remembered, names_in, read_manifest, remembered
+from .manifest import MANIFEST, entry_for, read_manifest, remembered
 from .registry import for_directory
 
 # sidecar name endings, as ``convert`` and ``capture`` write them beside ``<stem>.json``
@@ -142,8 +142,7 @@ def _sidecars(paths: list[Path], out: InputSet) -> None:
     """Sidecars given or found beside a profile are joined to it; the rest are inputs."""
     sidecar_stems = [_sidecar_stem(p) for p in paths]
     profiles = [p for p, stem in zip(paths, sidecar_stems) if stem is None]
-    keys = [(_folder(p), p.stem) for p in profiles]
-    by_stem = dict(zip(keys, profiles))
+    by_stem = {(_folder(p), p.stem): p for p in profiles}
     for path, stem in zip(paths, sidecar_stems):
         if stem is None:
             continue
@@ -159,17 +158,17 @@ def _sidecars(paths: list[Path], out: InputSet) -> None:
         if entry_for(owner) is None:  # a manifest entry's sidecars are joined by load()
             out.sidecars.setdefault(owner, []).append(path)
             out.notes.append(f"{path}: joined to {owner.name} as its sidecar")
-    for index, profile in enumerate(profiles):
-        folder, stem = keys[index] if index < len(keys) else (_folder(profile), profile.stem)
-        if _has_sidecars(folder, stem) and profile.is_file() and entry_for(profile) is None:
-            _beside(profile, out)
+    for profile in profiles:
+        found = beside(profile) if profile.is_file() else []
+        if found and entry_for(profile) is None:
+            _beside(profile, found, out)
     out.paths = profiles
 
 
-def _beside(profile: Path, out: InputSet) -> None:
-    """Sidecars next to a profile with no manifest entry, not given: joined, and said so."""
+def _beside(profile: Path, found: list[Path], out: InputSet) -> None:
+    """Sidecars ``found`` next to a profile with no manifest entry, not given: joined, and said so."""
     given = set(out.sidecars.get(profile, []))
-    for candidate in beside(profile):
+    for candidate in found:
         if candidate not in given:
             out.sidecars.setdefault(profile, []).append(candidate)
             out.notes.append(f"{candidate}: found beside {profile.name}; joined as its sidecar")
@@ -180,24 +179,13 @@ def beside(profile: Path) -> list[Path]:
     ``b16.all_results.json``, ...)."""
     if _sidecar_stem(profile):
         return []
-    stem, listed = profile.stem, names_if_remembered(_folder(profile))
-    # inside remembered() the folder's listing (made once) says which may exist
-    found = [profile.parent / f"{stem}{ending}" for ending in SIDECAR_ENDINGS
-             if listed is None or f"{stem}{ending}" in listed]
+    found = [profile.parent / f"{profile.stem}{ending}" for ending in SIDECAR_ENDINGS]
     return [p for p in found if p.is_file() and p != profile]
 
 
 def _folder(path: Path) -> str:
     """A file's folder as a key: normalised, not resolved (a resolve costs a stat per part)."""
     return os.path.normpath(os.path.abspath(path.parent))
-
-
-def _has_sidecars(folder: str, stem: str) -> bool:
-    """Whether a sidecar named after the profile ``stem`` in ``folder`` (``_folder``) may be beside
-    it (one listing per folder, for the whole ``remembered()`` block: a set, or a bulk add of its
-    files one by one)."""
-    names = names_in(folder)
-    return any(stem + ending in names for ending in SIDECAR_ENDINGS)
 
 
 def _sidecar_stem(path: Path) -> str | None:

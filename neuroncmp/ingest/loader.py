@@ -7,8 +7,6 @@ does not state are inferred across the set (marked so); every profile is checked
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -87,26 +85,16 @@ def _read(path: Path, format: str | None) -> list[Profile]:
     """Parse ``path`` and apply its manifest entry and sidecars (no inference or checks yet)."""
     if path.name == MANIFEST and path.is_file():
         path = path.parent  # a run folder's manifest stands for the folder
-    info = _stat(path)
-    if stat.S_ISDIR(info.st_mode) if info is not None else path.is_dir():
+    if path.is_dir():
         entries = None if format else read_manifest(path)
         if entries is not None:
             return [profile for entry in entries for profile in _read_entry(entry)]
         return _directory(path, format)
-    profiles = _parse_file(path, format, info)
+    profiles = _parse_file(path, format)
     entry = entry_for(path) if len(profiles) == 1 else None
     if entry is not None:
         _apply(profiles[0], entry)
     return profiles
-
-
-def _stat(path: Path) -> os.stat_result | None:
-    """``os.stat(path)``, made once for the folder test and the file's read (a stat per file
-    less); None when it fails (``Path.is_dir`` then says what the error means, as before)."""
-    try:
-        return os.stat(path)
-    except (OSError, ValueError):
-        return None
 
 
 def _read_entry(entry: Entry) -> list[Profile]:
@@ -131,8 +119,8 @@ def _directory(path: Path, format: str | None) -> list[Profile]:
     return parser.parse("", str(path))
 
 
-def _parse_file(path: Path, format: str | None, info: os.stat_result | None = None) -> list[Profile]:
-    body = unwrap(read_text(path, info))  # the profile found inside log lines, runner sections, ...
+def _parse_file(path: Path, format: str | None) -> list[Profile]:
+    body = unwrap(read_text(path))  # the profile found inside log lines, runner sections, ...
     start = first_content(body.text)  # blanked lines before the profile are not part of its head
     text, cut = body.text, start + HEAD_BYTES
     head, tail = text[start:cut], text[max(cut, len(text) - HEAD_BYTES):]  # slices, not copies of all

@@ -35,8 +35,6 @@ _OBJECT_KEYS = ("params", "metadata")
 # The manifests read so far by folder, inside ``remembered()`` (None: outside, read each time);
 # each as a 1-tuple, so that a folder without one is remembered too.
 _READ: ContextVar[dict[str, tuple[list[Any] | None]] | None] = ContextVar("manifests_read", default=None)
-# Each folder's file names listed so far, inside ``remembered()`` (sidecars are looked for there).
-_LISTED: ContextVar[dict[str, set[str]] | None] = ContextVar("folders_listed", default=None)
 # The entries ``entry_for`` checked so far, inside ``remembered()``, by folder and file name: each
 # check resolves its paths (a stat per path part), and a set asks twice for each file (its
 # sidecars, then its load): a cold diff of the bundled run folder resolved 72 paths for 8 files.
@@ -89,39 +87,17 @@ def manifest_document(directory: Path) -> dict[str, Any] | None:
 def remembered() -> Iterator[None]:
     """Within the block, each folder's manifest is read once (per thread): a bulk add looks for
     the manifest beside each of thousands of files twice, mostly in one folder. A manifest
-    that cannot be read is not remembered: each look raises its error again. Each folder's names
-    (``names_in``) are listed once too. A block inside another keeps the outer one's memory (an
-    add's one ``inputs.assemble`` per file would otherwise list a folder of N files N times)."""
+    that cannot be read is not remembered: each look raises its error again. A block inside
+    another keeps the outer one's memory (an add runs one ``inputs.assemble`` per file)."""
     if _READ.get() is not None:
         yield
         return
-    token, listed, checked = _READ.set({}), _LISTED.set({}), _CHECKED.set({})
+    token, checked = _READ.set({}), _CHECKED.set({})
     try:
         yield
     finally:
         _READ.reset(token)
-        _LISTED.reset(listed)
         _CHECKED.reset(checked)
-
-
-def names_in(folder: str) -> set[str]:
-    """The file names in ``folder`` (none if it cannot be listed), listed once in ``remembered()``."""
-    listed = _LISTED.get()
-    if listed is not None and folder in listed:
-        return listed[folder]
-    try:
-        names = set(os.listdir(folder))
-    except OSError:
-        names = set()
-    if listed is not None:
-        listed[folder] = names
-    return names
-
-
-def names_if_remembered(folder: str) -> set[str] | None:
-    """``names_in(folder)`` inside ``remembered()`` (listed once for the block); None outside it,
-    where a listing per call would cost more than the look it saves."""
-    return names_in(folder) if _LISTED.get() is not None else None
 
 
 def _profiles(directory: Path | str) -> list[Any] | None:
