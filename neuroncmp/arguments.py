@@ -47,14 +47,7 @@ def override(name: str, value: Any, shown_as: str | None = None, scale: float = 
 
 def number(name: str, value: Any, low: float, high: float, unit: str = "") -> float:
     """A finite real number in ``(low, high]`` (``low`` excluded: 0 is never a size or a rate)."""
-    from numbers import Real  # here: a diff checks no number
-
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise UsageError(f"{shown(name, value)}: expected a number, found {_kind(value)}")
-    try:
-        result = float(value)
-    except (OverflowError, ValueError):  # an integer beyond a float
-        result = math.inf
+    result = _real(name, value)
     if not (low < result <= high):  # NaN fails both comparisons
         raise UsageError(f"{shown(name, value)}: expected a number above {low:g}{unit if low else ''} and at "
                          f"most {high:g}{unit}")
@@ -63,17 +56,22 @@ def number(name: str, value: Any, low: float, high: float, unit: str = "") -> fl
 
 def fraction_floor(name: str, value: Any, high: float) -> float:
     """A finite number in ``[0, high]`` (a threshold that may be zero: ``--min-change 0``)."""
-    from numbers import Real
+    result = _real(name, value)
+    if not (0 <= result <= high):
+        raise UsageError(f"{shown(name, value)}: expected a number from 0 to {high:g}")
+    return result
+
+
+def _real(name: str, value: Any) -> float:
+    """A real number (not a bool) as a float; an integer beyond a float's range is an infinity."""
+    from numbers import Real  # here: a diff checks no number
 
     if isinstance(value, bool) or not isinstance(value, Real):
         raise UsageError(f"{shown(name, value)}: expected a number, found {_kind(value)}")
     try:
-        result = float(value)
+        return float(value)
     except (OverflowError, ValueError):
-        result = math.inf
-    if not (0 <= result <= high):
-        raise UsageError(f"{shown(name, value)}: expected a number from 0 to {high:g}")
-    return result
+        return math.inf
 
 
 def integer(name: str, value: Any, low: int, high: int) -> int:

@@ -104,12 +104,7 @@ class MetricSpec(NamedTuple):
         pickles field by field, as a NamedTuple does."""
         if self.compute is not None and catalog().get(self.name) is self:
             return lookup, (self.name,)
-        return _new_spec, (tuple(self),)
-
-
-def _new_spec(fields: tuple[Any, ...]) -> MetricSpec:
-    """A spec from its fields, in order (what unpickling a spec that is not derived calls)."""
-    return MetricSpec(*fields)
+        return MetricSpec, tuple(self)
 
 
 # Other tool versions' names of a catalogued metric (Neuron Explorer's), read as the catalog's.

@@ -43,8 +43,6 @@ def index(value: Any, path: str, where: str, what: str = "a core or device index
     """A device or core index: a whole number >= 0, given as a number or as digits (``"0"``)."""
     if type(value) is int and 0 <= value < 10**9:
         return value
-    if type(value) is str and value.isascii() and value.isdigit() and len(value) <= 9:
-        return int(value)  # the common case first: "0"
     if isinstance(value, float) and value.is_integer() and 0 <= value < 1e9:
         return int(value)
     number = whole(value) if isinstance(value, str) else None

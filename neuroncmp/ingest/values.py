@@ -118,17 +118,18 @@ def add_raw_block(profile: Profile, path: str, where: str, block: dict[str, Any]
             add_metric(profile, raw_metric(path, where, key, value), where)
 
 
-def add_metric(profile: Profile, metric: Metric, where: str) -> None:
-    """Store a metric; a repeated name keeps the first value and records an anomaly; a blank
-    name is not a metric (recorded as skipped)."""
+def add_metric(profile: Profile, metric: Metric, where: str, into: dict[str, Metric] | None = None) -> None:
+    """Store a metric in ``profile.metrics`` (or ``into``: ``profile.training``); a repeated name
+    keeps the first value and records an anomaly; a blank name is not a metric (recorded as skipped)."""
     if not metric.name.strip():
         profile.skipped.append(Skipped(where, f"{metric.raw:.60}", "no metric name"))
         return
-    existing = profile.metrics.get(metric.name)
+    metrics = profile.metrics if into is None else into
+    existing = metrics.get(metric.name)
     if existing is not None:
         if existing.value != metric.value:
             profile.anomalies.append(Anomaly(
                 "duplicate-metric", f"{metric.name} appears twice ({existing.raw:.40} and {metric.raw:.40}, "
                 f"{where}); the first is kept", metric.name))
         return
-    profile.metrics[metric.name] = metric
+    metrics[metric.name] = metric

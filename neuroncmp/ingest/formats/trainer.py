@@ -19,11 +19,11 @@ from typing import Any
 
 from ... import units as u
 from ...errors import ParseError
-from ...model import Anomaly, Metric, Profile, Skipped, Source
+from ...model import Metric, Profile, Skipped, Source
 from ..decode import head_is_json_object, loads
 from ..naming import params_from_name
 from ..parser import Parser
-from ..values import note_repeated, number, raw_metric
+from ..values import add_metric, note_repeated, number, raw_metric
 
 TEXT_NAME, JSON_NAME = "trainer-text", "trainer-json"
 HEADER = re.compile(r"^\s*\*{5}\s*(\w+) metrics\s*\*{5}\s*$")
@@ -80,20 +80,7 @@ def parse_block(lines: list[str], path: str, first_line: int, profile: Profile) 
         metric = raw_metric(path, where, key, value, group="training")
         if unit is not None and metric.unit != unit:
             metric = Metric(metric.name, value, unit, text, "training")
-        _add(profile, Metric(metric.name, metric.value, metric.unit, text, "training"), where)
-
-
-def _add(profile: Profile, metric: Metric, where: str) -> None:
-    """Store a Trainer metric; a repeated name keeps the first value (as ``add_metric`` does)."""
-    existing = profile.training.get(metric.name)
-    if not metric.name.strip():
-        profile.skipped.append(Skipped(where, f"{metric.raw:.60}", "no metric name"))
-    elif existing is None:
-        profile.training[metric.name] = metric
-    elif existing.value != metric.value:
-        profile.anomalies.append(Anomaly(
-            "duplicate-metric", f"{metric.name} appears twice ({existing.raw:.40} and {metric.raw:.40}, "
-            f"{where}); the first is kept", metric.name))
+        add_metric(profile, Metric(metric.name, metric.value, metric.unit, text, "training"), where, profile.training)
 
 
 def parse_text(text: str, path: str) -> list[Profile]:
@@ -121,7 +108,7 @@ def _final_dict(line: str, path: str, where: str, profile: Profile) -> None:
     for key, text in re.findall(_DICT_PAIR, line):
         value = number(text)
         if value is not None:
-            _add(profile, raw_metric(path, where, key, value, group="training"), where)
+            add_metric(profile, raw_metric(path, where, key, value, group="training"), where, profile.training)
 
 
 def parse_json(text: str, path: str) -> list[Profile]:
@@ -134,7 +121,8 @@ def parse_json(text: str, path: str) -> list[Profile]:
         if isinstance(value, (dict, list)) or value is None:
             profile.skipped.append(Skipped(f"key '{key}'", repr(value)[:60], "not a scalar metric"))
             continue
-        _add(profile, raw_metric(path, "top level", key, value, group="training"), f"key '{key}'")
+        add_metric(profile, raw_metric(path, "top level", key, value, group="training"), f"key '{key}'",
+                   profile.training)
     if not profile.training:
         raise ParseError(path, "top level", "at least one Trainer metric value",
                          f"none ({len(profile.skipped)} keys skipped: nested, null or unnamed)")

@@ -55,9 +55,7 @@ def _read(files: list[Path], table: str, columns: list[str], text: list[str]) ->
         return pq.read_table([str(f) for f in files] if len(files) > 1 else files[0], columns=wanted,
                              read_dictionary=[c for c in text if c in present]).unify_dictionaries()
     except Exception as exc:  # pyarrow raises many types for a corrupt file: said in one line
-        raise ParseError(str(files[0]), f"table {table}", "a readable Parquet table",
-                         f"{type(exc).__name__}: "
-                         f"{str(exc).strip().splitlines()[0][:120] if str(exc).strip() else ''}") from None
+        raise _unreadable(files[0], table, exc) from None
 
 
 def _from_instructions(files: list[Path], directory: Path, level: str) -> OpTable:
