@@ -26,7 +26,6 @@ _FORMULA_START = ("=", "+", "-", "@")  # (a tab or carriage return is escaped fi
 # so ``<-2pp`` and ``a & b`` stay as they are.
 _MARKDOWN = re.compile(r"[\\`|\[\]]|<(?=[A-Za-z/!?])|&(?=[A-Za-z#])")
 _MARKDOWN_AS = {"<": "&lt;", "&": "&amp;"}
-_HTML = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&#x27;"))
 
 
 def text(value: object) -> str:
@@ -96,12 +95,7 @@ def markdown_code(value: object) -> str:
 
 
 def html(value: object) -> str:
-    """Text for HTML content or a quoted attribute."""
-    return _replace(text(value), _HTML)
+    """Text for HTML content or a quoted attribute (``& < > " '`` as entities)."""
+    from html import escape  # here: only the HTML views need it
 
-
-def _replace(shown: str, pairs: tuple[tuple[str, str], ...]) -> str:
-    for old, new in pairs:
-        if old in shown:
-            shown = shown.replace(old, new)
-    return shown
+    return escape(text(value), quote=True)

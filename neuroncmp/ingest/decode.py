@@ -103,11 +103,9 @@ def read_text(path: Path) -> str:
     nul = text.find("\0", 0, HEAD_BYTES)
     if nul >= 0:
         raise ParseError(str(path), f"character {nul}", "text", "binary data (a NUL byte)")
-    limit = limits.setting("NEURONCMP_MAX_VALUES")
-    if len(text) >= limit:  # fewer characters than the limit hold fewer lines: no count needed
-        lines = text.count("\n")
-        if lines >= limit:
-            raise limits.exceeded(path, "NEURONCMP_MAX_VALUES", f"{lines:,} lines")
+    lines = text.count("\n")
+    if lines >= limits.setting("NEURONCMP_MAX_VALUES"):
+        raise limits.exceeded(path, "NEURONCMP_MAX_VALUES", f"{lines:,} lines")
     return text
 
 
