@@ -316,50 +316,47 @@ def _training() -> list[MetricSpec]:
     ])
 
 
-def _ratio(top: str, bottom: str) -> Callable[[Mapping[str, float]], float]:
-    return lambda v: v[top] / v[bottom]
+def _ratio(top: str, bottom: str) -> Formula:
+    return Formula(f"{top} / {bottom}", (top, bottom), lambda v: v[top] / v[bottom])
+
+
+def _derived_spec(name: str, group: str, unit: str, direction: Better, extensive: bool, meaning: str,
+                  formula: Formula, otherwise: tuple[Formula, ...] = ()) -> MetricSpec:
+    return _spec(name, group, unit, direction, extensive, meaning, formula=formula.text, inputs=formula.inputs,
+                 compute=formula.compute, otherwise=otherwise)
 
 
 def _derived() -> list[MetricSpec]:
     """Metrics computed from others once per profile, when their inputs exist (marked derived)."""
-    def d(name: str, group: str, unit: str, direction: Better, extensive: bool, meaning: str,
-          formula: str, inputs: tuple[str, ...], compute: Callable[[Mapping[str, float]], float],
-          otherwise: tuple[Formula, ...] = ()) -> MetricSpec:
-        return _spec(name, group, unit, direction, extensive, meaning, formula=formula,
-                     inputs=inputs, compute=compute, otherwise=otherwise)
-
+    d = _derived_spec
     return [
         d("device_throughput", "throughput", u.SAMPLE_RATE, HIGHER, False,
-          "samples per second of device time (the profiled step only)", "batch_size / total_time",
-          ("batch_size", "total_time"), _ratio("batch_size", "total_time")),
+          "samples per second of device time (the profiled step only)", _ratio("batch_size", "total_time")),
         d("trainer_step_time", "throughput", u.SECOND, LOWER, True,
-          "wall time of one training step, end to end (Trainer)", "1 / train_steps_per_second",
-          ("train_steps_per_second",), lambda v: 1 / v["train_steps_per_second"]),
+          "wall time of one training step, end to end (Trainer)",
+          Formula("1 / train_steps_per_second", ("train_steps_per_second",),
+                  lambda v: 1 / v["train_steps_per_second"])),
         d("device_share_of_step", "throughput", u.FRACTION, HIGHER, False,
           "share of the end-to-end training step spent in the profiled device graph",
-          "total_time / trainer_step_time = total_time x train_steps_per_second",
-          ("total_time", "train_steps_per_second"),
-          lambda v: v["total_time"] * v["train_steps_per_second"]),
+          Formula("total_time / trainer_step_time = total_time x train_steps_per_second",
+                  ("total_time", "train_steps_per_second"), lambda v: v["total_time"] * v["train_steps_per_second"])),
         # without model FLOPs (an NKI kernel's NEFF has no HLO statistics) the profiler's own advice:
         # "Consider the metrics (hardware_flops - transpose_flops)" (its warning, real trn2 view JSON)
         d("achieved_flop_rate", "throughput", u.FLOP_RATE, HIGHER, False,
           "FLOP/s achieved over the step: model FLOPs, else the tensor engine's non-transpose FLOPs",
-          "model_flops / total_time", ("model_flops", "total_time"), _ratio("model_flops", "total_time"),
+          _ratio("model_flops", "total_time"),
           otherwise=(Formula("(hardware_flops - transpose_flops) / total_time",
                              ("hardware_flops", "transpose_flops", "total_time"),
                              lambda v: (v["hardware_flops"] - v["transpose_flops"]) / v["total_time"]),)),
         d("hbm_traffic_bytes", "data_movement", u.BYTE, LOWER, True, "bytes read from and written to HBM",
-          "hbm_read_bytes + hbm_write_bytes", ("hbm_read_bytes", "hbm_write_bytes"),
-          lambda v: v["hbm_read_bytes"] + v["hbm_write_bytes"]),
+          Formula("hbm_read_bytes + hbm_write_bytes", ("hbm_read_bytes", "hbm_write_bytes"),
+                  lambda v: v["hbm_read_bytes"] + v["hbm_write_bytes"])),
         d("spill_reload_share", "data_movement", u.FRACTION, LOWER, False,
-          "share of HBM reads that reload spilled data", "spill_reload_bytes / hbm_read_bytes",
-          ("spill_reload_bytes", "hbm_read_bytes"), _ratio("spill_reload_bytes", "hbm_read_bytes")),
+          "share of HBM reads that reload spilled data", _ratio("spill_reload_bytes", "hbm_read_bytes")),
         d("collective_share", "cc_engine", u.FRACTION, LOWER, False,
-          "summed collective op time as a share of the step", "cc_op_time / total_time",
-          ("cc_op_time", "total_time"), _ratio("cc_op_time", "total_time")),
+          "summed collective op time as a share of the step", _ratio("cc_op_time", "total_time")),
         d("transpose_share", "tensor_engine", u.FRACTION, LOWER, False,
-          "share of tensor-engine FLOPs spent on transposes", "transpose_flops / hardware_flops",
-          ("transpose_flops", "hardware_flops"), _ratio("transpose_flops", "hardware_flops")),
+          "share of tensor-engine FLOPs spent on transposes", _ratio("transpose_flops", "hardware_flops")),
     ]
 
 
@@ -474,13 +471,11 @@ def _monitor() -> list[MetricSpec]:
           for field in ECC_FIELDS],
     ])
     derived = [
-        _spec("execution_failed_count", g, c, LOWER, meaning="executions that did not complete cleanly",
-              formula=" + ".join(EXECUTION_FAILED), inputs=EXECUTION_FAILED,
-              compute=lambda v: sum(v[n] for n in EXECUTION_FAILED)),
-        _spec("execution_rate", g, u.HERTZ, HIGHER, meaning="completed executions per second",
-              formula="execution_completed_count / execution_period",
-              inputs=("execution_completed_count", "execution_period"),
-              compute=_ratio("execution_completed_count", "execution_period")),
+        _derived_spec("execution_failed_count", g, c, LOWER, False, "executions that did not complete cleanly",
+                      Formula(" + ".join(EXECUTION_FAILED), EXECUTION_FAILED,
+                              lambda v: sum(v[n] for n in EXECUTION_FAILED))),
+        _derived_spec("execution_rate", g, u.HERTZ, HIGHER, False, "completed executions per second",
+                      _ratio("execution_completed_count", "execution_period")),
     ]
     return specs + derived
 
