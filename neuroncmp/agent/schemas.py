@@ -11,7 +11,6 @@ only shape the terminal (``--format``, ``--no-color``, ``--width``) or reach ano
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -25,27 +24,17 @@ PATH_NAMES = frozenset({"store_path"})  # --store is declared as text (on Spark 
 FULL = "full"  # the tool's own argument: return the whole JSON document too
 
 
-@dataclass(frozen=True)
-class ToolParam:
-    key: str  # the tool argument's name
-    param: click.Parameter
-
-    @property
-    def is_path(self) -> bool:
-        return isinstance(self.param.type, click.Path) or self.param.name in PATH_NAMES
-
-
-def offered(command: click.Command, allow_write: bool) -> tuple[ToolParam, ...]:
-    """The command's parameters a tool takes, each under its tool argument name."""
-    found: list[ToolParam] = []
+def offered(command: click.Command, allow_write: bool) -> dict[str, click.Parameter]:
+    """The command's parameters a tool takes, by their tool argument names."""
+    found: dict[str, click.Parameter] = {}
     for param in command.params:
         if param.name in NOT_OFFERED or (param.name in WRITES and not allow_write) or param.expose_value is False:
             continue
         key = param.name if isinstance(param, click.Argument) else _long_flag(param)
-        if key is None or key == FULL or any(key == other.key for other in found):
+        if key is None or key == FULL or key in found:
             raise ValueError(f"{command.name}: parameter {param.name} has no unique tool name")
-        found.append(ToolParam(key, param))
-    return tuple(found)
+        found[key] = param
+    return found
 
 
 def _long_flag(param: click.Parameter) -> str | None:
@@ -56,10 +45,10 @@ def _long_flag(param: click.Parameter) -> str | None:
 def input_schema(command: click.Command, allow_write: bool) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     required = []
-    for tool_param in offered(command, allow_write):
-        properties[tool_param.key] = _property(tool_param.param)
-        if tool_param.param.required:
-            required.append(tool_param.key)
+    for key, param in offered(command, allow_write).items():
+        properties[key] = _property(param)
+        if param.required:
+            required.append(key)
     properties[FULL] = {"type": "boolean", "default": False,
                         "description": "Also return the whole JSON document (--format json), within the "
                                        "server's size cap; by default only the summary text."}
@@ -101,16 +90,16 @@ def argv(command: click.Command, arguments: Mapping[str, Any], allow_write: bool
     """The command line for a call (options, then ``--`` and the positional values) and the paths it names.
     The arguments are checked against the tool's schema first, so a wrong type is named, not guessed at."""
     _check(command, arguments, allow_write)
-    params = {tool_param.key: tool_param for tool_param in offered(command, allow_write)}
+    params = offered(command, allow_write)
     options: list[str] = []
     positional: list[str] = []
     paths: list[str] = []
     for key, value in arguments.items():
-        param = params[key].param if key in params else None
+        param = params.get(key)
         if param is None or value is None or value is False:
             continue
         values = [str(item) for item in (value if isinstance(value, list) else [value])]
-        if params[key].is_path:
+        if isinstance(param.type, click.Path) or param.name in PATH_NAMES:
             paths.extend(values)
         if isinstance(param, click.Argument):
             positional.extend(values)

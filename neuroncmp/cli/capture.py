@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from ..choices import TOOLS
+from ..errors import InputError, UsageError
 from .app import BoundaryCommand
 
 DEFAULT_OUT = "neuroncmp-capture"
@@ -70,7 +71,6 @@ def capture(batches: str | None, out_dir: str, steps: int | None, warmup: int | 
     writes DIR/manifest.json. Needs the Neuron tools (aws-neuronx-tools) and a Neuron device.
     """
     from ..capture import session
-    from ..errors import UsageError
 
     _check_mode(batches, neff, command, num_exec, nth, label)
     with _progress() as listener:
@@ -90,8 +90,6 @@ def capture(batches: str | None, out_dir: str, steps: int | None, warmup: int | 
 
 def _check_mode(batches: str | None, neff: str | None, command: tuple[str, ...],
                 num_exec: int | None, nth: int | None, label: str | None) -> None:
-    from ..errors import UsageError
-
     if neff is not None and command:
         raise UsageError("--neff captures one compiled graph and runs no command: drop one")
     if neff is None and (num_exec or nth or label):
@@ -176,8 +174,6 @@ def _captured(result: Any) -> bool:
 
 
 def _raise_on_failures(result: Any) -> None:
-    from ..errors import InputError
-
     failed = result.failures
     if not _captured(result):
         bound = result.upper_bound

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from ..choices import SORTS, Basis, Order, Sort
+from ..errors import GateTripped, UsageError
 from .app import BoundaryCommand
 from .options import (
     all_option,
@@ -94,8 +95,6 @@ def diff(files: tuple[str, ...], baseline: str | None, groups: tuple[str, ...], 
             click.echo(gate.line, err=True)
     emit(renderer, "diff", report, output, no_color, width)
     if any(gate.tripped for gate in report.gates):
-        from ..errors import GateTripped
-
         raise GateTripped("a --fail-on gate tripped")
 
 
@@ -107,7 +106,6 @@ def _brief(fmt: str, all_rows: bool, chosen: bool, filters: tuple[str, ...], sor
 
 def _store(files: tuple[str, ...], baseline: str | None, store_path: str) -> Any:
     """``--baseline-history``: the store holding the recent runs of one FILE's series."""
-    from ..errors import UsageError
     from ..store import Store
 
     if len(files) != 1 or baseline:

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..errors import UsageError
 from .app import BoundaryCommand
 from .options import (
     engine_options,
@@ -33,7 +34,6 @@ def history(metric: str, where: tuple[str, ...], series_by: str | None, fmt: str
             store_path: str, engine: Any) -> None:
     """Show METRIC's history: one series per distinct tag set, shifts marked (term, json, or a
     png chart with the plot extra and -o FILE.png)."""
-    from ..errors import UsageError
     from ..render.base import HistoryReport
     from ..store import folder, queries
     from ..store.options import HistoryOptions

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import MissingDependencyError
 from .app import BoundaryCommand
 
 
@@ -18,7 +19,6 @@ def mcp(ctx: click.Context, folders: tuple[str, ...], port: int | None, allow_wr
     """Serve show, diff, sweep, ops, ranks, history and regressions as MCP tools for coding agents,
     reading only under FOLDERS (default: the current folder)."""
     from ..agent.server import Service
-    from ..errors import MissingDependencyError
 
     try:
         import mcp.server.lowlevel  # noqa: F401  (the extra's presence, before anything is served)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..choices import BASES, OPS_LEVELS, ORDERS, check
+from ..errors import UsageError
 from .app import BoundaryCommand
 from .options import (
     all_option,
@@ -58,7 +59,6 @@ def _top(top: int | None, all_ops: bool, terminal: bool) -> int | None:
     """Operators per table: ``--top``; else every one (``--all``, a file, a format other than the
     terminal: a document, as ``diff``'s are) or the terminal's 20, one screen."""
     from ..commands.ops import TOP
-    from ..errors import UsageError
 
     if all_ops and top is not None:
         raise UsageError("--top and --all: give one (--all shows every operator)")

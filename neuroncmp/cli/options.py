@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from ..choices import AUTO, BASES, ENGINE_NAMES, LISTING_FORMATS, ORDERS
+from ..errors import UsageError
 
 
 class FormatChoice(click.Choice):  # type: ignore[type-arg]  # Choice is generic in click 8.2; str choices
@@ -31,7 +32,6 @@ class FormatChoice(click.Choice):  # type: ignore[type-arg]  # Choice is generic
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """Check one name (importing only its module), not the whole list."""
-        from ..errors import UsageError
         from ..render.registry import by_name
 
         try:
@@ -139,8 +139,6 @@ class Number(click.ParamType[float, Any]):
         self.high, self.unit, self.zero_ok = high, unit, zero_ok
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from ..errors import UsageError
-
         option = param.opts[0] if param is not None and param.opts else "value"
         try:
             parsed = value if isinstance(value, float) else float(str(value).strip())
@@ -231,8 +229,6 @@ def engine_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def pairs(texts: tuple[str, ...], option: str) -> dict[str, list[str]]:
     """``("model=llama", "bs=32")`` -> ``{"model": ["llama"], "bs": ["32"]}``; a text without
     ``=`` or with an empty key is a usage error."""
-    from ..errors import UsageError
-
     out: dict[str, list[str]] = {}
     for text in texts:
         key, sep, value = text.partition("=")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import GateTripped
 from .app import BoundaryCommand
 from .options import (
     baseline_run_option,
@@ -29,7 +30,6 @@ def ranks(files: tuple[str, ...], baseline: tuple[str, ...], bands: tuple[str, .
     """The ranks of one distributed step: FILES are one profile per rank or core (or their folder);
     per-rank table, spread, outliers and what accounts for them."""
     from ..commands.ranks import RanksOptions, ranks_report
-    from ..errors import GateTripped
     from .output import check_output, choose, emit, notes
 
     renderer = choose("ranks", fmt, output)

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from ..choices import WORSE
+from ..errors import GateTripped
 from .app import BoundaryCommand
 from .options import (
     Number,
@@ -38,7 +39,6 @@ def regressions(where: tuple[str, ...], series_by: str | None, since: str | None
                 output: str | None, no_color: bool, width: int | None, store_path: str,
                 engine: Any) -> None:
     """List level shifts in every series: changes for the worse first (by the catalog's direction)."""
-    from ..errors import GateTripped
     from ..render.base import RegressionsReport
     from ..store import folder, queries
     from ..store.options import RegressionsOptions

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
 
+from ..errors import UsageError
+from ..escape import quote
 from .app import BoundaryCommand
 from .options import (
     engine_options,
@@ -48,11 +51,6 @@ def report(where: tuple[str, ...], series_by: str | None, since: str | None, com
 
 def check_apart(output: str, store: str) -> None:
     """The site folder is replaced whole: it may neither lie inside the store nor hold it."""
-    import os
-
-    from ..errors import UsageError
-    from ..escape import quote
-
     if output == "":
         raise UsageError("-o '': an empty path; name the folder to write the site to")
     site, kept = os.path.realpath(output), os.path.realpath(store)

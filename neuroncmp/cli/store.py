@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..errors import InputError, UsageError
 from .app import App
 from .options import (
     engine_options,
@@ -45,7 +46,6 @@ def add(paths: tuple[str, ...], listing: str | None, tags: tuple[str, ...], at: 
         commit: str | None, skip_bad: bool, commit_from_name: bool, store_path: str,
         engine: Any) -> None:
     """Add profiles (files, run folders, folders of files) to the store."""
-    from ..errors import UsageError
     from ..render.base import StoreReport
     from ..store import Store
     from .output import term
@@ -100,7 +100,6 @@ def ls(where: tuple[str, ...], series_by: str | None, fmt: str | None, output: s
 def series_by(keys: str | None, all_tags: bool, store_path: str, engine: Any) -> None:
     """Re-key the store's series by these tags (e.g. model,batch_size), without re-adding;
     with no KEYS, print the current keys."""
-    from ..errors import UsageError
     from ..render.base import StoreReport
     from ..store import folder, queries
     from ..store.options import keys as key_list
@@ -123,7 +122,6 @@ def series_by(keys: str | None, all_tags: bool, store_path: str, engine: Any) ->
 def check(fmt: str | None, output: str | None, no_color: bool, width: int | None,
           store_path: str) -> None:
     """Verify the store: hashes, every run complete, no leftovers (exit 1 on a problem)."""
-    from ..errors import InputError
     from ..render.base import StoreReport
     from ..render.registry import by_name
     from ..store import Store

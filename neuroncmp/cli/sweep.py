@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..errors import MissingDependencyError, UsageError
 from .app import BoundaryCommand
 from .options import Number, format_in_option, output_options, peak_options, terminal_options
 
@@ -15,7 +16,6 @@ def _bytes(text: str | None) -> float | None:
     if text is None:
         return None
     from ..arguments import override
-    from ..errors import UsageError
     from ..units import BYTE, parse_display
 
     parsed = parse_display(text if any(c.isalpha() for c in text) else f"{text} GiB")
@@ -76,7 +76,6 @@ def _chart_paths(charts_dir: str | None) -> list[Any]:
         return []
     from pathlib import Path
 
-    from ..errors import MissingDependencyError
     from ..render import charts
 
     if not charts.available():
