@@ -64,9 +64,7 @@ def parse(text: str) -> CompileOom | None:
     found = _CODE.search(text)
     if found is None:
         return None
-    start = found.start()
-    end = text.find("\n", found.end())
-    line = text[start:end if end >= 0 else len(text)].strip()
+    line = text[found.start():].partition("\n")[0].strip()
     after = text[found.end():found.end() + 600]  # the message, even where a log wrapped it
     usage, limit, target = _sizes(after)
     return CompileOom(found["code"], usage, limit, target, line[:400])

@@ -91,9 +91,7 @@ def parse_env(pairs: tuple[str, ...] | list[str]) -> tuple[tuple[str, str], ...]
 
 def substitute(template: tuple[str, ...], values: dict[str, str]) -> tuple[str, ...]:
     """Fill ``{batch}``, ``{out}``, ``{steps}`` in every argument; other braces stay as they are."""
-    def fill(match: re.Match[str]) -> str:
-        return values.get(match.group(1), match.group(0))
-    return tuple(_PLACEHOLDER.sub(fill, arg) for arg in template)
+    return tuple(_PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), arg) for arg in template)
 
 
 def check_template(template: tuple[str, ...], steps: int | None) -> None:

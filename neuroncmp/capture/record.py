@@ -25,7 +25,6 @@ from ..ingest.manifest import (
     check_manifest,
     manifest_document,
     profile_entry,
-    write_manifest,
 )
 from .plan import INSPECT, INSPECT_OUTPUT, RAW, Plan, Variant
 from .runner import now
@@ -190,7 +189,3 @@ def _text(value: Any) -> str | None:
 
 def _whole(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def save(manifest: dict[str, Any], out_dir: Path) -> Path:
-    return write_manifest(out_dir, manifest)

@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import InputError, UsageError
-from ..ingest.manifest import MANIFEST_SCHEMA, manifest_document, profile_entry
+from ..ingest.manifest import MANIFEST_SCHEMA, manifest_document, profile_entry, write_manifest
 from . import discovery, keep, oom, record
 from .events import DONE, LINE, START, VIEW, Event, Listener, ignore
 from .plan import RAW
@@ -73,7 +73,7 @@ def capture_graph(request: GraphRequest, tools: Tools, about: dict[str, Any],
     entry = _entry(request, summary, memory, out_dir, raw_dir, pair, about, tools)
     manifest["profiles"] = [*manifest.get("profiles", []), entry]
     manifest["updated"] = now()
-    record.save(manifest, out_dir)
+    write_manifest(out_dir, manifest)
     on_event(Event(DONE, 0, 1, request.label, record.CAPTURED, summary))
     return out_dir / summary
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..ingest.manifest import write_manifest
 from . import compiler_oom, discovery, keep, oom, preflight, record, sidecars
 from .events import DONE, LINE, SKIP, START, VIEW, Event, Listener, ignore
 from .plan import Plan, Variant
@@ -119,10 +120,10 @@ def _guarded(sweep: _Sweep, variant: Variant, manifest: dict[str, Any], event: A
         failure = record.failed_entry(variant, "interrupted", "interrupted (Ctrl-C); rerun with "
                                       "--resume", {}, raw)
         record.put(manifest, variant, None, failure)
-        record.save(manifest, plan.out_dir)
+        write_manifest(plan.out_dir, manifest)
         raise
     record.put(manifest, variant, profile, failure)
-    record.save(manifest, plan.out_dir)
+    write_manifest(plan.out_dir, manifest)
     return outcome
 
 

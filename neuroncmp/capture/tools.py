@@ -145,11 +145,10 @@ def view_summary(tools: Tools, neff: Path, ntff: Path, stderr_file: Path | None 
 
 
 def view_parquet(tools: Tools, neff: Path, ntff: Path, out_dir: Path,
-                 stderr_file: Path | None = None) -> Path:
+                 stderr_file: Path | None = None) -> None:
     """Explorer's Parquet tables for one pair, written into ``out_dir``."""
     run_tool([str(tools.path), "view", "-n", str(neff), "-s", str(ntff),
               "--output-format", "parquet", "--output-file", str(out_dir)], stderr_file)
-    return out_dir
 
 
 def capture_args(tools: Tools, neff: Path, ntff: Path, num_exec: int | None,
