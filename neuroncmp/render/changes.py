@@ -174,14 +174,6 @@ def sparks(values: list[float], low: float, high: float) -> str:
     lowest for an empty scale. The one scale of every sparkline (diff's trend, store history)."""
     if not high > low:
         return SPARKS[0] * len(values)
-    span, top = high - low, len(SPARKS) - 1
-    out = []
-    for value in values:  # (a loop, not a call a point: 1,100 points a cold diff)
-        share = ((low if value < low else high if value > high else value) - low) / span
-        out.append(SPARKS[round(share * top)] if 0 <= share <= 1 else SPARKS[0])  # (NaN fails the test)
-    return "".join(out)
-
-
-def spark(value: float, low: float, high: float) -> str:
-    """One sparkline character (``sparks``)."""
-    return sparks([value], low, high)
+    shares = ((min(max(value, low), high) - low) / (high - low) for value in values)
+    return "".join(SPARKS[round(share * (len(SPARKS) - 1))] if 0 <= share <= 1 else SPARKS[0]  # NaN fails the test
+                   for share in shares)

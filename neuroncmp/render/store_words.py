@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..stats import median
 from ..units import FRACTION, format_value, significant
-from .changes import DIRECTION_MARK, points_text, spark
+from .changes import DIRECTION_MARK, points_text, sparks
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
     from datetime import datetime
@@ -86,7 +86,7 @@ def sparkline(values: list[float], shifts: list[int], width: int) -> tuple[str, 
     ordered = sorted(v for v in values if math.isfinite(v)) or [0.0]
     low = ordered[int(0.02 * (len(ordered) - 1))]
     high = ordered[math.ceil(0.98 * (len(ordered) - 1))]
-    spark_ = "".join(NOT_FINITE if b is None else spark(b, low, high) for b in buckets)
+    spark_ = "".join(NOT_FINITE if b is None else sparks([b], low, high) for b in buckets)
     marks = [" "] * len(buckets)
     for index in shifts:
         marks[index // size] = "^"
