@@ -11,12 +11,13 @@ from collections.abc import Callable
 
 from ..analysis import fits, table
 from ..analysis.capture_bound import CONTRADICTED
-from ..analysis.findings.base import Evidence
+from ..analysis.findings.base import Evidence, Finding
 from ..analysis.roofline import RooflinePoint
 from ..analysis.series import at_every
 from ..analysis.sweep import Sweep
 from ..analysis.table import EVERY, Column, TableRow
 from ..units import FRACTION, SAMPLE_RATE, format_value, significant
+from .captions import impact_text, where_text
 
 
 def block(name: str) -> tuple[Column, ...]:
@@ -195,6 +196,16 @@ def evidence_text(evidence: Evidence) -> str:
     joiner = ": " if isinstance(value, str) else " = "
     where = "the sweep's fit" if evidence.where == "fit" else evidence.where
     return f"{evidence.metric} at {where}{joiner}{shown}" + (f" ({evidence.note})" if evidence.note else "")
+
+
+def finding_facts(finding: Finding, shown: int | None = None) -> list[tuple[str, str]]:
+    """(label, text) of a finding under its title, for every format: its impact (when estimated), its
+    evidence (the first ``shown``, and how many more), where it fires, the action."""
+    evidence = [evidence_text(e) for e in finding.evidence[:shown]]
+    if shown is not None and len(finding.evidence) > shown:
+        evidence.append(f"... ({len(finding.evidence) - shown} more: --format json lists every one)")
+    impact = [("impact", impact_text(finding.impact))] if finding.impact is not None else []
+    return [*impact, ("evidence", "; ".join(evidence)), ("fires at", where_text(finding)), ("action", finding.action)]
 
 
 def heading_text(sweep: Sweep) -> list[str]:

@@ -22,11 +22,9 @@ from ..captions import (
     footer_lines,
     gate_lines,
     group_title,
-    impact_text,
     later_warnings,
     opening,
     title,
-    where_text,
 )
 from ..changes import LEGEND, change_with_mark
 from ..headline import (
@@ -168,13 +166,8 @@ def _charts(sweep: Sweep) -> list[str]:
 
 def finding_html(finding: Finding) -> str:
     """One finding as an HTML list item: title, impact, evidence, where it fires, action."""
-    parts = [f"<li><b>{escape(finding.title)}</b> <span class=\"foot\">({finding.category})</span><ul>"]
-    if finding.impact is not None:
-        parts.append(f"<li>impact: {escape(impact_text(finding.impact))}</li>")
-    evidence = "; ".join(sweep_text.evidence_text(e) for e in finding.evidence)
-    parts += [f"<li>evidence: {escape(evidence)}</li>", f"<li>fires at: {escape(where_text(finding))}</li>",
-              f"<li>action: {escape(finding.action)}</li></ul></li>"]
-    return "".join(parts)
+    facts = "".join(f"<li>{label}: {escape(text)}</li>" for label, text in sweep_text.finding_facts(finding))
+    return f"<li><b>{escape(finding.title)}</b> <span class=\"foot\">({finding.category})</span><ul>{facts}</ul></li>"
 
 
 def sweep_fragment(sweep: Sweep, with_charts: bool = True) -> str:

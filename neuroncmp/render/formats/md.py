@@ -23,11 +23,9 @@ from ..captions import (
     footer_lines,
     gate_lines,
     group_title,
-    impact_text,
     later_warnings,
     opening,
     title,
-    where_text,
 )
 from ..changes import LEGEND, change_with_word, direction_with_word
 from ..headline import (
@@ -100,12 +98,8 @@ def _sweep_table(sweep: Sweep, block: str, heading: str) -> list[str]:
 
 
 def _finding(index: int, finding: Finding) -> list[str]:
-    out = [f"{index}. **{_escape(finding.title)}** ({finding.category})"]
-    if finding.impact is not None:
-        out.append(f"   - impact: {_escape(impact_text(finding.impact))}")
-    out.append("   - evidence: " + _escape("; ".join(sweep_text.evidence_text(e) for e in finding.evidence)))
-    out.append(f"   - fires at: {_escape(where_text(finding))}")
-    return out + [f"   - action: {_escape(finding.action)}"]
+    return [f"{index}. **{_escape(finding.title)}** ({finding.category})",
+            *(f"   - {label}: {_escape(text)}" for label, text in sweep_text.finding_facts(finding))]
 
 
 def sweep_markdown(sweep: Sweep) -> str:

@@ -14,14 +14,13 @@ from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
 from ...analysis.table import ENGINES, MOVEMENT, THROUGHPUT
 from ...units import significant
-from ..captions import impact_text, where_text
 from ..sweep_words import (
     EVIDENCE_SHOWN,
     OVERLAP,
     ROOFLINE_HEADER,
     ROOFLINE_HEADING,
     cell,
-    evidence_text,
+    finding_facts,
     heading_text,
     models_text,
     roofline_rows,
@@ -78,14 +77,9 @@ def _models(sweep: Sweep) -> list[RenderableType]:
 
 def finding(index: int, found: Finding) -> list[RenderableType]:
     """A finding: its title, impact, evidence (the first ``EVIDENCE_SHOWN``), where it fires, the action."""
-    out: list[RenderableType] = [Hanging(f"{index}. [{found.category}] ", found.title, "bold")]
-    if found.impact is not None:
-        out.append(Hanging("   impact: ", impact_text(found.impact)))
-    shown = [evidence_text(e) for e in found.evidence[:EVIDENCE_SHOWN]]
-    if len(found.evidence) > EVIDENCE_SHOWN:
-        shown.append(f"... ({len(found.evidence) - EVIDENCE_SHOWN} more: --format json lists every one)")
-    return out + [Hanging("   evidence: ", "; ".join(shown), "dim"), Hanging("   fires at: ", where_text(found), "dim"),
-                  Hanging("   action: ", found.action)]
+    return [Hanging(f"{index}. [{found.category}] ", found.title, "bold"),
+            *(Hanging(f"   {label}: ", text, "dim" if label in ("evidence", "fires at") else "")
+              for label, text in finding_facts(found, EVIDENCE_SHOWN))]
 
 
 def _recommendation(sweep: Sweep) -> list[RenderableType]:
