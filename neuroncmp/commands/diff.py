@@ -75,16 +75,11 @@ class DiffOptions:
         fixed(self, "metrics", arguments.texts("metrics", self.metrics))
         arguments.flag("only_changed", self.only_changed)
         fixed(self, "sort", check("sort", self.sort, SORTS))
-        arguments.flag("summary", self.summary)
-        arguments.flag("findings", self.findings)
-        arguments.flag("versions", self.versions)
-        arguments.flag("bounds_only", self.bounds_only)
-        arguments.flag("allow_incomparable", self.allow_incomparable)
-        arguments.flag("brief", self.brief)
+        for flag in ("summary", "findings", "versions", "bounds_only", "allow_incomparable", "brief"):
+            arguments.flag(flag, getattr(self, flag))
         given = overrides(None, None, self.peak_flops, self.hbm_bandwidth, self.dma_bandwidth)
-        fixed(self, "peak_flops", given.peak_flops)
-        fixed(self, "hbm_bandwidth", given.hbm_bandwidth)
-        fixed(self, "dma_bandwidth", given.dma_bandwidth)
+        for peak in ("peak_flops", "hbm_bandwidth", "dma_bandwidth"):
+            fixed(self, peak, getattr(given, peak))
 
 
 def _parsed(rules: tuple[str, ...]) -> tuple[Rule, ...]:

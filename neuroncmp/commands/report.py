@@ -88,17 +88,12 @@ class SiteData:
 
 
 def site_report(store: Any, options: SiteOptions) -> SiteData:
-    """What the site of ``store`` (a ``Store``) shows."""
-    return gather(store, options.where, options.since, options.series_by)
-
-
-def gather(store: Any, where: Mapping[str, list[str]], since: datetime | str | None,
-           series_by: str | None) -> SiteData:
-    """Read the store: the changes since ``since`` (the regressions are its changes for the worse,
-    in its order, worst first) and, from the same read, the history of every metric drawn (the
-    headline ones the store has and every one that changed)."""
+    """What the site of ``store`` (a ``Store``) shows, read once: the changes since ``options.since``
+    (the regressions are its changes for the worse, in its order, worst first) and, from the same
+    read, the history of every metric drawn (the headline ones the store has and every one that changed)."""
+    where, series_by = options.where, options.series_by
     runs = store.runs(series_by=series_by, **where)
-    every, found = store.survey([h.metric for h in HEADLINE], where=where, since=since, all_changes=True,
+    every, found = store.survey([h.metric for h in HEADLINE], where=where, since=options.since, all_changes=True,
                                 series_by=series_by)
     worse = tuple(change for change in every.changes if change.direction == WORSE)
     shifting = sorted({c.metric for c in every.changes})

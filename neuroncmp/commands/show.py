@@ -27,9 +27,8 @@ class ShowOptions:
     def __post_init__(self) -> None:
         arguments.optional_text("format", self.format)
         given = overrides(None, None, self.peak_flops, self.hbm_bandwidth, self.dma_bandwidth)
-        object.__setattr__(self, "peak_flops", given.peak_flops)
-        object.__setattr__(self, "hbm_bandwidth", given.hbm_bandwidth)
-        object.__setattr__(self, "dma_bandwidth", given.dma_bandwidth)
+        for peak in ("peak_flops", "hbm_bandwidth", "dma_bandwidth"):
+            object.__setattr__(self, peak, getattr(given, peak))
 
 
 def show_report(paths: Iterable[str | Path], options: ShowOptions) -> Loaded:
