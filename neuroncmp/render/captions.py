@@ -52,13 +52,9 @@ def batch_text(side: Side) -> str:
     return f"{side.batch_size}{'*' if side.batch_size_inferred else ''}"
 
 
-def side_title(side: Side) -> str:
-    return f"{side.label} (bs {batch_text(side)})"
-
-
 def title(comparison: Comparison) -> str:
     """``baseline (bs 8*) vs b32 (bs 32), b64 (bs 64)``."""
-    names = [side_title(side) for side in comparison.sides]
+    names = [f"{side.label} (bs {batch_text(side)})" for side in comparison.sides]
     return f"{names[0]} vs {', '.join(names[1:])}"
 
 
@@ -109,14 +105,10 @@ def bands_text(comparison: Comparison) -> str:
     general = ", ".join(f"{k} {v}" for k, v in described.items() if k not in keys)
     relative = sorted(o.band.value * 100 for o in named if o.band is not None and not o.band.points)
     points = sorted(o.band.value for o in named if o.band is not None and o.band.points)
-    ranges = [f"{len(xs)} {what} {_fig(xs[0])}{unit} .. {_fig(xs[-1])}{unit}"
+    ranges = [f"{len(xs)} {what} {xs[0]:.3g}{unit} .. {xs[-1]:.3g}{unit}"
               for xs, what, unit in ((relative, "relative", "%"), (points, "in points", "pp")) if xs]
     return (f"{general}; measured per metric for {len(keys)} metrics ({', '.join(ranges)}; "
             "0: constant in the history); every one in --format json (noise_bands)")
-
-
-def _fig(value: float) -> str:
-    return f"{value:.3g}"
 
 
 def gate_lines(gates: tuple[GateResult, ...]) -> list[str]:

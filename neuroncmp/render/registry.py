@@ -25,12 +25,6 @@ def _module_renderer(module: str) -> Renderer | None:
     return renderer if isinstance(renderer, Renderer) else None
 
 
-def _module_names() -> list[str]:
-    import pkgutil  # only to list every format
-
-    return [module.name for module in pkgutil.iter_modules(formats.__path__)]
-
-
 def _own_module(name: str) -> Renderer | None:
     """The renderer of the module named after the format (``json_`` for ``json``), if there is one."""
     for module in (name, f"{name}_") if name.isidentifier() and not name.startswith("_") else ():
@@ -44,7 +38,9 @@ def _own_module(name: str) -> Renderer | None:
 
 def renderers() -> tuple[Renderer, ...]:
     """Every output format: the modules in ``render/formats/``, then any registered at run time."""
-    found = [r for r in map(_module_renderer, _module_names()) if r is not None]
+    import pkgutil  # only to list every format
+
+    found = [r for r in (_module_renderer(m.name) for m in pkgutil.iter_modules(formats.__path__)) if r is not None]
     return tuple(sorted(found, key=lambda r: (r.order, r.name))) + tuple(_added)
 
 

@@ -22,7 +22,6 @@ if TYPE_CHECKING:  # the records only: the store's modules stay off the import p
     from ..store.identity import SeriesKey
     from ..store.trends import Change, Point
 
-MARK = DIRECTION_MARK  # a shift reads with the verdicts' own marks
 
 
 def tags_text(tags: Mapping[str, str] | SeriesKey | Iterable[tuple[str, str]]) -> str:
@@ -33,13 +32,7 @@ def change_text(change: Change, unit: str, scale: tuple[float, str] | None = Non
     before = format_value(change.before, unit, scale)
     after = format_value(change.after, unit, scale)
     return (f"{before} -> {after} ({change_size(change, unit)}) {change.direction} "
-            f"{MARK[change.direction]}, p {p_text(change.p_value)}")
-
-
-def first_run_text(change: Change) -> str:
-    """Where the new level may start, as a phrase: "first new run at commit 5649f8e (95 %)" or
-    "first new run between commits 98466a9 and 5649f8e (2 runs, 95 %)"."""
-    return f"first new run {candidates_text(change)}"
+            f"{DIRECTION_MARK[change.direction]}, p {p_text(change.p_value)}")
 
 
 def candidates_text(change: Change, shown: Callable[[Point, str], str] | None = None) -> str:

@@ -17,13 +17,12 @@ from rich.text import Text
 
 from ...stats import median
 from ...units import format_value, pick_scale
+from ..changes import DIRECTION_MARK  # a shift reads with the verdicts' own marks
 from ..store_words import (
     CANDIDATES_NOTE,
-    MARK,
     candidates_text,
     change_size,
     change_text,
-    first_run_text,
     iso_time,
     p_text,
     sparkline,
@@ -165,7 +164,7 @@ def _series(series: Series, unit: str, scale: tuple[float, str], width: int, las
     out += [Text(f"        {marks}")] if series.changes else []
     for change in series.changes:
         out += [Indented(f"  shift at run {change.at.run}: {change_text(change, unit, scale)}"),
-                Indented(f"    {first_run_text(change)}")]
+                Indented(f"    first new run {candidates_text(change)}")]
     at = {c.at.run: c for c in series.changes}
     rows = [[iso_time(p.time), p.run, p.commit or "", format_value(p.value, unit, scale, with_unit=False),
              f"◆ {change_size(at[p.run], unit)} {at[p.run].direction}" if p.run in at else ""]
@@ -187,8 +186,8 @@ def regressions(report: RegressionsReport, width: int) -> list[RenderableType]:
     rows = []
     for c in result.changes:
         scale = pick_scale(median([c.before, c.after]), c.unit)
-        rows.append([MARK[c.direction], c.metric, tags_text(c.series), c.at.run, c.at.commit or "", iso_time(c.at.time),
-                     format_value(c.before, c.unit, scale), format_value(c.after, c.unit, scale),
+        rows.append([DIRECTION_MARK[c.direction], c.metric, tags_text(c.series), c.at.run, c.at.commit or "",
+                     iso_time(c.at.time), format_value(c.before, c.unit, scale), format_value(c.after, c.unit, scale),
                      change_size(c, c.unit), p_text(c.p_value), candidates_text(c)])
     header = ["", "metric", "series", "at run", "commit", "time", "before", "after", "change", "p", "first new run"]
     return [*out, *fitted(header, rows, {6, 7, 8, 9}, {1, 2, 10}, width), Indented(CANDIDATES_NOTE, "dim")]
