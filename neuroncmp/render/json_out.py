@@ -46,25 +46,13 @@ def laid_out(data: Any, levels: int = 2) -> str:
 
 def _laid_out(value: Any, levels: int, margin: str) -> str:
     if levels == 0 or not value or not isinstance(value, (dict, list, tuple)):
-        return _line(value)
+        return _COMPACT.encode(value)
     inner = margin + "  "
     if isinstance(value, dict):
         members = [f"{inner}{_key(key)}: {_laid_out(item, levels - 1, inner)}" for key, item in value.items()]
         return "{\n" + ",\n".join(members) + f"\n{margin}}}"
     items = [inner + _laid_out(item, levels - 1, inner) for item in value]
     return "[\n" + ",\n".join(items) + f"\n{margin}]"
-
-
-def _line(value: Any) -> str:
-    """One value on one line. An object holding a NaN or an infinity is cleaned alone: it names them
-    itself, so only its line is written twice (cleaning the whole 500-variant document for one NaN
-    in one row cost 0.3 s); anything else raises, for the caller to clean the document."""
-    try:
-        return _COMPACT.encode(value)
-    except ValueError:
-        if isinstance(value, dict):
-            return _COMPACT.encode(finite(value))
-        raise
 
 
 def _key(key: Any) -> str:
