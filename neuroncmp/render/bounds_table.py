@@ -12,10 +12,9 @@ is ``-`` and a note below says why.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..analysis import gaps
 from ..analysis.bounds import Bound, Bounds, Missing
+from ..escape import html, markdown
 from ..units import format_value
 
 # (AWS's name, what it is) in the order of AWS's tables
@@ -161,23 +160,20 @@ TITLE = "Bounds and gaps (AWS's method: neuron-nki-profile-querying, performance
 LEGEND = "; ".join(f"{aws}: {what}" for aws, what in LEVEL_TITLES) + "; perfect_pipeline: the busiest engine or DMA"
 
 
-def bounds_markdown(labels: list[str], found: tuple[Bounds, ...], versions: bool,
-                    escape: Callable[[str], str]) -> list[str]:
+def bounds_markdown(labels: list[str], found: tuple[Bounds, ...], versions: bool) -> list[str]:
     """The table in Markdown, its notes as a list below."""
     header, rows, notes = bounds_table(labels, found, versions)
-    out = [f"### {escape(TITLE)}", "", escape(LEGEND), "", "| " + " | ".join(escape(h) for h in header) + " |",
+    out = [f"### {markdown(TITLE)}", "", markdown(LEGEND), "", "| " + " | ".join(markdown(h) for h in header) + " |",
            "|---|" + "---:|" * (len(header) - 1)]
-    out += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in rows]
-    return out + [""] + [f"- {escape(text)}" for text in [*peak_notes(labels, found), *notes]]
+    out += ["| " + " | ".join(markdown(cell) for cell in row) + " |" for row in rows]
+    return out + [""] + [f"- {markdown(text)}" for text in [*peak_notes(labels, found), *notes]]
 
 
 def bounds_html(labels: list[str], found: tuple[Bounds, ...], versions: bool) -> list[str]:
-    """The table in HTML, its notes below (``html`` loads here: its entities are slow to import)."""
-    import html
-
+    """The table in HTML, its notes below."""
     header, rows, notes = bounds_table(labels, found, versions)
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return [f"<h4>{html.escape(TITLE)}</h4>", f'<p class="foot">{html.escape(LEGEND)}</p>',
+    head = "".join(f"<th>{html(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return [f"<h4>{html(TITLE)}</h4>", f'<p class="foot">{html(LEGEND)}</p>',
             f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>",
-            *(f'<p class="foot">{html.escape(text)}</p>' for text in [*peak_notes(labels, found), *notes])]
+            *(f'<p class="foot">{html(text)}</p>' for text in [*peak_notes(labels, found), *notes])]

@@ -194,7 +194,7 @@ class Markdown(Renderer):
             out += ["", "**Gates**", ""] + [f"- {_escape(g)}" for g in gates]
         bound = report_bound_line(report) if report.bounds_only else None
         if bound is not None:
-            out += [""] + bounds_markdown([s.label for s in comparison.sides], bound.bounds, report.versions, _escape)
+            out += [""] + bounds_markdown([s.label for s in comparison.sides], bound.bounds, report.versions)
         elif not report.summary:
             out += [""] + _table(report)
         if report.findings:
