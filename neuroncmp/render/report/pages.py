@@ -21,7 +21,7 @@ from ...comparison.bands import Bands
 from ...escape import html as escape
 from ...stats import median
 from ...units import format_value, pick_scale
-from ..store_words import CANDIDATES_NOTE, candidates_text, change_size
+from ..store_words import CANDIDATES_NOTE, candidates_text, change_size, tags_text
 from . import svg
 from .assets import CSS, JS
 
@@ -36,10 +36,6 @@ def page(title: str, body: Iterable[str], script: bool = False) -> str:
             '<meta name="viewport" content="width=device-width,initial-scale=1">'
             f'<meta name="generator" content="neuroncmp report"><title>{escape(title)}</title>'
             f"<style>{CSS}</style></head><body>{''.join(body)}{tail}</body></html>")
-
-
-def shown_tags(tags: Tags) -> str:
-    return " ".join(f"{k}={v}" for k, v in tags) or "(no tags)"
 
 
 def anchor(metric: str) -> str:
@@ -125,12 +121,12 @@ def _regressions(data: SiteData, commit_url: str | None) -> list[str]:
     for change in changes:
         tags = tags_of(change.series)
         found = change.candidates  # a commit in the range finds the row too
-        search = " ".join([change.metric, shown_tags(tags), change.at.run, change.at.commit or "",
+        search = " ".join([change.metric, tags_text(tags), change.at.run, change.at.commit or "",
                            found.first.commit or found.first.run, found.last.commit or found.last.run])
         out.append(
             f'<tr class="f" data-search="{escape(search.lower())}">'
             f'<td><a href="{page_name(tags)}#{anchor(change.metric)}">{breakable(change.metric)}</a></td>'
-            f"<td>{escape(shown_tags(tags))}</td><td><code>{escape(change.at.run)}</code></td>"
+            f"<td>{escape(tags_text(tags))}</td><td><code>{escape(change.at.run)}</code></td>"
             f"<td>{commit_cell(change.at.commit, commit_url)}</td><td class=\"t\">{when(change.at.time)}</td>"
             f"{_shift_cells(change, change.unit, None, commit_url)}</tr>")
     return out + ["</tbody></table></div>", f'<p class="muted">{escape(CANDIDATES_NOTE)}</p>']
@@ -163,7 +159,7 @@ def _series_groups(data: SiteData, series: Sequence[Tags]) -> list[str]:
         out.append(f'<section class="group"><h3>{escape(name)}</h3><table class="series"><thead><tr>'
                    "<th>series</th><th>runs</th><th>last run (UTC)</th><th>worse</th>"
                    "<th>headline metrics</th></tr></thead><tbody>")
-        out += [_series_row(data, tags) for tags in sorted(members, key=lambda t: natural(shown_tags(t)))]
+        out += [_series_row(data, tags) for tags in sorted(members, key=lambda t: natural(tags_text(t)))]
         out.append("</tbody></table></section>")
     return out
 
@@ -181,8 +177,8 @@ def _series_row(data: SiteData, tags: Tags) -> str:
     worse = data.worse_by_series[tags]
     charts = "".join(_spark(metric, drawn[metric]) if metric in drawn else _no_chart(metric)
                      for metric in data.headline)
-    return (f'<tr class="f" data-search="{escape(shown_tags(tags).lower())}"><td><a href="{page_name(tags)}">'
-            f"{escape(shown_tags(tags))}</a></td><td class=\"n\">{runs:,}</td>"
+    return (f'<tr class="f" data-search="{escape(tags_text(tags).lower())}"><td><a href="{page_name(tags)}">'
+            f"{escape(tags_text(tags))}</a></td><td class=\"n\">{runs:,}</td>"
             f"<td class=\"t\">{when(last) if last else '-'}</td>"
             f'<td class="n{" worse" if worse else ""}">{worse}</td><td><div class="charts">{charts}</div></td></tr>')
 
@@ -243,7 +239,7 @@ def series_page(data: SiteData, tags: Tags, commit_url: str | None) -> str:
     found = data.by_series[tags]
     metrics = data.metrics_of(tags)
     body = ['<p><a href="index.html">&larr; all series</a></p>',
-            f"<h1>{escape(shown_tags(tags))}</h1>",
+            f"<h1>{escape(tags_text(tags))}</h1>",
             (f'<p class="muted">{len(metrics)} metrics drawn: the headline ones, then each that '
             "shifts in this series. Dashed: the level between shifts; a coloured line: a shift "
             "(red worse, green better, amber no better direction) at its best estimate, shaded "
@@ -251,7 +247,7 @@ def series_page(data: SiteData, tags: Tags, commit_url: str | None) -> str:
     for metric in metrics:
         body += _metric_section(metric, data.histories[metric].unit, found[metric], commit_url)
     body += _runs_table(found, commit_url)
-    return page(f"{shown_tags(tags)}: neuroncmp report", body)
+    return page(f"{tags_text(tags)}: neuroncmp report", body)
 
 
 def _metric_section(metric: str, unit: str, series: Any, commit_url: str | None) -> list[str]:
