@@ -117,17 +117,13 @@ def mark(delta: Delta) -> str:
 
 def change_with_mark(delta: Delta, sep: str = " ") -> str:
     """The change, ``sep`` and the mark (either alone when the other is empty): ``+9.52pp ✔``."""
-    return _with_mark(change_text(delta), mark(delta), sep)
+    change, marked = change_text(delta), mark(delta)
+    return f"{change}{sep}{marked}" if change and marked else change or marked
 
 
 def changes_with_marks(deltas: Deltas, sep: str = " ") -> list[str]:
     """``change_with_mark`` of each variant of a row's columns (``""`` where it has no value in this basis)."""
     return ["" if delta is None else change_with_mark(delta, sep) for delta in deltas.all()]
-
-
-def _with_mark(change: str, marked: str, sep: str = " ") -> str:
-    """``change_with_mark``'s text of a change and a mark."""
-    return f"{change}{sep}{marked}" if change and marked else change or marked
 
 
 def word(delta: Delta) -> str:

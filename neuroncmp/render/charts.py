@@ -206,11 +206,9 @@ def memory_figure(sweep: Sweep) -> Any:
 
 def _stack(point: Point, named: list[str], name: str) -> float:
     """One usage type's bar in GiB (``other``: the types not named)."""
-    return float(_other(point, named) if name == "other" else (point.get(name) or 0)) / GIB
-
-
-def _other(point: Point, named: list[str]) -> float:
-    return sum(v for n, v in point.values.items() if n.startswith("memory.") and n not in named)
+    if name == "other":
+        return float(sum(v for n, v in point.values.items() if n.startswith("memory.") and n not in named)) / GIB
+    return float(point.get(name) or 0) / GIB
 
 
 COLUMNS = 4  # metric panels per row of the comparison chart
