@@ -158,20 +158,14 @@ def _sidecars(paths: list[Path], out: InputSet) -> None:
         if entry_for(owner) is None:  # a manifest entry's sidecars are joined by load()
             out.sidecars.setdefault(owner, []).append(path)
             out.notes.append(f"{path}: joined to {owner.name} as its sidecar")
-    for profile in profiles:
+    for profile in profiles:  # sidecars beside a profile with no manifest entry, not given: joined, said so
         found = beside(profile) if profile.is_file() else []
         if found and entry_for(profile) is None:
-            _beside(profile, found, out)
+            given = set(out.sidecars.get(profile, []))
+            for candidate in (each for each in found if each not in given):
+                out.sidecars.setdefault(profile, []).append(candidate)
+                out.notes.append(f"{candidate}: found beside {profile.name}; joined as its sidecar")
     out.paths = profiles
-
-
-def _beside(profile: Path, found: list[Path], out: InputSet) -> None:
-    """Sidecars ``found`` next to a profile with no manifest entry, not given: joined, and said so."""
-    given = set(out.sidecars.get(profile, []))
-    for candidate in found:
-        if candidate not in given:
-            out.sidecars.setdefault(profile, []).append(candidate)
-            out.notes.append(f"{candidate}: found beside {profile.name}; joined as its sidecar")
 
 
 def beside(profile: Path) -> list[Path]:

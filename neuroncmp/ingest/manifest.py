@@ -35,10 +35,6 @@ _OBJECT_KEYS = ("params", "metadata")
 # The manifests read so far by folder, inside ``remembered()`` (None: outside, read each time);
 # each as a 1-tuple, so that a folder without one is remembered too.
 _READ: ContextVar[dict[str, tuple[list[Any] | None]] | None] = ContextVar("manifests_read", default=None)
-# The entries ``entry_for`` checked so far, inside ``remembered()``, by folder and file name: each
-# check resolves its paths (a stat per path part), and a set asks twice for each file (its
-# sidecars, then its load): a cold diff of the bundled run folder resolved 72 paths for 8 files.
-_CHECKED: ContextVar[dict[tuple[str, str], Entry] | None] = ContextVar("entries_checked", default=None)
 
 
 class Entry(NamedTuple):
@@ -54,18 +50,7 @@ def read_manifest(directory: Path) -> list[Entry] | None:
     profiles = _profiles(directory)
     if profiles is None:
         return None
-    file, root = directory / MANIFEST, _resolved(directory)
-    return [_entry(directory, file, index, entry, root) for index, entry in enumerate(profiles)]
-
-
-def _resolved(directory: Path) -> Path | None:
-    """The folder with symlinks resolved, once for all its entries (a resolve is a stat per part
-    of the path: a fifth of loading the bundled run folder went to resolving it again per file);
-    None when it cannot be: each entry then says why, as it did."""
-    try:
-        return directory.resolve(strict=True)
-    except (OSError, RuntimeError, ValueError):
-        return None
+    return [_entry(directory, directory / MANIFEST, index, entry) for index, entry in enumerate(profiles)]
 
 
 def manifest_document(directory: Path) -> dict[str, Any] | None:
@@ -92,17 +77,15 @@ def remembered() -> Iterator[None]:
     if _READ.get() is not None:
         yield
         return
-    token, checked = _READ.set({}), _CHECKED.set({})
+    token = _READ.set({})
     try:
         yield
     finally:
         _READ.reset(token)
-        _CHECKED.reset(checked)
 
 
 def _profiles(directory: Path | str) -> list[Any] | None:
-    """The manifest's ``profiles`` list (entries not checked yet), or None without a manifest.
-    Remembered by the folder's path as text: a Path is made only for the folder's first look."""
+    """The manifest's ``profiles`` list (entries not checked yet), or None without a manifest."""
     read = _READ.get()
     if read is None:
         return _read_profiles(Path(directory))
@@ -125,7 +108,7 @@ def _read_profiles(directory: Path) -> list[Any] | None:
     return profiles
 
 
-def _entry(directory: Path, file: Path, index: int, entry: Any, root: Path | None = None) -> Entry:
+def _entry(directory: Path, file: Path, index: int, entry: Any) -> Entry:
     where = f"profiles[{index}]"
     if not isinstance(entry, dict):
         raise ParseError(str(file), where, 'an object such as {"file": "b32.json", "label": "b32"}',
@@ -138,8 +121,8 @@ def _entry(directory: Path, file: Path, index: int, entry: Any, root: Path | Non
     if notes is not None and not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)):
         raise ParseError(str(file), f"{where}.notes", "a list of text lines", found(notes))
     _check_params(file, f"{where}.params", entry.get("params") or {})
-    path = inside(directory, file, f"{where}.file", entry.get("file"), folder_ok=True, root=root)
-    sidecars = tuple(inside(directory, file, f"{where}.{key}", entry[key], root=root)
+    path = inside(directory, file, f"{where}.file", entry.get("file"), folder_ok=True)
+    sidecars = tuple(inside(directory, file, f"{where}.{key}", entry[key])
                      for key in SIDECAR_KEYS if entry.get(key) is not None)
     return Entry(path, entry, sidecars)
 
@@ -162,17 +145,15 @@ def _check_params(file: Path, where: str, params: dict[str, Any]) -> None:
         raise ParseError(str(file), f"{where}.tags", "a list of text tags", found(tags))
 
 
-def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool = False,
-           root: Path | None = None) -> Path:
+def inside(directory: Path, file: Path, where: str, name: Any, folder_ok: bool = False) -> Path:
     """``directory / name`` if it is an existing file inside ``directory`` once symlinks are
-    resolved (or, with ``folder_ok``, a sub-folder that is not a run folder); else a ParseError.
-    ``root``: ``directory`` resolved already (else resolved here)."""
+    resolved (or, with ``folder_ok``, a sub-folder that is not a run folder); else a ParseError."""
     expected = "the name of a file inside the run folder" + (" (or of an Explorer sub-folder)" * folder_ok)
     if not isinstance(name, str) or not name.strip():
         raise ParseError(str(file), where, expected, found(name))
     path = directory / name
     try:
-        real, root = path.resolve(strict=True), root or directory.resolve(strict=True)
+        real, root = path.resolve(strict=True), directory.resolve(strict=True)
     except (OSError, RuntimeError, ValueError) as exc:  # missing, a symlink loop, a NUL byte
         reason = getattr(exc, "strerror", None) or type(exc).__name__
         raise ParseError(str(file), where, expected, f"{name!r} ({str(reason).lower()})") from None
@@ -194,19 +175,11 @@ def entry_for(path: Path) -> Entry | None:
     name = path.name
     if name == MANIFEST:
         return None
-    folder = os.path.dirname(str(path)) or "."
-    checked = _CHECKED.get()
-    known = None if checked is None else checked.get((folder, name))
-    if known is not None:
-        return known
-    profiles = _profiles(folder) or []
+    profiles = _profiles(os.path.dirname(str(path)) or ".") or []
     index = next((i for i, e in enumerate(profiles) if isinstance(e, dict) and e.get("file") == name), None)
     if index is None:
         return None
-    entry = _entry(path.parent, path.parent / MANIFEST, index, profiles[index])  # a bad one raises each time
-    if checked is not None:
-        checked[(folder, name)] = entry
-    return entry
+    return _entry(path.parent, path.parent / MANIFEST, index, profiles[index])  # a bad one raises each time
 
 
 def apply_entry(profile: Profile, entry: Entry) -> None:
