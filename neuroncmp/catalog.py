@@ -530,8 +530,6 @@ _SUFFIX_UNITS = (("_percent", u.FRACTION, u.FRACTION), ("_time_ns", u.SECOND, "n
                  ("_steps_per_second", u.STEP_RATE, u.STEP_RATE))
 
 
-
-
 # Canonical device-memory usage types (the ingest maps every label it meets onto one of these; a
 # test keeps the two in step). Each is compared as ``memory.<type>``.
 MEMORY_TYPES = ("generic", "tensor_instructions", "scalar_instructions", "gpsimd_instructions",

@@ -56,7 +56,6 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
 
-
 class LinearFit(NamedTuple):
     """``y = intercept + slope * x`` by ordinary least squares, with R^2 and residuals (y - fit)."""
 

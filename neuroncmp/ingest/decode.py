@@ -163,37 +163,26 @@ def documents(text: str, path: str) -> list[tuple[int, Any]]:
     """Every JSON document in ``text`` with the line it starts on: one, or several one after
     another (two ``view`` outputs saved in one log). Every object goes through the hook (first
     value of a repeated key kept, members counted against the limit, one count for all the
-    documents), every integer through ``units.plain_number``; an error names the line and column in the whole
-    text."""
+    documents), every integer through ``units.plain_number``; an error names the line and column
+    in the whole text."""
     _check_depth(text, path)
-    start = skip_space(text, 0)
-    try:  # one document, decoded in one call
-        return [(text.count("\n", 0, start) + 1, _decoder(path).decode(text))]
-    except json.JSONDecodeError as exc:
-        if exc.msg != "Extra data":
+    decoder = _decoder(path)
+    found: list[tuple[int, Any]] = []
+    index = skip_space(text, 0)
+    while not found or index < len(text):
+        try:
+            value, end = decoder.raw_decode(text, index)
+        except json.JSONDecodeError as exc:
             raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON", exc.msg) from None
-    except RecursionError:
-        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
-    return _several(text, path, start)
+        except RecursionError:
+            raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+        found.append((text.count("\n", 0, index) + 1, value))
+        index = skip_space(text, end)
+    return found
 
 
 def _decoder(path: str) -> json.JSONDecoder:
     return json.JSONDecoder(object_pairs_hook=_objects(path, [0]), parse_int=plain_number)
-
-
-def _several(text: str, path: str, index: int) -> list[tuple[int, Any]]:
-    """Documents one after another, each with its first line (a fresh count of values)."""
-    decoder = _decoder(path)
-    found: list[tuple[int, Any]] = []
-    while index < len(text):
-        try:
-            value, end = decoder.raw_decode(text, index)
-        except json.JSONDecodeError as exc:
-            raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON",
-                             exc.msg) from None
-        found.append((text.count("\n", 0, index) + 1, value))
-        index = skip_space(text, end)
-    return found
 
 
 def sections(text: str, path: str, keep: frozenset[str], index: int = 0,

@@ -108,7 +108,8 @@ def parse(text: str, path: str) -> list[Profile]:
                                                                   "Warning")}
     profiles = []
     for index, row in enumerate(summary):
-        core, pcore = _core(row, path, f"table Summary, row {index}"), _pcore(row, path, index)
+        where = f"table Summary, row {index}"
+        core, pcore = _core(row, path, where), _core(row, path, where, (_PCORE,))
         profile = _profile(row, metadata, schema, path, f"Summary row {index}",
                            _name(directory, len(summary), core, pcore))
         _throttle(tables["ThrottleSummary"], core, schema, path, profile)
@@ -128,14 +129,10 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _pcore(row: dict[str, Any], path: str, index: int) -> int | None:
-    value = row.get(_PCORE)
-    return None if value is None else shapes.index(value, path, f"table Summary, row {index}, {_PCORE}")
-
-
-def _core(row: dict[str, Any], path: str, where: str) -> int | None:
-    """The row's NeuronCore index (``neuroncore_idx`` or ``nc_idx``), checked; None if absent."""
-    column = next((c for c in _CORE_COLUMNS if row.get(c) is not None), None)
+def _core(row: dict[str, Any], path: str, where: str, columns: tuple[str, ...] = _CORE_COLUMNS) -> int | None:
+    """The row's NeuronCore index (``neuroncore_idx`` or ``nc_idx``; or of ``columns``: the physical
+    core's), checked; None if absent."""
+    column = next((c for c in columns if row.get(c) is not None), None)
     return None if column is None else shapes.index(row[column], path, f"{where}, {column}")
 
 

@@ -83,9 +83,5 @@ def profile_from_mapping(block: dict[str, Any], path: str, key: str, name: str,
     return profile
 
 
-def sniff(head: str) -> bool:
-    return head_is_json_object(head)
-
-
 PARSER = Parser(NAME, "neuron-profile / neuron-explorer summary-json ({\"n_<id>\": {...}} or flat)",
-                (".json",), sniff, parse, signature="a JSON object ({...})")
+                (".json",), head_is_json_object, parse, signature="a JSON object ({...})")
