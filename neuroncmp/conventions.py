@@ -62,15 +62,9 @@ CONVENTIONS = (
                  _trainer_ran(split), (f"{split}_runtime",)) for split in ("train", "eval")),
 )
 
-# Every value a convention covers: a profile with none of them needs no rule tried.
-COVERED = frozenset(name for convention in CONVENTIONS for name in convention.names)
-
 
 def unavailable(numbers: Mapping[str, float]) -> dict[str, str]:
-    """Each of ``numbers`` that is 0 by convention, with why (empty, the usual case, without a rule
-    tried when no covered value is 0)."""
-    if not any(numbers.get(name) == 0 for name in COVERED):
-        return {}
+    """Each of ``numbers`` that is 0 by convention, with why."""
     found: dict[str, str] = {}
     for convention in CONVENTIONS:
         if convention.holds(numbers):

@@ -53,9 +53,6 @@ class OpTable(NamedTuple):
     def work(self) -> tuple[Op, ...]:
         return tuple(op for op in self.ops if not op.wait)
 
-    def waits(self) -> tuple[Op, ...]:
-        return tuple(op for op in self.ops if op.wait)
-
     def by_key(self) -> dict[str, Op]:
         return {op.key: op for op in self.ops}
 
