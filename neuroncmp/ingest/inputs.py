@@ -34,8 +34,7 @@ SIDECAR_ENDINGS = (".memory.md", ".all_results.json", ".train_results.json")
 
 class InputSet:
     """The files (and folders) to load, in order, each with the sidecars to join to it, and
-    notes saying what was joined, merged or left out. (A plain class: a dataclass costs a
-    millisecond of every cold start to build.)"""
+    notes saying what was joined, merged or left out."""
 
     def __init__(self) -> None:
         self.paths: list[Path] = []

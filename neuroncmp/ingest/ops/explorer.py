@@ -26,13 +26,12 @@ from ..formats.explorer_parquet import _pyarrow_parquet, table_files
 from . import checks, union
 from . import columns as columns_
 from .intervals import union_length
-from .table import NONE, WAIT_OPCODES, Graph, Op, OpTable, nested_parent
+from .table import NONE, WAIT_OPCODES, WAITS_APART, Graph, Op, OpTable, nested_parent
 
 _NS = 1e-9
 _KEY = {"hlo": "hlo_name", "layer": "layer", "kernel": "nki_source_location"}
 _OPTIONAL = ("hbm_read_bytes", "hbm_write_bytes", "raw_flops")
 _BATCH = 1 << 20  # rows per batch read: bounds memory to about 100 MB of columns
-_WAITS_APART = "semaphore waits (EVENT_SEMAPHORE) are left out: they span the wait, not work"
 
 
 def has_tables(directory: Path) -> bool:
@@ -72,7 +71,7 @@ def _from_instructions(files: list[Path], directory: Path, level: str) -> OpTabl
     has_flops = "raw_flops" in present
     ops = [Op(name, count, covered * _NS, summed * _NS, flops if has_flops else None, moved, wait)
            for name, count, covered, summed, flops, moved, wait in totals.rows()]
-    notes: tuple[str, ...] = () if level == "opcode" else (_WAITS_APART,)
+    notes: tuple[str, ...] = () if level == "opcode" else (WAITS_APART,)
     if level == "layer":
         keys = {op.key for op in ops}
         ops = [op._replace(parent=nested_parent(op.key, keys)) for op in ops]

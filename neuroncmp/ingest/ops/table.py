@@ -18,6 +18,7 @@ LEVEL_NAMES = {"opcode": "engine x opcode", "hlo": "HLO op", "layer": "layer", "
 # An engine waiting on a semaphore: the instruction spans the wait (up to the whole kernel on
 # an idle engine), so it is shown apart from work and never counted as the op's time.
 WAIT_OPCODES = frozenset({"EVENT_SEMAPHORE"})
+WAITS_APART = "semaphore waits (EVENT_SEMAPHORE) are left out: they span the wait, not work"  # a table's note
 NONE = "(none)"  # instructions the source ties to no HLO op / layer / source line
 
 

@@ -19,7 +19,7 @@ from .. import shapes
 from ..decode import read_text, sections
 from . import checks
 from .intervals import union_length
-from .table import NONE, WAIT_OPCODES, Graph, Op, OpTable, nested_parent
+from .table import NONE, WAIT_OPCODES, WAITS_APART, Graph, Op, OpTable, nested_parent
 
 _SECTIONS = frozenset({"instruction", "layer_summary", "neff_header"})
 _NS = 1e-9
@@ -102,7 +102,7 @@ def _opcodes(rows: list[Row], kept: dict[str, Any], path: str) -> tuple[list[Op]
 
 
 def _hlo(rows: list[Row], kept: dict[str, Any], path: str) -> tuple[list[Op], list[str]]:
-    return _grouped(_work(rows), lambda row: [str(row.get("hlo_name") or NONE)]), [_WAITS_APART]
+    return _grouped(_work(rows), lambda row: [str(row.get("hlo_name") or NONE)]), [WAITS_APART]
 
 
 def _layer_path(row: Row) -> str:
@@ -131,7 +131,7 @@ def _layers(rows: list[Row], kept: dict[str, Any], path: str) -> tuple[list[Op],
     flops = _layer_flops(kept, path)
     ops = _grouped(_work(rows), lambda row: _with_ancestors(_layer_path(row)), flops=flops)
     keys = {op.key for op in ops}
-    return [op._replace(parent=nested_parent(op.key, keys)) for op in ops], [_WAITS_APART, _NESTED]
+    return [op._replace(parent=nested_parent(op.key, keys)) for op in ops], [WAITS_APART, _NESTED]
 
 
 def _kernel(rows: list[Row], kept: dict[str, Any], path: str) -> tuple[list[Op], list[str]]:
@@ -140,6 +140,5 @@ def _kernel(rows: list[Row], kept: dict[str, Any], path: str) -> tuple[list[Op],
 
 _NO_SOURCE_LINES = ("the view JSON ties no instruction to an NKI source line (Explorer's Instruction table "
                     "does, in nki_source_location)")
-_WAITS_APART = "semaphore waits (EVENT_SEMAPHORE) are left out: they span the wait, not work"
 _NESTED = "layers nest: a layer's time includes its sub-layers' and is never added to them"
 _LEVELS = {"opcode": _opcodes, "hlo": _hlo, "layer": _layers, "kernel": _kernel}
