@@ -1,6 +1,5 @@
 """The comparison's rules, one cell at a time (``cell``), and what a row shares while it is built
-(``RowContext`` for the whole comparison, ``Facts`` for one row, ``Scale`` for its baseline in one
-basis)."""
+(``RowContext`` for the whole comparison, ``Facts`` for one row)."""
 
 from __future__ import annotations
 
@@ -50,13 +49,6 @@ class RowContext(NamedTuple):
     unscored: frozenset[int]     # sides whose memory is not scored: another batch size, an unlike memory table
 
 
-class Scale(NamedTuple):
-    """The baseline of one row in one basis (per step or per sample)."""
-
-    values: list[Any]     # the baseline's captures
-    central: Any          # their median, or the one value
-
-
 class Facts(NamedTuple):
     """What every cell of one row shares, worked out once per row (not once per variant): the
     metric, its band, the baseline in each basis, and which rules of the verdict apply."""
@@ -64,8 +56,8 @@ class Facts(NamedTuple):
     name: str
     spec: MetricSpec
     band: Band
-    step: Scale
-    sample: Scale | None  # extensive metrics with a known baseline batch size
+    step: list[Any]           # the baseline's captures
+    sample: list[Any] | None  # per sample: extensive metrics with a known baseline batch size
     spread: tuple[float, float] | None
     doubt: str | None      # why the baseline's value cannot be trusted
     eval_pass: bool        # an eval-pass timing: not scored against an eval set of another size
@@ -77,11 +69,10 @@ def cell(facts: Facts, shared: RowContext, index: int) -> Cell:
     side = shared.sides[index]
     values = [metric.value for capture in shared.captures[index] if (metric := capture.get(name)) is not None]
     doubt = facts.doubt or shared.suspects[index].get(name)
-    step = delta_of(spec, band, STEP, base.values, base.central, values)
+    step = delta_of(spec, band, STEP, base, values)
     sample = None
     if facts.sample is not None and side.batch_size:
-        sample = delta_of(spec, band, SAMPLE, facts.sample.values, facts.sample.central,
-                        per_sample_all(values, side.batch_size))
+        sample = delta_of(spec, band, SAMPLE, facts.sample, per_sample_all(values, side.batch_size))
         if shared.step_context:
             step = _marked(step, CONTEXT)
     if doubt is not None:
@@ -90,7 +81,7 @@ def cell(facts: Facts, shared: RowContext, index: int) -> Cell:
         step = _marked(step, CONTEXT)
     elif facts.grows and index in shared.unscored:  # a caption or warning says why; neutral stays neutral
         step = _marked(step, CONTEXT, (NEUTRAL, *SAID))
-    return Cell(side.label, step, sample, len(base.values), len(values), facts.spread, spread_of(values), doubt)
+    return Cell(side.label, step, sample, len(base), len(values), facts.spread, spread_of(values), doubt)
 
 
 def batches_differ(baseline: Side, side: Side) -> bool:
@@ -124,8 +115,8 @@ def central_of(values: list[Any]) -> Any:
     return texts.pop() if len(texts) == 1 else "mixed: " + ", ".join(sorted(texts))
 
 
-def delta_of(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], b: Any, var: list[Any]) -> Delta:
-    v = central_of(var)
+def delta_of(spec: MetricSpec, band: Band, basis: ShownBasis, base: list[Any], var: list[Any]) -> Delta:
+    b, v = central_of(base), central_of(var)
     if b is None or v is None:
         verdict: Verdict = ABSENT if b is None and v is None else ADDED if b is None else REMOVED
         return Delta(basis, b, v, None, None, None, None, verdict)

@@ -33,10 +33,8 @@ from .cell_rules import (
     Captures,
     Facts,
     RowContext,
-    Scale,
     batches_differ,
     cell,
-    central_of,
     spread_of,
     withheld,
 )
@@ -128,8 +126,7 @@ def _row(name: str, shared: RowContext) -> Row:
 def _facts(name: str, spec: MetricSpec, band: Band, step: list[Any], shared: RowContext) -> Facts:
     batch = shared.sides[0].batch_size
     sample = per_sample_all(step, batch) if spec.extensive and batch else None
-    return Facts(name, spec, band, Scale(step, central_of(step)),
-                 Scale(sample, central_of(sample)) if sample is not None else None,
+    return Facts(name, spec, band, step, sample,
                  spread_of(step), shared.suspects[0].get(name), name in EVAL_PASS_METRICS,
                  spec.group in GROWS_WITH_BATCH)
 
