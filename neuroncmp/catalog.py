@@ -110,6 +110,7 @@ class MetricSpec(NamedTuple):
 # Other tool versions' names of a catalogued metric (Neuron Explorer's), read as the catalog's.
 _ALIASES = {"profiler_version": ("explorer_version",), "nc_idx": ("neuroncore_idx",),
             "nd_idx": ("neuron_device_idx",), "lnc_config": ("logical_neuroncore_config",)}
+_CANONICAL = {alias: name for name, aliases in _ALIASES.items() for alias in aliases}
 # Counts that name a place or a configuration: their kind is "index" (whole numbers, validated so).
 _INDEXES = frozenset({"nc_idx", "nd_idx", "lnc_config", "num_physical_cores", "neuroncore_per_device_count",
                       "neuron_device_count"})
@@ -488,11 +489,6 @@ def catalog() -> dict[str, MetricSpec]:
     return {spec.name: spec for spec in specs}
 
 
-@lru_cache(maxsize=1)
-def _aliases() -> dict[str, str]:
-    return {alias: spec.name for spec in catalog().values() for alias in spec.aliases}
-
-
 # Per-core keys: the core index sits inside the name (formats.md 2). Order matters: first match.
 # Each pattern matches in one pass (one ``.*`` at most, or a lookahead from the start): names
 # come from input files and can be a megabyte long.
@@ -554,7 +550,7 @@ def listing(glob: str = "*") -> list[MetricSpec]:
 
 def canonical_name(name: str) -> str:
     """The catalog's name for ``name`` (aliases resolved)."""
-    return _aliases().get(name, name)
+    return _CANONICAL.get(name, name)
 
 
 @lru_cache(maxsize=4096)

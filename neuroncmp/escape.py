@@ -37,15 +37,8 @@ def text(value: object) -> str:
         return string
     from unicodedata import category
 
-    return "".join(_escape_char(ch) if not ch.isprintable() and category(ch) in _ACTIVE else ch
-                   for ch in string)
-
-
-def _escape_char(ch: str) -> str:
-    code = ord(ch)
-    if ch in "\n\r\t":
-        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch]
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return "".join(ch.encode("unicode_escape").decode("ascii") if not ch.isprintable() and category(ch) in _ACTIVE
+                   else ch for ch in string)
 
 
 def quote(path: object) -> str:
