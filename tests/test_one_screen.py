@@ -115,3 +115,21 @@ def test_the_rows_under_the_headline_are_the_changed_rows_it_does_not_show():
     assert (on_headline, rows, hidden) == (8, 76, 61)
     assert (shown, changed, unchanged) == (len(names), rows - on_headline, hidden)
     assert "per-step lines left out" not in " ".join(brief)  # there are none: one basis
+
+
+
+def test_a_row_that_fits_is_shown_when_each_variant_has_a_table_of_its_own():
+    # Three Trainer files read alone, at 40 columns: too narrow for one table, so b32-cc-optim and b48
+    # each get a table beside b16. The headline, warnings and footer take 53 lines; the largest change,
+    # trainer_step_time per sample, 3 lines in each table (its name on two, the change under the
+    # value): 59, within the screen's 60. The count of what the screen holds once said 54 for the 53
+    # and left the row out.
+    import neuroncmp
+    from neuroncmp.commands.diff import DiffOptions, diff_report
+    from neuroncmp.render import registry
+
+    profiles = [neuroncmp.load(RUN / f"{name}.all_results.json")[0] for name in ("b16", "b32-cc-optim", "b48")]
+    text = registry.by_name("term").render("diff", diff_report(profiles, DiffOptions(brief=True)), 40)
+    lines = text.splitlines()
+    assert len(lines) <= 60
+    assert sum(line.startswith("trainer_step_time/") for line in lines) == 2

@@ -176,15 +176,16 @@ class Indented(Wrapped):
 
 
 def height(renderables: Sequence[RenderableType], width: int) -> int:
-    """The lines paragraphs and blank lines take at ``width``, without drawing them."""
+    """The lines paragraphs and lines of text (a blank one, a table's row laid out to fit) take at
+    ``width``, without drawing them."""
     total = 0
     for item in renderables:
         if isinstance(item, Wrapped):
             total += item.height(width)
-        elif isinstance(item, Text) and not item.plain:
+        elif isinstance(item, Text) and "\n" not in item.plain:
             total += 1
         else:
-            raise TypeError(f"height: a {type(item).__name__} is no paragraph")
+            raise TypeError(f"height: a {type(item).__name__} is no paragraph or line")
     return total
 
 

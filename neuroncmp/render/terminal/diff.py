@@ -291,13 +291,7 @@ class Body:
 
     def lines(self) -> int:
         """The lines ``draw`` writes."""
-        found = sum(len(wrapped(self.labels.say(text), self.width)) for text in warning_texts(self.comparison))
-        out = 0
-        for index, plan in enumerate(self.plans):
-            out += 2 + sum(plan.height(kind, cells, self.width) for kind, cells in self.headline)
-            out += 1 + sum(plan.height(kind, cells, self.width) for kind, cells in self.rows) if self.rows else 0
-            out += (index > 0) + len(wrapped(self._title(index), self.width)) if len(self.plans) > 1 else 0
-        return out + (found + (1 if len(self.plans) > 1 or self.rows else 0) + (not self.rows) if found else 0)
+        return height(self.draw(), self.width)
 
 
 def footer(report: DiffReport, summary: bool, labels: Labels) -> list[RenderableType]:
