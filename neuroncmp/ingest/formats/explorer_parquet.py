@@ -82,13 +82,10 @@ def read_rows(directory: Path, table: str) -> list[dict[str, Any]] | None:
         except Exception as exc:  # pyarrow raises many types for a corrupt file: summarised
             if isinstance(exc, LimitError):
                 raise
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             raise ParseError(str(file), f"table {table}", "a readable Parquet file",
-                             f"{type(exc).__name__}: {_first_line(exc)}") from None
+                             f"{type(exc).__name__}: {clip(first, 100)}") from None
     return rows
-
-
-def _first_line(exc: Exception) -> str:
-    return clip(str(exc).strip().splitlines()[0] if str(exc).strip() else "", 100)
 
 
 def parse(text: str, path: str) -> list[Profile]:
@@ -102,7 +99,8 @@ def parse(text: str, path: str) -> list[Profile]:
     if not summary:
         raise ParseError(path, "table Summary", "at least one row", "an empty table")
     metadata = _metadata(read_rows(directory, "Metadata") or [])
-    schema = Schema(_text(metadata.get("profile_schema_version")),
+    version = metadata.get("profile_schema_version")
+    schema = Schema(None if version is None else str(version),
                     explorer_schema.declared_fields(read_rows(directory, "SchemaFields") or []))
     tables = {name: read_rows(directory, name) or [] for name in ("ThrottleSummary", "HbmUsageSummaryByType",
                                                                   "Warning")}
@@ -123,10 +121,6 @@ def _name(directory: Path, rows: int, core: int | None, pcore: int | None) -> st
     if rows == 1:
         return directory.name.split("@")[0]
     return f"{directory.name}-nc{core}" + (f"-pc{pcore}" if pcore is not None else "")
-
-
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
 
 
 def _core(row: dict[str, Any], path: str, where: str, columns: tuple[str, ...] = _CORE_COLUMNS) -> int | None:

@@ -34,11 +34,6 @@ def split_line(line: str) -> tuple[str, str] | None:
     return (match.group(), value) if value else None
 
 
-def _raw_value(text: str) -> int | float | str:
-    parsed = number(text)
-    return text if parsed is None else parsed
-
-
 def parse(text: str, path: str) -> list[Profile]:
     label, params = params_from_name(Path(path).stem, "file name")
     profile = Profile(Source(path, NAME), label, params)
@@ -50,7 +45,8 @@ def parse(text: str, path: str) -> list[Profile]:
             profile.skipped.append(Skipped(f"line {line_number}", line.strip()[:80], "not 'key value'"))
             continue
         where = f"line {line_number}"
-        add_metric(profile, raw_metric(path, where, pair[0], _raw_value(pair[1])), where)
+        value = number(pair[1])
+        add_metric(profile, raw_metric(path, where, pair[0], pair[1] if value is None else value), where)
     if not profile.metrics:
         raise ParseError(path, "whole file", "'key value' lines of summary-text", "none")
     return [profile]
