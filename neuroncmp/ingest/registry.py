@@ -50,13 +50,6 @@ def for_directory(path: Path) -> Parser:
         "(Summary.parquet)")
 
 
-@lru_cache(maxsize=64)
-def _sniff_order(suffix: str) -> tuple[Parser, ...]:
-    """The file parsers, those claiming ``suffix`` first (computed once per suffix)."""
-    files = [parser for parser in parsers() if not parser.reads_directory]
-    return tuple(sorted(files, key=lambda parser: suffix not in parser.suffixes))
-
-
 def for_text(path: Path, head: str, tail: str = "") -> Parser:
     """The parser for a file: suffix candidates first (sniffed), then every parser's sniff; then
     the same on the file's ``tail`` (a log ends with what a run printed last: its metrics).
@@ -64,7 +57,8 @@ def for_text(path: Path, head: str, tail: str = "") -> Parser:
     Content decides: a file no format's sniff claims is refused with what each one looked for,
     never handed to the parser its suffix suggests (whose error would be about another format).
     """
-    order = _sniff_order(path.suffix.lower())
+    suffix = path.suffix.lower()
+    order = sorted((p for p in parsers() if not p.reads_directory), key=lambda p: suffix not in p.suffixes)
     for text in (head, tail) if tail else (head,):
         for parser in order:
             if parser.sniff(text):
