@@ -141,11 +141,7 @@ def pick_scale(value: float, unit: str) -> tuple[float, str]:
     scales = _SCALES.get(unit)
     if not scales:
         return 1.0, _SUFFIX.get(unit, "")
-    chosen = scales[0]
-    for factor, label in scales:
-        if abs(value) >= factor:
-            chosen = (factor, label)
-    return chosen
+    return next((scale for scale in reversed(scales) if abs(value) >= scale[0]), scales[0])  # the largest reached
 
 
 def significant(number: float, digits: int = 4) -> str:
