@@ -301,3 +301,39 @@ def test_many_series_at_once_find_what_each_finds_alone():
         z, p = _plain_scan(values, MIN_SIZE)
         assert shift.z == pytest.approx(z, rel=1e-12)
         assert shift.p_value == pytest.approx(p, rel=1e-9)
+
+
+def test_scans_asked_below_a_level_give_every_result_below_it_unchanged():
+    """Asked only for p-values below a level (what the detector tests against), the scans skip a
+    segment whose p-value cannot be below it and window lengths too weak to reach it; every
+    split and window below the level is the one the full scan gives, with its Z and p. Segments
+    of 10 to 3,000 runs, with steps, windows that came back, ties and noise alone."""
+    from neuroncmp.analysis.rank_scan import scan_many, scan_windows_many
+
+    rng = random.Random(8)
+    segments = []
+    for n in range(160):
+        length = rng.choice([10, 16, 31, 80, 300, 1200, 3000])
+        values = [rng.gauss(0, 1) for _ in range(length)]
+        start = rng.randrange(length)
+        for i in range(start, min(length, start + rng.choice([length, 6, 40, 240]))):
+            values[i] += rng.choice([0, 0, 1, 3])
+        segments.append([round(v, 1) for v in values] if n % 5 == 0 else values)
+    for level in (0.0025, 0.005):
+        for scanned in (lambda below: scan_many(segments, MIN_SIZE, below),
+                        lambda below: scan_windows_many(segments, MIN_SIZE, below=below)):
+            every, asked = scanned(1.0), scanned(level)
+            strong = [found if found is not None and found[-1] < level else None for found in every]
+            assert [found if found is not None and found[-1] < level else None for found in asked] == strong
+            assert sum(found is not None for found in strong) >= 30  # significant ones were compared
+            assert sum(found is None for found in asked) > sum(found is None for found in every)  # some skipped
+
+
+@pytest.mark.parametrize("k", [10, 11, 30, 300, 12500])
+def test_the_p_value_floor_is_never_above_the_p_value(k):
+    """``p_floor`` lets a scan skip a segment whose p-value cannot be below a level: it must never
+    exceed ``p_value`` (checked on a grid of |Z| from 0 to 8)."""
+    from neuroncmp.analysis.rank_scan import p_floor
+
+    b = [i / 20 for i in range(161)]
+    assert all(p_floor([z], k, MIN_SIZE)[0] <= p_value(z, k, MIN_SIZE) for z in b)

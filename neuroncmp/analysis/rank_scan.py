@@ -12,6 +12,7 @@ discrete time, capped by Bonferroni. Formulas: docs/shifts.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from math import erf, pi, sqrt
 from typing import Any, TypeVar
 
@@ -36,24 +37,26 @@ def scan(segment: Sequence[float], min_size: int) -> Split | None:
     return scan_many([segment], min_size)[0]
 
 
-def scan_many(segments: Sequence[Sequence[float]], min_size: int) -> list[Split | None]:
+def scan_many(segments: Sequence[Sequence[float]], min_size: int, below: float = 1.0) -> list[Split | None]:
     """The rank scan of each segment: (t, Z_t, p) at the largest ``|Z_t|``, ``t`` points before the
     split, ``Z_t = S_t / sqrt(t (k-t) / (k (k-1)) * sum c_i^2)`` with ``S_t = c_1 + ... + c_t`` (the
     standardized Mann-Whitney rank sum), ``t`` from ``min_size`` to ``k - min_size``; None for a
-    segment shorter than ``2 * min_size`` or constant."""
-    return _by_length(segments, 2 * min_size, lambda stacked: _scan(stacked, min_size))
+    segment shorter than ``2 * min_size`` or constant, and, with ``below``, for one whose p-value
+    cannot be below it (``p_floor``: its p-value is not computed)."""
+    return _by_length(segments, 2 * min_size, lambda stacked: _scan(stacked, min_size, below))
 
 
 def scan_windows_many(segments: Sequence[Sequence[float]], min_size: int,
-                      widest: int = WIDEST) -> list[Window | None]:
+                      widest: int = WIDEST, below: float = 1.0) -> list[Window | None]:
     """The window scan of each segment: (i, j, Z, p) for the window ``[i, j)`` whose ranks differ
     most from the rest, ``Z = (S_j - S_i) / sqrt(L (k-L) / (k (k-1)) * sum c_i^2)``, ``L = j - i``
     from ``min_size`` to ``widest``, at least ``min_size`` points outside on each side.
 
     This is circular binary segmentation's statistic: it finds a level that came back (a
-    regression fixed later), which a single split can miss.
+    regression fixed later), which a single split can miss. With ``below``, a segment whose window
+    cannot have a p-value below it may give None (the scan skips the windows too weak to).
     """
-    return _by_length(segments, 3 * min_size, lambda stacked: _windows(stacked, min_size, widest))
+    return _by_length(segments, 3 * min_size, lambda stacked: _windows(stacked, min_size, widest, below))
 
 
 def _by_length(segments: Sequence[Sequence[float]], shortest: int,
@@ -73,7 +76,7 @@ def _by_length(segments: Sequence[Sequence[float]], shortest: int,
     return found
 
 
-def _scan(stacked: Array, min_size: int) -> list[Split | None]:
+def _scan(stacked: Array, min_size: int, below: float) -> list[Split | None]:
     rows, k = stacked.shape
     centred = centred_ranks(stacked)
     total = np.cumsum(centred * centred, axis=1)[:, -1]
@@ -84,16 +87,20 @@ def _scan(stacked: Array, min_size: int) -> list[Split | None]:
     best = np.argmax(np.abs(z), axis=1)  # the first of equal |Z|, as a scan left to right keeps
     best_z = z[np.arange(rows), best]
     found = (total > 0) & (best_z != 0)
+    if below < 1:
+        found[found] = p_floor(np.abs(best_z[found]), k, min_size) < below
     p = np.ones(rows)
     p[found] = p_value(np.abs(best_z[found]), k, min_size)
     return [(int(steps[t]), float(zv), float(pv)) if ok else None
             for t, zv, pv, ok in zip(best.tolist(), best_z.tolist(), p.tolist(), found.tolist(), strict=True)]
 
 
-def _windows(stacked: Array, min_size: int, widest: int) -> list[Window | None]:
+def _windows(stacked: Array, min_size: int, widest: int, below: float) -> list[Window | None]:
     """The window scan of the rows, one window length at a time: each length's largest and smallest
     window sum per row, kept where its ``|Z|`` beats the best so far (the first of equal ones, as a
-    scan over growing lengths and then positions keeps)."""
+    scan over growing lengths and then positions keeps). The lengths go in groups of similar ones
+    (``_groups``), each scanned only in the rows where a bound on its ``|Z|`` (``_bound``) reaches
+    both the best so far and the weakest ``|Z|`` whose p-value can be below ``below``."""
     rows, k = stacked.shape
     centred = centred_ranks(stacked)
     total = np.cumsum(centred * centred, axis=1)[:, -1]
@@ -101,17 +108,26 @@ def _windows(stacked: Array, min_size: int, widest: int) -> list[Window | None]:
     inner = prefix[:, min_size:k - min_size + 1]  # S_i for i = m .. k-m
     n = inner.shape[1]
     best_z, start, width_of = np.zeros(rows), np.zeros(rows, dtype=int), np.zeros(rows, dtype=int)
-    for width in range(min_size, min(widest, k - 2 * min_size) + 1):
-        sums = inner[:, width:] - inner[:, :n - width]
-        high, low = sums.max(axis=1), sums.min(axis=1)
-        top = np.where(high >= -low, high, low)
-        with np.errstate(divide="ignore", invalid="ignore"):  # a constant row (total 0) is None below
-            z = top * np.sqrt(k * (k - 1) / (width * (k - width) * total))
-        better = np.abs(z) > np.abs(best_z)
-        best_z = np.where(better, z, best_z)
-        width_of[better] = width
-        start[better] = min_size + np.argmax(sums[better] == top[better, None], axis=1)
-    found = (total > 0) & (width_of > 0)
+    at_least = _weakest(below, k, min_size, widest) if below < 1 else 0.0
+    groups = _groups(range(min_size, min(widest, k - 2 * min_size) + 1))
+    reach = _reach(inner, max((len(group) for group in groups), default=1))
+    with np.errstate(divide="ignore", invalid="ignore"):  # a constant row (total 0) is None below
+        scale = np.sqrt(k * (k - 1) / total)  # |Z| = |window sum| * scale / sqrt(L (k - L))
+        for group in groups:
+            bound = _bound(inner, reach, group[0], group[-1]) * scale * (1 + 1e-9) / sqrt(
+                min(group[0] * (k - group[0]), group[-1] * (k - group[-1])))
+            live = np.flatnonzero(bound >= np.maximum(np.abs(best_z), at_least))
+            sums_of, total_of = inner[live], total[live]
+            for width in group:
+                sums = sums_of[:, width:] - sums_of[:, :n - width]
+                high, low = sums.max(axis=1), sums.min(axis=1)
+                top = np.where(high >= -low, high, low)
+                z = top * np.sqrt(k * (k - 1) / (width * (k - width) * total_of))
+                better = np.abs(z) > np.abs(best_z[live])
+                best_z[live[better]] = z[better]
+                width_of[live[better]] = width
+                start[live[better]] = min_size + np.argmax(sums[better] == top[better, None], axis=1)
+    found = (total > 0) & (width_of > 0) & (np.abs(best_z) >= at_least)
     p = np.ones(rows)
     p[found] = window_p_value(np.abs(best_z[found]), k, min_size, widest)
     return [(s, s + w, zv, pv) if ok else None
@@ -119,10 +135,64 @@ def _windows(stacked: Array, min_size: int, widest: int) -> list[Window | None]:
                                         found.tolist(), strict=True)]
 
 
+@lru_cache(maxsize=4096)
+def _weakest(below: float, k: int, min_size: int, widest: int) -> float:
+    """A ``|Z|`` below which every window's p-value is at least ``below`` (``window_p_value`` falls as
+    ``|Z|`` grows), found by halving to within 0.01."""
+    low, high = 0.0, 64.0
+    while high - low > 0.01:
+        middle = (low + high) / 2
+        low, high = (middle, high) if window_p_value(middle, k, min_size, widest) >= below else (low, middle)
+    return low
+
+
+def _groups(widths: range) -> list[range]:
+    """The window lengths in groups whose longest is at most a third longer than its shortest (at
+    least 4 lengths each): the bound of a group is at most about ``sqrt(4/3)`` above its best."""
+    groups, first = [], widths.start
+    while first < widths.stop:
+        last = min(widths.stop, max(first + 4, first * 4 // 3 + 1))
+        groups.append(range(first, last))
+        first = last
+    return groups
+
+
+def _reach(inner: Array, longest: int) -> dict[int, tuple[Array, Array]]:
+    """For each power of two ``p`` up to ``longest``: the largest and smallest of ``inner[i:i+p]``
+    (cut at the row's end) for every ``i``."""
+    found = {1: (inner, inner)}
+    p = 1
+    while 2 * p <= longest:
+        high, low = (each.copy() for each in found[p])
+        np.maximum(found[p][0][:, :-p], found[p][0][:, p:], out=high[:, :-p])
+        np.minimum(found[p][1][:, :-p], found[p][1][:, p:], out=low[:, :-p])
+        p *= 2
+        found[p] = high, low
+    return found
+
+
+def _bound(inner: Array, reach: dict[int, tuple[Array, Array]], shortest: int, longest: int) -> Array:
+    """Each row's largest ``|S_j - S_i|`` over the windows ``[i, j)`` of ``shortest`` to ``longest``
+    (and perhaps some shorter ones: an upper bound of the group's window sums): the ends are two
+    spans of a power of two, the second ending at the longest (at the row's end for the last
+    starts, the ``fits`` first ones fitting the longest)."""
+    n = inner.shape[1]
+    count, fits = n - shortest, max(0, n - longest)
+    p = 1 << (longest - shortest + 1).bit_length() - 1
+    ends = []
+    for table in reach[p]:
+        far = np.concatenate([table[:, longest - p + 1:longest - p + 1 + fits],
+                              np.repeat(table[:, n - p:n - p + 1], count - fits, axis=1)], axis=1)
+        ends.append(far)
+    np.maximum(reach[p][0][:, shortest:], ends[0], out=ends[0])
+    np.minimum(reach[p][1][:, shortest:], ends[1], out=ends[1])
+    return np.maximum((ends[0] - inner[:, :count]).max(axis=1), (inner[:, :count] - ends[1]).max(axis=1))
+
+
 def centred_ranks(stacked: Array) -> Array:
     """Each row's mid-ranks (tied values share the mean of their ranks) minus their mean ``(k + 1) / 2``."""
     rows, k = stacked.shape
-    order = np.argsort(stacked, axis=1, kind="stable")
+    order = np.argsort(stacked, axis=1)  # tied values get one rank: their order does not matter
     ordered = np.take_along_axis(stacked, order, axis=1)
     starts = np.ones((rows, k), dtype=bool)
     starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
@@ -155,6 +225,22 @@ def p_value(b: Any, k: int, min_size: int) -> Any:
     crossings = density * (weights * nu(b[..., None] * np.sqrt(weights))).sum(axis=-1)
     found = np.minimum(np.minimum(1.0, (len(steps) + 1) * tail), tail + crossings)
     return float(found) if found.ndim == 0 else found
+
+
+def p_floor(b: Array, k: int, min_size: int) -> Array:
+    """A lower bound of ``p_value(b, k, min_size)`` (``b`` an array) at the cost of a few numbers a
+    segment: each term of Siegmund's sum at most as large as its largest (``nu`` falls as its
+    argument grows, which is largest at the first split); below a level only where ``p_value``
+    may be (the scan skips the rest: ``scan_many``'s ``below``)."""
+    b = np.asarray(b, dtype=float)
+    steps = np.arange(min_size, k - min_size)
+    if not len(steps):
+        return p_value(b, k, min_size)
+    tail = 2.0 * _upper_tail(b)
+    b = np.maximum(b, 1.0)
+    weights = k / (steps * (k - steps))
+    least = b * np.exp(-b * b / 2) / sqrt(2 * pi) * weights.sum() * nu(b * sqrt(weights.max()))
+    return np.minimum(np.minimum(1.0, (len(steps) + 1) * tail), tail + least) * (1 - 1e-9)
 
 
 def window_p_value(b: Any, k: int, min_size: int, widest: int = 10**9) -> Any:

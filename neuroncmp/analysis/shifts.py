@@ -122,11 +122,13 @@ def _prune(xs: list[Array], found: list[list[Split]], alpha: float, min_size: in
                 for i, splits in open_.items() for j in range(len(splits))]
         spans = [xs[i][bounds[j]:bounds[j + 2]] for i, j, bounds in jobs]
         retested: dict[int, list[Placed]] = {}
-        for (i, j, bounds), span, split in zip(jobs, spans, scan_many(spans, min_size), strict=True):
-            z, p = (split[1], split[2]) if split else (0.0, 1.0)
+        for (i, j, bounds), span, split in zip(jobs, spans, scan_many(spans, min_size, alpha), strict=True):
+            if split is None:  # no split holds: its place is never used
+                retested.setdefault(i, []).append((bounds[j + 1], 0.0, 1.0, bounds[j + 1], bounds[j + 1]))
+                continue
             placed = locate(span, bounds[j + 1] - bounds[j], min_size)
-            ok = p < alpha and _median(span[:placed.at]) != _median(span[placed.at:])
-            retested.setdefault(i, []).append((bounds[j] + placed.at, z, p if ok else 1.0,
+            ok = split[2] < alpha and _median(span[:placed.at]) != _median(span[placed.at:])
+            retested.setdefault(i, []).append((bounds[j] + placed.at, split[1], split[2] if ok else 1.0,
                                                bounds[j] + placed.first, bounds[j] + placed.last))
         for i, placed_splits in retested.items():
             weakest = max(range(len(placed_splits)), key=lambda j: placed_splits[j][2])
@@ -145,14 +147,14 @@ def _test(segments: list[Array], min_size: int, alpha: float) -> list[list[Split
     window (a level that came and went back), each at ``alpha / 2``; none when neither holds."""
     found: list[list[Split]] = [[] for _ in segments]
     unsplit = []
-    for index, (segment, split) in enumerate(zip(segments, scan_many(segments, min_size), strict=True)):
+    for index, (segment, split) in enumerate(zip(segments, scan_many(segments, min_size, alpha / 2), strict=True)):
         if split is not None and split[2] < alpha / 2:
             at = locate(segment, split[0], min_size).at
             if _median(segment[:at]) != _median(segment[at:]):  # ties: a lone odd value is no shift
                 found[index] = [(at, split[1], split[2])]
                 continue
         unsplit.append(index)
-    windows = scan_windows_many([segments[i] for i in unsplit], min_size)
+    windows = scan_windows_many([segments[i] for i in unsplit], min_size, below=alpha / 2)
     for index, window in zip(unsplit, windows, strict=True):
         if window is not None and window[3] < alpha / 2:
             start, end, z, p = window
