@@ -296,13 +296,24 @@ def value_set(profile: Profile) -> ValueSet:
     memory = _memory_metrics(profile)
     measured = {**profile.metrics, **memory, **profile.training}
     numbers = finite_numbers(measured)
+    unavailable, derived, missed = made_from(numbers, profile.batch_size, measured)
+    for name in unavailable:
+        del measured[name]
+    return ValueSet(memory, measured, derived, numbers, {**measured, **derived}, FrozenDict(unavailable), missed)
+
+
+def made_from(numbers: dict[str, float], batch_size: int | None,
+              read: Container[str] = ()) -> tuple[dict[str, str], dict[str, Metric], FrozenDict]:
+    """What the rules make of a profile's finite measured ``numbers`` (changed in place: each zero
+    by convention taken out, the batch size put in): the values not available (name -> why), the
+    derived metrics, and why each one that could not be made was not (``read``: the values read,
+    numbers or not). The store remakes its ruled values with it."""
     unavailable = conventions.unavailable(numbers)
     for name in unavailable:
-        del measured[name], numbers[name]
-    if profile.batch_size:
-        numbers["batch_size"] = profile.batch_size
-    derived, missed = _derived_metrics(numbers, unavailable, measured)
-    return ValueSet(memory, measured, derived, numbers, {**measured, **derived}, FrozenDict(unavailable), missed)
+        del numbers[name]
+    if batch_size:
+        numbers["batch_size"] = batch_size
+    return (unavailable, *_derived_metrics(numbers, unavailable, read))
 
 
 def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:

@@ -11,14 +11,13 @@ a derived value recomputed, a 0 by convention left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from ..catalog import derived_specs, lookup
+from ..catalog import derived_specs
 from ..conventions import CONVENTIONS
-from ..model import Metric, Profile, Source
+from ..model import made_from
 from .identity import SeriesKey
-from .scanned import Runs
 from .trends import SeriesValues
 
 RULED = frozenset({spec.name for spec in derived_specs()}
@@ -40,53 +39,60 @@ def needed(metrics: Iterable[str]) -> tuple[str, ...]:
 
 def rebuilt(read: Sequence[SeriesValues], metrics: Iterable[str]) -> list[SeriesValues]:
     """The series of ``metrics`` made from the series ``read`` (every value the value set reads, by
-    series; all over one scan's runs): each run's value set made once, from its stored values."""
-    import numpy as np
-
-    metrics = list(metrics)
+    series; all over one scan's runs): each run's values made once by the model's rules
+    (``model.made_from``) from its stored numbers, as ``model.value_set`` makes them of a profile
+    of those numbers: a derived value computed, a 0 by convention left out, any other as stored."""
     out = []
-    for key, (runs, by_run) in _by_run(read).items():
-        made: dict[str, tuple[list[int], list[float], list[str]]] = {name: ([], [], []) for name in metrics}
-        for place in sorted(by_run):
-            numbers, units = by_run[place]
-            values = _profile(numbers, units, runs.batch_sizes[place]).values.all
-            for name, (at, found, unit) in made.items():
-                metric = values.get(name)
-                if metric is not None and not isinstance(metric.value, str):
-                    at.append(place)
-                    found.append(float(metric.value))
-                    unit.append(metric.unit)
-        out += [SeriesValues(name, key, unit[-1], runs, np.array(at, dtype=np.int64), np.array(found))
-                for name, (at, found, unit) in made.items() if at]
+    for key, series in _by_key(read).items():
+        out += _remade(key, series, {name: j for j, name in enumerate(metrics)})
     return out
 
 
-Stored = tuple[dict[str, float], dict[str, str]]  # a run's stored values and their units, by metric
+def _remade(key: SeriesKey, series: list[SeriesValues], column: dict[str, int]) -> list[SeriesValues]:
+    """The series of the metrics ``column`` numbers, made from one series key's ``series``."""
+    import numpy as np
+
+    runs, names = series[0].runs, [values.metric for values in series]
+    places, stored, there = _table(series)
+    shape = (len(places), len(column))
+    made, kept, units = np.full(shape, np.nan), np.zeros(shape, dtype=bool), np.full(shape, "", dtype=object)
+    for j, values in enumerate(series):
+        if values.metric in column:
+            at = column[values.metric]
+            made[:, at], kept[:, at], units[:, at] = stored[:, j], there[:, j], values.unit
+    made_rows, kept_rows, unit_rows = made.tolist(), kept.tolist(), units.tolist()
+    finite = (np.isfinite(stored) & there).tolist()
+    for row, (numbers, ok, place) in enumerate(zip(stored.tolist(), finite, places.tolist(), strict=True)):
+        taken, derived, _ = made_from({n: v for n, v, good in zip(names, numbers, ok) if good},
+                                      runs.batch_sizes[place])
+        for name in taken.keys() & column.keys():
+            kept_rows[row][column[name]] = False
+        for name in derived.keys() & column.keys():
+            at, metric = column[name], derived[name]
+            made_rows[row][at], kept_rows[row][at], unit_rows[row][at] = float(metric.value), True, metric.unit
+    made, kept = np.array(made_rows, dtype=float).reshape(shape), np.array(kept_rows, dtype=bool).reshape(shape)
+    return [SeriesValues(name, key, unit_rows[rows[-1]][at], runs, places[rows], made[rows, at])
+            for name, at in column.items() if len(rows := np.flatnonzero(kept[:, at]))]
 
 
-def _by_run(read: Iterable[SeriesValues]) -> dict[SeriesKey, tuple[Runs, dict[int, Stored]]]:
-    """Series key -> the scan's runs, and each run's place among them -> the stored values (with
-    units) read of it."""
-    found: dict[SeriesKey, tuple[Runs, dict[int, Stored]]] = {}
+def _by_key(read: Iterable[SeriesValues]) -> dict[SeriesKey, list[SeriesValues]]:
+    found: dict[SeriesKey, list[SeriesValues]] = {}
     for values in read:
-        _, runs = found.setdefault(values.key, (values.runs, {}))
-        for place, value in zip(values.at.tolist(), values.values.tolist(), strict=True):
-            numbers, units = runs.setdefault(place, ({}, {}))
-            numbers[values.metric] = value
-            units[values.metric] = values.unit
+        found.setdefault(values.key, []).append(values)
     return found
 
 
-def _profile(numbers: Mapping[str, float], units: Mapping[str, str], batch_size: int | None) -> Profile:
-    """A profile of one run's stored values, for its value set (as ``baseline`` rebuilds one)."""
-    metrics = {name: Metric(name, value, units[name], str(value), _group(name)) for name, value in numbers.items()}
-    return Profile(Source("store", "store"), "run", {"batch_size": batch_size} if batch_size else {},
-                   metrics=metrics).freeze()
+def _table(series: Sequence[SeriesValues]) -> tuple[Any, Any, Any]:
+    """The runs (places in the scan's runs, in order) any of ``series`` has a value of, and each
+    one's value of each series (runs x series) and whether it has one."""
+    import numpy as np
 
-
-@lru_cache(maxsize=256)
-def _group(name: str) -> str:
-    return lookup(name).group
+    places = np.unique(np.concatenate([values.at for values in series]))
+    stored, there = np.zeros((len(places), len(series))), np.zeros((len(places), len(series)), dtype=bool)
+    for j, values in enumerate(series):
+        rows = np.searchsorted(places, values.at)
+        stored[rows, j], there[rows, j] = values.values, True
+    return places, stored, there
 
 
 def as_ruled(found: Sequence[SeriesValues], metrics: Iterable[str]) -> list[SeriesValues]:
