@@ -346,6 +346,36 @@ def test_a_process_killed_at_any_moment_leaves_a_readable_store(generated, tmp_p
     assert len(store.runs()) == 60
 
 
+def test_a_query_during_an_add_sees_all_of_it_or_none(generated, tmp_path):
+    """A query reads one published snapshot: while another process adds 50 runs (one publish),
+    every answer is the one the store gave before the add (10 runs) or the one it gives after it
+    (60), never a mix; and each run is seen whole: every generated run has total_time and
+    hardware_flops, and achieved_flop_rate is remade of each run's model_flops and total_time, so
+    the three histories (one scan) hold the same runs."""
+    files = sorted(str(p) for p in generated.glob("run-*.json"))
+    store = Store(tmp_path / "s")
+    store.add(*files[:10])
+    drawn = ("total_time", "hardware_flops", "achieved_flop_rate")
+
+    def asked() -> Any:
+        found, histories = store.survey(drawn, all_changes=True)
+        runs = [{p.run for s in histories[m].series for p in s.points} for m in drawn]
+        assert runs[0] == runs[1] == runs[2]
+        return found, histories
+
+    before = asked()
+    proc = subprocess.Popen([sys.executable, "-c", ADDER, str(tmp_path / "s"), "0", *files[10:]])
+    answers = []
+    while not answers or answers[-1][0]:
+        running = proc.poll() is None
+        answers.append((running, asked()))
+    assert proc.wait() == 0
+    after = asked()
+    assert [len(h.series[0].points) for h in (before[1]["total_time"], after[1]["total_time"])] == [10, 60]
+    assert all(answer in (before, after) for _, answer in answers) and answers[-1][1] == after
+    assert sum(running for running, _ in answers) >= 3  # queries ran while the add did
+
+
 def test_compaction_changes_no_answer(generated, tmp_path):
     files = sorted(str(p) for p in generated.glob("run-*.json"))
     store = Store(tmp_path / "s")
