@@ -104,8 +104,8 @@ def retrying(root: Path, work: Callable[[Any], T], reuse: Connections | None = N
 def runs(con: Any) -> list[Run]:
     """Every run, in time order (then by id)."""
     rows = con.execute(f"SELECT {RUN_COLUMNS} FROM runs ORDER BY time, run").fetchall()
-    return [Run(r[0], utc(r[1]), r[2], r[3], dict(r[4] or {}), SeriesKey.parse(r[5]), r[6], r[7],
-                r[8], r[9]) for r in rows]
+    keys = {text: SeriesKey.parse(text) for text in {r[5] for r in rows}}  # a few hundred of them
+    return [Run(r[0], utc(r[1]), r[2], r[3], dict(r[4] or {}), keys[r[5]], r[6], r[7], r[8], r[9]) for r in rows]
 
 
 def tag_sets(con: Any) -> list[dict[str, str]]:

@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..analysis.placement import CONFIDENCE
 from ..analysis.shifts import MIN_SIZE, Shift, detect_many
@@ -28,8 +28,9 @@ SHIFT_TEST_RUNS = 2 * MIN_SIZE  # the fewest runs in which the detector can find
 _ORDER = {WORSE: 0, CHANGED: 1, BETTER: 2}
 
 
-@dataclass(frozen=True, slots=True)
-class Point:
+class Point(NamedTuple):
+    """One run's value in a series (a tuple: a long history has millions of them)."""
+
     run: str
     commit: str | None
     time: datetime
@@ -98,7 +99,9 @@ class SeriesValues:
         return self._point(int(self.at[index]), float(self.values[index]))
 
     def points(self) -> tuple[Point, ...]:
-        return tuple(map(self._point, self.at.tolist(), self.values.tolist()))
+        places, runs = self.at.tolist(), self.runs
+        return tuple(map(Point, map(runs.ids.__getitem__, places), map(runs.commits.__getitem__, places),
+                         map(runs.times.__getitem__, places), self.values.tolist()))
 
     def _point(self, place: int, value: float) -> Point:
         runs = self.runs
@@ -214,10 +217,11 @@ def choose_keys(tag_sets: Iterable[Mapping[str, str]], where: Mapping[str, Seque
 
 def chosen_runs(runs: list[Run], where: Mapping[str, Sequence[str]],
                 series_by: Sequence[str] = ()) -> list[Run]:
-    """The runs ``where`` picks, each keyed by ``series_by`` (``choose_keys``)."""
-    own = [SeriesKey.of(run.tags) for run in runs]
-    keys = choose_keys({key: run.tags for key, run in zip(own, runs)}.values(), where, series_by)
-    return [replace(run, series=keys[key]) for key, run in zip(own, runs) if key in keys]
+    """The runs ``where`` picks (each one's ``series`` its stored key: all its tags), each keyed by
+    ``series_by`` (``choose_keys``)."""
+    keys = choose_keys({run.series: run.tags for run in runs}.values(), where, series_by)
+    return [run if keys[run.series] == run.series else replace(run, series=keys[run.series])
+            for run in runs if run.series in keys]
 
 
 def matches(tags: Mapping[str, str], where: Mapping[str, Iterable[str]]) -> bool:

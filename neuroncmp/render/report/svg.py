@@ -124,12 +124,10 @@ def _candidates(shift: Shift, count: int, box: Box) -> str:
 def _dots(values: Sequence[float], low: float, high: float, box: Box, radius: float) -> str:
     """A dot for each finite value with no finite neighbour (a single run, or one between gaps):
     a line through it would draw nothing."""
-    def finite(i: int) -> bool:
-        return 0 <= i < len(values) and math.isfinite(values[i])
-
+    finite = [*map(math.isfinite, values), False]  # the False: no neighbour past either end ([-1])
     return "".join(f'<circle cx="{_x(i, len(values), box):.1f}" cy="{_y(values[i], low, high, box):.1f}" '
                    f'r="{radius}" fill="#1a5fb4"/>'
-                   for i in range(len(values)) if finite(i) and not finite(i - 1) and not finite(i + 1))
+                   for i in range(len(values)) if finite[i] and not finite[i - 1] and not finite[i + 1])
 
 
 def _marker(shift: Shift, count: int, box: Box) -> str:
