@@ -118,7 +118,7 @@ def _windows(stacked: Array, min_size: int, widest: int, below: float) -> list[W
                 min(group[0] * (k - group[0]), group[-1] * (k - group[-1])))
             live = np.flatnonzero(bound >= np.maximum(np.abs(best_z), at_least))
             sums_of, total_of = inner[live], total[live]
-            for width in group:
+            for width in group if len(live) else ():
                 sums = sums_of[:, width:] - sums_of[:, :n - width]
                 high, low = sums.max(axis=1), sums.min(axis=1)
                 top = np.where(high >= -low, high, low)
