@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Container, Mapping
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from . import catalog, conventions
@@ -296,24 +297,40 @@ def value_set(profile: Profile) -> ValueSet:
     memory = _memory_metrics(profile)
     measured = {**profile.metrics, **memory, **profile.training}
     numbers = finite_numbers(measured)
-    unavailable, derived, missed = made_from(numbers, profile.batch_size, measured)
+    unavailable, derived = made_from(numbers, profile.batch_size)
     for name in unavailable:
         del measured[name]
+    missed = _not_computed(numbers, unavailable, measured, derived)
     return ValueSet(memory, measured, derived, numbers, {**measured, **derived}, FrozenDict(unavailable), missed)
 
 
-def made_from(numbers: dict[str, float], batch_size: int | None,
-              read: Container[str] = ()) -> tuple[dict[str, str], dict[str, Metric], FrozenDict]:
+def made_from(numbers: dict[str, float], batch_size: int | None) -> tuple[dict[str, str], dict[str, Metric]]:
     """What the rules make of a profile's finite measured ``numbers`` (changed in place: each zero
-    by convention taken out, the batch size put in): the values not available (name -> why), the
-    derived metrics, and why each one that could not be made was not (``read``: the values read,
-    numbers or not). The store remakes its ruled values with it."""
+    by convention taken out, the batch size put in): the values not available (name -> why) and
+    the catalog's derived metrics, each by the first of its formulas (``MetricSpec.formulas``)
+    whose inputs are all there; the raw text is the formula used. The store remakes its ruled
+    values with it, once a run."""
     unavailable = conventions.unavailable(numbers)
     for name in unavailable:
         del numbers[name]
     if batch_size:
         numbers["batch_size"] = batch_size
-    return (unavailable, *_derived_metrics(numbers, unavailable, read))
+    derived: dict[str, Metric] = {}
+    for spec, formula in _ready(frozenset(numbers)):
+        try:
+            value = formula.compute(numbers)
+        except ZeroDivisionError:  # an input of 0: the ratio does not exist (``_not_computed`` says so)
+            continue
+        derived[spec.name] = Metric(spec.name, value, spec.unit, f"= {formula.text}", spec.group)
+    return unavailable, derived
+
+
+@lru_cache(maxsize=256)
+def _ready(names: frozenset[str]) -> tuple[tuple[MetricSpec, catalog.Formula], ...]:
+    """Each derived spec a value set of the numbers ``names`` makes, with the first of its formulas
+    whose inputs are all among them (profiles of one format share their names: found once)."""
+    return tuple((spec, formula) for spec in catalog.derived_specs()
+                 if (formula := next((f for f in spec.formulas if all(each in names for each in f.inputs)), None)))
 
 
 def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
@@ -347,13 +364,11 @@ def _memory_metrics(profile: Profile) -> dict[str, Metric]:
     return out
 
 
-def _derived_metrics(numbers: Mapping[str, float], unavailable: Container[str],
-                     read: Container[str]) -> tuple[dict[str, Metric], FrozenDict]:
-    """The catalog's derived metrics computed from ``numbers``, each by the first of its formulas
-    (``MetricSpec.formulas``) whose inputs are all there; the raw text is the formula used. And,
-    name -> why, those that could not be: no formula has all its inputs although one of them is
-    there (a number, a value not available, a value ``read`` that is no finite number), or the
-    formula divided by 0."""
+def _not_computed(numbers: Mapping[str, float], unavailable: Container[str], read: Container[str],
+                  derived: Container[str]) -> FrozenDict:
+    """Why each derived metric not in ``derived`` was not made, name -> why: no formula has all its
+    inputs although one of them is there (a number, a value not available, a value ``read`` that
+    is no finite number), or the formula divided by 0."""
     def lacking(name: str) -> str:
         if name in unavailable:
             return f"{name} (not available)"
@@ -361,19 +376,17 @@ def _derived_metrics(numbers: Mapping[str, float], unavailable: Container[str],
             return f"{name} (not a finite number)"
         return "a batch size" if name == "batch_size" else name
 
-    out: dict[str, Metric] = {}
+    ready = {spec.name: formula for spec, formula in _ready(frozenset(numbers))}
     unready: dict[str, str] = {}
     divided: dict[str, str] = {}
     for spec in catalog.derived_specs():
-        formula = next((f for f in spec.formulas if all(each in numbers for each in f.inputs)), None)
-        if formula is None:
-            if any(each in numbers or each in unavailable or each in read for each in spec.every_input):
-                unready[spec.name] = "; ".join(f"{f.text} needs " + ", ".join(
-                    lacking(each) for each in f.inputs if each not in numbers) for f in spec.formulas)
+        formula = ready.get(spec.name)
+        if spec.name in derived:
             continue
-        try:
-            out[spec.name] = Metric(spec.name, formula.compute(numbers), spec.unit, f"= {formula.text}", spec.group)
-        except ZeroDivisionError:  # an input of 0: the ratio does not exist
+        if formula is not None:
             zeros = ", ".join(f"{name} is 0" for name in formula.inputs if numbers[name] == 0)
             divided[spec.name] = f"{formula.text} divides by 0 ({zeros})"
-    return out, FrozenDict({**unready, **divided})
+        elif any(each in numbers or each in unavailable or each in read for each in spec.every_input):
+            unready[spec.name] = "; ".join(f"{f.text} needs " + ", ".join(
+                lacking(each) for each in f.inputs if each not in numbers) for f in spec.formulas)
+    return FrozenDict({**unready, **divided})

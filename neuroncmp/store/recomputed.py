@@ -63,7 +63,7 @@ def _remade(key: SeriesKey, series: list[SeriesValues], column: dict[str, int]) 
     made_rows, kept_rows, unit_rows = made.tolist(), kept.tolist(), units.tolist()
     finite = (np.isfinite(stored) & there).tolist()
     for row, (numbers, ok, place) in enumerate(zip(stored.tolist(), finite, places.tolist(), strict=True)):
-        taken, derived, _ = made_from({n: v for n, v, good in zip(names, numbers, ok) if good},
+        taken, derived = made_from({n: v for n, v, good in zip(names, numbers, ok) if good},
                                       runs.batch_sizes[place])
         for name in taken.keys() & column.keys():
             kept_rows[row][column[name]] = False
