@@ -163,30 +163,31 @@ def _reach(inner: Array, longest: int) -> dict[int, tuple[Array, Array]]:
     found = {1: (inner, inner)}
     p = 1
     while 2 * p <= longest:
-        high, low = (each.copy() for each in found[p])
-        np.maximum(found[p][0][:, :-p], found[p][0][:, p:], out=high[:, :-p])
-        np.minimum(found[p][1][:, :-p], found[p][1][:, p:], out=low[:, :-p])
+        made = []
+        for table, pick in zip(found[p], (np.maximum, np.minimum), strict=True):
+            wider = np.empty_like(table)
+            pick(table[:, :-p], table[:, p:], out=wider[:, :-p])
+            wider[:, -p:] = table[:, -p:]
+            made.append(wider)
         p *= 2
-        found[p] = high, low
+        found[p] = made[0], made[1]
     return found
 
 
 def _bound(inner: Array, reach: dict[int, tuple[Array, Array]], shortest: int, longest: int) -> Array:
     """Each row's largest ``|S_j - S_i|`` over the windows ``[i, j)`` of ``shortest`` to ``longest``
     (and perhaps some shorter ones: an upper bound of the group's window sums): the ends are two
-    spans of a power of two, the second ending at the longest (at the row's end for the last
-    starts, the ``fits`` first ones fitting the longest)."""
+    spans of a power of two, the second ending at the longest (at the row's end for the starts
+    past the first ``fits``, whose longest window would not fit)."""
     n = inner.shape[1]
     count, fits = n - shortest, max(0, n - longest)
     p = 1 << (longest - shortest + 1).bit_length() - 1
-    ends = []
-    for table in reach[p]:
-        far = np.concatenate([table[:, longest - p + 1:longest - p + 1 + fits],
-                              np.repeat(table[:, n - p:n - p + 1], count - fits, axis=1)], axis=1)
-        ends.append(far)
-    np.maximum(reach[p][0][:, shortest:], ends[0], out=ends[0])
-    np.minimum(reach[p][1][:, shortest:], ends[1], out=ends[1])
-    return np.maximum((ends[0] - inner[:, :count]).max(axis=1), (inner[:, :count] - ends[1]).max(axis=1))
+    high, low = np.empty((len(inner), count)), np.empty((len(inner), count))  # S_j - S_i at the ends
+    for table, pick, out in zip(reach[p], (np.maximum, np.minimum), (high, low), strict=True):
+        pick(table[:, shortest:shortest + fits], table[:, longest - p + 1:longest - p + 1 + fits], out=out[:, :fits])
+        pick(table[:, shortest + fits:], table[:, n - p:n - p + 1], out=out[:, fits:])
+        out -= inner[:, :count]
+    return np.maximum(high.max(axis=1), -low.min(axis=1))
 
 
 def centred_ranks(stacked: Array) -> Array:
