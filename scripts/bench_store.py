@@ -141,7 +141,9 @@ PEAK = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:], 
 def cold_once(args: list[str], env: dict[str, str]) -> tuple[float, int]:
     """Wall seconds and peak memory (KiB) of one fresh process."""
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, env=env)
+    # run outside any checkout: ``-m neuroncmp`` puts the working directory first on the path
+    done = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, env=env,
+                          cwd=tempfile.gettempdir())
     wall = time.perf_counter() - start
     if done.returncode not in (0, 1):  # regressions exits 1 when it finds some
         raise SystemExit(f"{' '.join(args)} failed ({done.returncode}): {done.stderr[-2000:]}")
