@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from ..stats import median
-from ..units import FRACTION, format_value, significant
+from ..units import FRACTION, format_value, pick_scale, significant
 from .changes import DIRECTION_MARK, points_text, sparks
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
@@ -52,6 +52,14 @@ def candidates_text(change: Change, shown: Callable[[Point, str], str] | None = 
     if found.runs == 1:
         return f"at {kind} {name(found.first)} ({sure})"
     return f"between {kind}s {name(found.first)} and {name(found.last)} ({found.runs} runs, {sure})"
+
+
+def shift_cells(change: Change) -> list[str]:
+    """A shift's before and after (in the unit their median reads best in), its size and p-value: the
+    numbers of every table of shifts."""
+    scale = pick_scale(median([change.before, change.after]), change.unit)
+    return [format_value(change.before, change.unit, scale), format_value(change.after, change.unit, scale),
+            change_size(change, change.unit), p_text(change.p_value)]
 
 
 CANDIDATES_NOTE = ("at run, commit: the best estimate of the first run of the new level; first new run: "

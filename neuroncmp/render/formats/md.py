@@ -11,8 +11,6 @@ from ...analysis.findings.base import Finding
 from ...analysis.sweep import Sweep
 from ...escape import markdown as _escape
 from ...escape import markdown_code
-from ...stats import median
-from ...units import format_value, pick_scale
 from .. import sweep_words as sweep_text
 from ..base import DiffReport, RegressionsReport, Renderer, delegate
 from ..bounds_table import bounds_markdown
@@ -138,14 +136,10 @@ SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); at run,
 def _shift_row(change: Any) -> str:
     from .. import store_words as store_text  # the store's views load with its commands only
 
-    scale = pick_scale(median([change.before, change.after]), change.unit)
     cells = [direction_with_word(change.direction), markdown_code(change.metric),
              store_text.tags_text(change.series), markdown_code(change.at.run),
              markdown_code(change.at.commit) if change.at.commit else "",
-             change.at.time.isoformat(timespec="seconds").replace("+00:00", "Z"),
-             format_value(change.before, change.unit, scale),
-             format_value(change.after, change.unit, scale), store_text.change_size(change, change.unit),
-             store_text.p_text(change.p_value)]
+             store_text.iso_time(change.at.time), *store_text.shift_cells(change)]
     escaped = [cell if cell.startswith("`") else _escape(cell) for cell in cells]
     # commits as code spans; the words around them are ours and need no escaping
     escaped.append(store_text.candidates_text(change, lambda _point, name: markdown_code(name)))

@@ -24,7 +24,7 @@ from ..store_words import (
     change_size,
     change_text,
     iso_time,
-    p_text,
+    shift_cells,
     sparkline,
     tags_text,
 )
@@ -185,9 +185,7 @@ def regressions(report: RegressionsReport, width: int) -> list[RenderableType]:
         return out
     rows = []
     for c in result.changes:
-        scale = pick_scale(median([c.before, c.after]), c.unit)
         rows.append([DIRECTION_MARK[c.direction], c.metric, tags_text(c.series), c.at.run, c.at.commit or "",
-                     iso_time(c.at.time), format_value(c.before, c.unit, scale), format_value(c.after, c.unit, scale),
-                     change_size(c, c.unit), p_text(c.p_value), candidates_text(c)])
+                     iso_time(c.at.time), *shift_cells(c), candidates_text(c)])
     header = ["", "metric", "series", "at run", "commit", "time", "before", "after", "change", "p", "first new run"]
     return [*out, *fitted(header, rows, {6, 7, 8, 9}, {1, 2, 10}, width), Indented(CANDIDATES_NOTE, "dim")]
