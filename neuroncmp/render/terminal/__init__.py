@@ -140,9 +140,6 @@ class Wrapped:
     def lines(self, width: int) -> list[str]:
         return wrapped(self.text, width)
 
-    def height(self, width: int) -> int:
-        return len(self.lines(width))
-
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         longest = max(len(piece.rstrip()) for piece in words(self.text, BREAKS))
         return Measurement(min(longest, options.max_width), min(len(self.text), options.max_width))
@@ -181,7 +178,7 @@ def height(renderables: Sequence[RenderableType], width: int) -> int:
     total = 0
     for item in renderables:
         if isinstance(item, Wrapped):
-            total += item.height(width)
+            total += len(item.lines(width))
         elif isinstance(item, Text) and "\n" not in item.plain:
             total += 1
         else:
