@@ -42,10 +42,11 @@ def rebuilt(read: Sequence[SeriesValues], metrics: Iterable[str]) -> list[Series
     series; all over one scan's runs): each run's values made once by the model's rules
     (``model.made_from``) from its stored numbers, as ``model.value_set`` makes them of a profile
     of those numbers: a derived value computed, a 0 by convention left out, any other as stored."""
-    out = []
-    for key, series in _by_key(read).items():
-        out += _remade(key, series, {name: j for j, name in enumerate(metrics)})
-    return out
+    by_key: dict[SeriesKey, list[SeriesValues]] = {}
+    for values in read:
+        by_key.setdefault(values.key, []).append(values)
+    column = {name: j for j, name in enumerate(metrics)}
+    return [made for key, series in by_key.items() for made in _remade(key, series, column)]
 
 
 def _remade(key: SeriesKey, series: list[SeriesValues], column: dict[str, int]) -> list[SeriesValues]:
@@ -63,8 +64,7 @@ def _remade(key: SeriesKey, series: list[SeriesValues], column: dict[str, int]) 
     made_rows, kept_rows, unit_rows = made.tolist(), kept.tolist(), units.tolist()
     finite = (np.isfinite(stored) & there).tolist()
     for row, (numbers, ok, place) in enumerate(zip(stored.tolist(), finite, places.tolist(), strict=True)):
-        taken, derived = made_from({n: v for n, v, good in zip(names, numbers, ok) if good},
-                                      runs.batch_sizes[place])
+        taken, derived = made_from({n: v for n, v, good in zip(names, numbers, ok) if good}, runs.batch_sizes[place])
         for name in taken.keys() & column.keys():
             kept_rows[row][column[name]] = False
         for name in derived.keys() & column.keys():
@@ -73,13 +73,6 @@ def _remade(key: SeriesKey, series: list[SeriesValues], column: dict[str, int]) 
     made, kept = np.array(made_rows, dtype=float).reshape(shape), np.array(kept_rows, dtype=bool).reshape(shape)
     return [SeriesValues(name, key, unit_rows[rows[-1]][at], runs, places[rows], made[rows, at])
             for name, at in column.items() if len(rows := np.flatnonzero(kept[:, at]))]
-
-
-def _by_key(read: Iterable[SeriesValues]) -> dict[SeriesKey, list[SeriesValues]]:
-    found: dict[SeriesKey, list[SeriesValues]] = {}
-    for values in read:
-        found.setdefault(values.key, []).append(values)
-    return found
 
 
 def _table(series: Sequence[SeriesValues]) -> tuple[Any, Any, Any]:

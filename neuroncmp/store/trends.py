@@ -96,16 +96,13 @@ class SeriesValues:
     values: Any
 
     def point(self, index: int) -> Point:
-        return self._point(int(self.at[index]), float(self.values[index]))
+        place, runs = int(self.at[index]), self.runs
+        return Point(runs.ids[place], runs.commits[place], runs.times[place], float(self.values[index]))
 
     def points(self) -> tuple[Point, ...]:
         places, runs = self.at.tolist(), self.runs
         return tuple(map(Point, map(runs.ids.__getitem__, places), map(runs.commits.__getitem__, places),
                          map(runs.times.__getitem__, places), self.values.tolist()))
-
-    def _point(self, place: int, value: float) -> Point:
-        runs = self.runs
-        return Point(runs.ids[place], runs.commits[place], runs.times[place], value)
 
 
 @dataclass(frozen=True, slots=True)
