@@ -6,6 +6,6 @@ shares; ``changes`` writes a change and its verdict mark; ``captions`` the title
 ``terminal/`` is what rich draws for the terminal, a module per command; ``tidy`` / ``frame`` give
 tidy data. A module serving one command is named after it: ``show_json``, ``sweep_words`` (the
 sweep's cells and sentences, every format) / ``sweep_data``, ``convert_folder`` (profiles back to
-disk), ``ops`` (every format but the terminal's), ``store_words`` / ``store_json`` / ``store_plot``
+disk), ``ops`` and ``ranks`` (every format but the terminal's), ``store_words`` / ``store_json`` / ``store_plot``
 (the store's commands), ``report/`` (the site).
 """
