@@ -192,7 +192,14 @@ def test_unknown_baseline_is_usage_error():
 
 def test_single_profile_is_an_error():
     result = run(B32)
-    assert result.exit_code == 1 and "at least two labels" in result.output
+    assert result.exit_code == 1 and "one profile was read (b32)" in result.output
+
+
+def test_one_file_given_twice_is_named_as_one_profile_not_as_a_label_clash():
+    result = run(B32, B32)
+    assert result.exit_code == 1
+    assert "the same content as" in result.output and "one profile was read (b32)" in result.output
+    assert "name the variant's file differently" not in result.output
 
 
 def test_output_file_format_from_extension(tmp_path):

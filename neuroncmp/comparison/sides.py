@@ -38,6 +38,9 @@ def arrange(profiles: list[Profile], baseline: str | None = None, order: Order =
     ``order="batch"`` sorts the variants by batch size when every side's is known (ties keep the
     given order); ``"given"`` keeps the order of the arguments (or the manifest)."""
     sides = group(profiles)
+    if len(profiles) == 1:  # e.g. one file given twice, read once (a note says so)
+        raise InputError(f"a comparison needs a baseline and at least one variant: one profile was read "
+                         f"({profiles[0].label})")
     if len(sides) < 2:
         raise InputError(
             f"a comparison needs profiles with at least two labels, got only {[s.label for s in sides]}: "
