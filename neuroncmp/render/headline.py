@@ -82,6 +82,7 @@ def _largest_change(row: Row) -> float:
 BOUND_LABEL = "bound by"
 BOUND_TITLE = "bound by (step / its bound)"  # one line: "DMA 1.17x"
 NEXT_LABEL = "  next bottleneck"
+NEXT_SHARE_LABEL = "    its time / the bound's"  # the terminal's row under NEXT_LABEL
 NEXT_TITLE = "next bottleneck (% of its time)"
 SPEEDUP_LABEL = "  speedup if ideal"
 SPEEDUP_TITLE = "speedup if ideal (AWS bn_speedup)"

@@ -35,6 +35,7 @@ from ..changes import FLAT, LEGEND, changes_with_marks
 from ..headline import (
     BOUND_LABEL,
     NEXT_LABEL,
+    NEXT_SHARE_LABEL,
     SPEEDUP_LABEL,
     TALLY_LABEL,
     BoundLine,
@@ -154,7 +155,8 @@ def _headline_entries(report: DiffReport, order: list[int] | None) -> list[Entry
 def _bound_cells(bound: BoundLine) -> list[list[Cell]]:
     """The "bound by" line as rows short enough not to widen the headline's columns: each side's
     bottleneck (a variant's shift in its change column: from the baseline, or, successive versions, from
-    the one before, as the label says), the step over that bound, the next bottleneck and the speedup."""
+    the one before, as the label says), the step over that bound, the next bottleneck and its time as a
+    share of the bottleneck's (a row of its own: a share is not a change) and the speedup."""
     (base_name, base_gap, _), *variants = bound.short()
     names: list[Cell] = [[(BOUND_LABEL + (" (from the one before)" if bound.previous else ""), "")],
                          [(base_name, "")]]
@@ -162,9 +164,11 @@ def _bound_cells(bound: BoundLine) -> list[list[Cell]]:
     for name, gap, moved in variants:
         names.append([(name, "")] + ([(moved, "yellow")] if moved else []))
         gaps.append([(gap, "")])
-    following: list[Cell] = [[(NEXT_LABEL, "")]]
-    following += [[(name, "")] + ([(share, "")] if share else []) for name, share in bound.next_parts()]
-    return [names, gaps, following, [[(SPEEDUP_LABEL, "")], *[[(cell, "")] for cell in bound.speedup_cells()]]]
+    parts = bound.next_parts()
+    following: list[Cell] = [[(NEXT_LABEL, "")], *[[(name, "")] for name, _ in parts]]
+    shares: list[Cell] = [[(NEXT_SHARE_LABEL, "")], *[[(share or "-", "")] for _, share in parts]]
+    return [names, gaps, following, shares,
+            [[(SPEEDUP_LABEL, "")], *[[(cell, "")] for cell in bound.speedup_cells()]]]
 
 
 def _table_entries(report: DiffReport, order: list[int] | None) -> list[Entry]:
@@ -323,14 +327,16 @@ def findings(report: DiffReport, labels: Labels, summary: bool = False) -> list[
 
 
 BRIEF_LINES = 60    # the default diff: one screen, the largest changes in it, every other row counted
+BRIEF_ROWS = 3      # ... but never fewer of the largest changes than this, where warnings fill the screen
 BRIEF_FINDINGS = 2  # the findings ranked first (by impact) in it
 
 
 def drawn(report: DiffReport, width: int = 100) -> list[RenderableType]:
     """The report for a terminal ``width`` wide; ``--bounds``: AWS's tables in place of the full one;
     a brief view (the terminal's default): as many of its largest changes as keep the report within
-    ``BRIEF_LINES``, the headline, warnings, findings and gates always shown; its columns those of
-    the rows shown, or of every row it may show where that is shorter. Lines are counted, not drawn."""
+    ``BRIEF_LINES`` (at least ``BRIEF_ROWS`` of them), the headline, warnings, findings and gates always
+    shown; its columns those of the rows shown, or of every row it may show where that is shorter. Lines
+    are counted, not drawn."""
     summary = report.summary or report.bounds_only
     if report.view.brief:
         report = _beside_headline(report)
@@ -354,6 +360,7 @@ def drawn(report: DiffReport, width: int = 100) -> list[RenderableType]:
         shown += 1
     while shown and around(shown) + base + sum(heights[:shown]) > BRIEF_LINES:  # its footer's count grew a line
         shown -= 1
+    shown = max(shown, min(BRIEF_ROWS, len(heights)))
     own = Body(report, width, full.rows[:shown], headline, labels=labels)
     kept = Body(report, width, full.rows[:shown], headline, like=full)
     return _drawn(report._replace(view=cut(report.view, shown)), own if own.lines() <= kept.lines() else kept, False)
