@@ -460,7 +460,7 @@ def test_history_json_has_the_documented_shape(generated, tmp_path):
 def test_history_text_shows_values_in_the_display_unit_and_marks_the_shift(generated, tmp_path):
     store_path = tmp_path / "s"
     Store(store_path).add_listing(generated / "runs.csv")
-    code, output = cli_run("history", "total_time", "--width", "100", store=store_path)
+    code, output = cli_run("history", "total_time", "--width", "100", "--all", store=store_path)
     assert code == 0
     assert output.startswith("total_time [ms]: 1 series, 60 runs")
     assert "trend " in output and "^" in output
@@ -468,6 +468,23 @@ def test_history_text_shows_values_in_the_display_unit_and_marks_the_shift(gener
     assert marked.split()[0] == "2025-02-10T02:00:00Z" and "worse" in marked  # run 40: day 41
     first = json.loads((generated / "run-00000.json").read_text()).popitem()[1]["total_time"]
     assert f"{first * 1000:.4g}" in output
+
+
+def test_history_on_the_terminal_shows_the_last_20_points_unless_all_or_a_file(generated, tmp_path):
+    """Like a long frame's tail: the table of the 60 runs' series holds runs 40-59 (days 41-60) and
+    counts the 40 before; the trend and the shift above it are of all 60. --all and -o keep every one."""
+    store_path = tmp_path / "s"
+    Store(store_path).add_listing(generated / "runs.csv")
+    _, brief = cli_run("history", "total_time", "--width", "100", store=store_path)
+    dated = [line.split()[0] for line in brief.splitlines() if line.startswith("  2025-")]
+    assert dated[0] == "2025-02-10T02:00:00Z" and len(dated) == 20  # day 41 .. day 60
+    assert "(40 earlier runs not shown: --all shows every one)" in brief and "^" in brief
+    _, every = cli_run("history", "total_time", "--width", "100", "--all", store=store_path)
+    assert sum(line.startswith("  2025-") for line in every.splitlines()) == 60
+    cli_run("history", "total_time", "-o", str(tmp_path / "h.txt"), store=store_path)
+    assert sum(line.startswith("  2025-") for line in (tmp_path / "h.txt").read_text().splitlines()) == 60
+    code, said = cli_run("history", "total_time", "--all", "--last", "5", store=store_path)
+    assert code == 2 and "give one of them" in said
 
 
 def test_unknown_metric_and_bad_options_are_usage_errors(generated, tmp_path):

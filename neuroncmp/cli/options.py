@@ -118,10 +118,11 @@ order_option = click.option(
 
 
 def all_option(func: F) -> F:
-    """``--all``: the terminal's whole report, where its default fits one screen (``diff``, ``ops``)."""
+    """``--all``: the terminal's whole report, where its default fits one screen (``diff``, ``ops``,
+    ``history``)."""
     return click.option("--all", "all_rows", is_flag=True,
                         help="Everything in the terminal: every row (diff: every finding and note too; ops: "
-                             "every operator), where its default fits one screen.")(func)
+                             "every operator; history: every point), where its default fits one screen.")(func)
 
 
 def threshold_option(kinds: str, help: str) -> Callable[[F], F]:

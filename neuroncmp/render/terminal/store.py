@@ -171,7 +171,7 @@ def _series(series: Series, unit: str, scale: tuple[float, str], width: int, las
             for p in (points[-last:] if last else points)]
     out.append(Padding(table(["time", "run", "commit", "value", "shift"], rows, right={3}), (0, 0, 0, 2)))
     if last and len(points) > last:
-        out.append(Text(f"  ({len(points) - last} earlier runs not shown)"))
+        out.append(Text(f"  ({len(points) - last} earlier runs not shown: --all shows every one)"))
     return out
 
 
