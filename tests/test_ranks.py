@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import statistics
 import sys
@@ -149,6 +150,29 @@ def test_unlike_ranks_are_said_first_and_left_out(tmp_path):
     assert code == 0, out
     assert out.splitlines()[0].startswith("8 ranks (7 of one step, 1 unlike)")
     assert out.splitlines()[1].startswith("rank 7 ran different work (hardware_flops 1.276e+12")
+
+
+@pytest.mark.parametrize("bad", ["NaN", "Infinity"])
+def test_a_rank_whose_step_is_not_a_number_is_left_out_and_named(tmp_path, bad):
+    """A NaN or an infinity kept as read in one rank's total_time must not poison the others' median,
+    p90 and sigma (it printed "p90 NaN", "+nan%" and an infinite straggler): the step's spread is that of
+    the seven other ranks, worked out from their files, and a note names the rank left out."""
+    folder = tmp_path / "ranks"
+    shutil.copytree(AFTER, folder)
+    bad_file = folder / "profile_rank_3.json"
+    data = json.loads(bad_file.read_text())
+    next(iter(data.values()))["total_time"] = float(bad.replace("Infinity", "inf"))
+    bad_file.write_text(json.dumps(data))  # json writes NaN / Infinity, as Python tools do
+    others = [block["total_time"] for rank, block in per_rank(AFTER).items() if rank != 3]
+    code, out = run("ranks", str(folder), "--format", "json", stdout=True)
+    step = json.loads(out)["spreads"]["step"]
+    assert code == 0 and step["count"] == 7
+    assert step["median_s"] == pytest.approx(statistics.median(others), rel=1e-12)
+    assert step["max_s"] == pytest.approx(max(others), rel=1e-12)
+    assert json.loads(out)["outliers"] == []
+    code, text = run("ranks", str(folder))
+    assert not re.search(r"\b(nan|inf)\b", text.lower())
+    assert "not a finite number) in rank 3: left out of the distribution" in text
 
 
 def test_one_profile_is_no_set_of_ranks():

@@ -23,6 +23,7 @@ single part is what the rank's work accounts for at least, and the rest is idle 
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -141,9 +142,13 @@ def spread(name: str, values: Sequence[float]) -> Spread:
 
 
 def _number(profile: Profile, name: str) -> float | None:
+    """``name``'s value as a float; None where it is missing or not a finite number (a NaN or an
+    infinity kept as read would poison every rank's median, p90 and sigma)."""
     value = profile.values.all.get(name)
     number = None if value is None else value.value
-    return float(number) if isinstance(number, (int, float)) and not isinstance(number, bool) else None
+    if not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
+        return None
+    return float(number)
 
 
 def rank_row(rank: RankId, profile: Profile) -> RankRow:
@@ -178,9 +183,10 @@ def profiles_by_key(ranks: Sequence[RankId], profiles: Sequence[Profile]) -> dic
 def _lacking(rows: list[RankRow]) -> list[str]:
     notes = []
     if no_step := [row.id.name for row in rows if row.step is None]:
-        notes.append(f"no total_time in {', '.join(no_step)}: left out of the distribution and outliers")
+        notes.append(f"no total_time (missing, or not a finite number) in {', '.join(no_step)}: left out of "
+                     "the distribution and outliers")
     if no_cc := [row.id.name for row in rows if row.collectives is None]:
-        notes.append(f"no cc_op_active_time or cc_op_time in {', '.join(no_cc)}: collectives and the time "
+        notes.append(f"no finite cc_op_active_time or cc_op_time in {', '.join(no_cc)}: collectives and the time "
                      "outside them not computed there (late ranks cannot be found without them)")
     return notes
 
