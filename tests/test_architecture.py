@@ -1,7 +1,7 @@
 """The house: the folders draw the pipeline, nothing imports from a layer above it, no import circle.
 
 Layers, bottom to top (a module may import its own layer and the ones below):
-foundation (errors, arguments, choices, escape, stats, atomic, records) < units, hardware < catalog, conventions
+foundation (errors, arguments, choices, escape, stats, atomic, paths, records) < units, hardware < catalog, conventions
 < model < ingest < comparison < analysis < commands < render < api and cli. Imports under
 ``if TYPE_CHECKING:`` do not count; imports inside functions do (a lazy import from above is still
 a dependency on it).
@@ -18,7 +18,7 @@ from conftest import ROOT
 from neuroncmp.cli.commands import COMMANDS
 
 PACKAGE = ROOT / "neuroncmp"
-LAYERS = {"errors": 0, "arguments": 0, "choices": 0, "escape": 0, "stats": 0, "per_sample": 1, "atomic": 0,
+LAYERS = {"errors": 0, "arguments": 0, "choices": 0, "escape": 0, "stats": 0, "per_sample": 1, "atomic": 0, "paths": 0,
           "records": 0, "units": 1, "hardware": 1, "catalog": 2, "conventions": 2, "model": 3, "ingest": 4,
           "comparison": 5, "analysis": 6, "capture": 6, "store": 6, "commands": 7, "render": 8, "api": 9,
           "examples": 10, "cli": 9, "agent": 9, "__main__": 10}

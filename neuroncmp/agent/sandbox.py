@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..errors import UsageError
+from ..paths import inside
 
 MAX_WALKED = 100_000  # entries of a folder argument checked for links; beyond it the call is refused
 
@@ -38,8 +39,7 @@ class Sandbox:
                 self._walk(given, path)
 
     def _inside(self, given: str, path: Path) -> None:
-        real = Path(os.path.realpath(path))
-        if not any(real == root or root in real.parents for root in self.roots):
+        if not any(inside(path, root) for root in self.roots):
             raise UsageError(f"{given}: outside the folders this server reads ({', '.join(map(str, self.roots))})")
 
     def _walk(self, given: str, folder: Path) -> None:

@@ -10,6 +10,7 @@ import click
 
 from ..errors import UsageError
 from ..escape import quote
+from ..paths import inside
 
 
 def warn(messages: Any) -> None:
@@ -77,7 +78,7 @@ def _checked_target(named: str, output: str, inputs: tuple[str, ...], store: str
     if output == "":
         raise UsageError("-o '': an empty path; name a file, or leave out -o to print")
     target, mode = target_of(Path(output))
-    if store is not None and _inside(target, Path(store)):
+    if store is not None and inside(target, store):
         raise UsageError(f"{named}: that is inside the store this run reads ({quote(store)}); "
                          "write the report elsewhere")
     if mode is None:
@@ -89,13 +90,6 @@ def _checked_target(named: str, output: str, inputs: tuple[str, ...], store: str
                 raise UsageError(f"{named}: that is an input of this run ({quote(file)}); "
                                  "write it elsewhere")
     return target
-
-
-def _inside(target: Path, folder: Path) -> bool:
-    try:
-        return Path(os.path.realpath(target)).is_relative_to(os.path.realpath(folder))
-    except (OSError, ValueError):
-        return False
 
 
 def _same(file: Path, written: os.stat_result) -> bool:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import click
 
 from ..errors import UsageError
 from ..escape import quote
+from ..paths import inside
 from .app import BoundaryCommand
 from .options import (
     engine_options,
@@ -53,8 +53,8 @@ def check_apart(output: str, store: str) -> None:
     """The site folder is replaced whole: it may neither lie inside the store nor hold it."""
     if output == "":
         raise UsageError("-o '': an empty path; name the folder to write the site to")
-    site, kept = os.path.realpath(output), os.path.realpath(store)
-    if os.path.commonpath([site, kept]) in (site, kept):
-        where = "holds the store" if os.path.commonpath([site, kept]) == site else "is inside the store"
+    holds = inside(store, output)
+    if holds or inside(output, store):
+        where = "holds the store" if holds else "is inside the store"
         raise UsageError(f"-o {quote(output)}: that {where} {quote(store)}; the site folder is "
                          "replaced whole, write it elsewhere")

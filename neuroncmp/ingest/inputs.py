@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..errors import InputError, UnknownFormatError
 from ..escape import quote
+from ..paths import inside
 from .manifest import MANIFEST, entry_for, read_manifest, remembered
 from .registry import for_directory
 
@@ -87,20 +88,18 @@ def folder_files(folder_path: Path) -> tuple[list[Path], list[Path]]:
     """(files below ``folder_path``, symlinks below it that lead out of it), sorted. Hidden names
     are left out; linked folders are not descended (``os.walk`` without ``followlinks``), so a
     loop of links cannot trap the walk, and no file from outside the folder is read."""
-    top = os.path.realpath(folder_path)
-    inside, outside = [], []
+    within, outside = [], []
     for where, folders, names in os.walk(folder_path):
         folders[:] = [n for n in folders if not n.startswith(".")]
         for name in [*folders, *names]:
             file = Path(where) / name
             if name.startswith(".") or not (file.is_symlink() or name in names):
                 continue
-            real = os.path.realpath(file)
-            if os.path.commonpath([top, real]) != top:
+            if not inside(file, folder_path):
                 outside.append(file)
             elif name in names and file.is_file():
-                inside.append(file)
-    return sorted(inside), sorted(outside)
+                within.append(file)
+    return sorted(within), sorted(outside)
 
 
 def _directory_format(path: Path) -> bool:

@@ -7,7 +7,6 @@ atomic (the part becomes visible in one rename) and safe with several adders (th
 
 from __future__ import annotations
 
-import os
 import stat
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -19,6 +18,7 @@ from ..ingest import load, load_set
 from ..ingest.inputs import assemble, beside, folder_files, is_plain_folder
 from ..ingest.manifest import entry_for, remembered
 from ..model import Profile
+from ..paths import inside
 from . import folder, identity, objects, parts, table_rows, times
 from .listing import Entry, Problem
 
@@ -206,7 +206,8 @@ def _sidecars(file: Path, data: dict[str, bytes], is_file: bool | None = None) -
     if not (file.is_file() if is_file is None else is_file):
         return {}
     entry = entry_for(file)
-    found = entry.sidecars if entry is not None else _inside_of(file.parent, beside(file))
+    # a sidecar beside a profile may be a link leading out of its folder: its file is not copied
+    found = entry.sidecars if entry is not None else [p for p in beside(file) if inside(p, file.parent)]
     out = {}
     for path in found:
         if path.is_file():
@@ -215,16 +216,6 @@ def _sidecars(file: Path, data: dict[str, bytes], is_file: bool | None = None) -
             if content.data is not None:
                 data[content.object] = content.data
     return out
-
-
-def _inside_of(folder_path: Path, files: Any) -> list[Path]:
-    """``files`` that lie inside ``folder_path`` once symlinks are resolved (a sidecar beside a
-    profile may be a link leading out: its file is not copied into the store)."""
-    files = list(files)
-    if not files:
-        return []  # most profiles have no sidecar: no realpath of the folder (a stat per part of it)
-    top = os.path.realpath(folder_path)
-    return [p for p in files if os.path.commonpath([top, os.path.realpath(p)]) == top]
 
 
 def plan(entry: Entry) -> list[Entry]:
@@ -249,10 +240,10 @@ def _files_below(entry: Entry) -> list[Entry]:
     """The profiles below a plain folder, as ``diff`` reads it (``inputs.assemble``): sidecars
     are joined to their profile, not added as runs; never a file reached through a symlink that
     leads out of the folder (``folder_files``: ``expand`` reports those)."""
-    inside = set(folder_files(entry.path)[0])
-    if not inside:
+    below = set(folder_files(entry.path)[0])
+    if not below:
         return []  # an empty folder: nothing to add (said by ``add``), not a bad input
-    return [_with_path(entry, file) for file in assemble([entry.path]).paths if Path(file) in inside]
+    return [_with_path(entry, file) for file in assemble([entry.path]).paths if Path(file) in below]
 
 
 def _with_path(entry: Entry, path: Path) -> Entry:
