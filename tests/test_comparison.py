@@ -54,8 +54,8 @@ def test_memory_and_trainer_rows_are_compared():
     rings = _row(equal, "memory.dma_rings_spill").cells[0].step
     assert (rings.baseline, rings.variant) == (round(272.058 * 2**20), round(291.131 * 2**20))
     assert rings.verdict == "worse" and "memory" not in equal.basis_reason
-    buffers = _row(comparison, "memory.profiler_buffers")  # the same on both sides: not scored, not changed
-    assert buffers.cells[0].step.verdict == "neutral" and not buffers.changed("step")
+    buffers = _row(comparison, "memory.profiler_buffers")  # the same on both sides, memory across batch
+    assert buffers.cells[0].step.verdict == "context" and not buffers.changed("step")  # sizes: shown, not compared
     throughput = _row(comparison, "train_samples_per_second").cells[0].step
     assert throughput.verdict == "better" and throughput.ratio == pytest.approx(137.45 / 94.369)
     assert _row(comparison, "device_memory_total").cells[0].step.variant == round(7.742 * 2**30)

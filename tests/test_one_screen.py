@@ -44,9 +44,10 @@ def test_the_default_is_one_screen_of_headline_warnings_findings_and_the_largest
 
 
 def test_what_it_leaves_out_is_counted():
-    """The unchanged rows it counts are the rows the full table marks ``=`` (below the headline),
-    the rows that are not scored (no better direction, memory across batch sizes) whose change is
-    inside the noise band (no mark: the JSON's ``in_band``) and the identical metadata rows it does not print."""
+    """The unchanged rows it counts are the rows the full table marks ``=`` (below the headline; a row
+    with no better direction too, inside its noise band), the rows shown but not compared (memory
+    across batch sizes: context) whose change is inside the noise band (no mark: the JSON's
+    ``in_band``) and the identical metadata rows it does not print."""
     brief, full = _diff(), _diff("--all")
     footer = " ".join(brief[-8:])
     shown, changed, unchanged = map(int, re.search(
@@ -58,9 +59,9 @@ def test_what_it_leaves_out_is_counted():
     identical = int(next(re.match(r"(\d+) identical", line) for line in full if "identical metadata" in line)[1])
     rows = json.loads(CliRunner().invoke(cli, ["diff", BASE, B32, "--format", "json"]).output)["rows"]
     numeric = [(r, r[r["shown_basis"]]) for r in rows if r["kind"] not in ("text", "index")]
-    unjudged_inside = [r["metric"] for r, basis in numeric  # memory across batch sizes too
-                       if basis["in_band"] == [True] and basis["verdict"][0] in ("neutral", "context")]
-    assert unchanged == marked_same + len(unjudged_inside) + identical
+    unmarked_inside = [r["metric"] for r, basis in numeric  # memory across batch sizes
+                       if basis["in_band"] == [True] and basis["verdict"][0] == "context"]
+    assert unchanged == marked_same + len(unmarked_inside) + identical
     assert 0 < shown < changed
 
 

@@ -6,6 +6,7 @@ Values are read from the raw summary-json files of the bundled sweep and worked 
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import pytest
@@ -41,7 +42,7 @@ def test_every_fraction_of_the_headline_changes_in_points():
     lines = _diff(B32, OPTIM, "--summary")
     assert _line(lines, "tensor engine active [%]").split()[-1] == "+0.09pp="
     for label in FRACTION_LINES:
-        assert re.search(r"[-+]\d*\.\d+pp[=✔✘]?$", _line(lines, label)), _line(lines, label)  # no mark: not scored
+        assert re.search(r"[-+]\d*\.\d+pp[=~✔✘]?$", _line(lines, label)), _line(lines, label)  # no mark: context
 
 
 def test_a_small_share_changes_in_points_too():
@@ -51,7 +52,32 @@ def test_a_small_share_changes_in_points_too():
     assert round((v - b) * 100, 4) == -0.0031
     line = _line(_diff(BASE, B32, "--metric", "cc_cores_instruction_active_time_percent"),
                  "cc_cores_instruction_active_time_percent")
-    assert line.split()[-1] == "-.003pp"  # no better direction: no mark
+    # no better direction, beyond the band (|ln(0.0027 / 0.0058)| = 0.76 > ln 1.05): changed, "~"
+    assert line.split()[-1] == "-.003pp~"
+
+
+def test_a_metric_with_no_better_direction_is_marked_by_its_noise_band():
+    """Baseline (batch 8, inferred) -> b32 (batch 32), by docs/judging.md's bands. The scalar engine's
+    share 30.82 % -> 26.47 % moves 4.35 points, beyond the 0.5pp band: "~" (changed, no better
+    direction). Model FLOPs per sample 536.363 GFLOP / 8 -> 2145 GFLOP / 32 (67.05 -> 67.03 GFLOP)
+    moves |ln| = 0.0003, inside the 1 % FLOP band: "=". Device memory across batch sizes is shown, not
+    compared: its change with no mark (before, the first two read alike: no mark on either)."""
+    base, b32 = _raw(BASE), _raw(B32)
+    scalar = (base["scalar_engine_active_time_percent"], b32["scalar_engine_active_time_percent"])
+    assert abs(scalar[1] - scalar[0]) * 100 > 0.5
+    flops = (base["model_flops"] / 8, b32["model_flops"] / 32)
+    assert 0 < abs(math.log(flops[1] / flops[0])) <= math.log(1.01)
+    lines = _diff(BASE, B32, "--all")
+    assert "batch sizes: baseline 8*, b32 32;" in lines[1]
+    assert _line(lines, "scalar engine active [%]").split()[-1] == "-4.35pp~"
+    assert _line(lines, "scalar_engine_active_time_percent [%]").split()[-1] == "-4.35pp~"
+    assert _line(lines, "model_flops/sample [GFLOP]").split()[-1] == "-0.02%="
+    assert _line(lines, "device_memory_total [GiB]").split()[-1] == "+41.5%"
+    assert "~ changed beyond its noise band (no better direction)" in " ".join(lines)
+    markdown = CliRunner().invoke(cli, ["diff", BASE, B32, "--all", "--format", "md"]).output.splitlines()
+    assert _line(markdown, "| scalar engine active |").endswith("(-4.35pp ~ changed) |")
+    assert _line(markdown, "| `model_flops/sample` |").endswith("(-0.02% = within noise) |")
+    assert _line(markdown, "| `device_memory_total` |").endswith("(+41.5%) |")
 
 
 def test_the_same_share_measured_and_derived_reads_the_same_change():

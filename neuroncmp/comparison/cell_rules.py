@@ -77,10 +77,9 @@ def cell(facts: Facts, shared: RowContext, index: int) -> Cell:
             step = _marked(step, CONTEXT)
     if doubt is not None:
         step, sample = _marked(step, SUSPECT), _marked(sample, SUSPECT) if sample is not None else None
-    elif facts.eval_pass and index in shared.unlike_eval:  # shown, not scored (a warning says why)
+    elif ((facts.eval_pass and index in shared.unlike_eval)  # shown, not compared, whatever the metric's
+          or (facts.grows and index in shared.unscored)):  # direction (a warning or the caption says why)
         step = _marked(step, CONTEXT)
-    elif facts.grows and index in shared.unscored:  # a caption or warning says why; neutral stays neutral
-        step = _marked(step, CONTEXT, (NEUTRAL, *SAID))
     return Cell(side.label, step, sample, len(base), len(values), facts.spread, spread_of(values), doubt)
 
 
@@ -91,10 +90,10 @@ def batches_differ(baseline: Side, side: Side) -> bool:
 SAID: tuple[Verdict, ...] = (ADDED, REMOVED, ABSENT)  # say what the inputs hold: kept whatever else is said
 
 
-def _marked(delta: Delta, verdict: Verdict, kept: tuple[Verdict, ...] = SAID) -> Delta:
+def _marked(delta: Delta, verdict: Verdict) -> Delta:
     """``delta`` with ``verdict`` (context: shown without a verdict; suspect: built on a flagged
-    value) in place of its own unless that is one of ``kept``; its change is kept."""
-    return delta if delta.verdict in kept else delta._replace(verdict=verdict)
+    value) in place of its own unless that says what the inputs hold (``SAID``); its change is kept."""
+    return delta if delta.verdict in SAID else delta._replace(verdict=verdict)
 
 
 def spread_of(values: list[Any]) -> tuple[float, float] | None:

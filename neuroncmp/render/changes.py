@@ -29,20 +29,21 @@ from ..choices import (
 if TYPE_CHECKING:  # types only: the store's views (sparklines, directions) load no comparison code
     from ..comparison.result import Delta, Deltas
 
-# A row that is not scored (no better direction, context, withheld) carries no mark: its change is beside it.
-MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "", ADDED: "new", REMOVED: "gone",
+# A row withheld or shown as context carries no mark: its change is beside it. A compared row with no
+# better direction (neutral) is marked by its noise band: "=" inside it, "~" beyond it (``mark``).
+MARK = {BETTER: "✔", WORSE: "✘", UNCHANGED: "=", NEUTRAL: "~", ADDED: "new", REMOVED: "gone",
         SUSPECT: "!", CONTEXT: "", ABSENT: ""}
 NOT_SIGNIFICANT = "?"
 # The mark spelled out, where colour cannot help and a symbol alone is a guess (Markdown, PR comments).
-WORD = {BETTER: "better", WORSE: "worse", UNCHANGED: "within noise", NEUTRAL: "", ADDED: "",
+WORD = {BETTER: "better", WORSE: "worse", UNCHANGED: "within noise", NEUTRAL: "changed", ADDED: "",
         REMOVED: "", SUSPECT: "suspect", CONTEXT: "", ABSENT: ""}
 NOT_SIGNIFICANT_WORD = "not significant"
 # A stored series' level shift reads with the verdicts' marks: changed is a change with no better direction.
-DIRECTION_MARK: dict[Direction, str] = {WORSE: MARK[WORSE], BETTER: MARK[BETTER], CHANGED: "~"}
-LEGEND = ("✔ better  ✘ worse  = within noise band  "
+DIRECTION_MARK: dict[Direction, str] = {WORSE: MARK[WORSE], BETTER: MARK[BETTER], CHANGED: MARK[NEUTRAL]}
+LEGEND = ("✔ better  ✘ worse  = within noise band  ~ changed beyond its noise band (no better direction)  "
           "! suspect input, not scored  ? not significant (repeated captures)  "
-          "new/gone: on one side only; no mark: not scored (no better direction, per-step lines under "
-          "per-sample rows, memory across batch sizes or cores)")
+          "new/gone: on one side only; no mark: not scored (per-step lines under per-sample rows, "
+          "memory across batch sizes or cores, shares moved by their total, variants not comparable)")
 SPARKS = "▁▂▃▄▅▆▇█"
 _LARGEST = 1.7976931348623157e308  # the largest float; NaN fails the test too
 
@@ -50,7 +51,7 @@ _LARGEST = 1.7976931348623157e308  # the largest float; NaN fails the test too
 def change_text(delta: Delta) -> str:
     """``+9.52pp``, ``-9.5%``, ``x2.13`` for big ratios; ``from 0``; ``changed`` for text. A
     fraction's change is always in points (MFU 0.0049 % -> 0.0196 %: ``+0.01pp``)."""
-    return _change(delta.delta, delta.relative, delta.points, delta.ratio, delta.verdict)
+    return _change(delta.delta, delta.relative, delta.points, delta.ratio, _banded(delta))
 
 
 def _change(change: float | None, relative: float | None, points: float | None, ratio: float | None,
@@ -112,7 +113,19 @@ def fixed(number: float, decimals: int) -> str:
 
 
 def mark(delta: Delta) -> str:
-    return NOT_SIGNIFICANT if delta.not_significant else MARK[delta.verdict]
+    if delta.not_significant:
+        return NOT_SIGNIFICANT
+    return MARK[_banded(delta)]
+
+
+def banded(verdict: Verdict, in_band: bool) -> Verdict:
+    """The verdict a mark, word or colour says: a compared row with no better direction (neutral)
+    whose change is inside its noise band reads as unchanged; beyond it, as changed (``~``)."""
+    return UNCHANGED if verdict == NEUTRAL and in_band else verdict
+
+
+def _banded(delta: Delta) -> Verdict:
+    return banded(delta.verdict, delta.in_band)
 
 
 def change_with_mark(delta: Delta, sep: str = " ") -> str:
@@ -128,7 +141,7 @@ def changes_with_marks(deltas: Deltas, sep: str = " ") -> list[str]:
 
 def word(delta: Delta) -> str:
     """The verdict in words (``""`` where the mark is already one: ``new``, ``gone``)."""
-    return NOT_SIGNIFICANT_WORD if delta.not_significant else WORD[delta.verdict]
+    return NOT_SIGNIFICANT_WORD if delta.not_significant else WORD[_banded(delta)]
 
 
 def direction_with_word(direction: Direction) -> str:

@@ -27,7 +27,7 @@ from ..captions import (
     opening,
     title,
 )
-from ..changes import LEGEND, change_with_mark
+from ..changes import LEGEND, banded, change_with_mark
 from ..headline import (
     BOUND_TITLE,
     NEXT_TITLE,
@@ -60,8 +60,9 @@ def _line(shown: Line, name: str | None = None) -> str:
            f"<td>{escape(shown.value(shown.baseline, with_unit=False))}</td>"]
     for cell, delta in zip(shown.row.cells, shown.deltas, strict=False):
         why = f' title="suspect input: {escape(cell.suspect)}"' if delta.verdict == SUSPECT and cell.suspect else ""
+        said = banded(delta.verdict, delta.in_band)  # the class says what the mark says
         tds.append(f'<td>{escape(shown.value(delta.variant, with_unit=False))}<br>'
-                   f'<span class="{delta.verdict}"{why}>{escape(change_with_mark(delta))}</span></td>')
+                   f'<span class="{said}"{why}>{escape(change_with_mark(delta))}</span></td>')
     opening = '<tr class="unchanged">' if shown.step_context else "<tr>"
     return opening + "".join(tds) + "</tr>"
 

@@ -31,7 +31,7 @@ from ..captions import (
     opening,
     title,
 )
-from ..changes import FLAT, LEGEND, changes_with_marks
+from ..changes import FLAT, LEGEND, banded, changes_with_marks
 from ..headline import (
     BOUND_LABEL,
     NEXT_LABEL,
@@ -132,8 +132,10 @@ def _cells(shown: Line, order: list[int] | None, name: str | None = None) -> lis
     values = shown.values(columns)
     texts = [shown.value(value, with_unit=False) for value in values]
     out: list[Cell] = [[(name, "")], [(texts[0], "")]]
-    out += [[(value, ""), (change, STYLE.get(verdict, ""))] for value, change, verdict
-            in zip(texts[1:], changes_with_marks(columns, sep=""), columns.verdict, strict=True)]
+    styles = [STYLE.get(verdict and banded(verdict, inside), "")  # the colour says what the mark says
+              for verdict, inside in zip(columns.verdict, columns.in_band, strict=True)]
+    out += [[(value, ""), (change, style)]
+            for value, change, style in zip(texts[1:], changes_with_marks(columns, sep=""), styles, strict=True)]
     if order is not None:
         out.append([(shown.trend(order, values), "dim")])
     return out
