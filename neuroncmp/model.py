@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from . import catalog, conventions
 from .catalog import MetricSpec
-from .units import BYTE, format_value, is_finite, quantity
+from .units import BYTE, finite_number, format_value, quantity
 
 Value = int | float | str
 P = TypeVar("P", bound="Profile")
@@ -336,7 +336,7 @@ def _ready(names: frozenset[str]) -> tuple[tuple[MetricSpec, catalog.Formula], .
 def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
     """The finite numbers among ``measured`` (a huge int sum is not one)."""
     return {name: metric.value for name, metric in measured.items()
-            if isinstance(metric.value, (int, float)) and is_finite(metric.value)}
+            if finite_number(metric.value)}
 
 
 PROFILER_BUFFERS = "profiler_buffers"  # the usage type of the profiler's own reservation

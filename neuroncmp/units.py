@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -170,6 +170,13 @@ def is_finite(number: float) -> bool:
         return math.isfinite(number)
     except OverflowError:  # an integer beyond a float's range
         return False
+
+
+def finite_number(value: object) -> TypeGuard[int | float]:
+    """A number a sum, a ratio, a median or a fit can use: an int or a float, not a bool (True is
+    no measurement), neither NaN nor an infinity nor an integer beyond a float's range (each an
+    anomaly the profile shows)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and is_finite(value)
 
 
 def as_float(number: float) -> float:

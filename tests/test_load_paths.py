@@ -46,8 +46,8 @@ def test_one_value_out_among_a_bundled_profiles_is_found(name, value, code):
 
 
 def finite_by_definition(value) -> bool:
-    try:
-        return isinstance(value, (int, float)) and math.isfinite(value)
+    try:  # a bool is a flag, not a measurement
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     except OverflowError:
         return False
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
-from neuroncmp.analysis.series import _usable, usable_values
+from neuroncmp.analysis.series import usable_values
 from neuroncmp.model import Metric
+from neuroncmp.units import finite_number
 
 
 def test_the_usable_numbers_are_finite_and_not_bools() -> None:
@@ -18,5 +19,6 @@ def test_the_usable_numbers_are_finite_and_not_bools() -> None:
 
 def test_the_integer_edge_is_a_floats_range() -> None:
     edge = 2**1024 - 2**970
-    assert not _usable(edge) and _usable(edge - 1) and not usable_values({"m": Metric("m", edge, "", "", "t")})
+    assert not finite_number(edge) and finite_number(edge - 1)
+    assert not usable_values({"m": Metric("m", edge, "", "", "t")})
     assert usable_values({"m": Metric("m", edge - 1, "", "", "t")}) == {"m": edge - 1}

@@ -100,3 +100,14 @@ def test_a_half_rounds_to_even_in_a_whole_unit():
     assert u.to_canonical("2.5", "B") == (2, "B")
     assert u.to_canonical("0.0005", "KB") == (0, "B")  # 0.5 B
     assert u.to_canonical("0.0015", "kB") == (2, "B")  # 1.5 B
+
+
+@pytest.mark.parametrize(("value", "usable"), [
+    (0, True), (-3, True), (2.5e-324, True), (1.7976931348623157e308, True), (10**308, True),
+    (10**400, False),  # a sum of integers beyond a float's range: float() would raise
+    (float("nan"), False), (float("inf"), False), (float("-inf"), False),
+    (True, False), (False, False),  # a flag, not a measurement
+    ("1.5", False), (None, False),
+])
+def test_a_finite_number_is_an_int_or_float_a_fit_or_a_median_can_use(value, usable):
+    assert u.finite_number(value) is usable

@@ -23,7 +23,6 @@ single part is what the rank's work accounts for at least, and the rest is idle 
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from ..comparison.bands import Band
 from ..ingest.ranks import RankId
 from ..model import Profile
 from ..stats import median
+from ..units import finite_number
 
 Z_LIMIT = 3.5   # modified z-score beyond which a value is an outlier (Iglewicz & Hoaglin)
 MAD_SIGMA = 1.4826  # MAD * this = a normal distribution's standard deviation
@@ -146,9 +146,7 @@ def _number(profile: Profile, name: str) -> float | None:
     infinity kept as read would poison every rank's median, p90 and sigma)."""
     value = profile.values.all.get(name)
     number = None if value is None else value.value
-    if not isinstance(number, (int, float)) or isinstance(number, bool) or not math.isfinite(number):
-        return None
-    return float(number)
+    return float(number) if finite_number(number) else None
 
 
 def rank_row(rank: RankId, profile: Profile) -> RankRow:

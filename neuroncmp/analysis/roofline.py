@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeGuard
 
 from ..hardware import Hardware
 from ..stats import median
+from ..units import finite_number
 
 if TYPE_CHECKING:
     from .series import Point
@@ -89,7 +90,7 @@ def _agree(a: float, b: float) -> bool:
 def _usable(value: float | None) -> TypeGuard[float]:
     """A positive, finite number: anything else (0, an infinity from 1e400 or from dividing by
     5e-324) would put a zero or an infinity in the roof."""
-    return value is not None and 0 < value < math.inf
+    return finite_number(value) and value > 0
 
 
 def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import chain
-from typing import NamedTuple, TypeGuard
+from typing import NamedTuple
 
 from .. import per_sample as basis
 from ..comparison.result import Side
 from ..comparison.suspects import suspects
 from ..model import Metric
 from ..stats import median
-from ..units import is_finite
+from ..units import finite_number
 
 
 class MissingValue(LookupError):
@@ -119,11 +119,6 @@ def medians(sides: list[Side]) -> dict[str, float]:
 
 
 def usable_values(values: Mapping[str, Metric]) -> dict[str, float]:
-    """``{name: value}`` of the ``_usable`` values."""
-    return {name: metric.value for name, metric in values.items() if _usable(metric.value)}
-
-
-def _usable(value: object) -> TypeGuard[float]:
-    """A finite number: an infinity (1e400, a huge integer, a ratio over 5e-324) is an anomaly the
-    profile shows; no fit, roof or rule can use it."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and is_finite(value)
+    """``{name: value}`` of the finite numbers: no fit, roof or rule can use an infinity (1e400, a
+    huge integer, a ratio over 5e-324)."""
+    return {name: metric.value for name, metric in values.items() if finite_number(metric.value)}

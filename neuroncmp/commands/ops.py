@@ -5,7 +5,6 @@ summaries: step time, batch size, label), reads each one's operation table at th
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from ..comparison.ops import OpsComparison, OpsSide
 from ..errors import UsageError
 from ..escape import quote
 from ..model import Profile
+from ..units import finite_number
 
 TOP = 20  # operators shown per variant by default (--top)
 
@@ -180,11 +180,13 @@ def _step(profile: Profile, label: str) -> tuple[float | None, str | None]:
     ``diff`` marks suspect and never scores), or a value that is not a finite number above 0."""
     doubts = [f"{a.message} [{a.code}]" for a in profile.anomalies if a.metric == "total_time"]
     value = profile.value("total_time")
-    if not doubts and isinstance(value, (int, float)) and not isinstance(value, bool) and not 0 < value < math.inf:
+    if not doubts and finite_number(value) and value > 0:
+        return float(value), None
+    if not doubts and isinstance(value, (int, float)):
         doubts = [f"total_time is {value!r}"]
     if doubts:
         return None, f"{label}: {'; '.join(doubts)}: step time not used (its shares are not computed)"
-    return (float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None), None
+    return None, None
 
 
 def _baseline(sides: list[OpsSide], label: str | None) -> OpsSide:

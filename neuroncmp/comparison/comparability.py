@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 from .. import stats
@@ -10,7 +9,7 @@ from ..catalog import lookup
 from ..choices import SAMPLE, ShownBasis
 from ..ingest.tool_notes import PREFIX, is_tool_warning
 from ..model import Profile
-from ..units import format_value
+from ..units import finite_number, format_value
 from .result import Side
 
 KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version",
@@ -68,8 +67,7 @@ def _work(side: Side, name: str, per_sample: bool) -> float | None:
     """The side's positive measure ``name``, measured or derived (the median of its captures'), per
     sample when asked."""
     numbers = [value for p in side.profiles if (metric := p.values.all.get(name)) is not None
-               and isinstance(value := metric.value, (int, float)) and not isinstance(value, bool)
-               and 0 < value < math.inf]
+               and finite_number(value := metric.value) and value > 0]
     if not numbers:
         return None
     central = float(stats.median(numbers))

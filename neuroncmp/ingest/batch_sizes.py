@@ -6,12 +6,12 @@ never passed off as fact.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import TypeGuard, TypeVar
 
 from ..model import Profile
 from ..per_sample import flops_per_sample
+from ..units import finite_number
 
 P = TypeVar("P", bound=Profile)
 TOLERANCE = 0.02  # an estimate must be within 2 % of a whole number to be taken
@@ -44,7 +44,7 @@ def _flops_per_sample(profiles: Sequence[Profile]) -> float | None:
 
 def _positive(value: object) -> TypeGuard[int | float]:
     """A finite number above zero: the only kind an estimate can be built from."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < math.inf
+    return finite_number(value) and value > 0
 
 
 def _take(profile: P, estimate: float, source: str, how: str) -> P:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import ParseError
+from ..units import finite_number
 
 
 def collective_ops(path: str | Path) -> dict[str, float] | None:
@@ -25,8 +26,7 @@ def collective_ops(path: str | Path) -> dict[str, float] | None:
     totals: dict[str, float] = {}
     for number, row in enumerate(rows):
         name, duration = row.get("operation"), row.get("duration_ns")
-        if not isinstance(name, str) or not name or not isinstance(duration, (int, float)) \
-                or isinstance(duration, bool) or not 0 <= duration < float("inf"):
+        if not isinstance(name, str) or not name or not (finite_number(duration) and duration >= 0):
             raise ParseError(str(folder), f"table CcOp, row {number}",
                              "an operation name and a duration_ns of 0 or more",
                              f"operation={name!r:.40}, duration_ns={duration!r:.40}")

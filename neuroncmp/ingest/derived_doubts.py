@@ -16,7 +16,7 @@ from typing import Any
 
 from ..catalog import MetricSpec, derived_specs, lookup
 from ..model import Anomaly, Profile
-from ..units import format_value, is_finite
+from ..units import finite_number, format_value
 
 TINY = sys.float_info.min  # below it a float is subnormal: its reciprocal overflows
 
@@ -27,7 +27,7 @@ def doubts(profile: Profile) -> list[Anomaly]:
     out: list[Anomaly] = []
     for spec in derived_specs():
         made = derived.get(spec.name)
-        if made is not None and not isinstance(made.value, str) and is_finite(made.value):
+        if made is not None and finite_number(made.value):
             continue  # the value set computed it from these same numbers: finite, no doubt
         if all(name in values for name in spec.inputs):
             out += _doubts_of(spec, values)
@@ -55,7 +55,7 @@ def _doubts_of(spec: MetricSpec, values: Mapping[str, Any]) -> list[Anomaly]:
         result: float | None = spec.compute(values)
     except (ZeroDivisionError, OverflowError):  # OverflowError: where Python raises, not inf
         result = None
-    if result is not None and is_finite(result):
+    if finite_number(result):
         return []
     tiny = [name for name, value in inputs.items() if abs(value) < TINY]
     shown = ", ".join(f"{name} {format_value(value, _unit(name))}" for name, value in inputs.items())

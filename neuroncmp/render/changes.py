@@ -25,6 +25,7 @@ from ..choices import (
     Direction,
     Verdict,
 )
+from ..units import finite_number
 
 if TYPE_CHECKING:  # types only: the store's views (sparklines, directions) load no comparison code
     from ..comparison.result import Delta, Deltas
@@ -58,7 +59,7 @@ def _change(change: float | None, relative: float | None, points: float | None, 
             verdict: Verdict) -> str:
     if verdict in _ONE_SIDED or change == 0:
         return ""
-    if isinstance(change, (int, float)) and not -_LARGEST <= change <= _LARGEST:
+    if change is not None and not finite_number(change):
         return "n/a"  # from or to an infinity or NaN: no size of change exists (the value is flagged)
     if points is not None:
         return points_text(points)
@@ -175,7 +176,7 @@ def sparkline(points: list[object], *, flat: bool = False,
 
 def finite_numbers(points: list[object]) -> list[float]:
     """The points that are finite numbers (text, NaN and infinities left out)."""
-    return [p for p in points if isinstance(p, (int, float)) and -_LARGEST <= p <= _LARGEST]
+    return [p for p in points if finite_number(p)]
 
 
 def sparks(values: list[float], low: float, high: float) -> str:

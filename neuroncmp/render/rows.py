@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from ..choices import SAMPLE, STEP, ShownBasis
 from ..comparison.result import Comparison, Delta, Deltas, Row
 from ..comparison.view import View
-from ..units import format_value, is_finite, pick_scale
+from ..units import finite_number, format_value, pick_scale
 from .changes import sparkline
 
 
@@ -127,5 +127,5 @@ def scale_for(row: Row, basis: ShownBasis) -> tuple[float, str] | None:
     """The display scale of a row, chosen from the baseline (else the first variant) with a finite
     number: an infinity or NaN says nothing about the scale the other values read best in."""
     values = chain((row.baseline(basis),), row.values(basis))
-    reference = next((v for v in values if isinstance(v, (int, float)) and is_finite(v)), None)
+    reference = next((v for v in values if finite_number(v)), None)
     return None if reference is None else pick_scale(reference, row.unit)

@@ -16,10 +16,10 @@ A section that is not a list of objects with these fields gives no sum (its ``sk
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ...model import Profile
+from ...units import finite_number
 from ..values import add_metric, raw_metric
 
 
@@ -68,8 +68,7 @@ def _dma(value: Any) -> tuple[int, int] | None:
     moved, cores = 0, set()
     for row in rows:
         size = row.get("transfer_size")  # a float: dropped sections are read with integers as floats
-        if not isinstance(size, (int, float)) or isinstance(size, bool) or not 0 <= size < math.inf \
-                or not isinstance(row.get("queue_type"), str):
+        if not (finite_number(size) and size >= 0) or not isinstance(row.get("queue_type"), str):
             return None
         if row["queue_type"] != "instruction" and size > 4:
             moved += int(size)
