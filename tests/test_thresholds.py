@@ -73,3 +73,22 @@ def test_a_gate_at_its_bound_is_taken():
 def test_the_api_refuses_them_before_reading(call):
     with pytest.raises(UsageError, match="expected a number from 0"):
         call()
+
+
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+@pytest.mark.parametrize("option,written", [
+    ("--threshold", "5%"), ("--threshold", "bytes=4MiB"), ("--threshold", "time=2.5e1us"),
+    ("--fail-on", "total_time>5%"), ("--fail-on", "mfu_estimated_percent<-1.5pp"),
+])
+def test_a_number_in_any_scripts_digits_reads_as_in_ascii_digits(option, written):
+    """--threshold and --fail-on read a number's digits as float() and click's number options do
+    (--width 120 in Arabic-Indic digits is 120): 5% so written is 5% in both, where --threshold
+    refused it and --fail-on took it."""
+    files = [str(RUN / "b16.json"), str(RUN / "b32.json"), "--format", "json"]
+    ascii_run = CliRunner().invoke(cli, ["diff", *files, option, written])
+    assert ascii_run.exit_code in (0, 1) and '"noise_bands"' in ascii_run.output  # read, not refused
+    other = CliRunner().invoke(cli, ["diff", *files, option, written.translate(ARABIC_INDIC)])
+    assert (other.exit_code, other.output.translate(ARABIC_INDIC)) == (ascii_run.exit_code,
+                                                                      ascii_run.output.translate(ARABIC_INDIC))

@@ -154,9 +154,11 @@ DEFAULT_GLOB_FLOORS: dict[str, tuple[float, str]] = {
     "host_used_memory_*": (_MiB, u.BYTE), "device_used_memory_*": (_MiB, u.BYTE)}
 KINDS = tuple(DEFAULT_BANDS)
 KIND_UNITS = {"time": u.SECOND, "bytes": u.BYTE, "count": u.COUNT, "cycles": u.CYCLE, "flop": u.FLOP}
-_SPEC = re.compile(r"^(?:(?P<key>[^=]+)=)?\s*"
-                   r"(?P<num>[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|(?i:inf(?:inity)?|nan)))"
-                   r"\s*(?P<unit>\S*)$")  # a sign, an infinity, NaN: read, then refused by threshold_number
+# A number as a threshold or a gate writes it. Its digits are any script's decimal digits (\d), as
+# float() and click's number options read them (--width 120 in Arabic-Indic digits is 120); a sign,
+# an infinity and NaN are matched so that ``threshold_number`` refuses them naming the range it accepts.
+OPTION_NUMBER = r"[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|(?i:inf(?:inity)?|nan))"
+_SPEC = re.compile(rf"^(?:(?P<key>[^=]+)=)?\s*(?P<num>{OPTION_NUMBER})\s*(?P<unit>\S*)$")
 
 
 class Override(NamedTuple):

@@ -19,12 +19,11 @@ from typing import NamedTuple
 from ..catalog import NAMED_FORM, resolve_metric, split_basis, suggestion
 from ..choices import SAMPLE, SHOWN_BASES, STEP, ShownBasis
 from ..errors import RuleError
-from .bands import threshold_number
+from .bands import OPTION_NUMBER, threshold_number
 from .result import Comparison, Delta, Row
 
 _RULE = re.compile(r"^\s*(?P<metric>[A-Za-z0-9_.*?\[\]/-]+?)\s*"
-                   r"(?P<op><=|>=|<|>)\s*(?P<num>[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?i:inf(?:inity)?|nan)))"
-                   r"\s*(?P<unit>%|pp|x)?\s*$")  # 1e400, inf, NaN: read, then refused by threshold_number
+                   rf"(?P<op><=|>=|<|>)\s*(?P<num>{OPTION_NUMBER})\s*(?P<unit>%|pp|x)?\s*$")
 _OPS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
