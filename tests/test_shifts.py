@@ -308,7 +308,7 @@ def test_scans_asked_below_a_level_give_every_result_below_it_unchanged():
     segment whose p-value cannot be below it and window lengths too weak to reach it; every
     split and window below the level is the one the full scan gives, with its Z and p. Segments
     of 10 to 3,000 runs, with steps, windows that came back, ties and noise alone."""
-    from neuroncmp.analysis.rank_scan import scan_many, scan_windows_many
+    from neuroncmp.analysis.rank_scan import ranks_many, scan_many, scan_windows_many
 
     rng = random.Random(8)
     segments = []
@@ -319,9 +319,10 @@ def test_scans_asked_below_a_level_give_every_result_below_it_unchanged():
         for i in range(start, min(length, start + rng.choice([length, 6, 40, 240]))):
             values[i] += rng.choice([0, 0, 1, 3])
         segments.append([round(v, 1) for v in values] if n % 5 == 0 else values)
+    ranks = ranks_many(segments)
     for level in (0.0025, 0.005):
-        for scanned in (lambda below: scan_many(segments, MIN_SIZE, below),
-                        lambda below: scan_windows_many(segments, MIN_SIZE, below=below)):
+        for scanned in (lambda below: scan_many(ranks, MIN_SIZE, below),
+                        lambda below: scan_windows_many(ranks, MIN_SIZE, below=below)):
             every, asked = scanned(1.0), scanned(level)
             strong = [found if found is not None and found[-1] < level else None for found in every]
             assert [found if found is not None and found[-1] < level else None for found in asked] == strong

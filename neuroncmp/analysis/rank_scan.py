@@ -33,30 +33,39 @@ def _erf(x: Array) -> Array:
 
 
 def scan(segment: Sequence[float], min_size: int) -> Split | None:
-    """The rank scan of one segment (``scan_many`` of one)."""
-    return scan_many([segment], min_size)[0]
+    """The rank scan of one segment (``scan_many`` of its ranks)."""
+    return scan_many(ranks_many([segment]), min_size)[0]
 
 
-def scan_many(segments: Sequence[Sequence[float]], min_size: int, below: float = 1.0) -> list[Split | None]:
-    """The rank scan of each segment: (t, Z_t, p) at the largest ``|Z_t|``, ``t`` points before the
-    split, ``Z_t = S_t / sqrt(t (k-t) / (k (k-1)) * sum c_i^2)`` with ``S_t = c_1 + ... + c_t`` (the
-    standardized Mann-Whitney rank sum), ``t`` from ``min_size`` to ``k - min_size``; None for a
-    segment shorter than ``2 * min_size`` or constant, and, with ``below``, for one whose p-value
-    cannot be below it (``p_floor``: its p-value is not computed)."""
-    return _by_length(segments, 2 * min_size, lambda stacked: _scan(stacked, min_size, below))
+def ranks_many(segments: Sequence[Sequence[float]]) -> list[Array]:
+    """Each segment's centred mid-ranks (``centred_ranks``), what both scans take: a segment scanned
+    both ways is ranked once."""
+    found = _by_length(segments, 1, lambda stacked: list(centred_ranks(stacked)))
+    return [np.empty(0) if ranks is None else ranks for ranks in found]
 
 
-def scan_windows_many(segments: Sequence[Sequence[float]], min_size: int,
+def scan_many(ranks: Sequence[Array], min_size: int, below: float = 1.0) -> list[Split | None]:
+    """The rank scan of each segment, given its centred ranks (``ranks_many``): (t, Z_t, p) at the
+    largest ``|Z_t|``, ``t`` points before the split, ``Z_t = S_t / sqrt(t (k-t) / (k (k-1)) * sum
+    c_i^2)`` with ``S_t = c_1 + ... + c_t`` (the standardized Mann-Whitney rank sum), ``t`` from
+    ``min_size`` to ``k - min_size``; None for a segment shorter than ``2 * min_size`` or constant,
+    and, with ``below``, for one whose p-value cannot be below it (``p_floor``: its p-value is not
+    computed)."""
+    return _by_length(ranks, 2 * min_size, lambda centred: _scan(centred, min_size, below))
+
+
+def scan_windows_many(ranks: Sequence[Array], min_size: int,
                       widest: int = WIDEST, below: float = 1.0) -> list[Window | None]:
-    """The window scan of each segment: (i, j, Z, p) for the window ``[i, j)`` whose ranks differ
-    most from the rest, ``Z = (S_j - S_i) / sqrt(L (k-L) / (k (k-1)) * sum c_i^2)``, ``L = j - i``
-    from ``min_size`` to ``widest``, at least ``min_size`` points outside on each side.
+    """The window scan of each segment, given its centred ranks (``ranks_many``): (i, j, Z, p) for
+    the window ``[i, j)`` whose ranks differ most from the rest, ``Z = (S_j - S_i) / sqrt(L (k-L) /
+    (k (k-1)) * sum c_i^2)``, ``L = j - i`` from ``min_size`` to ``widest``, at least ``min_size``
+    points outside on each side.
 
     This is circular binary segmentation's statistic: it finds a level that came back (a
     regression fixed later), which a single split can miss. With ``below``, a segment whose window
     cannot have a p-value below it may give None (the scan skips the windows too weak to).
     """
-    return _by_length(segments, 3 * min_size, lambda stacked: _windows(stacked, min_size, widest, below))
+    return _by_length(ranks, 3 * min_size, lambda centred: _windows(centred, min_size, widest, below))
 
 
 def _by_length(segments: Sequence[Sequence[float]], shortest: int,
@@ -76,9 +85,8 @@ def _by_length(segments: Sequence[Sequence[float]], shortest: int,
     return found
 
 
-def _scan(stacked: Array, min_size: int, below: float) -> list[Split | None]:
-    rows, k = stacked.shape
-    centred = centred_ranks(stacked)
+def _scan(centred: Array, min_size: int, below: float) -> list[Split | None]:
+    rows, k = centred.shape
     total = np.cumsum(centred * centred, axis=1)[:, -1]
     steps = np.arange(min_size, k - min_size + 1)
     sums = np.cumsum(centred, axis=1)[:, steps - 1]
@@ -95,14 +103,13 @@ def _scan(stacked: Array, min_size: int, below: float) -> list[Split | None]:
             for t, zv, pv, ok in zip(best.tolist(), best_z.tolist(), p.tolist(), found.tolist(), strict=True)]
 
 
-def _windows(stacked: Array, min_size: int, widest: int, below: float) -> list[Window | None]:
+def _windows(centred: Array, min_size: int, widest: int, below: float) -> list[Window | None]:
     """The window scan of the rows, one window length at a time: each length's largest and smallest
     window sum per row, kept where its ``|Z|`` beats the best so far (the first of equal ones, as a
     scan over growing lengths and then positions keeps). The lengths go in groups of similar ones
     (``_groups``), each scanned only in the rows where a bound on its ``|Z|`` (``_bound``) reaches
     both the best so far and the weakest ``|Z|`` whose p-value can be below ``below``."""
-    rows, k = stacked.shape
-    centred = centred_ranks(stacked)
+    rows, k = centred.shape
     total = np.cumsum(centred * centred, axis=1)[:, -1]
     prefix = np.concatenate([np.zeros((rows, 1)), np.cumsum(centred, axis=1)], axis=1)
     inner = prefix[:, min_size:k - min_size + 1]  # S_i for i = m .. k-m

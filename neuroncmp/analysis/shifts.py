@@ -36,8 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .placement import locate
-from .rank_scan import Array, Split, scan_many, scan_windows_many
+from .placement import locate, median
+from .rank_scan import Array, Split, ranks_many, scan_many, scan_windows_many
 
 Placed = tuple[int, float, float, int, int]  # a split (index, Z, p) and its range (earliest, latest)
 
@@ -122,12 +122,13 @@ def _prune(xs: list[Array], found: list[list[Split]], alpha: float, min_size: in
                 for i, splits in open_.items() for j in range(len(splits))]
         spans = [xs[i][bounds[j]:bounds[j + 2]] for i, j, bounds in jobs]
         retested: dict[int, list[Placed]] = {}
-        for (i, j, bounds), span, split in zip(jobs, spans, scan_many(spans, min_size, alpha), strict=True):
+        for (i, j, bounds), span, split in zip(jobs, spans, scan_many(ranks_many(spans), min_size, alpha),
+                                          strict=True):
             if split is None:  # no split holds: its place is never used
                 retested.setdefault(i, []).append((bounds[j + 1], 0.0, 1.0, bounds[j + 1], bounds[j + 1]))
                 continue
             placed = locate(span, bounds[j + 1] - bounds[j], min_size)
-            ok = split[2] < alpha and _median(span[:placed.at]) != _median(span[placed.at:])
+            ok = split[2] < alpha and median(span[:placed.at]) != median(span[placed.at:])
             retested.setdefault(i, []).append((bounds[j] + placed.at, split[1], split[2] if ok else 1.0,
                                                bounds[j] + placed.first, bounds[j] + placed.last))
         for i, placed_splits in retested.items():
@@ -146,15 +147,15 @@ def _test(segments: list[Array], min_size: int, alpha: float) -> list[list[Split
     """The placed split(s) of each segment: a significant single shift, else a significant
     window (a level that came and went back), each at ``alpha / 2``; none when neither holds."""
     found: list[list[Split]] = [[] for _ in segments]
-    unsplit = []
-    for index, (segment, split) in enumerate(zip(segments, scan_many(segments, min_size, alpha / 2), strict=True)):
+    unsplit, ranks = [], ranks_many(segments)
+    for index, (segment, split) in enumerate(zip(segments, scan_many(ranks, min_size, alpha / 2), strict=True)):
         if split is not None and split[2] < alpha / 2:
             at = locate(segment, split[0], min_size).at
-            if _median(segment[:at]) != _median(segment[at:]):  # ties: a lone odd value is no shift
+            if median(segment[:at]) != median(segment[at:]):  # ties: a lone odd value is no shift
                 found[index] = [(at, split[1], split[2])]
                 continue
         unsplit.append(index)
-    windows = scan_windows_many([segments[i] for i in unsplit], min_size, below=alpha / 2)
+    windows = scan_windows_many([ranks[i] for i in unsplit], min_size, below=alpha / 2)
     for index, window in zip(unsplit, windows, strict=True):
         if window is not None and window[3] < alpha / 2:
             start, end, z, p = window
@@ -162,15 +163,11 @@ def _test(segments: list[Array], min_size: int, alpha: float) -> list[list[Split
     return found
 
 
-def _median(values: Array) -> float:
-    return float(np.median(values))
-
-
 def _shift(xs: Array, kept: list[int], splits: list[Placed], j: int) -> Shift:
     """The ``Shift`` for ``splits[j]``: medians up to the neighbouring splits, input indexes."""
     start = splits[j - 1][0] if j else 0
     end = splits[j + 1][0] if j + 1 < len(splits) else len(xs)
     index, z, p, earliest, latest = splits[j]
-    before, after = _median(xs[start:index]), _median(xs[index:end])
+    before, after = median(xs[start:index]), median(xs[index:end])
     change = after / before - 1 if before else float("nan")
     return Shift(kept[index], before, after, change, z, p, kept[earliest], kept[latest])
