@@ -338,3 +338,18 @@ def test_the_p_value_floor_is_never_above_the_p_value(k):
 
     b = [i / 20 for i in range(161)]
     assert all(p_floor([z], k, MIN_SIZE)[0] <= p_value(z, k, MIN_SIZE) for z in b)
+
+
+def test_the_detectors_median_is_the_middle_value_or_the_mean_of_the_middle_two():
+    """``placement.median`` (the levels, the noise scale, the medians either side of a split) gives
+    ``statistics.median``'s answer, exactly: odd and even lengths, ties, negative values."""
+    import numpy as np
+
+    from neuroncmp.analysis.placement import median
+
+    rng = random.Random(5)
+    for n in range(1, 80):
+        values = [rng.choice([rng.gauss(0, 1), 0.5, -2.0, round(rng.random(), 1)]) for _ in range(n)]
+        assert median(np.array(values)) == statistics.median(values)
+    assert median(np.array([3.0, 1.0, 2.0])) == 2.0
+    assert median(np.array([4.0, 1.0, 3.0, 2.0])) == 2.5

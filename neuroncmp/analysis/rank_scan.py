@@ -108,13 +108,13 @@ def _windows(centred: Array, min_size: int, widest: int, below: float) -> list[W
     window sum per row, kept where its ``|Z|`` beats the best so far (the first of equal ones, as a
     scan over growing lengths and then positions keeps). The lengths go in groups of similar ones
     (``_groups``), each scanned only in the rows where a bound on its ``|Z|`` (``_bound``) reaches
-    both the best so far and the weakest ``|Z|`` whose p-value can be below ``below``."""
+    both the best so far and the weakest ``|Z|`` whose p-value can be below ``below``; where the
+    best window starts is looked up once, for the best length (``_starts``)."""
     rows, k = centred.shape
     total = np.cumsum(centred * centred, axis=1)[:, -1]
     prefix = np.concatenate([np.zeros((rows, 1)), np.cumsum(centred, axis=1)], axis=1)
     inner = prefix[:, min_size:k - min_size + 1]  # S_i for i = m .. k-m
-    n = inner.shape[1]
-    best_z, start, width_of = np.zeros(rows), np.zeros(rows, dtype=int), np.zeros(rows, dtype=int)
+    best_z, best_top, width_of = np.zeros(rows), np.zeros(rows), np.zeros(rows, dtype=int)
     at_least = _weakest(below, k, min_size, widest) if below < 1 else 0.0
     groups = _groups(range(min_size, min(widest, k - 2 * min_size) + 1))
     reach = _reach(inner, max((len(group) for group in groups), default=1))
@@ -124,22 +124,44 @@ def _windows(centred: Array, min_size: int, widest: int, below: float) -> list[W
             bound = _bound(inner, reach, group[0], group[-1]) * scale * (1 + 1e-9) / sqrt(
                 min(group[0] * (k - group[0]), group[-1] * (k - group[-1])))
             live = np.flatnonzero(bound >= np.maximum(np.abs(best_z), at_least))
-            sums_of, total_of = inner[live], total[live]
-            for width in group if len(live) else ():
-                sums = sums_of[:, width:] - sums_of[:, :n - width]
-                high, low = sums.max(axis=1), sums.min(axis=1)
-                top = np.where(high >= -low, high, low)
-                z = top * np.sqrt(k * (k - 1) / (width * (k - width) * total_of))
-                better = np.abs(z) > np.abs(best_z[live])
-                best_z[live[better]] = z[better]
-                width_of[live[better]] = width
-                start[live[better]] = min_size + np.argmax(sums[better] == top[better, None], axis=1)
+            if len(live):
+                z, top = _group_z(inner[live], total[live], k, group)
+                first = np.argmax(np.abs(z), axis=1)  # the first length of the group's largest |Z|
+                pick = np.arange(len(live)), first
+                better = np.abs(z[pick]) > np.abs(best_z[live])
+                best_z[live[better]], best_top[live[better]] = z[pick][better], top[pick][better]
+                width_of[live[better]] = np.asarray(group)[first[better]]
     found = (total > 0) & (width_of > 0) & (np.abs(best_z) >= at_least)
     p = np.ones(rows)
     p[found] = window_p_value(np.abs(best_z[found]), k, min_size, widest)
+    start = _starts(inner, found, width_of, best_top) + min_size
     return [(s, s + w, zv, pv) if ok else None
             for s, w, zv, pv, ok in zip(start.tolist(), width_of.tolist(), best_z.tolist(), p.tolist(),
                                         found.tolist(), strict=True)]
+
+
+def _group_z(sums_of: Array, total_of: Array, k: int, group: range) -> tuple[Array, Array]:
+    """Each row's ``Z`` at each length of the group (a column per length), and the window sum it
+    is of: the largest window sum, or the smallest where its magnitude is larger."""
+    n = sums_of.shape[1]
+    high, low = np.empty((len(sums_of), len(group))), np.empty((len(sums_of), len(group)))
+    for column, width in enumerate(group):
+        sums = sums_of[:, width:] - sums_of[:, :n - width]
+        high[:, column], low[:, column] = sums.max(axis=1), sums.min(axis=1)
+    top = np.where(high >= -low, high, low)
+    widths = np.asarray(group)
+    return top * np.sqrt(k * (k - 1) / (widths * (k - widths) * total_of[:, None])), top
+
+
+def _starts(inner: Array, found: Array, width_of: Array, top: Array) -> Array:
+    """Where each found row's best window starts (in ``inner``): the first window of its length
+    whose sum is ``top``; 0 for the other rows."""
+    start = np.zeros(len(inner), dtype=int)
+    for row in np.flatnonzero(found).tolist():
+        width = int(width_of[row])
+        sums = inner[row, width:] - inner[row, :inner.shape[1] - width]
+        start[row] = int(np.argmax(sums == top[row]))
+    return start
 
 
 @lru_cache(maxsize=4096)
