@@ -207,6 +207,20 @@ def test_a_tail_gate_trips_with_exit_3_and_passes_otherwise():
     assert code == 2 and "STAT one of median, p90, max" in out
 
 
+@pytest.mark.parametrize("limit,code", [("-5%", 3), ("-4%", 0), ("5e0%", 0), ("-.5e1%", 3)])
+def test_a_tail_gates_number_is_read_as_diffs_gates_read_it(limit, code):
+    """A sign (its direction) and an exponent, as ``diff --fail-on`` takes them: the step's p90 went
+    122.1 -> 116.6 ms (-4.5 %), more than -5 % above the baseline (trips), not more than -4 %."""
+    assert run("ranks", str(AFTER), "--baseline", str(BEFORE), "--fail-on", f"p90>{limit}")[0] == code
+
+
+@pytest.mark.parametrize("limit", ["10001%", "1e400%", "inf%", "nan%", "9" * 400 + "%"])
+def test_a_tail_gate_beyond_the_gates_range_is_refused_naming_it(limit):
+    """As ``diff --fail-on``: a limit beyond 10,000 % (a gate that could never trip) is refused."""
+    code, out = run("ranks", str(AFTER), "--baseline", str(BEFORE), "--fail-on", f"p90>{limit}")
+    assert code == 2 and "expected a number from -10000% to 10000%" in out, out
+
+
 # --- diff points here --------------------------------------------------------------------------
 
 def test_diff_of_per_rank_files_says_they_are_ranks():

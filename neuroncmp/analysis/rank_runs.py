@@ -1,29 +1,18 @@
-"""Two runs of one distributed step compared by their distributions across ranks, not their means.
-
-For the step, its collectives and the time outside them, the median, the 90th percentile and the
-max of the baseline run's ranks against the variant run's (the runs may have different rank
-counts). Each change gets a verdict by the noise band ``diff`` judges times with (a change inside
-it is unchanged; times: lower is better). Each run's own rank-to-rank noise (its robust sigma) is
-shown beside it. The outliers of each run say whether a straggler appeared or went.
-
-Tail gates for CI: ``[QUANTITY.]STAT>+N%`` (``p90>+5%``, ``collectives.max>+10%``; STAT one of
-``median``, ``p90``, ``max``; QUANTITY ``step`` by default, or ``collectives``, ``outside``) trip
-when the variant's statistic is more than N % above the baseline's.
-"""
+"""Two runs of one distributed step compared by their distributions across ranks, not their means,
+and tail gates on them (``p90>+5%``): docs/commands/ranks.md ("Two runs")."""
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
-from ..comparison.bands import Band
+from ..comparison.bands import OPTION_NUMBER, Band, threshold_number
 from ..errors import RuleError
 from .ranks import COLLECTIVES, OUTSIDE, STEP, RanksAnalysis
 
 STATS = ("median", "p90", "max")
 QUANTITIES = {"step": STEP, "collectives": COLLECTIVES, "outside": OUTSIDE}
-_GATE = re.compile(r"^\s*(?:(?P<quantity>[a-z]+)\.)?(?P<stat>[a-z0-9]+)\s*>\s*\+?(?P<num>\d+(?:\.\d*)?|\.\d+)\s*%\s*$")
+_GATE = re.compile(rf"^\s*(?:(?P<quantity>[a-z]+)\.)?(?P<stat>[a-z0-9]+)\s*>\s*(?P<num>{OPTION_NUMBER})\s*%\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +83,7 @@ def parse_gate(text: str) -> TailGate:
         raise RuleError(f"--fail-on {text!r}: expected [QUANTITY.]STAT>+N% with STAT one of "
                         f"{', '.join(STATS)} and QUANTITY one of {', '.join(QUANTITIES)} "
                         "(e.g. 'p90>+5%', 'collectives.max>+10%')")
-    limit = float(match["num"]) / 100
-    if not math.isfinite(limit):
-        raise RuleError(f"--fail-on {text!r}: the limit is not a finite number")
+    limit = threshold_number("--fail-on", text.strip(), match["num"], "%", signed=True) / 100
     return TailGate(text.strip(), QUANTITIES[quantity], match["stat"], limit)
 
 
