@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from .stats import median
+from .units import is_number
 
 V = TypeVar("V")
 
@@ -18,7 +19,7 @@ V = TypeVar("V")
 def per_sample(value: V, batch: int | None) -> V | float:
     """``value / batch`` for a number and a known, non-zero batch; anything else as it is (a missing
     value stays missing, a text stays a text: the caller shows it on the step basis)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and batch:
+    if is_number(value) and batch:
         return value / batch
     return value
 

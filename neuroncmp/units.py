@@ -172,11 +172,16 @@ def is_finite(number: float) -> bool:
         return False
 
 
+def is_number(value: object) -> TypeGuard[int | float]:
+    """A number as read: an int or a float, not a bool (True is no measurement); NaN, infinities and
+    integers beyond a float's range included (``finite_number`` leaves them out)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def finite_number(value: object) -> TypeGuard[int | float]:
-    """A number a sum, a ratio, a median or a fit can use: an int or a float, not a bool (True is
-    no measurement), neither NaN nor an infinity nor an integer beyond a float's range (each an
-    anomaly the profile shows)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and is_finite(value)
+    """A number a sum, a ratio, a median or a fit can use: ``is_number``, neither NaN nor an
+    infinity nor an integer beyond a float's range (each an anomaly the profile shows)."""
+    return is_number(value) and is_finite(value)
 
 
 def as_float(number: float) -> float:

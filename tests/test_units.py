@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pint
 import pytest
 
@@ -111,3 +113,14 @@ def test_a_half_rounds_to_even_in_a_whole_unit():
 ])
 def test_a_finite_number_is_an_int_or_float_a_fit_or_a_median_can_use(value, usable):
     assert u.finite_number(value) is usable
+
+
+@pytest.mark.parametrize(("value", "number"), [
+    (0, True), (-3, True), (2.5, True), (10**400, True),  # finite or not: the reader flags the rest
+    (float("nan"), True), (float("-inf"), True),
+    (True, False), (False, False),  # a flag, not a measurement
+    ("1.5", False), (None, False), (Decimal("1.5"), False),
+])
+def test_a_number_as_read_is_an_int_or_float_not_a_bool(value, number):
+    assert u.is_number(value) is number
+    assert u.finite_number(value) is (number and value == value and abs(value) <= 1.7976931348623157e308)

@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import hardware
 from ..model import Anomaly, Profile
-from ..units import FRACTION, format_value
+from ..units import FRACTION, as_float, format_value, is_number
 from . import derived_doubts, validate
 
 # Tolerances, from the real summaries (docs/profile-json.md): the largest deviation seen
@@ -78,13 +78,9 @@ def _impossible_rates(profile: Profile) -> list[Anomaly]:
 
 
 def _number(value: Any) -> float | None:
-    """A number's value (an int or float within a float's range, not a bool), else None."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return None
-    try:
-        return float(value)
-    except OverflowError:  # an integer beyond a float's range (flagged as not finite by ``validate``)
-        return None
+    """A number's value as a float (``is_number``; an integer beyond a float's range an infinity,
+    which ``validate`` flags), else None."""
+    return as_float(value) if is_number(value) else None
 
 
 IMPOSSIBLE_RATE_TEXT = {"FLOP/s": f"any NeuronCore's {hardware.MAX_FLOP_RATE:.3g} FLOP/s (10x the fastest)",

@@ -12,7 +12,6 @@ from ..errors import ParseError
 from ..model import Anomaly, Metric, Profile, Skipped
 from .decode import repeated
 
-_NUMERIC_TYPES = (int, float)
 _SPECIAL = {f"{sign}{word}": float(f"{sign}{word}") for sign in ("", "+", "-")
             for word in ("nan", "inf", "infinity")}
 
@@ -44,7 +43,7 @@ def raw_metric(path: str, where: str, key: str, value: Any, group: str | None = 
         return _text_metric(path, where, key, spec, value, group)
     if isinstance(value, str) and not spec.catalogued:
         return Metric(name, value, u.TEXT, value, group)
-    if not isinstance(value, _NUMERIC_TYPES) or isinstance(value, bool):
+    if not u.is_number(value):
         raise ParseError(path, f"{where}, key '{key}'", f"a number ({spec.kind}, {spec.raw_unit})",
                          f"{type(value).__name__} {value!r:.40}")
     return Metric(name, _from_raw_unit(value, spec.raw_unit, spec.unit), spec.unit, repr(value), group)

@@ -17,7 +17,7 @@ from ..analysis.sweep import Sweep
 from ..choices import SHOWN_BASES
 from ..errors import MissingDependencyError, UsageError
 from ..model import Profile
-from ..units import COUNT, DIMENSIONLESS, TEXT, format_value, pick_scale
+from ..units import COUNT, DIMENSIONLESS, TEXT, format_value, is_number, pick_scale
 from .base import DiffReport
 from .rows import scale_for
 from .tidy import FIELDS, records
@@ -30,7 +30,7 @@ def _pandas() -> Any:
 
 
 def _number(value: Any) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else float("nan")
+    return float(value) if is_number(value) else float("nan")
 
 
 def _text(value: Any) -> str | None:

@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from ...errors import ParseError
+from ...units import is_number
 from ..shapes import found
 from .table import NONE
 
@@ -26,13 +27,9 @@ AMOUNT = "a number >= 0 (or null)"
 _LARGEST = sys.float_info.max
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def nanoseconds(value: Any, path: str, where: str) -> int | float:
     """``value`` as a time in ns, or a ``ParseError`` (NaN fails both comparisons)."""
-    if not _number(value) or not 0 <= value <= MAX_NS:
+    if not is_number(value) or not 0 <= value <= MAX_NS:
         raise ParseError(path, where, TIME, found(value))
     time: int | float = value
     return time
@@ -50,14 +47,14 @@ def amount(value: Any, path: str, where: str) -> float | None:
     """Bytes, FLOPs or a count: None when absent, else a finite number >= 0."""
     if value is None:
         return None
-    if not _number(value) or not 0 <= value <= _LARGEST:
+    if not is_number(value) or not 0 <= value <= _LARGEST:
         raise ParseError(path, where, AMOUNT, found(value))
     return float(value)
 
 
 def count(value: Any, path: str, where: str) -> int:
     """An instruction count: a whole number >= 0 (a float that is whole, as Parquet may store it)."""
-    if not _number(value) or not 0 <= value <= MAX_NS or value != int(value):  # NaN stops at the range
+    if not is_number(value) or not 0 <= value <= MAX_NS or value != int(value):  # NaN stops at the range
         raise ParseError(path, where, "a whole number of instructions >= 0", found(value))
     return int(value)
 
