@@ -4,19 +4,8 @@ A 0 the profiler or the Trainer writes for "not known" would otherwise be read a
 shown, scored and divided by (``achieved_flop_rate`` of "0 FLOP/s" on every NKI kernel). Each
 ``Convention`` says when such zeros are conventions, from the profile's own numbers (the formats
 state no flag for it), and which values it covers; ``unavailable`` applies them all. The value set
-(``model.value_set``) leaves what they find out of its values, so nothing scores, derives from or
-stores a conventional zero as a measurement, and says why it is not available.
-
-Found on real output (tests/data/third_party, shared/samples):
-- no HLO statistics in the NEFF (NKI kernels): ``model_flops`` 0 while the tensor engine ran
-  non-transpose work; the profiler's own warning says ``model_flops`` and ``mfu_hlo_estimated_percent``
-  "will not be available" and points to ``hardware_flops - transpose_flops`` instead. Its HLO roofline
-  bound is 0 too; ``mfu_estimated_percent`` and its bound fall back to the instruction count on
-  profiler 2.28 (they equal ``mfu_inst_*`` there), so they are covered only where they are 0.
-- no DMA transfer counted (profiler 2.28: ``dma_transfer_count`` absent) while DMA was active:
-  ``dma_transfer_time`` and ``dma_transfer_average_bytes`` written as 0, a mean over no transfers.
-- the Trainer rounds its rates to 3 decimals (``transformers`` ``speed_metrics``): a rate below
-  0.0005/s is written 0 although the run took time.
+(``model.value_set``) leaves what they find out of its values and says why. The conventions found
+on real output: docs/commands/metrics.md ("Not available, not computed").
 """
 
 from __future__ import annotations
@@ -48,6 +37,8 @@ def _trainer_ran(split: str) -> Callable[[Mapping[str, float]], bool]:
     return lambda numbers: numbers.get(f"{split}_runtime", 0) > 0
 
 
+# Found on real output (tests/data/third_party). On profiler 2.28 mfu_estimated_percent and its bound fall
+# back to the instruction count (they equal mfu_inst_* there), so only a 0 of theirs is covered.
 CONVENTIONS = (
     Convention(("model_flops", "mfu_hlo_estimated_percent", "mfu_hlo_max_achievable_estimated_percent",
                 "mfu_estimated_percent", "mfu_max_achievable_estimated_percent"),

@@ -1,17 +1,9 @@
 """Escaping for every place neuroncmp prints text it did not write itself: the one module for it.
 
-Metric names, labels, section titles, notes, versions and paths come from input files, and an
-input file can hold anything: terminal escape codes, newlines, right-to-left overrides, lone
-surrogates, ``=HYPERLINK(...)``, ``<script>``. Each output escapes them its own way:
-
-- ``text``: terminals and one-line messages; characters Python does not call printable
-  (controls, newlines, format characters such as U+202E, lone surrogates) become their
-  backslash escapes (``\\x1b``, ``\\n``, ``\\u202e``), so what is shown is what the file holds.
-- ``quote``: a path in a message, ``'like this'``, escaped as ``text``.
-- ``csv_cell``: control characters escaped as in ``text``; a text cell starting with ``= + - @``
-  gets a leading apostrophe, as spreadsheets expect, so it is never run as a formula; numbers
-  stay numbers.
-- ``markdown`` and ``html``: the characters that would change the markup.
+Metric names, labels, section titles, notes, versions and paths come from input files, and an input
+file can hold anything (terminal escape codes, newlines, right-to-left overrides, lone surrogates,
+``=HYPERLINK(...)``, ``<script>``): each output escapes them its own way, one function per output
+(docs/limits.md, "What is printed").
 """
 
 from __future__ import annotations

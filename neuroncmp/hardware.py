@@ -1,46 +1,9 @@
 """Hardware facts per instance family, for analyses that need them when a profile does not carry them.
 
-Values a profile carries win (the peak FLOP/s implied by ``mfu_estimated_percent``, the ridge
-``peak_flops_bandwidth_ratio``, Explorer's ``hbm_ddr_bandwidth`` for the roofline, and
-``neuroncore_frequency`` for the cycle check); this table is the fallback, and every analysis says
-which source it used. The user overrides the roof's numbers (``neuroncmp sweep --hbm-per-core 16GiB
---peak-tflops 95 --hbm-gbps 410``).
-
-Rows are per *physical* NeuronCore; ``for_instance`` scales them to one *logical* core, the unit
-the runtime, the profiler and the memory table work in: at LNC=2 (Trn2/Trn3 only; the default
-there) two physical cores share one HBM bank and one address space, so a logical core has twice
-the HBM, bandwidth and FLOP/s. Sources (AWS Neuron docs, aws-neuron/aws-neuron-sdk):
-- trn1 / trn1n (Trainium, NeuronCore-v2): a chip has 2 cores, 32 GiB HBM (2 stacks of 16 GiB), 820 GB/s,
-  190 BF16 TFLOPS, 1.4 GHz. Source: about-neuron/arch/neuron-hardware/trainium.rst.
-- inf2 (Inferentia2, NeuronCore-v2): a chip has 2 cores, 32 GiB, 820 GB/s, 190 BF16 TFLOPS, 1.4 GHz.
-  Source: about-neuron/arch/neuron-hardware/inferentia2.rst.
-- trn2 (Trainium2, NeuronCore-v3): a chip has 8 cores, 96 GiB HBM in four 24 GiB banks each shared by
-  two physical cores, 2.9 TB/s; each core's tensor engine delivers 79 dense BF16 TFLOPS (the chip's 667
-  counts more than the tensor engines); 1.2 GHz (the tensor engine runs at 2.4). Sources:
-  about-neuron/arch/neuron-hardware/trainium2.rst, nki/guides/architecture/trainium2_arch.rst,
-  about-neuron/arch/neuron-features/logical-neuroncore-config.rst (LNC=2 the default on Trn2).
-- trn3 (Trainium3, NeuronCore-v4): a chip has 8 cores, 144 GiB HBM, 4.9 TB/s (the NKI guide says 4.7:
-  the architecture page's figure is used), 79 dense BF16 TFLOPS per core's tensor engine (the chip's
-  671 likewise counts more). Clock: the docs give engine frequencies (tensor 2.4 GHz, the others 1.2)
-  but no NeuronCore clock for the cycle count, so none is assumed. Sources:
-  about-neuron/arch/neuron-hardware/trainium3.rst, nki/guides/architecture/trainium3_arch.rst.
-
-DMA bandwidth (``dma_bandwidth``, per physical core, theoretical: AWS's ``dma_ddr_bandwidth``, "max DMA
-bandwidth for a single NeuronCore (all 16 engines)", the constant of its memory bounds): what the profiler's
-header (``metadata``) states where real headers state it, else AWS's per-chip figure over the chip's cores.
-trn2: 435 GB/s in every trn2.3xlarge view JSON header (2.28; the Trainium2 page's 3.5 TB/s per chip over
-8 cores is 437.5); inf2: 435 GB/s in every inf2.xlarge header (2.27; the Inferentia2 page's 1 TB/s per chip
-over 2 cores would be 500); trn1: no real trn1 header states one, so the Trainium page's "1 TB/sec of DMA
-bandwidth" per chip over its 2 NeuronCore-v2, 500 GB/s; trn3: the Trainium3 page's 4.9 TB/s over 8 cores,
-612.5 GB/s. The same headers state the tensor engine's shape and clock (``tensor``: ``pe_num_rows x
-pe_num_cols x 2 x pe_clock_freq``, 128 x 128 x 2 x 2.4 GHz = 78.64 TFLOP/s on NeuronCore-v3, x 2.8 GHz =
-91.75 on NeuronCore-v2), the formula the profiler's HFU and MFU divide by (trn1 profiles' own HFU implies
-91.7 to 91.8, not the architecture page's 95): ``analysis/peaks.py`` prefers it to ``peak_flops``.
-
-The profiler's own device-memory reservation, for the "without the profiler" forecast when the
-memory table does not list it: "around 2 GB" of 64 or 128 MB buffers on trn1/inf2
-(neuron-runtime/explore/device-memory.rst, "Profile Buffers"); "~5 GB HBM on Trn2/Trn3"
-(tools/neuron-explorer/troubleshooting.rst, "Out-of-memory during profiling").
+Values a profile carries win; this table is the fallback, and every analysis says which source it used.
+Rows are per *physical* NeuronCore; ``for_instance`` scales them to one *logical* core at the LNC. Each
+figure's AWS source, and which one wins where two disagree: docs/bounds.md ("Hardware facts", "Peaks per
+profile").
 """
 
 from __future__ import annotations
@@ -50,7 +13,7 @@ from typing import NamedTuple
 
 GIB = 2**30
 _TRN1_RESERVE = ("about 2 GB of profiler buffers (AWS, neuron-runtime/explore/device-memory.rst)", 2e9)
-_HEADER_DMA = (435e9, "the dma_ddr_bandwidth real {} profiler headers state")  # (see the docstring)
+_HEADER_DMA = (435e9, "the dma_ddr_bandwidth real {} profiler headers state")  # (docs/bounds.md)
 _CHIP_DMA = (500e9, "AWS's 1 TB/s of DMA bandwidth per Trainium chip over its 2 cores, theoretical")
 _TRN3_DMA = (612.5e9, "AWS's 4.9 TB/s of DMA bandwidth per Trainium3 chip over its 8 cores, theoretical")
 # (rows, cols, GHz) of one core's tensor engine in the profiler's headers: its peak is rows x cols x 2 x clock
@@ -70,7 +33,7 @@ class Hardware(NamedTuple):
     source: str
     core: str = "NeuronCore-v2"
     default_lnc: int | None = None      # None: LNC does not apply to the family
-    profiler_reserve: float = 2e9       # bytes device profiling takes (see the docstring)
+    profiler_reserve: float = 2e9       # bytes device profiling takes (docs/bounds.md)
     reserve_source: str = _TRN1_RESERVE[0]
     dma_bandwidth: float | None = None  # bytes/s of one core's DMA engines (None: no source known)
     dma_source: str = ""                # what that figure is and where it comes from
@@ -99,9 +62,8 @@ DEFAULT_FAMILY = "trn1"  # the bundled profiles' family; used (and said) when th
 
 # What no NeuronCore can do, for telling a value that cannot be a measurement (a FLOP count of 1e300)
 # from one that is merely large. A profile is of one logical core, at most two physical cores (LNC=2);
-# the bounds are 10x the fastest such core in the table above, so no real profile comes near them:
-# trn1/inf2 cores 95 TFLOP/s each (formats.md 8: 190 TFLOPS per two-core chip), trn3's HBM 612.5 GB/s
-# per core (and 435 GB/s of DMA per core, the profiler's header), doubled for LNC=2.
+# the bounds are 10x the fastest such core in the table above, so no real profile comes near them
+# (docs/profile-json.md states their values).
 IMPOSSIBLE_MARGIN = 10
 MAX_FLOP_RATE = IMPOSSIBLE_MARGIN * 2 * max(f.peak_flops for f in FAMILIES.values())  # 1.9e15 FLOP/s
 MAX_BYTE_RATE = IMPOSSIBLE_MARGIN * 2 * max(max(f.hbm_bandwidth, f.dma_bandwidth or 0) for f in FAMILIES.values())

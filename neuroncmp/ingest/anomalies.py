@@ -1,35 +1,26 @@
 """Data-quality checks run on every loaded profile: anomalies are recorded on it, never raised.
 
 Values out of their kind's range are found by ``validate``; the checks here compare values with
-each other, and each relation is one the profiler's own output keeps (docs/profile-json.md, "Data-quality
-rules": the formulas, the real summaries each was confirmed on, the largest deviation seen there
-and the tolerance chosen over it):
-
-- a memory table's Total equals the sum of its rows, per device and core;
-- ``neuroncore_cycle_count / clock = total_time``;
-- ``X_active_time / total_time = X_active_time_percent`` for the engines, DMA, collectives and
-  ``total_active_time``; the DMA classes (``static_``, ``software_dynamic_``,
-  ``hardware_dynamic_dma_active_time_percent``) are shares of ``dma_active_time`` in
-  neuron-profile's output (2.27, 2.28: exact) and of ``total_time`` in other real output, so
-  either denominator is accepted;
-- ``dynamic_dma_active_time_percent = software_dynamic_ + hardware_dynamic_dma_active_time_percent``
-  (the dynamic class has no time of its own to check against).
+each other, each a relation the profiler's own output keeps, and find derived ratios that are not
+finite from finite inputs. The relations, the real summaries each was confirmed on and the
+tolerances chosen over them: docs/profile-json.md ("Data-quality rules").
 """
 
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Mapping
 from typing import Any
 
 from .. import hardware
+from ..catalog import MetricSpec, derived_specs, lookup
 from ..model import Anomaly, Profile
-from ..units import FRACTION, as_float, format_value, is_number
-from . import derived_doubts, validate
+from ..units import FRACTION, as_float, finite_number, format_value, is_number
+from . import validate
 
-# Tolerances, from the real summaries (docs/profile-json.md): the largest deviation seen
-# on good data, and the margin kept over it. Exact output (JSON floats) deviates by < 1e-12;
-# display output (a Total and its rows rounded to 4 significant digits, percents to 2 decimals)
-# by what its rounding allows.
+# Tolerances: the largest deviation seen on good real data, and the margin kept over it
+# (docs/profile-json.md). Exact output (JSON floats) deviates by < 1e-12; display output by its rounding.
 MEMORY_TOLERANCE = 0.001   # relative; largest seen 1.64e-4 (the bundled b16 table): 6x margin
 CYCLE_TOLERANCE = 0.005    # relative; largest seen 7.6e-5 (total_time written 54.82 ms): 66x
 SHARE_TOLERANCE = 0.01     # relative, plus half a display step of a percent (0.005 % = 5e-5);
@@ -46,6 +37,7 @@ RATE_BOUNDS = {**dict.fromkeys(("model_flops", "hardware_flops", "transpose_flop
                                (hardware.MAX_FLOP_RATE, "FLOP/s")),
                **dict.fromkeys(("hbm_read_bytes", "hbm_write_bytes", "dma_transfer_total_bytes"),
                                (hardware.MAX_BYTE_RATE, "B/s"))}
+TINY = sys.float_info.min  # below it a float is subnormal: its reciprocal overflows
 
 
 def checked(profile: Profile) -> Profile:
@@ -53,7 +45,7 @@ def checked(profile: Profile) -> Profile:
     recorded, such as ``duplicate-metric``, kept)."""
     kept = [anomaly for anomaly in profile.anomalies if anomaly.code not in CODES]
     found = [*validate.findings(profile), *_memory_total(profile), *_impossible_rates(profile), *_cycles(profile),
-             *_active_shares(profile), *_dynamic_dma(profile), *derived_doubts.doubts(profile)]
+             *_active_shares(profile), *_dynamic_dma(profile), *_derived_doubts(profile)]
     return profile.replace(anomalies=kept + found)
 
 
@@ -177,3 +169,54 @@ def _dynamic_dma(profile: Profile) -> list[Anomaly]:
     return [Anomaly("share-mismatch", f"dynamic_dma_active_time_percent is {format_value(dynamic, 'fraction')} "
                     f"but software_dynamic_ + hardware_dynamic_dma_active_time_percent is "
                     f"{format_value(software + hardware_, 'fraction')}", "dynamic_dma_active_time_percent")]
+
+
+def _derived_doubts(profile: Profile) -> list[Anomaly]:
+    """A derived value that is not finite from finite inputs (``batch_size / total_time`` over a step of
+    5e-324 s) is no measurement: a ``non-finite-value`` anomaly on it, an ``out-of-range`` one on the input
+    too small to divide by. Two zeros (``0 / 0``) are no doubt: the ratio does not exist."""
+    values, derived = profile.values.numbers, profile.values.derived
+    out: list[Anomaly] = []
+    for spec in derived_specs():
+        made = derived.get(spec.name)
+        if made is not None and finite_number(made.value):
+            continue  # the value set computed it from these same numbers: finite, no doubt
+        if all(name in values for name in spec.inputs):
+            out += _doubts_of(spec, values)
+    return _once_per_input(out)
+
+
+def _once_per_input(found: list[Anomaly]) -> list[Anomaly]:
+    """One ``out-of-range`` anomaly per input, however many ratios divide by it."""
+    seen: set[str | None] = set()
+    out = []
+    for anomaly in found:
+        if anomaly.code == "out-of-range":
+            if anomaly.metric in seen:
+                continue
+            seen.add(anomaly.metric)
+        out.append(anomaly)
+    return out
+
+
+def _doubts_of(spec: MetricSpec, values: Mapping[str, Any]) -> list[Anomaly]:
+    inputs = {name: values[name] for name in spec.inputs}
+    if spec.compute is None or all(value == 0 for value in inputs.values()):
+        return []
+    try:
+        result: float | None = spec.compute(values)
+    except (ZeroDivisionError, OverflowError):  # OverflowError: where Python raises, not inf
+        result = None
+    if finite_number(result):
+        return []
+    tiny = [name for name, value in inputs.items() if abs(value) < TINY]
+    shown = ", ".join(f"{name} {format_value(value, _unit(name))}" for name, value in inputs.items())
+    found = [Anomaly("non-finite-value", f"{spec.name} = {spec.formula} is not finite ({shown})",
+                     spec.name)]
+    found += [Anomaly("out-of-range", f"{name} {inputs[name]!r} is too small to divide by: "
+                      f"{spec.name} = {spec.formula} is not finite", name) for name in tiny]
+    return found
+
+
+def _unit(name: str) -> str:
+    return "" if name == "batch_size" else lookup(name).unit

@@ -1,18 +1,8 @@
 """A set of inputs as people type them: ``diff b16.json b32.json``, ``diff run/``, ``diff run/*``.
 
-``load()`` reads one path; this module decides what a set of paths means before any is parsed:
-
-- a plain folder (no manifest, not an Explorer folder) is every file below it, as ``store add``
-  reads it;
-- a run folder's ``manifest.json`` given among its own files (a shell glob over the folder) stands
-  for the folder: the same comparison as ``diff run/`` (files the manifest does not name are left
-  out, and said so);
-- a sidecar (``b16.memory.md``, ``b16.all_results.json``) is not a profile: it is joined to its
-  profile when that is in the set or beside it (a manifest's sidecars are joined by ``load``);
-- the same file given twice (same name, same content) is one capture: copies would fake a
-  repeated capture.
-
-Each decision is said in a note; nothing is dropped silently.
+``load()`` reads one path; this module decides what a set of paths means before any is parsed
+(plain folders, a manifest given among its own files, sidecars, the same file twice: docs/formats.md,
+"A set of inputs"). Each decision is said in a note; nothing is dropped silently.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
 """Which rank or NeuronCore each profile of a distributed step is, by one rule, and refusing guesses.
 
-The rule, first source that names every profile of the set (a mix of sources is refused):
-
-1. ``rank`` in a run folder's manifest (an entry's ``metadata``): the rank the user states.
-2. ``<stem>_rank_<r>`` in the file name (or Explorer folder, ``<stem>_rank_<r>@latest``), optionally
-   ``_exec_<n>`` after it: the global rank that ``neuron-profile capture`` / ``neuron-explorer
-   capture --collectives-workers-per-node`` write
-   (``profile_rank_5.ntff``; its summary exported as ``profile_rank_5.json``). Two files of one rank
-   (two ``_exec_<n>``) are two executions of that rank, not two ranks: refused.
-3. The runtime's inspect layout: a folder ``<instance-id>_pid_<pid>`` above the file and a core in
-   its name (``<hash>_instid_<i>_vnc_<k>``, ``profile_nc_<k>_session_<s>``). The core index is local
-   to the process, so the worker is (instance, pid, core); no global rank is in these names.
-4. The profile's own ``nd_idx`` / ``nc_idx`` (summary-json; ``neuron_device_idx`` /
-   ``neuroncore_idx`` in Explorer's tables): unique within one instance only, so used last.
-
-Anything else, or two profiles with one identity, is a ``UsageError`` saying which files and how to
-name them.
+The first source that names every profile of the set wins (a manifest's ``rank``, ``_rank_<r>`` in
+the name, the runtime's inspect layout, the profile's own ``nd_idx`` / ``nc_idx``); a mix of sources,
+or two profiles with one identity, is a ``UsageError`` saying which files and how to name them. The
+rule and its traps: docs/commands/ranks.md ("Which rank is which").
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """A profile inside the text around it: found by content, whatever the file is called.
 
-People save tool output with whatever came with it: ``neuron-profile view ... > out.json 2>&1``
-puts the tool's own log lines (``time="..." level=info msg="..."``) before the JSON; runner
-scripts write ``COMMAND: ...``, ``STDOUT:`` + the output, ``STDERR:`` + log lines into one
-``.log``; terminals leave ANSI colour codes; editors add a byte-order mark or CRLF line ends.
-
 ``unwrap(text)`` returns the text with everything that is not profile content *blanked* (its
 line replaced by an empty line, so every later error still names the right line) and the
-blanked lines as ``Skipped`` runs (``lines 1-3``). When the text holds JSON objects, everything
-outside them is blanked; otherwise only lines that are certainly not content (tool log lines,
-runner section headers) are, and the text formats skip the rest as they always did.
+blanked lines as ``Skipped`` runs (``lines 1-3``). What is set aside, and when: docs/formats.md
+("Text around a profile").
 
 The common case costs two string scans: a text that starts with ``{`` and ends with ``}`` and
 has no line that could not be part of JSON is returned as it is.

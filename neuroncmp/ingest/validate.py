@@ -1,20 +1,8 @@
 """Validation of values: every number a profile holds, against the range its kind may take.
 
-The parsers check shapes and types as they read (a ``ParseError`` names file, place, expected
-and found); this module checks what they produced, the same way for every format, against the
-catalog's ranges (``catalog.KIND_RANGES``): times, bytes, counts, cycles, FLOPs, rates and
-intensities are never negative, fractions lie in [0, 1] (throttle "percents" excepted), values
-are finite. A value outside is kept as read and flagged with an anomaly naming its metric, so
-what is shown is what the file said and nothing downstream mistakes it for a measurement:
-
-| code | what |
-|---|---|
-| ``nan-value`` | NaN |
-| ``non-finite-value`` | an infinity (``Infinity``, ``1e400``, an integer beyond a float's range) |
-| ``negative-value`` | below zero where the kind cannot be |
-| ``out-of-range`` | outside the kind's range otherwise (a fraction above 1, an index not whole) |
-| ``percent-over-100`` | a throttle "percent" above 100 % (documented; kept, never clamped) |
-| ``bad-batch-size`` | a batch size that is not a whole number >= 1 (not used) |
+The parsers check shapes and types as they read; this module checks what they produced, the same way
+for every format, against the catalog's ranges (``catalog.KIND_RANGES``). A value outside is kept as
+read and flagged with an anomaly naming its metric (codes: docs/profile-json.md, "Anomaly codes").
 """
 
 from __future__ import annotations

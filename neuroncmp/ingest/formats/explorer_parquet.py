@@ -1,11 +1,8 @@
 """Neuron Explorer's Parquet output: a directory of tables (``Summary.parquet``, ...).
 
-Read: ``Summary`` (metrics; one row per core when several), ``Metadata`` (instance, versions,
-``profile_schema_version``, ``explorer_version``, clocks), ``ThrottleSummary`` (per core and
-throttle type), ``HbmUsageSummaryByType`` (device memory by usage type) and ``Warning`` (the
-tool's own warnings, as notes). Which fields are read, in which unit, follows the profile's schema
-version (``explorer_schema``). A table written in parts (``T_0.parquet``, ``T_1.parquet``, or a
-folder ``T/``) is read as one. Needs the ``parquet`` extra (pyarrow).
+Which tables are read, and which fields in which unit by the profile's schema version
+(``explorer_schema``): docs/formats.md ("Neuron Explorer schema versions"). A table written in parts
+(``T_0.parquet``, ``T_1.parquet``, or a folder ``T/``) is read as one. Needs the ``parquet`` extra.
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
 """Neuron Explorer's Parquet schema versions: which fields of a table to read, in which unit.
 
-A profile says which schema it was written with: ``Metadata.profile_schema_version``
-(``MAJOR.MINOR.PATCH``; a MAJOR bump removes, renames or retypes fields). The version documented
-here, field by field, is 7.4.0 (Neuron SDK 2.31; AWS's ``tools/neuron-explorer/
-profile-schema-reference.rst``, generated from the schema built into ``neuron-explorer``); a 7.x
-profile is read as that page describes (a MINOR adds fields, read as any new metric is). For every
-other MAJOR (AWS's SDK 2.33 page documents 12.0.1, but neuroncmp has not mapped its fields; 8 to
-11 came between) a field is read only when its name and unit are confirmed: by the profile's own
-``SchemaFields`` table (one row per table and field, with ``field_unit``) when it has one, else by
-7.4.0's list, and the profile says so once, naming the version. Fields that cannot be confirmed
-are listed in ``skipped``, never guessed.
+Schema 7.4.0 is mapped field by field (AWS's ``tools/neuron-explorer/profile-schema-reference.rst``); a
+7.x profile is read that way. For any other MAJOR a field is read only when its name and unit are
+confirmed (the profile's ``SchemaFields``, else 7.4.0's list) and the profile says so once; fields that
+cannot be confirmed are listed in ``skipped``, never guessed. The rule: docs/formats.md ("Neuron
+Explorer schema versions").
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """neuron-monitor's metric groups, read into sums shared by every runtime of one report.
 
-One report can hold several Neuron applications (``neuron_runtime_data``, one entry per
-process). Counts and bytes add up across them (each process has its own executions and memory),
-so every group adds into one ``Sums``. A NeuronCore belongs to one process at a time (in AWS's
-sample reports a core is non-zero in one runtime only), so per-core utilization and FLOP/s take
-the largest value any runtime reports, not the sum (a runtime listed twice does not double a
-core), and ``neuroncore_flops_total`` sums those per-core values. Latency percentiles cannot be
-added, so they are read only when one runtime has them. Field names and units: AWS's
-neuron-monitor user guide.
+Counts and bytes add up across runtimes (each process has its own executions and memory); a core's
+utilization and FLOP/s are the largest any runtime reports, not the sum (every runtime lists every
+core, zeros where it does not use it); latency percentiles cannot be added, so they are read only when
+one runtime has them. The rule and the field names: docs/formats.md ("neuron-monitor").
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """neuron-monitor reports: one JSON document per period (a file may hold one, or JSON lines).
 
-Read (AWS's neuron-monitor user guide; formats.md 6), per report: every runtime's
-``neuroncore_counters`` (utilization per core and per physical core, FLOP/s), ``execution_stats``
-(outcome and error counts, latency percentiles), ``memory_used`` (host bytes, device bytes per
-core and usage type, the device total; the loaded models' names as context) and
-``neuron_runtime_vcpu_usage``; ``system_data`` (host memory and swap, average vCPU usage, ECC
-events); ``neuron_hardware_info`` / ``instance_info`` as metadata. Runtimes of one report add up
-(``monitor_groups``). One profile per report line. Every level is shape-checked (``shapes``);
-fields not read are listed in ``Profile.skipped``, keys given twice with different values become
-``duplicate-metric`` anomalies.
+One profile per report line; which metric groups are read and into which metrics: docs/formats.md
+("neuron-monitor"), from AWS's neuron-monitor user guide. Runtimes of one report add up
+(``monitor_groups``). Every level is shape-checked (``shapes``); fields not read are listed in
+``Profile.skipped``, keys given twice with different values become ``duplicate-metric`` anomalies.
 """
 
 from __future__ import annotations

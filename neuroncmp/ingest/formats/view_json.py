@@ -1,17 +1,8 @@
-"""The full ``neuron-profile view --output-format json`` document (formats.md 4).
-
-One JSON object of sections, in no fixed order (the profiler writes them from a Go map): read
-are ``summary`` (the metrics, as summary-json), ``nc_mem_usage`` (device memory per core and
-usage type: ``{"nd", "nc", "usage_type", "amount_bytes"}``, labels mapped like every memory
-source, ``Total`` rows included), ``warnings`` (``{"category", "message"}``: the profiler's doubts
-about its own numbers, kept as notes) and the fields of ``metadata``, ``profile_info`` and
-``neff_header`` that identify the run. The per-instruction, per-DMA and per-layer sections are
-most of the bytes: they are decoded by the plain C decoder, dropped at once and counted in
-``skipped`` with their row counts (the operator-level comparison will read them); the ``dma`` and
-``instruction`` rows are summed first for the bounds (``view_rows``: the DMA bytes AWS's method moves at
-the DMA bandwidth, and the physical cores that ran the work). The header's hardware facts
-(``dma_ddr_bandwidth``, the tensor engine's ``pe_num_rows``, ``pe_num_cols`` and ``pe_clock_freq``) are
-kept under Explorer's ``Metadata`` names for the peaks (``analysis/peaks.py``).
+"""The full ``neuron-profile view --output-format json`` document: what is read from which section, and
+the per-event sections decoded by the plain C decoder, counted and dropped: docs/formats.md ("The view
+JSON"). Its sections come in no fixed order (the profiler writes them from a Go map). The ``dma`` and
+``instruction`` rows are summed for the bounds as they are dropped (``view_rows``); the header's hardware
+facts are kept under Explorer's ``Metadata`` names for the peaks (``analysis/peaks.py``).
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """What an op table's numbers must be, checked as they are read, value by value (the view JSON, the
 Explorer summary tables; ``columns.py`` checks the ``Instruction`` table column-wise by the same rule).
 
-A time is a number of nanoseconds from 0 to ``MAX_NS``; an interval ends at or after its start;
-bytes, FLOPs and counts are numbers from 0 to a float's largest, or absent (null); a name (engine,
-opcode, HLO op, layer, source line) is text, null or empty only where an instruction may belong to
-none (``NONE``: no HLO op, layer or source line), never for its engine or opcode. Anything else,
-NaN, infinities, text where a number belongs and booleans included, is one ``ParseError`` naming the
-file, the place (table or section, row, column) and what was found: a table that fails is never read
-as plausible numbers (a null start read as 0 made an operator 188 % slower; a NaN one, 2.3 billion
-seconds long; a float opcode became an operator "3.0", a NaN HLO name one called "nan").
+The rule: docs/commands/ops.md ("Bad op tables"). Anything else is one ``ParseError`` naming the file,
+the place and what was found: a table that fails is never read as plausible numbers (a null start read
+as 0 made an operator 188 % slower; a NaN one, 2.3 billion seconds long; a float opcode became an
+operator "3.0", a NaN HLO name one called "nan").
 """
 
 from __future__ import annotations

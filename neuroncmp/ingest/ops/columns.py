@@ -1,9 +1,7 @@
 """The ``Instruction`` table's columns checked as ``checks.py`` checks one value, column-wise (pyarrow
-and numpy, no loop over rows): times from 0 to 2^62 ns, none null, each interval ending at or after
-its start; bytes and FLOPs numbers >= 0 or null; names text (``checks.name``'s rule). The first row
-that fails is one ``ParseError`` naming the file, the table, the row (counted from 0 in that file) and
-the column. Nothing is cast before it is checked, so numpy never warns (a NaN cast to int64 did, and
-made a 2.3-billion-second operator).
+and numpy, no loop over rows); the first row that fails is one ``ParseError`` naming the file, the table,
+the row (counted from 0 in that file) and the column. Nothing is cast before it is checked, so numpy
+never warns (a NaN cast to int64 did, and made a 2.3-billion-second operator).
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """Operation tables from Neuron Explorer's Parquet tables, aggregated column-wise (pyarrow and
-numpy), never row by row.
-
-``Instruction`` (one row per instruction: ``engine``, ``opcode``, ``start_ts``/``end_ts`` in ns,
-``hlo_name``, ``layer``, ``nki_source_location``, HBM bytes, ``raw_flops``; millions of rows for a
-training step) gives every level (``union.py`` merges each op's intervals). Without it,
-``OpcodeSummary`` gives the opcode level (its merged ``active_time_ns``) and ``HloInstruction``
-the HLO level (the union of its ``time_intervals``). Needs pyarrow (the ``parquet`` extra).
+numpy), never row by row: ``Instruction`` gives every level (``union.py`` merges each op's intervals);
+without it ``OpcodeSummary`` the opcode level and ``HloInstruction`` the HLO level (docs/commands/ops.md,
+"Inputs"). Needs pyarrow (the ``parquet`` extra).
 """
 
 from __future__ import annotations

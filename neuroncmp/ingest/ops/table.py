@@ -1,10 +1,8 @@
 """Operation tables: where a profile's time went, per engine x opcode, HLO op, layer or NKI source line.
 
 Built only when asked for (``neuroncmp ops``): the summary-level commands never read the
-per-instruction sections. Times are seconds. ``time`` is the union of the op's instruction
-intervals (instructions of one op overlap on a pipelined engine and across engines: their plain sum
-would count the overlap twice); ``instruction_time`` is the plain sum of durations, the quantity the
-profiler's ``<engine>_engine_instruction_time`` adds up, kept to check against it.
+per-instruction sections. Times are seconds; ``time`` (the union of an op's intervals) and
+``instruction_time`` (their plain sum): docs/commands/ops.md ("Formulas").
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""Operation tables from the full ``neuron-profile view --output-format json`` document.
-
-Reads the ``instruction`` section (one object per instruction: ``subgroup`` engine, ``opcode``,
-``timestamp`` and ``duration`` in ns, ``hlo_name``, ``fully_qualified_subgraph`` + ``layer``,
-HBM bytes), ``layer_summary`` (FLOP counts per layer) and ``neff_header`` (the graph's hash). Plain
+"""Operation tables from the full ``neuron-profile view --output-format json`` document (its
+``instruction``, ``layer_summary`` and ``neff_header`` sections: docs/commands/ops.md, "Inputs"). Plain
 Python: the view JSON holds one kernel's instructions (hundreds to thousands), not a training step's
 millions (those come as Explorer Parquet, ``explorer.py``).
 """
