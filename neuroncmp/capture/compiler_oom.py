@@ -1,24 +1,7 @@
 """neuronx-cc's own out-of-memory stop, read from a job's log: the compiler refuses a graph whose
-estimated peak device memory exceeds one NeuronCore's, before anything runs.
-
-A torch-neuronx job compiles its graphs as it runs, so the compiler's message is in the job's log,
-inside the ``RuntimeError: Failed compilation with [...]`` torch-neuronx raises. The forms, as
-people have posted them (``tests/fixtures/README.md`` has each source):
-
-- ``[XCG815]  Estimated peak HBM usage (22.839451) exceeds 16GB. Neff won't be able to load on chip``
-  (neuronx-cc 2.13-2.14; the estimate has no unit of its own: it is the limit's);
-- ``[NCC_EOOM002] Maximum peak HBM usage of 18.12GB exceeds HBM limit of 16.00GB for Trn1. This
-  consists of ...`` and ``[NCC_EOOM001] Maximum peak HBM usage of 32.00GB exceeds HBM limit of
-  24.00GB for Trn2. ...`` (later releases; EOOM001 may add ``(at instruction ...)`` after the usage);
-- ``[NCC_EXSP001]``: AWS documents the code ("The combined memory needed for the model's activation
-  tensors exceeds the high-bandwidth memory limit") but no log of it was found: it is classed by its
-  code, its sizes recorded as not given.
-
-A quoted message may have lost its leading ``[`` (``NCC_EOOM002] Maximum ...``) or be wrapped over
-lines; both are read.
-
-Sizes are binary, as the runtime's are (``oom.size_bytes``): the compiler's 16GB and 24.00GB limits
-are trn1's 16 GiB and trn2's 24 GiB of HBM per core.
+estimated peak device memory exceeds one NeuronCore's, before anything runs (a torch-neuronx job
+compiles as it runs, so the message is in the job's log, inside torch-neuronx's ``RuntimeError``).
+Its forms and traps: docs/commands/capture.md ("Device memory"); sources: ``tests/fixtures/README.md``.
 """
 
 from __future__ import annotations

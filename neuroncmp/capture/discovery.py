@@ -1,28 +1,8 @@
 """Find the NEFF/NTFF pairs the runtime wrote under its inspect output folder, and pick one.
 
-Layout (AWS, Neuron Explorer "Capture profiles" guide and "Get started"):
-``OUTPUT_DIR/<instance-id>_pid_<pid>/neff_<hash>.neff`` with ``<hash>_instid_<i>_vnc_<v>.ntff``;
-"the .neff and .ntff share a numeric hash in their filename". Device profiles are taken of the
-first execution of each NEFF per NeuronCore, so a training job leaves one pair per compiled graph
-(and per core it ran on). Pairing falls back, in order, to the same stem (``x.neff`` /
-``x.ntff``, ``x_exec_2.ntff``, ``x_rank_0.ntff``: what ``neuron-profile capture`` writes) and to
-the only NEFF of the folder; an NTFF with no NEFF is reported, never silently dropped. Newer
-runtimes name the NEFF ``neff_<hash>_vnc_<v>.neff`` (Explorer "Capture profiles", SDK 2.32-2.33):
-tried too. On Trn2/Trn3 ``vnc`` is the logical core (two physical cores at LNC=2); the rules are
-the same.
-
-Session mode (``NEURON_RT_INSPECT_DEVICE_PROFILE=session``, SDK 2.32-2.33; required on PJRT
-runtimes) writes ``profile_nc_<c>_session_<s>.ntff``: *all* device activity of the core in one
-trace, every graph and every execution. Such a trace is not one graph's profile, so it is never
-paired (not even with the folder's only NEFF) and never taken for the training step: ``find``
-lists it in ``sessions`` and capture refuses it with a line saying why.
-
-Picking the training-step graph (our rule; AWS documents none): ``largest``, the pair whose NEFF
-file has the most bytes. A Trainer step on torch-neuronx runs forward, backward and the optimizer
-update as one compiled graph, by far the largest program of the job; the other graphs are small
-helpers (initialisation, moving tensors, loss reduction). Ties go to the lowest core (vnc), then
-instance id, then path. ``--graph largest-ntff`` picks the largest trace instead; any other
-value is a glob matched against the NEFF's and the NTFF's file names (the largest match wins).
+The naming, the pairing fallbacks and the training-step rule (ours; AWS documents none):
+docs/commands/capture.md ("The training-step graph"). A session-mode trace holds every graph of a
+core, so it is never paired (not even with the folder's only NEFF): ``find`` lists it apart.
 """
 
 from __future__ import annotations
@@ -117,7 +97,7 @@ def check_rule(rule: str) -> str:
 
 
 def pick(pairs: tuple[Pair, ...], rule: str = "largest") -> Pair | None:
-    """The pair ``rule`` selects (see the module docstring), or None when nothing matches."""
+    """The pair ``rule`` selects (docs/commands/capture.md), or None when nothing matches."""
     if rule == "largest-ntff":
         size = "ntff_bytes"
         chosen = list(pairs)

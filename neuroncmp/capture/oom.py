@@ -1,33 +1,7 @@
-"""The Neuron runtime's out-of-memory report, read from a job's log.
-
-On a failed device allocation the runtime logs (AWS, "Neuron Device Memory", sample in
-``shared/samples/neuron-runtime/oom_memory_usage_table.txt``)::
-
-    ... ERROR  TDRV:log_dev_mem   Failed to allocate 4.000GB (alignment: none, usage: tensors) on ND 0:NC 4
-    ... ERROR  TDRV:log_dev_mem_usage_table   Displaying Current Memory Utilization:
-                  |          |  Model   |  Model   | ...
-                  |  TOTAL   |   Code   |Constants | ...
-    ND 0 Overall  | 20.188GB |192.102MB | 82.344KB | ...
-    \\_NC 4        | ...
-      \\_NEFF 1001 | ... n/a ...
-    NEFF id to name mapping:
-    1001: "1.0.41235.0+df4a714bb-/local/out-test0_meta_dense"
-
-Older runtimes print no table but a bullet list after the failed allocation (a real trn1 log
-in ``tests/data/third_party/runtime-oom/``; the list is that core's memory)::
-
-    ... ERROR  TDRV:log_dev_mem   Failed to allocate 172.000MB (usage: tensors) on ND 0:NC 0, current utilization:
-    \t* total: 15.855GB
-    \t* tensors: 15.855GB
-    \t* runtime: 1.062KB
-    \t* dma rings: 32.000KB
-
-read as one core row (``label: size``; ``size : label`` too, as some logs print it).
-
-Column names are the two header lines joined per column; sizes are binary (``KB`` = KiB: the
-sample's ND row sums to its TOTAL only that way); ``n/a`` means the type does not apply. The
-runtime also writes the table to ``/tmp/neuron_mem_table_device_<d>_hbm_<h>.log`` in case the
-log line is cut; ``parse`` reads whichever text it is given.
+"""The Neuron runtime's out-of-memory report, read from a job's log: the failed allocation and
+the memory table (or, from older runtimes, the bullet list) after it. Its forms, and why sizes are
+binary: docs/commands/capture.md ("Device memory"); samples in
+``shared/samples/neuron-runtime/oom_memory_usage_table.txt`` and ``tests/data/third_party/runtime-oom/``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
-"""Checks before anything runs on the device, and what the manifest records about the machine.
-
-- A Neuron device: ``neuron-ls`` (same ``aws-neuronx-tools`` package) must list at least one
-  device row; without ``neuron-ls``, a ``/dev/neuron*`` node must exist. AWS documents neither the
-  message nor the exit status of ``neuron-ls`` on a machine without devices, so both a failure and
-  an empty table count as "no device".
-- Not PyPI's placeholder ``torch-neuronx`` (version 1.0, whose import raises
-  ``ImportError("WRONG PACKAGE. Please install the package from Neuron Repository -
-  pip.repos.neuron.amazonaws.com")``): checked in this interpreter here, and in each job's log by
-  ``placeholder_in_log`` (the job may run another interpreter).
-- The instance type: ``neuron-ls``'s ``instance-type:`` header line (newer versions print it),
-  else ``/sys/devices/virtual/dmi/id/product_name``, which on EC2 Nitro instances holds the
-  instance type (not verified on trn1).
+"""Checks before anything runs on the device (a Neuron device, not PyPI's placeholder
+torch-neuronx), and what the manifest records about the machine; how each is decided:
+docs/commands/capture.md ("When something fails", "The tools' flags"). The placeholder is checked
+here and in each job's log (``placeholder_in_log``): the job may run another interpreter.
 """
 
 from __future__ import annotations

@@ -1,15 +1,6 @@
-"""The sweep's ``manifest.json``: what ``load`` reads (``profiles``), plus the capture's record.
-
-Top-level keys beyond the schema's ``profiles``: ``captured_by``, ``command`` (the template, with
-``{batch}``), ``env`` (only the variables capture sets, ``{label}`` standing for the variant: the
-rest of the environment is never recorded, it may hold secrets), ``steps``, ``graph_rule``,
-``tool`` (name, path, version), ``packages`` (Neuron Python packages as neuroncmp's interpreter
-sees them), ``instance_type``, ``started``/``updated`` (UTC), ``failed`` (variants with no
-profile: status, reason, exit status, log) and ``upper_bound`` (the smallest batch size that ran
-out of device memory, with what it asked for and the memory table, or, ``stage: compile``, the
-compiler's estimate and limit). Each profile entry adds the
-resolved ``command``, ``exit_status``, ``started``/``ended``/``seconds`` and ``raw`` (paths of the
-log, the NEFF and NTFF, Explorer's Parquet folder, NTFFs with no NEFF), all relative to the folder.
+"""The sweep's ``manifest.json``: what ``load`` reads (``profiles``), plus the capture's record
+(docs/commands/capture.md, "Where files land"). ``env`` holds only the variables capture sets:
+the rest of the environment is never recorded, it may hold secrets. Paths are relative to the folder.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The two capture entry points the CLI calls: find the tools, check the machine, run.
-
-Order of checks (each a clear one-line error): a Neuron profile tool installed
-(MissingDependencyError naming what to install), this interpreter not holding PyPI's placeholder
-torch-neuronx, a Neuron device present; then the sweep or the single graph.
+"""The two capture entry points the CLI calls: find the tools, check the machine, then run the
+sweep or the single graph; each check fails with a clear one-line error.
 """
 
 from __future__ import annotations

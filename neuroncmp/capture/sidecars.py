@@ -1,14 +1,6 @@
-"""What a variant keeps beside its summary-json: Trainer metrics and the device memory table.
-
-- Trainer metrics: the ``all_results.json`` (else ``train_results.json``) the job wrote under its
-  raw folder (pass ``--output_dir {out}``), copied as ``<label>.all_results.json``; else the
-  printed ``***** train metrics *****`` block cut out of the job's log as
-  ``<label>.train_metrics.txt``. Both are formats ``load`` reads (trainer-json, trainer-text).
-- Device memory by usage type: Neuron Explorer's Parquet ``HbmUsageSummaryByType`` table, written
-  as ``<label>.memory.md`` in the ui-markdown memory table layout (``| ND Idx | NC Idx | Usage
-  Type | Amount |``, amounts in bytes, labels as Explorer prints them). ``neuron-profile``'s
-  summary-json holds no memory table and AWS documents no machine-readable export of its "NC Memory
-  Usage Info" view, so a profiler-only capture has none.
+"""What a variant keeps beside its summary-json: Trainer metrics and the device memory table
+(docs/commands/capture.md, "Where files land"). The memory table is written in the ui-markdown
+layout (``| ND Idx | NC Idx | Usage Type | Amount |``, bytes) so ``load`` reads it as it reads any.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""Single graph mode: ``TOOL capture`` then ``TOOL view`` for one compiled graph (a NEFF).
-
-``capture -n NEFF -s raw/<label>/profile.ntff [--num-exec N] [--profile-nth-exec M]`` runs the
-NEFF on the device (all-zero inputs unless given; AWS recommends ``--profile-nth-exec=2`` to skip
-one-time warm-up) and saves ``profile_exec_M.ntff`` (``profile.ntff`` without ``-M``); the trace
-is viewed to ``<label>.json`` and added to the folder's manifest (created if absent), so several
-graphs can be captured into one run folder and compared with ``neuroncmp diff``.
+"""Single graph mode: ``TOOL capture`` then ``TOOL view`` for one compiled graph (a NEFF), added
+to the folder's manifest (created if absent) so several graphs can be compared
+(docs/commands/capture.md, "Single graph mode").
 """
 
 from __future__ import annotations

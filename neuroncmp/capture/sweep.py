@@ -1,18 +1,8 @@
 """A batch-size sweep: run each variant, keep its device profile, record it, carry on.
 
-For each variant: clear its raw folder, run the command (log streamed), then
-- the log shows PyPI's placeholder torch-neuronx: stop the sweep (every variant would fail);
-- non-zero exit with the runtime's out-of-memory report, or neuronx-cc's refusal of a graph too
-  large for a core's memory (``compiler_oom``): status ``out-of-memory``, the report (or the
-  compiler's estimate and limit, ``stage: compile``) kept in the manifest, the smallest such batch
-  size recorded as the sweep's ``upper_bound``;
-- other non-zero exit: ``failed`` with the log's last line;
-- exit 0: find the NEFF/NTFF pairs (none: ``no-ntff``; only session-mode traces, which hold
-  every graph at once: ``session-trace``), pick the training-step graph
-  (``--graph``; no match: ``no-graph``), run ``view`` to ``<label>.json`` (tool error:
-  ``tool-error``), then keep Explorer's Parquet and memory table and the Trainer metrics.
-The manifest is rewritten atomically after every variant, so a folder is always loadable and
-holds every variant finished so far; a Ctrl-C records the running variant as ``interrupted``.
+What each outcome records (the ``failed`` statuses, ``upper_bound``): docs/commands/capture.md
+("Where files land", "When something fails"). The manifest is rewritten atomically after every
+variant, so a folder is always loadable; a Ctrl-C records the running variant as ``interrupted``.
 """
 
 from __future__ import annotations

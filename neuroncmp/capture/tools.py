@@ -1,28 +1,7 @@
 """The Neuron profile tools: find them, ask their version, run ``view`` and ``capture``.
 
-``neuron-profile`` and ``neuron-explorer`` come with the ``aws-neuronx-tools`` package, installed
-to ``/opt/aws/neuron/bin`` (AWS, Neuron Profiler user guide), which a fresh shell may not have on
-PATH, so that folder is searched after PATH. Explorer replaces the profiler (end of support in SDK
-2.29/2.30) and takes the same ``capture``/``view`` flags (formats.md 1), so it is preferred: from
-SDK 2.32 ``neuron-explorer capture`` replaces the deprecated ``neuron-profile capture`` ("The
-interface is identical — only the executable name changed", Explorer "Capture profiles").
-
-Flags used, as the AWS docs show them:
-- ``view -n NEFF -s NTFF --output-format summary-json``: summary JSON on stdout
-  (``{"n_<id>": {...}}``), nothing written to a database (Profiler user guide, CLI reference).
-- ``view ... --output-format parquet --output-file DIR`` (Explorer only): "With --output-file the
-  files go in the directory you name" (Explorer, "Analyze profile output"). The docs do not show
-  ``parquet`` and ``--output-file`` in one command line; this pairing is our reading.
-- ``capture -n NEFF -s FILE.ntff [--num-exec N] [--profile-nth-exec M]``: with
-  ``--profile-nth-exec=M`` the trace is saved as ``FILE_exec_M.ntff`` (NKI "Profiling NKI kernels
-  with Neuron Profile"); ``--num-exec`` as AWS's own neuronx-distributed-inference profiling code
-  passes it. Collectives runs add ``_rank_R`` (Profiler user guide).
-- ``--version``: documented for ``neuron-explorer`` ("Get started"); the profiler's docs are silent,
-  so its output is recorded as printed, or the error.
-- ``view --show-profile-schema`` (SDK 2.33; ``neuron-explorer --show-profile-schema`` before): the
-  Parquet schema the installed Explorer writes, as YAML; its first ``version: X.Y.Z`` line is
-  recorded as the capture's profile schema version (the YAML's layout is not documented beyond
-  "the OpenAPI schema as YAML", so what is not found is recorded as unknown).
+The flags, as AWS's docs show them, and which readings are ours: docs/commands/capture.md ("The
+tools' flags").
 """
 
 from __future__ import annotations
