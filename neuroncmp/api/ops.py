@@ -7,40 +7,20 @@ from typing import Any
 
 from ..arguments import texts
 from ..choices import Basis, OpsLevel, Order
-from ..commands.ops import TOP, OpsOptions, OpsReport, profiles_report
+from ..commands.ops import TOP, OpsOptions, profiles_report
+from .results import Shown
 
 
-class Ops:
+class Ops(Shown):
     """What ``nc.ops`` returns: ``.report`` (the document: ``.report.comparison`` is the immutable
-    result), ``.to_frame()``, ``.records()``, and text (``str``, Markdown in notebooks)."""
+    result), ``.to_frame()``, ``.records()`` (one row per variant x operator, seconds, then each
+    variant's unexplained rest and waits), and text (``str``, Markdown in notebooks)."""
 
-    def __init__(self, report: OpsReport) -> None:
-        self.report = report
+    document = "ops"
 
     @property
     def comparison(self) -> Any:
         return self.report.comparison
-
-    def records(self) -> list[dict[str, Any]]:
-        """Tidy rows: one per variant x operator (seconds), then each variant's unexplained rest and waits."""
-        from ..render.ops import records
-
-        return records(self.report)
-
-    def to_frame(self) -> Any:
-        import pandas as pd
-
-        return pd.DataFrame(self.records())
-
-    def __str__(self) -> str:
-        from ..render.registry import by_name
-
-        return by_name("term").render("ops", self.report)
-
-    def _repr_markdown_(self) -> str:
-        from ..render.ops import markdown_text
-
-        return markdown_text(self.report)
 
     def __repr__(self) -> str:
         return repr(self.report.comparison)

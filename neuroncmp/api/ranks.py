@@ -7,16 +7,17 @@ from pathlib import Path
 from typing import Any
 
 from ..arguments import texts
-from ..commands.ranks import RanksOptions, RanksReport, profiles_report, ranks_report
+from ..commands.ranks import RanksOptions, profiles_report, ranks_report
+from .results import Shown
 
 
-class Ranks:
+class Ranks(Shown):
     """What ``nc.ranks`` returns: ``.report`` (the document: ``.report.analysis`` is the immutable
-    result, ``.report.runs`` the comparison with a baseline run), ``.to_frame()``, ``.records()``,
-    and text (``str``, Markdown in notebooks)."""
+    result, ``.report.runs`` the comparison with a baseline run), ``.to_frame()``, ``.records()``
+    (one row per rank: seconds, fractions, its outlier kinds and cause), and text (``str``,
+    Markdown in notebooks)."""
 
-    def __init__(self, report: RanksReport) -> None:
-        self.report = report
+    document = "ranks"
 
     @property
     def analysis(self) -> Any:
@@ -25,30 +26,6 @@ class Ranks:
     @property
     def outliers(self) -> Any:
         return self.report.analysis.outliers
-
-    def records(self) -> list[dict[str, Any]]:
-        """Tidy rows: one per rank (seconds, fractions), its outlier kinds and cause."""
-        from ..render.ranks import records
-
-        return records(self.report)
-
-    def to_frame(self) -> Any:
-        import pandas as pd
-
-        return pd.DataFrame(self.records())
-
-    def __str__(self) -> str:
-        from ..render.registry import by_name
-
-        return by_name("term").render("ranks", self.report)
-
-    def _repr_markdown_(self) -> str:
-        from ..render.ranks import markdown_text
-
-        return markdown_text(self.report)
-
-    def __repr__(self) -> str:
-        return repr(self.report)
 
 
 def ranks(*inputs: Any, baseline: Any = (), thresholds: Iterable[str] = (), fail_on: Iterable[str] = ()) -> Ranks:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ..analysis import sweep as _sweep
@@ -170,6 +171,40 @@ class Finding(_base.Finding):
         from ..render.terminal.sweep import finding
 
         yield from finding(1, self)
+
+
+class Shown:
+    """A command's document (``.report``) that shows itself: ``str`` is the terminal's text, Markdown
+    in notebooks; ``.records()`` its tidy rows (``render/<document>.py``), ``.to_frame()`` them in pandas."""
+
+    document = ""  # the command: its terminal document and its module under ``render/``
+
+    def __init__(self, report: Any) -> None:
+        self.report = report
+
+    def records(self) -> list[dict[str, Any]]:
+        records: list[dict[str, Any]] = self._rendering().records(self.report)
+        return records
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame(self.records())
+
+    def __str__(self) -> str:
+        from ..render.registry import by_name
+
+        return by_name("term").render(self.document, self.report)
+
+    def _repr_markdown_(self) -> str:
+        text: str = self._rendering().markdown_text(self.report)
+        return text
+
+    def __repr__(self) -> str:
+        return repr(self.report)
+
+    def _rendering(self) -> Any:
+        return import_module(f"..render.{self.document}", __package__)
 
 
 def drawn(document: str, value: Any, options: Any) -> Any:
