@@ -1,9 +1,5 @@
-"""Paths a tool call may name: only under the folders the server was started with.
-
-A path is resolved (symbolic links followed, ``..`` removed) and must lie under one of the served
-folders, themselves resolved; a folder named is walked and every symbolic link in it is resolved
-the same way, so no link leads a run folder's reader outside. Relative paths are taken from the
-first served folder, the server's working folder for every call.
+"""Paths a tool call may name: only under the folders the server was started with, links followed
+and a named folder walked (docs/commands/mcp.md, "Safe by default").
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""A tool's input schema from a click command, and a tool call's arguments back into its argv.
-
-The schema is generated from the command's own parameters (their types, choices, ranges, defaults
-and help), so a tool takes the same arguments as the CLI, named by the long flag without dashes
-(``fail-on``, ``threshold``) and by name for positional arguments (``files``). Parameters that
-only shape the terminal (``--format``, ``--no-color``, ``--width``) or reach another machine
-(Spark's) are not offered; those that write files are offered only to a server started with
-``--allow-write``.
+"""A tool's input schema from a click command, and a tool call's arguments back into its argv: the
+schema is generated from the command's own parameters, so a tool takes the CLI's arguments (which
+are offered, and how they are named: docs/commands/mcp.md, "Tools").
 """
 
 from __future__ import annotations

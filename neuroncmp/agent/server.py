@@ -1,11 +1,8 @@
-"""The MCP server: one tool per read-only command, each call run as that command.
-
-A call becomes ``python -m neuroncmp COMMAND ARGS`` in a child process whose working folder is the
-first served folder: the terminal text (``--no-color``) is the summary an agent quotes, and with
-``full`` the ``--format json`` document is returned too, byte for byte what the CLI writes. Running
-the command itself, rather than its library call in the server's process, keeps one implementation
-of every argument's parsing, check and error message, and lets a call hold no state of the server's
-(a loaded profile, a store's connection) or crash it. ``capture`` is never offered: it runs code.
+"""The MCP server: one tool per read-only command, each call run as that command in a child process
+(what it answers: docs/commands/mcp.md). Running the command itself, rather than its library call in
+the server's process, keeps one implementation of every argument's parsing, check and error
+message, and lets a call hold no state of the server's (a loaded profile, a store's connection) or
+crash it. ``capture`` is never offered: it runs code.
 """
 
 from __future__ import annotations

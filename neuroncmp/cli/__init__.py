@@ -1,9 +1,5 @@
-"""The command line: a thin skin over the library (load -> compute -> render -> echo).
-
-``app`` holds the command group and the one error boundary (exit codes: ``errors.py``);
-``commands`` lists the commands, one module per command, each imported only when it runs or shows
-its own help; ``options`` the shared options; ``output`` gets text to a file or the terminal.
-Heavy modules (rich, pint, pandas) are imported inside the commands that need them.
+"""The command line: a thin skin over the library (load -> compute -> render -> echo); its modules:
+docs/code.md. Heavy modules (rich, pint, pandas) are imported inside the commands that need them.
 """
 
 from __future__ import annotations

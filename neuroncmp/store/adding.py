@@ -1,8 +1,5 @@
-"""Adding profiles: load and check everything first, then write it as one part under the lock.
-
-Idempotent (a file whose content hash the store holds is reported as present, not added again),
-atomic (the part becomes visible in one rename) and safe with several adders (the lock makes
-"which hashes are present" and "publish" one step).
+"""Adding profiles: load and check everything first, then write it as one part under the lock
+(idempotent, atomic, safe with several adders: docs/history/store.md, "Guarantees").
 """
 
 from __future__ import annotations

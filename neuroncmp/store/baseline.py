@@ -1,10 +1,5 @@
-"""A history baseline: the recent runs of a new capture's series, with noise bands measured from them.
-
-``diff NEW.json --baseline-history`` compares one capture with the last ``runs`` runs of its
-series: they are the baseline's repeated captures (their median is compared, and one capture
-against 20 or more gets a permutation p-value), and each metric's noise band is ``BAND_SIGMAS``
-robust standard deviations of those runs (``1.4826 * MAD``), relative to their median (and for
-fractions also in absolute percentage points), instead of the fixed default band.
+"""A history baseline (``diff NEW.json --baseline-history``): the recent runs of a new capture's
+series, with noise bands measured from them (the formula: docs/history/baseline-history.md).
 """
 
 from __future__ import annotations

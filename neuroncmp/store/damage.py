@@ -1,11 +1,7 @@
-"""The store's own files, read in one place: damage becomes one line naming the file.
-
-A store is written only by neuroncmp, but disks fill, copies get cut short and people edit
-``snapshot.json`` by hand. Every command reads ``snapshot.json`` through ``snapshot`` (its whole
-shape checked: a part id or file name that could lead outside the store is damage, never a path)
-and every part file through ``reading``/``parquet_error``, so a truncated part or a malformed
-snapshot ends in ``InputError``: ``<file>: <what is wrong>; the store is damaged: run 'neuroncmp
-store check --store <root>'`` (exit 1), not in a DuckDB or pyarrow traceback.
+"""The store's own files, read in one place: damage becomes one line naming the file
+(docs/history/store.md, "Damage"). Every command reads ``snapshot.json`` through ``snapshot`` (its
+whole shape checked: a part id or file name that could lead outside the store is damage, never a
+path) and every part file through ``reading``/``parquet_error``.
 """
 
 from __future__ import annotations

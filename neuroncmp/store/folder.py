@@ -1,16 +1,6 @@
-"""The store's folder: what is where, how it is recognised, and the lock that serializes writers.
-
-    .neuroncmp/
-      STORE.json          {"schema": "neuroncmp.store/1", ...}: marks the folder as a store
-      snapshot.json       the committed state: every live part and the content hashes it holds
-      lock                writers (add, compact) hold an exclusive lock on it
-      objects/ab/<sha256><suffix>   immutable copies of the added files, named by content hash
-      tables/runs/<part>.parquet    one file per table per add (or compaction): runs, metrics, memory
-      tables/metrics/<part>.parquet
-      tables/memory/<part>.parquet     (a part Spark wrote: <part>-<k>.parquet, listed in the snapshot)
-
-A part is visible only once ``snapshot.json`` names it; the snapshot is replaced atomically
-(``os.replace``), so a reader sees a run wholly or not at all whatever kills a writer.
+"""The store's folder (its layout: docs/history/store.md, "The folder"), how it is recognised, and
+the lock that serializes writers. A part is visible only once ``snapshot.json`` names it; the
+snapshot is replaced atomically (``os.replace``), so a reader sees a run wholly or not at all.
 """
 
 from __future__ import annotations

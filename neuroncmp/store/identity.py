@@ -1,12 +1,6 @@
-"""Which series a run belongs to: the rule that nightly file names cannot break.
-
-A series is the tags the user gave (``--tag``, a listing's columns) plus the batch size and the
-configuration the input states (a manifest's params, a section title). A label read from a file
-name (``model-b8-3f2a9c1.json`` -> ``b8-model-3f2a9c1``) adds a ``variant`` key only when the user
-gave no tags, and even then without the parts that change from run to run: a commit, a date, a
-time, a run number (``_volatile``). Otherwise 80 nightly files would make 80 one-run series, in
-which no shift can ever be found. A store may also name its keys (``series_by``): the series is
-then those tags only, for runs already stored too (``series_of``), with no re-add.
+"""Which series a run belongs to: the rule that nightly file names cannot break
+(docs/history/store.md, "How series are formed"). ``_volatile`` finds the parts of a label that
+change from run to run; ``series_of`` keys runs already stored by a store's ``series_by``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""``store add --runs runs.csv``: a listing of profiles to add, one row each, checked row by row.
-
-Columns: ``path`` (required; relative to the listing's folder), ``time`` (ISO 8601) and
-``commit`` (optional); every other column is a tag (an empty cell: no such tag for that row).
+"""``store add --runs runs.csv``: a listing of profiles to add, one row each, checked row by row
+(its columns: docs/history/store.md, "store add").
 """
 
 from __future__ import annotations

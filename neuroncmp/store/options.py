@@ -1,9 +1,6 @@
-"""The options of the store's queries as frozen records, checked once whoever gives them.
-
-``HistoryOptions.of`` and ``RegressionsOptions.of`` take what the Python API or the CLI was given
-(strings, lists, ``None``), refuse a bad value with a ``UsageError`` naming the argument, and
-return the record ``queries.history`` / ``queries.regressions`` run: ``Store`` and the commands
-call the same two functions with the same records.
+"""The options of the store's queries as frozen records, checked once whoever gives them: ``Store``
+and the commands make them with ``HistoryOptions.of`` / ``RegressionsOptions.of`` (a ``UsageError``
+names a bad argument) and run the same queries with them.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""Part files: each add (or compaction) writes one Parquet file per table, then publishes them.
-
-Writers hold the lock (``folder.locked``). A part is written in full first; only then does the
-new ``snapshot.json`` that names it replace the old one (the commit). A writer killed before
-that leaves unnamed part files (orphans) that no reader looks at and ``store compact`` removes.
+"""Part files: each add (or compaction) writes one Parquet file per table, in full, under the lock;
+only then does the new ``snapshot.json`` that names it replace the old one (the commit). A killed
+writer leaves unnamed part files that no reader looks at and ``store compact`` removes.
 """
 
 from __future__ import annotations

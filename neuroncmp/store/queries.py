@@ -1,11 +1,6 @@
-"""The store's queries, written once over any engine's primitives (``engines.base.Engine``).
-
-Which runs a query takes and how they form series is decided here from the runs' tag sets
-(``trends.choose_keys``: ``--where``, ``--series-by``, a store's setting, and their usage errors);
-the engine scans the values of those series once (``Engine.scan``: arrays, one snapshot), the
-values a rule makes are remade from them (``recomputed``) and the detector tests every series at
-once (``trends.series_shifts``); the results are put in one order here (metric,
-then series key), so DuckDB and Spark give the same answers by construction.
+"""The store's queries, written once over any engine's primitives (``engines.base.Engine``), so
+DuckDB and Spark give the same answers by construction (docs/history/spark.md, "What runs where").
+The results are put in one order here: metric, then series key.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
-"""The values a rule makes or judges, read as today's rules make them from what the store holds.
-
-The store keeps each run's values as read, and its derived values as they were computed when the run
-was added. A rule that changes (a derived metric's formula used where an input is not available, a 0
-found to be no measurement: ``conventions``) would otherwise show in ``history`` and ``regressions`` as a
-shift at the first run added after the change, in a store that holds runs added before it. So the
-series of every metric a rule makes or judges (``RULED``) is rebuilt at read time from the runs' stored
-measured values, by the model's own value set (``model.value_set``), whatever the store holds for it:
-a derived value recomputed, a 0 by convention left out.
+"""The values a rule makes or judges, read as today's rules make them from what the store holds
+(docs/history/history.md): a rule that changed would otherwise show as a shift at the first run
+added after it. The series of every metric in ``RULED`` is rebuilt from the runs' stored measured
+values by the model's own value set (``model.value_set``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""What a query's one scan of the store returns: the runs, and every series' values as arrays.
-
-An engine only scans, filters and groups (``engines.base.Engine.scan``): it joins the runs a query
-chose to their metric values and returns them ordered by metric, series and time, as numpy arrays.
-Everything else (the values a rule remakes, the shifts in every series) runs on these arrays above
-it, the same for every engine.
+"""What a query's one scan of the store returns: the runs, and every series' values as arrays
+(docs/history/spark.md, "What runs where"): everything above the scan is the same for every engine.
 """
 
 from __future__ import annotations

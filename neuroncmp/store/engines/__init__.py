@@ -1,9 +1,5 @@
-"""The store's query engines: DuckDB (embedded, the default) and Spark (a cluster, optional).
-
-Both read and write the same folder: the layout, the Parquet tables and the snapshot that
-publishes them (``folder``, ``schema``, ``parts``), and both run the same pure code on it (the
-parsers through ``adding.prepare``, the detector ``analysis.shifts.detect_shifts``), so a store
-written by one is read by the other with the same answers. ``choose`` picks one by name, else
+"""The store's query engines: DuckDB (embedded, the default) and Spark (a cluster, optional), on the
+same folder with the same answers (docs/history/spark.md). ``choose`` picks one by name, else
 ``NEURONCMP_ENGINE``, else DuckDB. Neither engine's library is imported until it is used.
 """
 

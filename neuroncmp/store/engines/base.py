@@ -1,13 +1,7 @@
-"""What an engine does for the store: add, and the few reads every query is built from.
-
-An engine provides primitives only: ``add``, the store's ``series_by``, its ``runs``, the distinct
-``tag_sets`` of its runs, the metrics' ``units``, one ``scan`` of the series a query reads (the
-runs and every series' values as arrays, from one snapshot; ``scanned``) and the ``rows`` of some
-runs. ``history``, ``regressions`` and the history baseline are assembled once above them
-(``queries``, ``baseline``), so every engine gives the same answers by construction.
-
-A store's location is a local folder (``Path``) or a URI (``str``: ``hdfs://``, ``s3a://``,
-``file://``; only an engine that reads such paths accepts one).
+"""What an engine does for the store: add, and the few reads every query is built from
+(``queries`` and ``baseline`` assemble the rest, once for every engine). A store's location is a
+local folder (``Path``) or a URI (``str``: ``hdfs://``, ``s3a://``, ``file://``; only an engine
+that reads such paths accepts one).
 """
 
 from __future__ import annotations

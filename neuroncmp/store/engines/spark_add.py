@@ -1,19 +1,6 @@
-"""``store add`` on Spark: parse on the executors, publish as a DuckDB add does.
-
-1. The driver lists what to load (``adding.plan``: a plain folder becomes its files; nothing is
-   parsed there) and sends the entries out; the executors load each one (``spark_jobs.parse_units``:
-   the parsers, hashes and rows of ``adding``) into a persisted DataFrame.
-2. Only each run's id, content hash and report fields, and each bad entry's one-line problem,
-   come back to the driver (about 200 bytes a run; no metric or memory row does). A problem stops
-   the add before anything is written, unless ``skip_bad``.
-3. Under the store's lock, as ``adding._commit``: the snapshot says which content is present;
-   the new files (first occurrence in add order) are copied by the executors, their rows written
-   by Spark as Parquet into hidden staging folders, renamed to ``<part>-<k>.parquet`` (runs last)
-   and published by replacing ``snapshot.json``, whose part record lists the files.
-
-Whatever fails (an executor, the driver), the snapshot is the commit point: before it nothing is
-visible, files written so far are leftovers (``store check`` lists them, ``store compact``
-removes them), and adding the same files again finishes the set.
+"""``store add`` on Spark: parse on the executors, publish as a DuckDB add does (the steps and what
+comes back to the driver: docs/history/spark.md, "What runs where"; after a failure: "Bad input and
+failures at scale"). The snapshot is the commit point, as for ``adding._commit``.
 """
 
 from __future__ import annotations
@@ -48,7 +35,7 @@ class _Loaded:
 
 def add(spark: Any, root: Path, entries: list[Entry], *, skip_bad: bool,
         problems: list[Problem]) -> AddReport:
-    """Add ``entries`` to the local (or mounted) store ``root``; see the module docstring."""
+    """Add ``entries`` to the local (or mounted) store ``root`` (the steps: docs/history/spark.md)."""
     folder.usable(root)
     units = [unit for entry in entries for unit in adding.plan(entry)]
     problems = list(problems)

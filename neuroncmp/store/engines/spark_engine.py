@@ -1,9 +1,6 @@
-"""The Spark engine: the store's commands on a Spark cluster (or ``local[*]``), same answers.
-
-The session starts on first use (``spark_session``). Reads take any path Spark reads; an add
-needs the store as a local or mounted folder (its lock and snapshot are local file operations)
-and the profiles at paths every executor sees. A failed Spark job becomes one line naming the
-error a task raised; nothing of a failed add is visible (``spark_add``).
+"""The Spark engine: the store's commands on a Spark cluster (or ``local[*]``), same answers
+(docs/history/spark.md). The session starts on first use (``spark_session``); a failed Spark job
+becomes one line naming the error a task raised.
 """
 
 from __future__ import annotations

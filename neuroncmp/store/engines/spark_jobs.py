@@ -1,16 +1,10 @@
 """What the Spark engine runs on the executors: the same code the DuckDB engine runs in-process.
 
 Spark ships these functions by reference (module and name), so every executor needs neuroncmp
-installed (in local mode: the driver's own interpreter, see ``spark_session``). Each one is pure
-of the driver: it gets rows, returns rows.
-
-- ``parse_units``: ``adding.prepare`` (the parsers, the content hash, the sidecars) and
-  ``adding.run_rows`` (the table rows) over the entries of an add, one Arrow batch at a time:
-  a row per run (``PARSED``: its ``runs`` columns, its ``metrics`` and ``memory`` rows nested in
-  arrays) and a row per entry that does not load (``kind`` ``problem``); ``unit``/``item``/``seq``
-  place each run in the add (entry, loaded file, profile), so the driver can decide, in add
-  order, which files are new.
-- ``copy_objects``: ``objects.keep`` for each copy the new files need.
+installed. Each is pure of the driver: it gets rows, returns rows. ``parse_units`` returns a row
+per run (``PARSED``, its metric and memory rows nested) and one per entry that does not load;
+``unit``/``item``/``seq`` place each run in the add, so the driver can decide, in add order, which
+files are new.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The Spark engine's reads: the primitives ``queries`` and ``baseline`` build on, as Spark jobs.
-
-Runs come back ordered as DuckDB orders them (time, then run id). ``scan`` joins the runs a
-query chose, by their tag sets (a few hundred rows, broadcast), to the metric values, and returns
-them as DuckDB's scan does: the detection runs on them in the driver, the same code for both.
+"""The Spark engine's reads: the primitives ``queries`` and ``baseline`` build on, as Spark jobs
+returning what DuckDB's return, in its order (docs/history/spark.md, "What runs where").
 """
 
 from __future__ import annotations

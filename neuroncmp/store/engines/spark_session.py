@@ -1,11 +1,5 @@
-"""The Spark session of the Spark engine, from the standard settings (pyspark imported here).
-
-Where it runs: ``--spark-master`` (``master``), else Spark Connect when ``SPARK_REMOTE`` is set,
-else ``SPARK_MASTER``, else ``local[*]``. Configuration: the user's ``spark-defaults.conf``
-(``SPARK_CONF_DIR``, else ``SPARK_HOME/conf``; spark-submit reads it) and ``--conf KEY=VALUE``
-(``conf``) win over the few quiet defaults below. In local mode the Python workers start the
-interpreter ``PYSPARK_PYTHON`` names, not the one running neuroncmp, so it is set to this one
-(``sys.executable``) unless the user set it: the workers then import the same neuroncmp.
+"""The Spark session of the Spark engine, from the standard settings (pyspark imported here): where it
+runs, which configuration wins, and why ``PYSPARK_PYTHON`` is set: docs/history/spark.md.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""The store's committed tables as Spark DataFrames, from a local folder or any URI Spark reads.
-
-The snapshot decides what is committed, as for DuckDB: only the files it names are read. For a
-local store the marker and snapshot are read here (``folder``); for a URI (``hdfs://``,
-``s3a://``, ``file://``) Spark reads them as text, so the driver needs no client for that
-filesystem. Column types come from ``schema.TABLES``, the one definition of the tables.
+"""The store's committed tables as Spark DataFrames, from a local folder or any URI Spark reads: only
+the files the snapshot names (docs/history/spark.md, "Store paths"). Column types come from
+``schema.TABLES``, the one definition of the tables.
 """
 
 from __future__ import annotations
