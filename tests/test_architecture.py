@@ -112,7 +112,7 @@ SHARED = {
     "cli": {"app", "commands", "options", "output"},
     "commands": {"documents"},
     "render": {"base", "registry", "formats", "rows", "changes", "captions", "headline", "terminal", "tidy", "frame",
-               "json_out", "charts", "chart_labels", "bounds_table"},
+               "json_out", "markup", "charts", "chart_labels", "bounds_table"},
     "render/terminal": {"labels", "bounds"},  # what rich draws: a module per command, and these
     "api": {"results"},
 }

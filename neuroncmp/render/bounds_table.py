@@ -16,6 +16,7 @@ from ..analysis import gaps
 from ..analysis.bounds import Bound, Bounds, Missing
 from ..escape import html, markdown
 from ..units import format_value
+from .markup import html_table, markdown_table
 
 # (AWS's name, what it is) in the order of AWS's tables
 LEVEL_TITLES = (("memory_bound", "DMA active"), ("memory_bound_ideal", "DMA bytes / DMA bandwidth"),
@@ -163,17 +164,12 @@ LEGEND = "; ".join(f"{aws}: {what}" for aws, what in LEVEL_TITLES) + "; perfect_
 def bounds_markdown(labels: list[str], found: tuple[Bounds, ...], versions: bool) -> list[str]:
     """The table in Markdown, its notes as a list below."""
     header, rows, notes = bounds_table(labels, found, versions)
-    out = [f"### {markdown(TITLE)}", "", markdown(LEGEND), "", "| " + " | ".join(markdown(h) for h in header) + " |",
-           "|---|" + "---:|" * (len(header) - 1)]
-    out += ["| " + " | ".join(markdown(cell) for cell in row) + " |" for row in rows]
+    out = [f"### {markdown(TITLE)}", "", markdown(LEGEND), "", *markdown_table(header, rows, range(1, len(header)))]
     return out + [""] + [f"- {markdown(text)}" for text in [*peak_notes(labels, found), *notes]]
 
 
 def bounds_html(labels: list[str], found: tuple[Bounds, ...], versions: bool) -> list[str]:
     """The table in HTML, its notes below."""
     header, rows, notes = bounds_table(labels, found, versions)
-    head = "".join(f"<th>{html(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return [f"<h4>{html(TITLE)}</h4>", f'<p class="foot">{html(LEGEND)}</p>',
-            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>",
+    return [f"<h4>{html(TITLE)}</h4>", f'<p class="foot">{html(LEGEND)}</p>', html_table(header, rows),
             *(f'<p class="foot">{html(text)}</p>' for text in [*peak_notes(labels, found), *notes])]

@@ -23,6 +23,7 @@ from ..units import SECOND, format_value
 from . import tidy
 from .changes import relative_text
 from .json_out import dumps
+from .markup import html_table, markdown_table
 
 SCHEMA = "neuroncmp.ops/3"
 UNEXPLAINED = "(unexplained rest)"
@@ -170,13 +171,11 @@ def markdown_text(report: OpsReport) -> str:
         body, waits = table_rows(variant, report.top)
         out += ["", f"## {markdown(heading(comparison, variant))}"]
         if variant.changes:
-            out += ["", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
-                    *("| " + " | ".join(markdown(c) for c in row) + " |" for row in body)]
+            out += ["", *markdown_table(COLUMNS, body, range(1, 7))]
         out += [f"\n{markdown(line)}" for line in under(comparison, variant, report.top)]
         if waits:
             out += ["", "Semaphore waits (not work, not counted):", "",
-                    "| " + " | ".join(WAIT_COLUMNS) + " |", "|" + "---|" + "---:|" * 6 + "---|",
-                    *("| " + " | ".join(markdown(c) for c in row) + " |" for row in waits)]
+                    *markdown_table(WAIT_COLUMNS, waits, range(1, 7))]
     out += ["", *(f"- {markdown(line)}" for line in footer(comparison))]
     return "\n".join(out) + "\n"
 
@@ -189,19 +188,13 @@ def html_text(report: OpsReport) -> str:
     for variant in comparison.variants:
         body, waits = table_rows(variant, report.top)
         parts.append(f"<h2>{html(heading(comparison, variant))}</h2>")
-        parts += [_html_table(list(COLUMNS), body)] if variant.changes else []
+        parts += [html_table(COLUMNS, body)] if variant.changes else []
         parts += [f"<p>{html(line)}</p>" for line in under(comparison, variant, report.top)]
         if waits:
             parts += ["<p>Semaphore waits (not work, not counted):</p>",
-                      _html_table(list(WAIT_COLUMNS), waits)]
+                      html_table(WAIT_COLUMNS, waits)]
     parts += ["<ul>", *(f"<li>{html(line)}</li>" for line in footer(comparison)), "</ul></body></html>"]
     return "\n".join(parts) + "\n"
-
-
-def _html_table(head: list[str], rows: list[list[str]]) -> str:
-    cells = "".join(f"<th>{html(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{html(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def json_text(report: OpsReport) -> str:

@@ -28,7 +28,7 @@ from ..units import SECOND, format_value, pick_scale
 from . import tidy
 from .changes import relative_text
 from .json_out import dumps
-from .ops import _html_table as html_table  # the operator page's plain table: one writer for both
+from .markup import html_table, markdown_table
 from .ops import seconds, signed
 
 SCHEMA = "neuroncmp.ranks/1"
@@ -265,20 +265,15 @@ def csv_text(report: RanksReport) -> str:
                                       for run, shown in [*runs, ("run", report)] for row in records(shown)))
 
 
-def _md_table(head: tuple[str, ...], rows: list[list[str]]) -> list[str]:
-    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head),
-            *("| " + " | ".join(markdown(c) for c in row) + " |" for row in rows)]
-
-
 def markdown_text(report: RanksReport) -> str:
     analysis, out = report.analysis, ["# Ranks", ""]
     out += [f"- {markdown(line)}" for line in opening(analysis)]
     head, rows = table(analysis)
-    out += ["", *_md_table(tuple(head), rows), ""]
+    out += ["", *markdown_table(head, rows), ""]
     out += [f"- {markdown(line)}" for line in tail_lines(analysis)]
     if report.runs is not None:
         out += ["", "## Against the baseline run", "",
-                *_md_table(CHANGE_COLUMNS, [change_cells(c) for c in report.runs.changes]), "",
+                *markdown_table(CHANGE_COLUMNS, [change_cells(c) for c in report.runs.changes]), "",
                 *(f"- {markdown(line)}" for line in runs_lines(report.runs, report.gates))]
     return "\n".join(out) + "\n"
 
@@ -297,6 +292,6 @@ def html_text(report: RanksReport) -> str:
              "<ul>", *(f"<li>{html(line)}</li>" for line in tail_lines(analysis)), "</ul>"]
     if report.runs is not None:
         parts += ["<h2>Against the baseline run</h2>",
-                  html_table(list(CHANGE_COLUMNS), [change_cells(c) for c in report.runs.changes]),
+                  html_table(CHANGE_COLUMNS, [change_cells(c) for c in report.runs.changes]),
                   "<ul>", *(f"<li>{html(line)}</li>" for line in runs_lines(report.runs, report.gates)), "</ul>"]
     return "\n".join([*parts, "</body></html>"]) + "\n"

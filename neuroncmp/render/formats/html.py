@@ -4,7 +4,6 @@ warnings and gates, then the full table in a collapsible ``<details>`` block."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
 
 from ...analysis import table
 from ...analysis.findings.base import Finding
@@ -38,6 +37,7 @@ from ..headline import (
     report_bound_line,
     tally_texts,
 )
+from ..markup import html_table
 from ..rows import Heading, Line, identical_text, lines
 
 CSS = """
@@ -136,20 +136,15 @@ def fragment(report: DiffReport) -> str:
 
 def _sweep_table(sweep: Sweep, block: str, heading: str) -> str:
     shown = sweep_text.shown_columns(sweep, block)
-    return _titled_table(heading, [sweep_text.title(n) for n in shown],
-                         [[sweep_text.cell(row, n) for n in shown] for row in sweep.table])
+    return f"<h4>{escape(heading)}</h4>" + html_table([sweep_text.title(n) for n in shown],
+                                                     [[sweep_text.cell(row, n) for n in shown] for row in sweep.table])
 
 
 def _roofline_table(sweep: Sweep) -> list[str]:
     """The roofline table the terminal prints; none without a roofline."""
     rows = sweep_text.roofline_rows(sweep)
-    return [_titled_table(sweep_text.ROOFLINE_HEADING, sweep_text.ROOFLINE_HEADER, rows)] if rows else []
-
-
-def _titled_table(heading: str, header: Sequence[str], rows: list[list[str]]) -> str:
-    head = "".join(f"<th>{escape(name)}</th>" for name in header)
-    body = "".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
-    return f"<h4>{escape(heading)}</h4><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return [f"<h4>{escape(sweep_text.ROOFLINE_HEADING)}</h4>"
+            + html_table(sweep_text.ROOFLINE_HEADER, rows)] if rows else []
 
 
 def _charts(sweep: Sweep) -> list[str]:

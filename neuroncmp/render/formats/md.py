@@ -36,6 +36,7 @@ from ..headline import (
     report_bound_line,
     tally_texts,
 )
+from ..markup import markdown_row, markdown_table
 from ..rows import Heading, Line, lines
 
 
@@ -44,7 +45,7 @@ def _cells(shown: Line, name: str) -> str:
     for delta in shown.deltas:
         change = change_with_word(delta)
         parts.append(_escape(shown.value(delta.variant)) + (f" ({change})" if change else ""))
-    return "| " + " | ".join(parts) + " |"
+    return markdown_row(parts)
 
 
 def _line(shown: Line) -> str:
@@ -53,8 +54,7 @@ def _line(shown: Line) -> str:
 
 def _header(report: DiffReport, first: str = "metric") -> list[str]:
     sides = report.comparison.sides
-    return [f"| {first} | " + " | ".join(_escape(s.label) for s in sides) + " |",
-            "|---|" + "---:|" * len(sides)]
+    return markdown_table([first, *(s.label for s in sides)], [], range(1, len(sides) + 1))
 
 
 def _headline(report: DiffReport) -> list[str]:
@@ -64,7 +64,7 @@ def _headline(report: DiffReport) -> list[str]:
     if bound is not None:
         for name, cells in ((BOUND_TITLE, bound.one_line()), (NEXT_TITLE, bound.next_cells()),
                             (SPEEDUP_TITLE, bound.speedup_cells())):
-            out.append(f"| {name} | " + " | ".join(_escape(text) for text in cells) + " |")
+            out.append(markdown_row([name, *map(_escape, cells)]))
     tallies = " | ".join(tally_texts(report.comparison))
     return out + [f"| {TALLY_LABEL} | | {tallies} |"]
 
@@ -90,9 +90,8 @@ def _finding_line(finding: Finding) -> str:
 
 def _sweep_table(sweep: Sweep, block: str, heading: str) -> list[str]:
     shown = sweep_text.shown_columns(sweep, block)
-    out = [f"#### {heading}", "", "| " + " | ".join(sweep_text.title(n) for n in shown) + " |",
-           "|" + "---:|" * len(shown)]
-    return out + ["| " + " | ".join(_escape(sweep_text.cell(row, n)) for n in shown) + " |" for row in sweep.table]
+    rows = [[sweep_text.cell(row, n) for n in shown] for row in sweep.table]
+    return [f"#### {heading}", "", *markdown_table([sweep_text.title(n) for n in shown], rows, range(len(shown)))]
 
 
 def _finding(index: int, finding: Finding) -> list[str]:
@@ -108,9 +107,8 @@ def sweep_markdown(sweep: Sweep) -> str:
     out += _sweep_table(sweep, table.MOVEMENT, "Data movement and memory") + [""]
     roof = sweep_text.roofline_rows(sweep)
     if roof:
-        out += ["#### Roofline", "", "| " + " | ".join(sweep_text.ROOFLINE_HEADER) + " |",
-                "|" + "---:|" * len(sweep_text.ROOFLINE_HEADER)]
-        out += ["| " + " | ".join(_escape(cell) for cell in row) + " |" for row in roof] + [""]
+        header = sweep_text.ROOFLINE_HEADER
+        out += ["#### Roofline", "", *markdown_table(header, roof, range(len(header))), ""]
     out += ["#### Models", ""]
     out += [f"- **{label}**: {_escape(text)}" for label, text in sweep_text.models_text(sweep)] + [""]
     chosen = sweep.recommendation
@@ -133,7 +131,7 @@ SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); at run,
                 "test's p-value")
 
 
-def _shift_row(change: Any) -> str:
+def _shift_row(change: Any) -> list[str]:
     from .. import store_words as store_text  # the store's views load with its commands only
 
     cells = [direction_with_word(change.direction), markdown_code(change.metric),
@@ -143,12 +141,15 @@ def _shift_row(change: Any) -> str:
     escaped = [cell if cell.startswith("`") else _escape(cell) for cell in cells]
     # commits as code spans; the words around them are ours and need no escaping
     escaped.append(store_text.candidates_text(change, lambda _point, name: markdown_code(name)))
-    return "| " + " | ".join(escaped) + " |"
+    return escaped
+
+
+SHIFT_HEADER = ("verdict", "metric", "series", "at run", "commit", "time", "before", "after", "change", "p",
+                "first new run")
 
 
 def _shift_table(changes: Sequence[Any]) -> list[str]:
-    return ["| verdict | metric | series | at run | commit | time | before | after | change | p | first new run |",
-            "|---|---|---|---|---|---|---:|---:|---:|---:|---|"] + [_shift_row(c) for c in changes]
+    return markdown_table(SHIFT_HEADER, [_shift_row(c) for c in changes], {6, 7, 8, 9}, str)
 
 
 def regressions_markdown(report: RegressionsReport) -> str:
