@@ -1,15 +1,5 @@
-"""The renderer interface: one small class per output format, found by the registry.
-
-A renderer declares its ``name`` (the ``--format`` value), the file ``extensions`` that select
-it for ``-o FILE``, and its output ``kind``: ``text``, a document that carries its own warnings
-and gate outcomes; ``table``, rows of data only (the CLI sends the warnings to standard error
-so the table stays pure); or ``image``, bytes for a file only (``-o``). It renders the documents
-it has a method for, each ``method(value, width) -> str``: ``diff`` (a ``DiffReport``), ``profiles``
-(``show``), ``sweep``, ``metrics``, ``formats``, ``history``, ``regressions``, ``ops``, ``ranks`` and
-the store's ``store_runs``, ``store_add``, ``store_series_by``, ``store_check``, ``store_compact`` (their
-reports below). A new format is one new module in ``render/formats/`` defining ``RENDERER``; nothing
-else changes.
-"""
+"""The renderer interface: one small class per output format, found by the registry. What a format
+declares and the documents it may render: ``docs/code.md`` ("Adding an output format")."""
 
 from __future__ import annotations
 
@@ -26,7 +16,7 @@ if TYPE_CHECKING:  # types only: the registry (metrics, formats, the store's com
 
 
 def __getattr__(name: str) -> Any:
-    """``DiffReport`` moved to ``report/documents.py``; renderers still import it from here. It loads on
+    """``DiffReport`` lives in ``commands/documents.py``; renderers import it from here. It loads on
     first use so that a store command, which never renders a comparison, loads no comparison code."""
     if name == "DiffReport":
         from ..commands.documents import DiffReport
@@ -76,11 +66,11 @@ class StoreReport(NamedTuple, Generic[Found]):
 
 
 class Renderer:
-    """Base class of the output formats (see the module docstring)."""
+    """Base class of the output formats."""
 
     name: ClassVar[str]
     extensions: ClassVar[tuple[str, ...]] = ()
-    kind: ClassVar[str] = "text"   # or "table" (see the module docstring)
+    kind: ClassVar[str] = "text"   # or "table", "image" (docs/code.md)
     description: ClassVar[str] = ""
     order: ClassVar[int] = 50  # position in --format choices and listings
     aliases: ClassVar[tuple[str, ...]] = ()  # other names --format accepts

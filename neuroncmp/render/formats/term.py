@@ -22,7 +22,7 @@ def _view(module: str, name: str = "drawn") -> Callable[[Any, int], list[Any]]:
 
 
 VIEWS = {"diff": _view("diff"), "profiles": _view("show"), "sweep": _view("sweep"), "ops": _view("ops"),
-         "ranks": _view("ranks"), "metrics": _view("metrics", "metrics"), "formats": _view("formats", "formats"),
+         "ranks": _view("ranks"), "metrics": _view("metrics", "metrics"), "formats": _view("metrics", "formats"),
          **{name: _view("store", name) for name in ("history", "regressions", "store_runs", "store_add",
                                                      "store_series_by", "store_check", "store_compact")}}
 

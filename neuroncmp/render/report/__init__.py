@@ -4,8 +4,8 @@ nothing fetched), so it works from ``file://``, a bucket or GitHub Pages.
     data = site_report(Store(".neuroncmp"), SiteOptions(commit_url="https://host/repo/commit/{commit}"))
     write_site(data, "site/", commit_url=...)   # index.html and a page per series, written at once
 
-``commands.report`` reads the store; here ``pages`` writes the HTML, ``svg`` the charts, ``assets``
-the inline style and filter script.
+``commands.report`` reads the store; here ``pages`` writes the HTML (its style and filter script inline),
+``svg`` the charts.
 """
 
 from __future__ import annotations
