@@ -1,30 +1,7 @@
-"""What bounds a step: each candidate lower bound on its time, the largest of them, and the gap.
-
-A "speed of light" reading of the summary metrics every profile has (Nsight Compute's SOL section;
-Williams et al.'s roofline): a step cannot take less than the time
-
-- the FLOPs need at the peak: ``compute = hardware_flops / peak`` (every FLOP the tensor engine ran,
-  transposes included: they occupy it too; ``model_flops`` when the profile has no hardware count),
-- the HBM bytes need at the HBM bandwidth: ``memory = (hbm_read_bytes + hbm_write_bytes) / bandwidth``,
-- the DMA bytes need at the DMA bandwidth: ``transfer = DMA bytes / dma bandwidth`` (AWS's
-  ``memory_bound_ideal``; DMA bytes are never divided by the HBM bandwidth, nor HBM bytes by the DMA's),
-- each engine and the DMA are busy: ``<engine>_engine_active_time`` and ``dma_active_time`` (else
-  the ``..._active_time_percent x total_time`` the profile also writes),
-
-with one profile's peaks (``peaks.py``: what the profile states, else implies, else the instance
-table). The **bottleneck** is the largest of them and the **gap** is ``total_time / bottleneck``: 1.0
-is a step that runs at its bound; 2.0 one that takes twice the time its busiest resource needs.
-Across variants the bottleneck **shifts** when its name changes. A bound that cannot be computed says
-which input it lacks.
-
-AWS's families (the neuron-nki-profile-querying skill's ``performance-bounds.md``) are the same kind of
-bound, in order (``LEVELS``): memory ``memory_bound`` (DMA active) -> ``memory_bound_ideal`` (DMA bytes at
-the DMA bandwidth) -> ``memory_bound_ideal_no_reloads`` (``inputs_outputs_weights_size_bytes`` at the DMA
-bandwidth); compute ``compute_bound`` (tensor engine active) -> ``compute_bound_ideal_flops``
-(``hardware_flops`` at the peak) -> ``compute_bound_ideal_useful_flops`` (``hardware_flops -
-transpose_flops``); ``perfect_pipeline`` (the busiest engine or DMA). ``gaps.py`` reads the gaps between
-them, the speedup estimate and the next bottleneck.
-"""
+"""What bounds a step: each candidate lower bound on its time, the largest of them (the bottleneck), the
+gap ``total_time / bottleneck``, and AWS's bound families (``LEVELS``), each bound with the inputs it
+used or why it could not be computed. Formulas and sources: docs/bounds.md ("What bounds a step", "The
+bounds (AWS's names)"); ``peaks.py`` gives the hardware numbers, ``gaps.py`` reads the gaps."""
 
 from __future__ import annotations
 
@@ -106,7 +83,7 @@ class Shift(NamedTuple):
     before: str     # the bottleneck's label before ("DMA")
     after: str      # and after ("tensor engine")
     against: str    # the step it is compared with ("baseline", "b16")
-    before_name: str = ""   # the bounds' names ("dma", "tensor")
+    before_name: str = ""   # the bounds' names ("dma", "tensor"; JSON fields)
     after_name: str = ""
 
     @property
@@ -192,7 +169,7 @@ def _said(missing: Missing, doubts: Mapping[str, str]) -> Missing:
 
 
 def bounds_of(values: Values, peaks: Peaks, doubts: Mapping[str, str] | None = None) -> Bounds:
-    """The candidate bounds of one step (see the module docstring), largest first, and AWS's family
+    """The candidate bounds of one step (docs/bounds.md), largest first, and AWS's family
     levels; a value in ``doubts`` (metric -> its input anomaly) is not used."""
     doubts = doubts or {}
     values = _Trusted(values, doubts)

@@ -1,22 +1,8 @@
-"""The batch-size bound a capture found: the smallest batch size that ran out of device memory,
-weighed against the sweep's own memory forecast.
-
-A batch size that ran out of memory while profiled may still fit in training: the profiler's
-buffers (about 2 GiB, AWS "Neuron Device Memory") are not allocated there. Whether it may is the
-memory forecast's to say (``fits.MemoryForecast``, fitted on the batch sizes that ran):
-
-- no forecast: the bound stands as captured (``NO_FORECAST``; ``COMPILER`` where neuronx-cc refused
-  the graph, ``stage: compile``: its estimate is of the graph's own peak memory, with no profiler in
-  it, so it does not fit either way);
-- the forecast puts the bound within the core's memory (``CONTRADICTED``): as profiled for a runtime
-  failure, without the profiler's buffers for the compiler's (whose estimate has none in it). The
-  capture proves the forecast wrong there either way, so nothing above the largest batch that ran
-  is recommended from it;
-- it puts the bound over the memory as profiled but within it without the profiler's buffers
-  (``MAY_FIT``): it may fit in training, untested, with the margin the forecast leaves;
-- it puts the bound over the memory even without them (``AGREES``; a compiler's refusal is never
-  ``MAY_FIT``: its estimate holds no profiler).
-"""
+"""The batch-size bound a capture found: the smallest batch size that ran out of device memory, weighed
+against the sweep's own memory forecast (``fits.MemoryForecast``). A batch size that ran out of memory
+while profiled may still fit in training, where the profiler's buffers are not allocated; neuronx-cc's
+refusal (``stage: compile``) estimates the graph alone, with no profiler in it. The verdicts:
+docs/findings.md (``capture-bound``)."""
 
 from __future__ import annotations
 

@@ -1,29 +1,6 @@
-"""Models fitted to a sweep's points, each with its assumptions stated beside its numbers.
-
-- Step time: ``total_time = fixed + per_sample x batch`` (least squares). Its throughput
-  ``batch / (fixed + per_sample x batch)`` rises toward the asymptote ``1 / per_sample``.
-- Knee: Kneedle (Satopaa et al. 2011) on the measured device throughput against batch size, both
-  min-max normalised: the batch whose normalised throughput lies furthest above the diagonal.
-  Past it, each step up buys less throughput.
-- Device memory: ``total = fixed + per_sample x batch`` (least squares over points with a memory
-  table); the largest batch that fits is ``floor((hbm - fixed) / per_sample)``, once as profiled and
-  once without the profiler's own buffers (``memory.profiler_buffers``), which unprofiled training
-  does not reserve; when a profiled capture's table does not list them, the family's reservation
-  (``hardware.py``: about 2 GB on trn1/inf2, about 5 GB on Trn2/Trn3, AWS's figures) stands in.
-  ``hbm`` is one logical core's (LNC-aware). Everything else the runtime holds is assumed unchanged.
-- Arithmetic intensity: FLOPs grow as ``flops_per_sample x batch`` and HBM bytes as
-  ``fixed + bytes_per_sample x batch`` (least squares), so intensity tends to
-  ``flops_per_sample / bytes_per_sample``; if that limit is below the ridge, no batch size makes the
-  step compute-bound; else the crossing batch is where the model's intensity reaches the ridge.
-- Time outside the profiled graph (Trainer metrics): each run's ``train_runtime - steps x
-  total_time`` (``steps = train_runtime x train_steps_per_second``) against its step count,
-  least squares: ``per_run + per_step x steps``. ``per_step`` is host and other-graph time that
-  recurs every step; ``per_run`` is what does not scale with the step count: compilation,
-  evaluation, checkpoints, and per-sample host work such as data loading when every run trains on
-  the same samples (the sweep cannot tell those apart). Needs three runs with distinct step counts.
-- Spill onset: the smallest measured batch whose spill reload exceeds 25 % of HBM reads (Neuron
-  Explorer's threshold), and from which batch spill per sample stops falling.
-"""
+"""Models fitted to a sweep's points, each with its assumptions stated beside its numbers: step time, knee,
+device memory, arithmetic intensity, spill onset (docs/commands/sweep.md, "The models") and the time
+outside the profiled graph (docs/findings.md, ``outside-graph``)."""
 
 from __future__ import annotations
 

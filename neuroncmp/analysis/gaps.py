@@ -1,29 +1,7 @@
 """AWS's reading of a step's bounds (``bounds.py``): the gaps between its family levels, the speedup estimate,
-the next bottleneck and the achieved rates.
-
-From the neuron-nki-profile-querying skill's ``performance-bounds.md`` (aws-neuron/neuron-agentic-development),
-each gap the difference of two consecutive bounds, in seconds and as a share of ``total_time``:
-
-- memory family: **DMA idle** ``total_time - memory_bound``; **DMA inefficiency** ``memory_bound -
-  memory_bound_ideal``; **excess traffic** ``memory_bound_ideal - memory_bound_ideal_no_reloads`` (also as
-  a share of the ideal transfer time: AWS's "% of traffic");
-- compute family: **tensor engine idle** ``total_time - compute_bound``; **tensor engine underuse**
-  ``compute_bound - compute_bound_ideal_flops`` (AWS's "TE underutil"); **transposes**
-  ``compute_bound_ideal_flops - compute_bound_ideal_useful_flops`` (also as a share of the hardware FLOPs);
-- pipeline: **serialization** ``total_time - perfect_pipeline``, the busiest engine's or DMA's active time.
-
-A negative gap is never shown: the lower level is above the upper one, so an input or a peak is off, and the
-gap is "not computed" saying which level and which peak.
-
-**Speedup** (AWS's ``bn_speedup``): a level improves one engine family, the others stay:
-``total_time / max(level, the largest active time of the other engines and DMA)``; the headline one is the
-bottleneck family's deepest level that can be computed (for DMA the no-reload bound, for the tensor engine
-the useful FLOPs). AWS's families cover the DMA and the tensor engine only: a vector, scalar, GpSimd or
-sync bottleneck has no speedup estimate (its gap is the pipeline's). The **next bottleneck** is the largest
-active time of another resource, with its share of the bottleneck's. **Achieved** rates: DMA bytes /
-``dma_active_time`` (AWS's "achieved BW"), ``hardware_flops / tensor_engine_active_time`` (its "achieved
-TFLOPS"), each also as a share of its peak.
-"""
+the next bottleneck and the achieved rates. Formulas and their source (the neuron-nki-profile-querying
+skill's ``performance-bounds.md``): docs/bounds.md ("The gaps"). A negative gap is "not computed", naming
+the two levels and the peak's source: an input or a peak is off."""
 
 from __future__ import annotations
 
@@ -67,14 +45,8 @@ class Gap(NamedTuple):
     part_of: str = ""           # "traffic", "FLOPs"
 
 
-# bn_speedup assumes the family reaches its ideal level and the step keeps none of its other time: the
-# other engines stay as they are and nothing waits (AWS: the gaps are "lower bounds on per-category overhead,
-# not achievable savings"; engine times are "intertwined"). Where what bounds the step then is under a tenth
-# of it (a speedup above 10x), the step is mostly time in which no engine or DMA works (launch, host waits),
-# which no family's ideal removes: the estimate is "not reachable", never a large multiple. On the real
-# profiles at hand it is 1.8x to 3.8x where the engines are busy (AWS's example, the trn2 attention kernels,
-# the bundled trn1 sweep) and 693x to 989x on the inf2 matmul kernels, whose busiest engine or DMA is active
-# under 0.2 % of the step.
+# Above this bn_speedup is "not reachable": the step would be mostly time no engine or DMA works, which no
+# family's ideal removes (docs/bounds.md, "The gaps": what it assumes, and the real profiles that set it).
 REACHABLE = 10.0
 ASSUMES = ("speedup if ideal (AWS's bn_speedup): total_time / max(the bottleneck family's ideal, the other "
            "engines' and DMA's active time), if that family reached its ideal and nothing else in the step were "
@@ -197,7 +169,7 @@ def _speedup(found: Bounds, level: str, others: list[Bound]) -> Speedup | Missin
 
 
 def speedup(found: Bounds) -> Speedup | Missing:
-    """The bottleneck family's speedup at its deepest computable level (see the module docstring)."""
+    """The bottleneck family's speedup at its deepest computable level (docs/bounds.md, "The gaps")."""
     top = found.bottleneck
     if top is None:
         return Missing("speedup", "speedup", "not computed (no bound)")
@@ -211,7 +183,7 @@ def speedup(found: Bounds) -> Speedup | Missing:
 
 
 def achieved(found: Bounds) -> tuple[Rate | Missing, ...]:
-    """The DMA bandwidth and tensor-engine FLOP/s achieved while active (see the module docstring)."""
+    """The DMA bandwidth and tensor-engine FLOP/s achieved while active (docs/bounds.md, "The gaps")."""
     return (_rate(found, "dma_bandwidth", "DMA bandwidth while active", "memory_bound_ideal", "memory_bound",
                   "B/s", found.peaks.dma_bandwidth if found.peaks else None),
             _rate(found, "tensor_flops", "tensor FLOP/s while active", "compute_bound_ideal_flops", "compute_bound",

@@ -1,33 +1,8 @@
-"""The hardware numbers one profile's bounds are measured against, each from the profile when it can.
-
-AWS's bounds (``analysis/bounds.py``) take two constants "per NeuronCore": the tensor engine's peak
-``tensor_engine_num_rows x tensor_engine_num_cols x 2 x tensor_engine_clock_freq`` and the DMA bandwidth
-``dma_ddr_bandwidth``, both from the profile's own ``Metadata`` (a view JSON's ``metadata``: ``pe_num_rows``,
-``pe_num_cols``, ``pe_clock_freq``). Here, for one profile (or the median step of a sweep's):
-
-- **one core's peak**: the header's formula, else the same formula with the family's tensor engine as
-  real headers state it (``hardware.Hardware.tensor``: 91.75 TFLOP/s on NeuronCore-v2, 78.64 on v3), else
-  the instance table's peak;
-- **cores**, the physical cores the ideal times assume: the profile's LNC (``lnc_config``: a view JSON's
-  ``number_of_neuroncores_per_lnc``, an Explorer profile's ``num_physical_cores``), else the LNC its HFU
-  implies (the peak ``hardware_flops / (hfu_estimated_percent x total_time)`` over one core's, 1 or 2
-  within 5 %), else the family's default (LNC=2 on trn2 and trn3; trn1 and inf2 have none). Where a view
-  JSON shows that all MATMULs (or all data DMA) ran on fewer physical cores than that (an LNC=2 NEFF whose
-  NKI kernel was launched on one core: ``ingest/formats/view_rows.py``), the tensor peak (or DMA bandwidth)
-  is that of those cores: AWS's method assumes single-core kernels, and this is how we tell one.
-- **peak FLOP/s**, one derivation for every place that prints or divides by it (``show``, ``diff``,
-  ``sweep``'s bounds and its roofline, the findings): the header's per-core peak x the tensor cores; else,
-  where the peak HFU (then MFU: ``model_flops / (mfu_estimated_percent x total_time)``) implies is within
-  5 % of a whole number of one core's formula peak, that many cores' formula peak (the profiler divided by
-  it; the implied value only differs by the rounding of the percent it is read back from: 91.71 to 91.80
-  on the bundled trn1 sweep, each profile its own); else the implied value itself; else the table's.
-- **DMA bandwidth**: the header's ``dma_ddr_bandwidth`` x the DMA cores; else the table's (``hardware.py``:
-  what it is and where it comes from, per physical core), else none (the bounds that need it say so).
-- **HBM bandwidth** (for HBM bytes, never for DMA bytes): ``roofline.roof``'s rule for one profile.
-
-The user's ``--peak-tflops``, ``--dma-gbps`` and ``--hbm-gbps`` win over all, used as given (one
-logical core's figures, no LNC applied).
-"""
+"""The hardware numbers one profile's bounds are measured against, each from the profile when it can: one
+derivation of the peak FLOP/s, the DMA and HBM bandwidths and the cores they count, for every place that
+prints or divides by them (``show``, ``diff``, ``sweep``'s bounds and roofline, the findings). The order
+of sources and the formulas: docs/bounds.md ("Peaks per profile", "Hardware facts"). The user's
+``--peak-tflops``, ``--dma-gbps`` and ``--hbm-gbps`` win over all, used as given (no LNC applied)."""
 
 from __future__ import annotations
 
@@ -82,7 +57,7 @@ class Derived(NamedTuple):
 
 def peaks_of(values: Values, info: Info, peak: float | None = None, dma: float | None = None,
              hbm: float | None = None) -> Peaks:
-    """One profile's peaks (see the module docstring); ``peak``, ``dma``, ``hbm``: the user's overrides."""
+    """One profile's peaks (docs/bounds.md); ``peak``, ``dma``, ``hbm``: the user's overrides."""
     own = derived_peak([values], info)
     table = hardware.for_instance(_instance(info), own.lnc)
     moved, moved_said, moved_cores = _dma(info, table, own.lnc, dma)
@@ -159,7 +134,7 @@ def _cores(info: Info, key: str, lnc: int, what: str) -> tuple[int, str]:
 
 def _peak(points: Sequence[Values], info: Info, table: hardware.Hardware, one: tuple[float, str] | None,
           lnc: int) -> tuple[float, str, int | None, bool]:
-    """The profile's own peak (see the module docstring), its source, the cores it counts and whether the
+    """The profile's own peak (docs/bounds.md, "Peaks per profile"), its source, the cores it counts and whether the
     profile states or implies it."""
     header = _header_peak(info)
     if header is not None:

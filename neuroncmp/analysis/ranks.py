@@ -1,25 +1,6 @@
-"""One distributed step across its ranks: the per-rank table, the distribution, the outliers and why.
-
-Per rank: the step (``total_time``), its collectives (``cc_op_active_time``, the time with a
-collective in flight, else ``cc_op_time``) and the time outside them (step - collectives), MFU,
-HFU, MBU, each engine's and DMA's active time.
-
-The outlier rule (docs/commands/ranks.md): a rank is an outlier in a quantity when it is above the
-ranks' median by more than ``Z_LIMIT`` robust standard deviations (``1.4826 * MAD``, the median
-absolute deviation scaled to a normal's sigma: the modified z-score of Iglewicz and Hoaglin, whose
-3.5 they recommend) AND outside the time noise band (the one ``diff`` judges times by, 2 % by
-default): the first keeps rank-to-rank noise out, the second keeps out a deviation too small to
-matter when the ranks agree closely (MAD 0). Two quantities are tested:
-
-- the step: a *slow step* (the rank took longer; what accounts for it is its parts);
-- the time outside collectives: a *late* rank, the one the others wait for (a synchronous
-  collective ends together on every rank, so a rank with more work reaches it last and waits least;
-  its peers' waiting shows in their collective time, not in its own).
-
-An outlier's excess over the median is broken down against the median of each part: collectives
-(waiting), then outside them each engine's and DMA's active time; engines overlap, so the largest
-single part is what the rank's work accounts for at least, and the rest is idle or unattributed.
-"""
+"""One distributed step across its ranks: the per-rank table, the distribution, the outliers and why. The
+quantities, the outlier rule (``Z_LIMIT`` robust sigmas AND outside the time noise band) and how an
+outlier's excess is broken down: docs/commands/ranks.md ("The straggler rule")."""
 
 from __future__ import annotations
 

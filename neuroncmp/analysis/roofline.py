@@ -1,18 +1,7 @@
-"""The roofline of a sweep: each point's arithmetic intensity against the FLOP/s it achieved.
-
-The roof comes from the profile when it carries it: the peak FLOP/s it states or implies
-(``peaks.derived_peak``: the header's, else what HFU or MFU imply, the median over the points) and the HBM
-bandwidth, the implied peak over the ridge ``peak_flops_bandwidth_ratio`` when it agrees within 5 %
-with the bandwidth MBU implies (else that one: on Trn2 the profiler's ridge is half of peak over
-bandwidth; else Explorer's ``hbm_ddr_bandwidth``). Missing values come from the instance family's table
-(``neuroncmp/hardware.py``; HBM per core from the profile's own ``neuron_device_memory_size /
-neuroncore_per_device_count`` when it states them, as neuron-monitor does), and the user's
-overrides win over both; the ridge is always
-``peak / bandwidth``, so overriding the peak moves the ridge, not the bandwidth. A point is memory-bound
-when its intensity is below the ridge; its attainable
-FLOP/s is ``min(peak, intensity x bandwidth)``. Achieved FLOP/s uses the profile's own intensity
-numerator, ``(hardware_flops - transpose_flops) / total_time``.
-"""
+"""The roofline of a sweep: each point's arithmetic intensity against the FLOP/s it achieved, under a roof
+from the profile when it carries it, else the instance family's table (``hardware.py``), the user's
+overrides winning over both; the ridge is always ``peak / bandwidth``. Sources and formulas:
+docs/commands/sweep.md ("The models", roofline)."""
 
 from __future__ import annotations
 

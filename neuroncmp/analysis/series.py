@@ -1,13 +1,5 @@
-"""Which profiles form the batch-size axis of a sweep, and what each point measured.
-
-A sweep's axis is the largest set of sides (profiles grouped by label, repeated captures merged)
-that share one configuration: the same naming tags apart from the batch size (``b32`` and ``b48``
-are on it; ``b32-cc-optim`` is an alternative at batch 32). Parenthesised words of a title tag a
-profile without naming a configuration (``Batch 64 (swap)`` is ``b64``, on the axis). Two sides of the
-axis at the same batch size
-(``b32`` and ``b32-run2``) are merged by median and said so. Sides without a batch size are left
-out of the axis and listed.
-"""
+"""Which profiles form the batch-size axis of a sweep, and what each point measured: the largest set of
+sides that share one configuration (docs/commands/sweep.md, "The axis")."""
 
 from __future__ import annotations
 
@@ -83,7 +75,7 @@ def configuration(side: Side) -> tuple[str, ...]:
 
 
 def axis(sides: list[Side]) -> Axis:
-    """The batch-size axis of ``sides`` (see the module docstring)."""
+    """The batch-size axis of ``sides``: its points, the alternatives, the sides left out and notes."""
     known = [side for side in sides if side.batch_size]
     groups: dict[tuple[str, ...], list[Side]] = {}
     for side in known:

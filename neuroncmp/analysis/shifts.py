@@ -3,31 +3,7 @@
 One pure function, ``detect_many(series)``, over many series (each in run order) at once: each
 step's scans run over every series together in numpy (``rank_scan``), so the store's queries test
 every series of every metric in a few array passes; ``detect_shifts(values)`` is the same for one
-series. Deterministic. docs/shifts.md gives every formula; in short:
-
-1. **Is there a shift?** Replace a segment's ``k`` values by their mid-ranks, centred:
-   ``c_i = r_i - (k+1)/2``. For every split ``t`` with at least ``min_size`` points each side,
-   ``Z_t = S_t / sqrt(t (k-t) / (k (k-1)) * sum c_i^2)`` with ``S_t = c_1 + ... + c_t`` (the
-   standardized Mann-Whitney rank sum). Ranks make the test distribution-free: whatever the
-   noise's shape and level, a series without a shift gives the same distribution of ``Z``, and
-   an outlier 10 sigma off weighs no more than a value 3 sigma off.
-2. **How surprising is the largest ``|Z_t|``?** Siegmund's approximation for the maximum of a
-   standardized bridge over the scanned splits, with his discrete-time correction ``nu``, capped
-   by Bonferroni (``p_value``). A shift needs ``p < alpha`` and different medians either side.
-3. **Where exactly?** Ranks place a shift loosely (each level's ranks spread over a range), so
-   the split is placed again (``locate``) with the two levels and the noise scale estimated
-   robustly: the posterior median of the split under a Gaussian likelihood whose squared
-   residuals are capped at ``(3 sigma)^2``, so an outlier pulls no more than a point on the
-   other level. The same posterior gives the range of candidate first runs: its central 95 %
-   (``earliest`` to ``latest``), the runs the data cannot tell apart as the first of the new
-   level.
-4. **A level that came back?** When no single split holds, the window scan (circular binary
-   segmentation's statistic) compares every window of runs with the rest; each of the two
-   scans is held to ``alpha / 2``, so a series without a shift alarms with probability < alpha.
-5. **More than one?** Both sides of a shift are searched again (binary segmentation); then
-   every shift is re-tested and re-placed on the span between its neighbours, and the weakest
-   is dropped while any fails.
-"""
+series. Deterministic. Every step and formula: docs/shifts.md."""
 
 from __future__ import annotations
 
@@ -47,15 +23,8 @@ MIN_SIZE = 5      # runs each side: fewer consecutive odd runs are outliers, nev
 
 @dataclass(frozen=True, slots=True)
 class Shift:
-    """A level shift. ``index`` is the first point of the new level, as an index into the input.
-
-    ``before`` and ``after`` are the medians of the segments either side, up to the neighbouring
-    shifts; ``change`` is ``after / before - 1`` (NaN when ``before`` is 0); ``z`` is the
-    standardized rank statistic of the split and ``p_value`` its p-value, corrected for the scan.
-    ``earliest`` and ``latest`` (input indexes, ``earliest <= index <= latest``) bound the first
-    point of the new level with probability ``placement.CONFIDENCE`` (95 %): the central interval
-    of the split's posterior, whose median is ``index``.
-    """
+    """A level shift: ``index`` the first point of the new level and ``earliest <= index <= latest``
+    its 95 % range, as indexes into the input. Every field: docs/shifts.md."""
 
     index: int
     before: float
