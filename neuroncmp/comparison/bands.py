@@ -1,23 +1,10 @@
-"""Noise bands: how big a change must be before it is called better or worse.
-
-Two bands per metric kind (documented in docs/judging.md), and a change inside EITHER is unchanged:
-- a relative band (``2%``: tested on |ln(variant / baseline)| so swapping the sides never moves a
-  row across it);
-- an absolute floor in the kind's unit (``1 KiB`` for bytes, ``50 ns`` for times), so a 64 B -> 72 B
-  traffic row or an instruction's few nanoseconds is not a verdict however large its relative change
-  (memory capacity rows: 1 MiB). One rule for every time: ``diff``'s metrics and ``ops``'s operators.
-
-Fractions are judged on both scales at once: a change is unchanged only when it is inside the
-band in percentage points (``0.5pp``) AND inside a relative band (``5%``), because an MFU of
-0.018 % -> 0.030 % is +67 % however few points it moves; values at or under a level of 0.001 %
-on both sides are never scored (a share that small is one instruction's time in a short step).
-
-``--threshold`` overrides them globally (``5%``), per kind (``time=2%``, ``fraction=1pp``,
-``bytes=4MiB``) or per metric glob (``spill_*=0.5%``, ``memory.*=16MiB``); a bare number is a
-floor in the kind's base unit (``count=2``). Every threshold's number, here and in ``--fail-on``
-(``gates.py``), is checked by ``threshold_number``: finite and at most ``LIMITS`` (a wider band
-would call every change noise, so no verdict and no gate could ever fire).
-"""
+"""Noise bands: how big a change must be before it is called better or worse, per metric kind (a relative
+band and an absolute floor; fractions in points AND relative), and the ``--threshold`` overrides. The
+bands, their floors, their reasoning and the overrides' syntax: docs/judging.md ("Noise bands",
+"Fractions"), docs/commands/diff.md (``--threshold``). Every threshold's number, here and in the gates
+(``gates.py``, ``analysis/rank_runs.py``), is read by ``OPTION_NUMBER`` and checked by
+``threshold_number`` (docs/limits.md): a wider band would call every change noise, so no verdict and no
+gate could ever fire."""
 
 from __future__ import annotations
 
@@ -126,16 +113,10 @@ def setting(value: float, unit: str) -> str:
     return f"{value / factor:g} {label}".strip()
 
 
-# Times: 2 % or 50 ns. The floor is what the operators of real NKI kernels support (``neuroncmp ops``):
-# the 12 inf2 matmul kernels (128 x 128 x N, tests/data/third_party and shared/samples) run the same
-# GpSimd, Sync and Vector instructions whatever N, and those operators move by at most 43 ns from one
-# kernel to another (GpSimd TENSOR_LOAD, two DMA loads: 1,052 to 1,095 ns; the ones under 300 ns by 0
-# to 5 ns, the instruction rows being whole nanoseconds, cut), so 50 ns is above every such move. The
-# operators that follow N move by more: from N = 256 to 1024 MATMUL 443 -> 765 ns (+322 ns, 6 floors)
-# and ACTIVATE 587 -> 1,151 ns, changes a 1 us floor would call unchanged. tests/test_band_rule.py
-# holds the floor to those files.
+# Times: 2 % or 50 ns, the floor above every move of the operators real NKI kernels run unchanged
+# (docs/commands/ops.md, "The noise rule"; tests/test_band_rule.py holds it to those files).
 # Fractions: 0.5 percentage points AND 5 % relative; never scored when both sides are at or under
-# 0.001 % (docs/judging.md shows the reasoning on real small-kernel profiles).
+# 0.001 % (docs/judging.md, "Fractions": the reasoning on real small-kernel profiles).
 FRACTION_RELATIVE, FRACTION_LEVEL = 0.05, 1e-5
 TIME_FLOOR = 50e-9
 DEFAULT_BANDS: dict[str, Band] = {

@@ -1,11 +1,7 @@
-"""``--fail-on`` rules for CI: ``mfu_estimated_percent<-2pp``, ``spill_reload_bytes>+10%``,
-``total_time/sample>+5%``, ``hbm_read_bytes>=1.5x``.
-
-A rule is METRIC-GLOB[/step|/sample] OP NUMBER UNIT with OP one of < <= > >= and UNIT one of
-``%`` (relative change), ``pp`` (percentage points, fractions only), ``x`` (ratio variant/baseline)
-or nothing (absolute change in the metric's base unit: seconds, bytes, ...). It trips when any
-variant's change satisfies it. A malformed rule, or one that matches no metric, is a RuleError.
-"""
+"""``--fail-on`` rules for CI (``mfu_estimated_percent<-2pp``, ``total_time/sample>+5%``): the form
+METRIC-GLOB[/step|/sample] OP NUMBER UNIT and what each unit measures: docs/commands/diff.md ("Gates"). A
+rule trips when any variant's change satisfies it; a malformed rule, or one that matches no metric, is a
+RuleError."""
 
 from __future__ import annotations
 

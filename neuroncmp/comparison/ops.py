@@ -1,24 +1,6 @@
-"""Operator-level comparison: which operators changed, by how much, and how much of the
-step-time change each one explains.
-
-Per variant and operator: its time in the baseline and the variant (per step, or per sample when
-the basis is per sample), the change, and a verdict on the operator's own time from the same time
-noise band as ``diff`` (``bands.py``: 2 % or 50 ns), however small its share of the step. The
-**contribution** of an operator is its change in time; the step-time change minus the sum of the
-counted contributions is the **unexplained rest** (operators overlap across engines, and the step
-also holds idle time), so contributions and rest add up to the step-time change exactly. A
-**suspect** operator (its time longer than its side's step) is shown with its change but never
-scored and never counted: it is left out of the contributions and of the rest (``left_out``). Its
-importance is apart from its verdict: its share of the step and of the step's change.
-
-Operators are **ranked by what moved**: scored changes first (worse, better, added, removed), then
-suspect ones, then unchanged ones, each tier by the size of the operator's own change in time,
-both directions alike (when the step got shorter, an operator that grew is still a mover). At the
-layer level only layers with no listed sub-layer are counted (a parent's time already includes its
-children's); parents follow the counted operators. Semaphore waits are compared apart, ranked the
-same way, and never counted nor scored: waiting is not work, so a wait beyond the band is ``more
-waiting`` or ``less waiting``, never worse or better.
-"""
+"""Operator-level comparison: which operators changed, by how much, and how much of the step-time change
+each one explains. The noise rule (``diff``'s time band), contributions and the unexplained rest, suspect
+operators, waits, layers and the ranking by what moved: docs/commands/ops.md."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""A share that fell only because its total grew is not better (nor one that rose only as it shrank, worse).
-
-A lower-is-better share (the collectives' share of the step, spill reloads' share of HBM reads)
-falls when its part falls or when its total grows. Baseline (bs 8) against b32 (bs 32): the
-collectives' share of the step 25.90 % -> 13.95 % was scored better, while the collective time
-per step grew 13.93 -> 16.00 ms: the step grew more (53.78 -> 114.7 ms). Such a change is shown,
-not scored (context), and a warning says what happened; so is the same change read the other way
-(b32 against the baseline: the share rose only because the step shrank). A share is a per-step
-quantity: its part is judged per step too.
-"""
+"""A share that fell only because its total grew is not better (nor one that rose only as it shrank, worse):
+shown, not scored, with a warning (docs/judging.md, "Verdicts": the bundled baseline against b32). A share
+is a per-step quantity: its part is judged per step too."""
 
 from __future__ import annotations
 
