@@ -21,8 +21,7 @@ from conftest import ROOT, RUN
 
 import neuroncmp as nc
 from neuroncmp.analysis.bounds import Bounds, bounds_of, shift, shifts_along
-from neuroncmp.analysis.context import Context
-from neuroncmp.analysis.findings.base import Finding, NotRun, Passed
+from neuroncmp.analysis.findings.base import Context, Finding, NotRun, Passed
 from neuroncmp.analysis.findings.bottleneck import BottleneckShift
 from neuroncmp.analysis.peaks import Peaks
 from neuroncmp.cli import cli

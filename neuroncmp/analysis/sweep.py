@@ -20,9 +20,8 @@ from ..ingest.failures import Failed
 from . import fits
 from .bounds import Bounds, Shift, shifts_along
 from .capture_bound import OomBound, oom_bound
-from .context import Context
 from .findings import run_rules
-from .findings.base import Finding, NotRun, Passed
+from .findings.base import Context, Finding, NotRun, Passed
 from .peaks import derived_peak
 from .roofline import Roof, RooflinePoint, Values, place, roof
 from .series import Axis, Point, axis

@@ -1,18 +1,12 @@
-"""Findings: rules with evidence, an estimated impact and an action, ranked by impact.
-
-``pointwise`` judges every batch size (outside-graph time, memory-bound, MFU gap, spill,
-transposes, throttling, small DMA); ``scaling`` the sweep as a whole (collectives that do not
-shrink, diminishing returns past the knee, memory headroom, the capture's out-of-memory bound);
-``quality`` the inputs (anomalies, mixed versions, inferred batch sizes); ``bottleneck`` what bounds
-the step as the batch grows. A rule is one class with ``id`` and ``apply(context)`` (None: nothing in
-the input for it to judge); adding one is adding it to its module's ``RULES``.
-"""
+"""Findings: rules with evidence, an estimated impact and an action, ranked by impact, children capped at
+their parent's share. Each module's ``RULES`` (``pointwise``: at every batch size; ``scaling``: the sweep
+as a whole; ``bottleneck``; ``quality``: the inputs) holds its rules: docs/findings.md, and
+docs/code.md ("Adding a finding rule")."""
 
 from __future__ import annotations
 
-from ..context import Context
 from . import bottleneck, pointwise, quality, scaling
-from .base import BATCH, PERFORMANCE, Finding, NotRun, Passed, Rule
+from .base import BATCH, PERFORMANCE, Context, Finding, NotRun, Passed, Rule
 
 RULES: tuple[Rule, ...] = (*pointwise.RULES, *scaling.RULES, *bottleneck.RULES, *quality.RULES)
 ORDER = {PERFORMANCE: 0, BATCH: 1}  # data quality last

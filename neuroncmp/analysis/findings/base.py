@@ -1,20 +1,42 @@
-"""What a finding is, and the one small interface every rule implements.
-
-A rule looks at a sweep (``Context``) and returns a ``Finding`` (it fired: the metrics and values
-that fired it, an estimated impact with its formula, a suggested action), a ``Passed`` (it ran and
-did not fire, with the numbers that say why), or a ``NotRun`` (an input it needs is missing: it
-says which, and does not guess). Impacts are shares of the step time (or of end-to-end throughput)
-at the point the finding is about; a child rule never claims more than its parent's share
-(Nsight Compute's rule tree).
-"""
+"""What a finding is, what a rule may look at (``Context``), and the one small interface every rule
+implements: it returns a ``Finding`` (it fired: the values that fired it, an estimated impact with its
+formula, an action), a ``Passed`` (the numbers that cleared it) or a ``NotRun`` (the input it lacks: it
+does not guess). The rules and their impacts: docs/findings.md."""
 
 from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
-from ..context import Context
+from ...comparison.result import Side
+from .. import fits
+from ..bounds import Bounds
+from ..capture_bound import OomBound
+from ..roofline import Roof, RooflinePoint
+from ..series import Point
+from ..table import TableRow
 
 PERFORMANCE, BATCH, QUALITY = "performance", "batch size", "data quality"
+
+
+class Context(NamedTuple):
+    """Everything a finding rule may look at: the sweep's points, models, roof and table (built once)."""
+
+    points: tuple[Point, ...]
+    sides: tuple[Side, ...]
+    focus: Point                       # the point findings are about (the recommendation's)
+    step_fit: fits.StepFit | None
+    knee: fits.Knee | None
+    memory: fits.MemoryForecast | None
+    intensity: fits.IntensityModel | None
+    spill: fits.SpillOnset | None
+    roof: Roof
+    roofline: tuple[RooflinePoint, ...]
+    table: tuple[TableRow, ...]
+    bounds: tuple[Bounds, ...] = ()    # per point, in the points' order
+    oom_bound: OomBound | None = None  # the smallest batch size that ran out of memory at capture
+
+    def point_of(self, batch: int) -> Point:
+        return next(p for p in self.points if p.batch_size == batch)
 
 
 class Evidence(NamedTuple):

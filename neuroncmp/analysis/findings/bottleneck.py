@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from ..bounds import Bounds, shifts_along
-from ..context import Context
-from .base import BATCH, Evidence, Finding, NotRun, Outcome, Passed
+from .base import BATCH, Context, Evidence, Finding, NotRun, Outcome, Passed
 
 LATENCY = 0.6  # the DMA bounds the step yet the HBM bytes need under 60 % of its active time: not bandwidth
 

@@ -10,10 +10,9 @@ from collections.abc import Callable
 
 from ... import units
 from .. import fits
-from ..context import Context
 from ..series import MissingValue, Point, at_every
 from ..table import throttled_share
-from .base import PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
+from .base import PERFORMANCE, Context, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
 
 OUTSIDE_SHARE = 0.20     # XProf: input time of 20 % or more of the step is "highly input-bound"
 MFU_GAP = 0.5            # Neuron Explorer: MFU far below the roofline bound points at data movement

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from ...comparison.comparability import KEYS
 from ...model import Anomaly, Profile
-from ..context import Context
-from .base import QUALITY, Evidence, Finding, Outcome, Passed
+from .base import QUALITY, Context, Evidence, Finding, Outcome, Passed
 
 WHY = {"percent-over-100": "a percentage above 100 %", "memory-total-mismatch": "a memory Total that is "
        "not the sum of its rows", "cycles-mismatch": "cycles that disagree with total_time x clock",

@@ -7,9 +7,8 @@ import math
 
 from .. import fits
 from ..capture_bound import CONTRADICTED, MAY_FIT
-from ..context import Context
 from ..table import TableRow
-from .base import BATCH, PERFORMANCE, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
+from .base import BATCH, PERFORMANCE, Context, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
 
 AMORTISED = 0.9      # per-sample collective time at the largest batch under 90 % of the smallest's
 HEADROOM = 1.25      # a batch at least 25 % larger than the largest measured fits
