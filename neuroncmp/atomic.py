@@ -22,10 +22,7 @@ from pathlib import Path
 
 from .errors import OutputError
 from .escape import quote
-
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"))
+from .paths import file_kind
 
 
 def target_of(path: Path, follow_symlinks: bool = True) -> tuple[Path, int | None]:
@@ -42,8 +39,8 @@ def target_of(path: Path, follow_symlinks: bool = True) -> tuple[Path, int | Non
         raise OutputError(f"cannot write {quote(path)}: {exc.strerror or exc}") from None
     if stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):  # a link itself: replaced
         return target, None if stat.S_ISLNK(info.st_mode) else stat.S_IMODE(info.st_mode)
-    kind = next((what for test, what in _KINDS if test(info.st_mode)), "not a regular file")
-    raise OutputError(f"cannot write {quote(path)}: it is {kind}; outputs replace regular files only")
+    raise OutputError(f"cannot write {quote(path)}: it is {file_kind(info.st_mode)}; outputs replace regular "
+                      "files only")
 
 
 def write_atomic(path: Path, content: str | bytes, follow_symlinks: bool = True) -> None:

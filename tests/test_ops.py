@@ -28,7 +28,7 @@ from neuroncmp.cli import cli
 from neuroncmp.commands.ops import OpsOptions, ops_report
 from neuroncmp.errors import ParseError, UsageError
 from neuroncmp.ingest.ops import read_ops
-from neuroncmp.ingest.ops.intervals import union_length
+from neuroncmp.ingest.ops.table import union_length
 
 THIRD = ROOT / "tests" / "data" / "third_party" / "view-json"
 SHARED = Path("/work/shared/samples/neuron-profile/view-json")

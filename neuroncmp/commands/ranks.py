@@ -129,7 +129,7 @@ def _analysed(profiles: Sequence[Profile], band: Band) -> RanksAnalysis:
 
 def _operations(ids: Sequence[RankId], profiles: Sequence[Profile]) -> dict[tuple[int | str, ...], dict[str, float]]:
     """Each rank's collective operations where its input has them (an Explorer folder's CcOp table)."""
-    from ..ingest.collective_ops import collective_ops
+    from ..ingest.formats.explorer_parquet import collective_ops
 
     found = {}
     for rank, profile in zip(ids, profiles, strict=True):

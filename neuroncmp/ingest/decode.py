@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 from collections.abc import Callable
 from itertools import accumulate
 from pathlib import Path
@@ -20,23 +19,14 @@ from typing import Any
 
 from ..errors import InputError, ParseError
 from ..escape import quote
+from ..paths import file_kind
 from ..units import plain_number
 from . import limits
 
 HEAD_BYTES = 65536  # what sniffing looks at
 _BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xef\xbb\xbf", "utf-8-sig"),
          (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"))
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-
-
-def file_kind(mode: int) -> str | None:
-    """None for a regular file, else what it is (``"a FIFO (named pipe)"``)."""
-    if stat.S_ISREG(mode):
-        return None
-    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
 def check_regular(path: Path) -> None:

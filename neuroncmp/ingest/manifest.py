@@ -24,7 +24,8 @@ from typing import Any, NamedTuple
 
 from ..errors import ParseError
 from ..model import Profile
-from .decode import file_kind, loads, read_text
+from ..paths import file_kind
+from .decode import loads, read_text
 from .shapes import found
 
 MANIFEST = "manifest.json"

@@ -15,6 +15,7 @@ from ... import catalog
 from ...errors import LimitError, MissingDependencyError, ParseError
 from ...escape import clip
 from ...model import MemoryRow, Metric, Profile, Skipped, Source
+from ...units import finite_number, is_number
 from .. import limits, shapes
 from ..decode import check_regular
 from ..memory_types import canonical_usage
@@ -83,6 +84,26 @@ def read_rows(directory: Path, table: str) -> list[dict[str, Any]] | None:
             raise ParseError(str(file), f"table {table}", "a readable Parquet file",
                              f"{type(exc).__name__}: {clip(first, 100)}") from None
     return rows
+
+
+def collective_ops(path: str | Path) -> dict[str, float] | None:
+    """Each collective operation's summed duration (s) in the Explorer folder ``path``, from its ``CcOp``
+    table (a row per operation: ``operation``, ``duration_ns``; summary formats carry only totals); None
+    when ``path`` is not a folder or has no ``CcOp`` table; a row without a name or a duration is a
+    ``ParseError``."""
+    folder = Path(path)
+    rows = read_rows(folder, "CcOp") if folder.is_dir() else None
+    if rows is None:
+        return None
+    totals: dict[str, float] = {}
+    for number, row in enumerate(rows):
+        name, duration = row.get("operation"), row.get("duration_ns")
+        if not isinstance(name, str) or not name or not (finite_number(duration) and duration >= 0):
+            raise ParseError(str(folder), f"table CcOp, row {number}",
+                             "an operation name and a duration_ns of 0 or more",
+                             f"operation={name!r:.40}, duration_ns={duration!r:.40}")
+        totals[name] = totals.get(name, 0.0) + duration / 1e9
+    return totals
 
 
 def parse(text: str, path: str) -> list[Profile]:
@@ -181,7 +202,7 @@ def _field(profile: Profile, schema: Schema, table: str, key: str, value: Any, p
 def _metric(field: explorer_schema.Field, name: str, value: Any, path: str, where: str) -> Metric:
     """Catalogued names convert as the catalog says; an unknown name with a declared unit takes
     that unit (not a guess from its suffix)."""
-    numeric = type(value) in (int, float)
+    numeric = is_number(value)
     if numeric and field.scale != 1:
         value = value * field.scale
     if catalog.lookup(name).catalogued or not field.unit or not numeric:
@@ -199,7 +220,7 @@ def _meta(profile: Profile, schema: Schema, key: str, value: Any, path: str) -> 
     if field is None:
         profile.skipped.append(Skipped(f"table Metadata, field '{key}'", f"{value!r:.60}",
                                        f"schema {schema.version}: name and unit not confirmed"))
-    elif key == _CLOCK[0] and field.unit == "gigahertz" and type(value) in (int, float):
+    elif key == _CLOCK[0] and field.unit == "gigahertz" and is_number(value):
         add_metric(profile, raw_metric(path, "table Metadata", _CLOCK[1], value * 1e9), "Metadata")
         profile.metadata[key] = value
     elif catalog.lookup(key).catalogued and catalog.lookup(key).group == "system":

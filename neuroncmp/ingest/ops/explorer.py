@@ -21,8 +21,7 @@ from ...errors import ParseError
 from ..formats.explorer_parquet import _pyarrow_parquet, table_files
 from . import checks, union
 from . import columns as columns_
-from .intervals import union_length
-from .table import NONE, WAIT_OPCODES, WAITS_APART, Graph, Op, OpTable, nested_parent
+from .table import NONE, WAIT_OPCODES, WAITS_APART, Graph, Op, OpTable, nested_parent, union_length
 
 _NS = 1e-9
 _KEY = {"hlo": "hlo_name", "layer": "layer", "kernel": "nki_source_location"}
