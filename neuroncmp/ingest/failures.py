@@ -1,15 +1,9 @@
 """What a capture could not profile: the run folder's ``failed`` entries, for ``sweep`` and ``diff``.
 
-``capture`` records each batch size that produced no profile in its manifest's ``failed`` list
-(``capture/record.py``): its label, batch size, status (``out-of-memory``, ``failed``,
-``no-ntff``, ...) and reason, and for ``out-of-memory`` what the runtime asked for (``stage:
-runtime``) or the compiler's estimate and limit (``stage: compile``). ``load`` reads only the
-profiles; ``failures_of`` reads these entries from the manifests the given profiles were listed in,
-so a sweep can show the batch sizes that ran out of memory and recommend nothing at or above them.
-
-An entry that is not what capture writes is left out with a note naming the manifest and the
-entry (the profiles still load: the list is capture's record, not part of the schema ``load``
-checks).
+``load`` reads only the profiles; ``failures_of`` reads the entries ``capture`` records
+(``capture/record.py``; docs/commands/capture.md) from the manifests the given profiles were listed in.
+An entry that is not what capture writes is left out with a note naming the manifest and the entry
+(the profiles still load: the list is capture's record, not part of the schema ``load`` checks).
 """
 
 from __future__ import annotations

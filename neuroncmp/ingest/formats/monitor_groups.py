@@ -13,6 +13,7 @@ from typing import Any
 from ... import catalog
 from ...errors import ParseError
 from ...model import MemoryRow, Profile, Skipped
+from ...units import is_number
 from .. import shapes
 from ..memory_types import canonical_usage
 from ..values import note_repeated
@@ -43,7 +44,7 @@ class Sums:
         self.values[name] = max(self.values.get(name, number), number)
 
     def _number(self, name: str, value: Any, where: str, scale: float) -> int | float:
-        if type(value) not in (int, float):  # bool is not a number here
+        if not is_number(value):
             raise ParseError(self.path, where, "a number", shapes.found(value))
         self.places.setdefault(name, where)
         number: int | float = value
@@ -117,7 +118,7 @@ def execution(section: dict[str, Any], sums: Sums, where: str, profile: Profile)
     """Outcome and error counts into ``sums``; the latency percentiles returned (not summed)."""
     known = ("error_summary", "execution_summary", "latency_stats") + PLUMBING
     profile.skipped += shapes.unknown(section, known, where)
-    if type(section.get("period")) in (int, float):
+    if is_number(section.get("period")):
         sums.values.setdefault("execution_period", section["period"])  # the same period for all
     summary = shapes.obj(section.get("execution_summary"), sums.path, f"{where}.execution_summary")
     errors = shapes.obj(section.get("error_summary"), sums.path, f"{where}.error_summary")

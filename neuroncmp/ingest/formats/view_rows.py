@@ -1,17 +1,9 @@
-"""What a view JSON's per-row sections say about the kernel's work, kept as sums while the rows are dropped.
-
-- ``dma_data_bytes``: the bytes of its ``dma`` rows outside the instruction queue, packets over 4 bytes
-  (``transfer_size`` where ``queue_type != "instruction"`` and ``transfer_size > 4``): AWS's
-  ``dma_transfer_bytes`` (the neuron-nki-profile-querying skill's ``performance-bounds.md``, the same
-  filter over Explorer's ``DmaPacket``). The 2.28 summary has no ``dma_transfer_total_bytes``; its
-  ``static_dma_size`` is the instruction queue's bytes (checked on the trn2 attention files), so no
-  sum of summary fields gives this.
-- ``matmul_cores`` and ``dma_cores`` (metadata): how many physical cores (the ``subgraph`` of a row:
-  one per core, as ``model_info`` maps ``sg00`` and ``sg01`` to two ``nc_idx``) ran MATMUL
-  instructions and data DMA. An LNC=2 NEFF whose NKI kernel was not launched on both cores runs all
-  its matmuls and data DMA on one: its ideal times are then those of one core (``analysis/peaks.py``).
-
-A section that is not a list of objects with these fields gives no sum (its ``skipped`` line says so).
+"""What a view JSON's per-row sections say about the kernel's work, kept as sums while the rows are dropped:
+``dma_data_bytes`` (AWS's ``dma_transfer_bytes`` filter over the ``dma`` rows) and ``matmul_cores`` /
+``dma_cores`` (the physical cores that ran MATMUL instructions and data DMA: a row's ``subgraph`` is its
+core, as ``model_info`` maps ``sg00`` and ``sg01`` to two ``nc_idx``). Why, and what each feeds:
+docs/bounds.md ("Where neuroncmp differs from AWS, and why": DMA bytes, peaks per profile). A section
+that is not a list of objects with these fields gives no sum (its ``skipped`` line says so).
 """
 
 from __future__ import annotations
