@@ -1,13 +1,5 @@
-"""AWS's bounds tables (``analysis/gaps.py``) as plain rows: a column per side, then a change column per variant.
-
-The layout of the neuron-nki-profile-querying skill's ``example-bounds-analysis.md``: the bounds (AWS's
-names, what each is in brackets), the perfect pipeline with its engine, each gap with its share of the
-step, the bottleneck, the next one, the speedup estimate, the achieved rates and the peaks they were
-measured against. Times in one unit for the table (microseconds below 100 ms of step, else milliseconds),
-thousands separated as AWS writes them. Each variant's change column is against the one before when the
-sides are successive versions (``V0 -> V1``, ``V1 -> V2``, as AWS's tables), else against the baseline:
-``-6,151 us (3.5x)`` (before / after when it shrank), ``+430 us``, ``=``. A value that cannot be computed
-is ``-`` and a note below says why.
+"""AWS's bounds tables (``analysis/gaps.py``) as plain rows: a column per side, then a change column per
+variant; their layout, units and change cells: ``docs/bounds.md`` ("The gaps", the ``--bounds`` tables).
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
 """pandas DataFrames of profiles, comparisons and sweeps: pandas is imported only in these functions.
-
-Numeric columns are always numeric (float64; NaN where a value is missing or is text); text values
-(versions, instance types) sit in their own ``*_text`` columns. Values are in the catalog's base
-units (seconds, bytes, FLOP, 0-1 fractions); ``unit`` names it and ``display_unit`` /
-``display_factor`` say how the other outputs show it (``value / display_factor`` in ``display_unit``).
-"""
+Their columns, units and display factors: ``docs/python.md`` ("Frames")."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The headline every diff opens with: the catalog's key numbers per variant, and a verdict tally.
-
-Which metrics, in which basis and under which name is declared in ``catalog.HEADLINE``; a line
-whose metric no side has is left out (a Trainer-less run has no end-to-end throughput), and a
-per-sample line without batch sizes is left out with a note. Below them, ``bound_line``: what bounds
-each side's step and how many times that bound the step takes (``analysis/bounds.py``), the next
-bottleneck with its share of the bottleneck's time, and AWS's speedup estimate (``analysis/gaps.py``).
-"""
+"""The headline every diff opens with: the catalog's key numbers per variant, the "bound by" line and a
+verdict tally; which lines and why: ``docs/commands/diff.md`` (the headline) and ``docs/bounds.md``."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
-"""Strict JSON out: every document neuroncmp writes parses with any JSON parser.
-
-Python's ``json`` writes ``NaN`` and ``Infinity`` for non-finite floats, which are not JSON.
-Here a non-finite value becomes ``null``, and the object holding it gets a ``non_finite`` member
-naming the field and what it was: ``{"value": null, "non_finite": {"value": "Infinity"}}`` (a
-list element is named by its index: a comparison row's ``"value[1]"``). Values JSON has no type for
-(bytes, dates from a Parquet table) are written as text.
+"""Strict JSON out: every document neuroncmp writes parses with any JSON parser. Python's ``json``
+writes ``NaN`` and ``Infinity``, which are not JSON; here a non-finite value becomes ``null`` with a
+``non_finite`` member naming it (``docs/comparison-json.md``). Values JSON has no type for (bytes,
+dates from a Parquet table) are written as text.
 """
 
 from __future__ import annotations

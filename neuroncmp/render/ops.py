@@ -1,13 +1,6 @@
 """``neuroncmp ops`` in every format: one walk over the comparison (``rows``), written as Markdown,
-HTML, JSON and CSV by the formats' ``ops`` methods (the terminal draws it: ``terminal/ops.py``).
-The graph change comes first.
-
-JSON and CSV (schema ``neuroncmp.ops/3``) hold every operator, in rank order; the text, Markdown and
-HTML tables show the first ``top`` (the CLI's terminal: 20 unless ``--top`` or ``--all``; its other
-formats and ``-o``: every one unless ``--top``), sum the rest on one line and name the largest change
-among them. Schema /2 (from the unversioned /1): every operator, no ``others`` row;
-``relative_change``; a ``schema`` member and CSV column. /3: a wait's verdict is ``more waiting`` or
-``less waiting`` (it was ``worse``/``better``: waiting is not work); ``left_out`` per variant.
+HTML, JSON and CSV by the formats' ``ops`` methods (the terminal draws it: ``terminal/ops.py``). What
+each table shows and the schema's versions: ``docs/commands/ops.md``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""One profile as plain data (``neuroncmp show --format json``), schema ``neuroncmp.profile/1``.
-
-Every value is in its canonical base unit (seconds, bytes, FLOP, 0-1 fractions), named as the
-catalog names it; a NaN or an infinity becomes ``null`` with a ``non_finite`` member beside it
-when written (``json_out``), so the output stays valid JSON.
-"""
+"""One profile as plain data (``neuroncmp show --format json``), schema ``neuroncmp.profile/1``
+(``docs/profile-json.md``); a NaN or an infinity becomes ``null`` when written (``json_out``)."""
 
 from __future__ import annotations
 

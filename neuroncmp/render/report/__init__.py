@@ -1,11 +1,5 @@
-"""The site of ``neuroncmp report -o DIR``: static and self-contained (inline CSS, JS and SVG;
-nothing fetched), so it works from ``file://``, a bucket or GitHub Pages.
-
-    data = site_report(Store(".neuroncmp"), SiteOptions(commit_url="https://host/repo/commit/{commit}"))
-    write_site(data, "site/", commit_url=...)   # index.html and a page per series, written at once
-
-``commands.report`` reads the store; here ``pages`` writes the HTML (its style and filter script inline),
-``svg`` the charts.
+"""The site of ``neuroncmp report -o DIR`` (what it holds: ``docs/history/report.md``): ``commands.report``
+reads the store; here ``pages`` writes the HTML (its style and filter script inline), ``svg`` the charts.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """The terminal format, drawn by rich: each view (``diff``, ``sweep``, ``show``, ``ops``, the listings)
 builds rich renderables for a width; ``text`` renders them to plain text (``-o FILE``, the Python API,
-tests) and ``printed`` prints them in colour where rich's rules allow it: a terminal or ``FORCE_COLOR``,
-never with ``--no-color``; ``NO_COLOR`` keeps bold and dim but drops the colours; the width is
-``--width``, else ``COLUMNS``, else the terminal's, else 80 (rich's rules, its ``Console``).
+tests) and ``printed`` prints them in colour and at the width rich's rules give (``docs/commands/diff.md``:
+``--no-color``, ``--width``).
 
 Every string from an input passes ``escape.text`` (``piece``), so a label cannot move the cursor;
 nothing here is read as rich markup. Lines end without trailing blanks, in colour as in text.
