@@ -89,10 +89,11 @@ class Renderer:
         return getattr(type(self), document, None) is not getattr(Renderer, document, None)
 
 
-def delegate(module: str, function: str) -> Callable[[Renderer, Any, int], Any]:
-    """A document method handing the value to ``render/{module}.py``'s ``function``, imported when first
-    used: a format loads no document's code it does not render."""
+def delegate(module: str, function: str, *fields: str) -> Callable[[Renderer, Any, int], Any]:
+    """A document method handing the value (or its ``fields``) to ``render/{module}.py``'s ``function``,
+    imported when first used: a format loads no document's code it does not render."""
     def method(self: Renderer, value: Any, width: int = 100) -> Any:
-        return getattr(import_module(f"{__package__}.{module}"), function)(value)
+        given = [getattr(value, field) for field in fields] if fields else [value]
+        return getattr(import_module(f"{__package__}.{module}"), function)(*given)
 
     return method

@@ -1,11 +1,5 @@
-"""JSON of a comparison (schema ``neuroncmp.comparison/3``), a sweep, profiles and the catalog.
-
-Every value shown anywhere is here, in base units (seconds, bytes, FLOP, 0-1 fractions), for
-both bases (per step and, for extensive metrics with batch sizes, per sample), each stated once: a
-row's baseline once per row, each variant's value, verdict and display text in a column per field.
-A change follows from the two (delta = value - baseline, relative = delta / baseline, ratio = value /
-baseline, points = 100 x delta for fractions); the CSV writes them out (docs/comparison-json.md).
-"""
+"""JSON of a comparison (schema ``neuroncmp.comparison/3``), a sweep, profiles and the catalog; the
+comparison's layout and the formulas its values follow: ``docs/comparison-json.md``."""
 
 from __future__ import annotations
 
@@ -16,16 +10,7 @@ from ...catalog import MetricSpec
 from ...comparison.result import Deltas, Side
 from ...comparison.value_sources import formula
 from ...model import Profile
-from ..base import (
-    DiffReport,
-    FormatsReport,
-    HistoryReport,
-    RegressionsReport,
-    Renderer,
-    StoreReport,
-    StoreRunsReport,
-    delegate,
-)
+from ..base import DiffReport, FormatsReport, Renderer, delegate
 from ..changes import changes_with_marks
 from ..headline import headline, notes, report_bound_line
 from ..json_out import dumps, laid_out
@@ -36,7 +21,6 @@ from ..sweep_data import BOUNDS_FORMULA, bounds_dict, changes_dict, plain, roof_
 if TYPE_CHECKING:  # types only: gates load only when --fail-on is used
     from ...commands.documents import Loaded
     from ...comparison.gates import GateResult, Hit
-    from ...store.maintenance import CheckReport
 
 SCHEMA = "neuroncmp.comparison/3"
 FORMATS_SCHEMA = "neuroncmp.formats/1"
@@ -182,25 +166,10 @@ class Json(Renderer):
     def sweep(self, sweep: Sweep, width: int = 100) -> str:
         return dumps(sweep_dict(sweep), indent=2, ensure_ascii=False) + "\n"
 
-    def history(self, report: HistoryReport, width: int = 100) -> str:
-        from .. import store_json  # the store's views load with its commands only
-
-        return store_json.history(report.history)
-
-    def regressions(self, report: RegressionsReport, width: int = 100) -> str:
-        from .. import store_json
-
-        return store_json.regressions(report.regressions)
-
-    def store_runs(self, report: StoreRunsReport, width: int = 100) -> str:
-        from ..store_json import runs
-
-        return runs(report.runs, report.series_by)
-
-    def store_check(self, report: StoreReport[CheckReport], width: int = 100) -> str:
-        from ..store_json import check
-
-        return check(report.report)
+    history = delegate("store_json", "history", "history")  # the store's views load with its commands only
+    regressions = delegate("store_json", "regressions", "regressions")
+    store_runs = delegate("store_json", "runs", "runs", "series_by")
+    store_check = delegate("store_json", "check", "report")
 
     def metrics(self, specs: list[MetricSpec], width: int = 100) -> str:
         return dumps([spec_record(spec) for spec in specs], indent=2) + "\n"

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from ..base import HistoryReport, Renderer
+from ..base import Renderer, delegate
 
 
 class Png(Renderer):
     name, extensions, order, kind = "png", (".png",), 60, "image"
     description = "a chart (needs the plot extra; with -o FILE.png)"
 
-    def history(self, report: HistoryReport, width: int = 100) -> bytes:  # an image: bytes
-        from ..store_plot import history_png  # matplotlib loads here only
-
-        return history_png(report.history)
+    history = delegate("store_plot", "history_png", "history")  # matplotlib loads there only
 
 
 RENDERER = Png()
