@@ -13,26 +13,29 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..analysis.series import Point
-from ..analysis.sweep import Sweep
 from ..choices import BETTER, SAMPLE, WORSE
 from ..errors import MissingDependencyError
 from ..units import format_value
 from . import chart_labels
 
+if TYPE_CHECKING:  # types only: ``history --format png`` draws with ``new_figure`` and loads no analysis
+    from ..analysis.series import Point
+    from ..analysis.sweep import Sweep
+
 GIB = 2**30
 TOP_TYPES = 6  # memory types shown by name; the rest are "other"
 
 
-def _figure(width: float = 7.0, height: float = 4.2) -> Any:
+def new_figure(width: float = 7.0, height: float = 4.2, dpi: int = 100, needs: str = "charts need") -> Any:
+    """An empty figure drawn by Agg (no display, no pyplot state); ``needs``: who asks for matplotlib."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise MissingDependencyError("charts need matplotlib: pip install 'neuroncmp[plot]'") from None
-    figure = Figure(figsize=(width, height), dpi=100, layout="constrained")
+        raise MissingDependencyError(f"{needs} matplotlib: pip install 'neuroncmp[plot]'") from None
+    figure = Figure(figsize=(width, height), dpi=dpi, layout="constrained")
     FigureCanvasAgg(figure)  # a renderer to measure labels with (Agg: no display needed)
     return figure
 
@@ -41,7 +44,7 @@ def throughput_figure(sweep: Sweep) -> Any:
     """Throughput (samples/s) above, MFU (%) below on its own axes: on one axes with a twin scale
     the MFU line lay exactly on the device-throughput line (both grow as 1/step time) and hid it."""
     mfu = [(row.batch_size, (row.get("mfu") or 0) * 100) for row in sweep.table if row.get("mfu") is not None]
-    figure = _figure(7.0, 6.0 if mfu else 4.2)
+    figure = new_figure(7.0, 6.0 if mfu else 4.2)
     if mfu:
         axes, lower = figure.subplots(2, 1, sharex=True, height_ratios=(2, 1))
     else:
@@ -113,7 +116,7 @@ def _not_drawn(axes: Any, left_out: list[str]) -> None:
 
 
 def roofline_figure(sweep: Sweep) -> Any:
-    figure = _figure()
+    figure = new_figure()
     axes = figure.add_subplot()
     roof = sweep.roof
     drawn = [r for r in sweep.roofline if _on_log_axis(r.intensity) and _on_log_axis(r.achieved / 1e12)]
@@ -178,7 +181,7 @@ def _on_log_axis(value: float) -> bool:
 
 
 def memory_figure(sweep: Sweep) -> Any:
-    figure = _figure()
+    figure = new_figure()
     axes = figure.add_subplot()
     points = [p for p in sweep.points if p.get("device_memory_total")]
     totals: dict[str, float] = {}
@@ -231,7 +234,7 @@ def comparison_figure(comparison: Any, metrics: list[str] | None = None) -> Any:
     variants = [side.label for side in comparison.variants]
     columns = min(COLUMNS, max(len(panels), 1))
     lines = -(-max(len(panels), 1) // columns)
-    figure = _figure(min(12.0, 1.6 + 2.6 * columns), min(10.0, 0.9 + lines * (0.7 + 0.18 * len(variants))))
+    figure = new_figure(min(12.0, 1.6 + 2.6 * columns), min(10.0, 0.9 + lines * (0.7 + 0.18 * len(variants))))
     grid = figure.subplots(lines, columns, sharey=True, squeeze=False)
     for axes, panel in zip(grid.flat, panels, strict=False):
         _change_bars(axes, panel, variants)

@@ -1,21 +1,20 @@
 """``history --format png``: each series' points, its levels between shifts, the shifts marked.
 
-matplotlib (the ``plot`` extra) is imported here only, with its non-interactive Agg backend
+matplotlib (the ``plot`` extra) is imported by ``charts``, with its non-interactive Agg backend
 selected on the figure (no global ``matplotlib.use``); the CLI writes the bytes atomically.
 """
 
 from __future__ import annotations
 
-import io
 import math
 from itertools import pairwise
 from typing import Any
 
 from ..choices import BETTER, WORSE
-from ..errors import MissingDependencyError
 from ..stats import median
 from ..units import pick_scale
 from . import chart_labels
+from .charts import new_figure, png
 from .store_words import change_size
 
 LABEL_POINTS = 8  # the shift labels' font size
@@ -24,22 +23,14 @@ LABEL_ROWS = 3  # rows of shift labels a panel keeps free above its points (more
 
 def history_png(result: Any) -> bytes:
     """One panel per series (values in the display unit, levels as steps), as PNG bytes."""
-    buffer = io.BytesIO()
-    history_figure(result).savefig(buffer, format="png", dpi=110)
-    return buffer.getvalue()
+    return png(history_figure(result))
 
 
 def history_figure(result: Any) -> Any:
     """The figure ``history_png`` draws (its geometry is what the tests check)."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise MissingDependencyError("--format png needs matplotlib: pip install 'neuroncmp[plot]'") from None
     values = [p.value for s in result.series for p in s.points if math.isfinite(p.value)]
     factor, label = pick_scale(median(values), result.unit) if values else (1.0, result.unit)
-    figure = Figure(figsize=(10, 2.6 * max(1, len(result.series))), layout="constrained", dpi=110)
-    FigureCanvasAgg(figure)
+    figure = new_figure(10, 2.6 * max(1, len(result.series)), dpi=110, needs="--format png needs")
     panels = []
     for row, series in enumerate(result.series or [None]):
         axes = figure.add_subplot(max(1, len(result.series)), 1, row + 1)
