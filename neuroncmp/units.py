@@ -97,8 +97,9 @@ def _tidy(value: Decimal, unit: str) -> int | float:
     return float(value)
 
 
-def split_number_unit(text: str) -> tuple[str, str | None] | None:
-    """``"53.78 ms"`` -> ``("53.78", "ms")``; ``"4.9GB"`` -> ``("4.9", "GB")``; else None."""
+def parse_display(text: str, *, binary_si: bool = False) -> tuple[int | float, str] | None:
+    """A display-formatted value (``"3.979 GiB"``, ``"4.9GB"``, a bare ``"12"``) as (magnitude,
+    canonical unit); None for anything else."""
     text = text.strip()
     match = NUMBER.match(text)
     if not match:
@@ -106,15 +107,7 @@ def split_number_unit(text: str) -> tuple[str, str | None] | None:
     unit = text[match.end():].lstrip()
     if unit[:1].isdecimal():
         return None  # "12 34": two numbers, not a number and a unit
-    return match.group(), unit or None
-
-
-def parse_display(text: str, *, binary_si: bool = False) -> tuple[int | float, str] | None:
-    """Parse a display-formatted value (``"3.979 GiB"``) to (magnitude, canonical unit)."""
-    parts = split_number_unit(text)
-    if parts is None:
-        return None
-    return to_canonical(parts[0], parts[1], binary_si=binary_si)
+    return to_canonical(match.group(), unit or None, binary_si=binary_si)
 
 
 # ---- human formatting (no pint: this runs on the CLI's terminal path) -------------------------

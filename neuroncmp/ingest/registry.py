@@ -1,19 +1,40 @@
-"""The input format registry: picks a parser by explicit name, then suffix, then content sniffing.
+"""The input format registry: the interface every format implements (``Parser``), and the choice of
+one by explicit name, then suffix, then content sniffing.
 
-sqlite-utils' ``rows_from_file`` order: a forced name wins; else the formats claiming the file's
-suffix are sniffed; else every format is sniffed. Specific formats come before the catch-alls
-(summary-json accepts any JSON object), so ``_MODULES`` is the sniffing order.
+A format is one module in ``ingest/formats/`` that defines ``PARSER = Parser(...)`` (or several, in
+``PARSERS``). The choice follows sqlite-utils' ``rows_from_file`` order: a forced name wins; else the
+formats claiming the file's suffix are sniffed; else every format is sniffed. Specific formats come
+before the catch-alls (summary-json accepts any JSON object), so ``_MODULES`` is the sniffing order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import NoProfileError, UnknownFormatError
 from ..escape import quote
-from .parser import Parser
+from ..model import Profile
+
+ParseFn = Callable[[str, str], list[Profile]]  # (text, or a directory's path; path) -> profiles
+
+
+class Parser(NamedTuple):
+    """One input format. ``sniff`` gets the file's first 64 KiB (or a directory's path), after
+    the text around a profile is blanked (``surround``); ``signature`` says what the sniff looks
+    for, for the error on a file no format claims (the description when empty)."""
+
+    name: str
+    description: str
+    suffixes: tuple[str, ...]
+    sniff: Callable[[str], bool]
+    parse: ParseFn
+    reads_directory: bool = False
+    signature: str = ""
+
 
 _MODULES = ("neuron_monitor", "trainer", "ui_markdown", "view_json", "summary_json", "summary_text",
             "explorer_parquet")

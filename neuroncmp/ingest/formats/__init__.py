@@ -1,1 +1,1 @@
-"""Input formats: one module per format, each defining ``PARSER`` (see ``ingest/parser.py``)."""
+"""Input formats: one module per format, each defining ``PARSER`` (``ingest/registry.py``'s ``Parser``)."""

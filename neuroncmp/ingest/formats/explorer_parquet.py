@@ -20,7 +20,7 @@ from .. import limits, shapes
 from ..decode import check_regular
 from ..memory_types import canonical_usage
 from ..naming import params_from_name
-from ..parser import Parser
+from ..registry import Parser
 from ..values import add_metric, raw_metric
 
 if TYPE_CHECKING:  # the schema tables load with the first Explorer folder, not with every sniff

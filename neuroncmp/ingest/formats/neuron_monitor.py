@@ -17,7 +17,7 @@ from ...model import Profile, Skipped, Source
 from .. import shapes
 from ..decode import loads
 from ..naming import params_from_name
-from ..parser import Parser
+from ..registry import Parser
 from ..values import add_metric, note_repeated, raw_metric
 from . import monitor_groups as groups
 

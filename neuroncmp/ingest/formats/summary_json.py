@@ -14,7 +14,7 @@ from ...model import Profile, Source
 from .. import shapes
 from ..decode import documents, head_is_json_object
 from ..naming import params_from_name
-from ..parser import Parser
+from ..registry import Parser
 from ..values import add_raw_block, note_repeated
 
 NAME = "summary-json"

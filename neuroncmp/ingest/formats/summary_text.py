@@ -8,7 +8,7 @@ from pathlib import Path
 from ...errors import ParseError
 from ...model import Profile, Skipped, Source
 from ..naming import params_from_name
-from ..parser import Parser
+from ..registry import Parser
 from ..values import add_metric, number, raw_metric
 
 NAME = "summary-text"

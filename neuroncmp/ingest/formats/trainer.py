@@ -22,7 +22,7 @@ from ...errors import ParseError
 from ...model import Metric, Profile, Skipped, Source
 from ..decode import head_is_json_object, loads
 from ..naming import params_from_name
-from ..parser import Parser
+from ..registry import Parser
 from ..values import add_metric, note_repeated, number, raw_metric
 
 TEXT_NAME, JSON_NAME = "trainer-text", "trainer-json"

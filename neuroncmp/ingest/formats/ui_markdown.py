@@ -23,7 +23,7 @@ from ...model import MemoryRow, Profile, Skipped, Source
 from .. import shapes
 from ..memory_types import canonical_usage
 from ..naming import params_from_name
-from ..parser import Parser
+from ..registry import Parser
 from ..values import add_metric, display_metric
 from . import trainer
 

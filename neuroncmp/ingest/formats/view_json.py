@@ -17,7 +17,7 @@ from ...model import MemoryRow, Profile, Skipped
 from .. import shapes
 from ..decode import sections, skip_space
 from ..memory_types import canonical_usage
-from ..parser import Parser
+from ..registry import Parser
 from ..tool_notes import add_note, tool_warning
 from ..values import add_metric, raw_metric
 from .summary_json import profile_from_mapping
