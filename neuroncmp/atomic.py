@@ -1,13 +1,9 @@
 """Atomic file writes: a reader never sees a half-written output file, and nothing else is touched.
 
-The text goes to a temporary file beside the target, which is renamed over it: the target is
-either the old file or the whole new one. Missing folders are created. The target must be a
-regular file or not exist yet: a directory, FIFO, device or socket is refused (never replaced,
-never written to). A symlink is written through: its file is replaced, the link kept (unless
-``follow_symlinks=False``, which replaces the link itself, for writers confined to a folder).
-An existing file keeps its permission bits. The temporary file is removed on any error or
-interruption that reaches Python (SIGINT; SIGTERM once the CLI turns it into ``SystemExit``);
-only SIGKILL can leave a hidden ``.NAME.XXXX.tmp`` behind.
+The text goes to a temporary file beside the target, which is renamed over it (the rules a user
+relies on: docs/limits.md, "What is written"). ``follow_symlinks=False`` replaces a link itself,
+for writers confined to a folder. The temporary file is removed on any error or interruption that
+reaches Python (SIGINT; SIGTERM once the CLI turns it into ``SystemExit``).
 """
 
 from __future__ import annotations

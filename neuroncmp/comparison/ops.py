@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..choices import ADDED, BETTER, LESS_WAITING, MORE_WAITING, REMOVED, SAMPLE, SUSPECT, WORSE
-from ..ingest.ops import LEVEL_NAMES, NONE, Op, OpTable
+from ..ingest.ops.table import LEVEL_NAMES, NONE, Op, OpTable
 from .bands import Band
 
 

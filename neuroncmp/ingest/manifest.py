@@ -1,16 +1,10 @@
 """Run folders: a ``manifest.json`` naming each profile file with its label, batch size and sidecars.
 
 Read here, and written here for ``capture`` (``profile_entry`` / ``write_manifest``; ``convert``
-still builds its own dict). Schema ``neuroncmp.manifest/1``: ``{"schema": ..., "profiles":
-[{"file", "label", "section", "params", "metadata", "notes", "memory", "training"}]}`` (see
-``profiles/README.md``). Other top-level keys and other entry keys are allowed and ignored by
-``load`` (``capture`` records its command, environment, versions and failed variants there).
-
-Every entry is checked before anything is read: the types of its fields, and that the files it
-names (``file``, ``memory``, ``training``) lie inside the run folder once symlinks are resolved,
-so a manifest can never pull in a file from elsewhere on the machine. ``file`` may name a
-sub-folder holding Neuron Explorer output, never the run folder itself or another run folder
-(no recursion).
+still builds its own dict). Schema ``neuroncmp.manifest/1`` (``profiles/README.md``); other keys are
+allowed and ignored by ``load`` (``capture`` records its command, environment, versions and failed
+variants there). Every entry is checked before anything is read, so a manifest can never pull in a
+file from elsewhere on the machine (docs/limits.md, "What is read").
 """
 
 from __future__ import annotations

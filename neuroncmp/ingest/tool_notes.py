@@ -1,9 +1,8 @@
 """The profiling tool's own warnings, kept as profile notes with one recognisable form.
 
-The profiler says when its numbers are doubtful ("reported DMA values may be inaccurate"): the
-view JSON's ``warnings`` section and the ``level=warning`` lines it logs. They are notes of the
-profile (``show`` lists them) and, because they qualify every number read from that profile,
-warnings of a comparison too (``comparison.comparability``), which finds them by ``PREFIX``.
+A warning qualifies every number read from its profile: a note of the profile and a warning of any
+comparison of it (docs/formats.md, "The profiler's warnings"); ``comparison.comparability`` finds
+them by ``PREFIX``.
 """
 
 from __future__ import annotations

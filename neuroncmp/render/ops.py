@@ -11,7 +11,7 @@ from ..choices import SUSPECT
 from ..commands.ops import OpsReport
 from ..comparison.ops import OpChange, OpsComparison, OpsVariant
 from ..escape import html, markdown
-from ..ingest.ops import LEVEL_NAMES
+from ..ingest.ops.table import LEVEL_NAMES
 from ..units import SECOND, format_value
 from . import tidy
 from .changes import relative_text

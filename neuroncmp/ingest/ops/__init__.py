@@ -6,9 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...errors import ParseError
-from .table import LEVEL_NAMES, LEVELS, NONE, WAIT_OPCODES, Graph, Op, OpTable
-
-__all__ = ["LEVELS", "LEVEL_NAMES", "NONE", "WAIT_OPCODES", "Graph", "Op", "OpTable", "read_ops"]
+from .table import OpTable
 
 
 def read_ops(path: str | Path, level: str, label: str | None = None) -> OpTable:
