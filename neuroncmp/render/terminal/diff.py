@@ -1,11 +1,5 @@
-"""``neuroncmp diff`` in the terminal: title, headline, warnings, the table, findings, footer.
-
-Each variant's cell holds the value and the change with a verdict mark (beside it when the width
-allows, else under it), so the table reads without colour; colour (green better, red worse, yellow
-suspect, dim unchanged) only reinforces it. Value columns are as wide as their widest value (a
-number is never cut) and their label; a label longer than ``MAX_LABEL`` is shortened, the full
-name in a legend under the table. The metric column takes what is left, its names broken after
-``_``, ``/`` or a space; when that is under ``MIN_NAME``, each variant gets a table of its own.
+"""``neuroncmp diff`` in the terminal: title, headline, warnings, the table, findings, footer. How the
+table is laid out for a width: ``docs/commands/diff.md`` ("The terminal table").
 """
 
 from __future__ import annotations

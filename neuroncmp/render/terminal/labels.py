@@ -1,13 +1,5 @@
-"""Sides' labels short enough for a column header, never broken across lines.
-
-A label longer than the column allows is shown by what tells it apart from the others: file names
-of one experiment share words at both ends (``trn2-3xlarge-...-attention-baseline-bf16-s512`` and
-``...-attention-fused-bf16-s512``), so the words every label shares at its start and its end are
-dropped (``baseline``, ``fused``). What is still too long is cut with ``…`` at its end, else in
-its middle where the end would repeat another label; failing both, it becomes ``v1``, ``v2`` (the
-side's place). Every shortened label is
-named in a legend (``baseline = trn2-...-s512``), and ``Labels.say`` writes the short forms into
-the report's sentences (titles, warnings), so the long names are spelled out once.
+"""Sides' labels short enough for a column header, never broken across lines, each shortened one named
+in a legend; the rule: ``docs/commands/diff.md`` ("The terminal table").
 """
 
 from __future__ import annotations
@@ -65,7 +57,7 @@ def _bare(word: str) -> str:
 
 
 def short_labels(labels: list[str], limit: int) -> Labels:
-    """Labels of at most ``limit`` characters (see the module docstring); as given when all fit."""
+    """Labels of at most ``limit`` characters (the rule: docs/commands/diff.md); as given when all fit."""
     if all(len(label) <= limit for label in labels):
         return Labels(list(labels), [], {})
     shown: list[str] = []
