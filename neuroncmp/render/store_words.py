@@ -1,9 +1,7 @@
 """The words of the store's commands, the same in every format: tags, shifts and their sizes,
 the runs that may start a shift, p-values, the trend line. The terminal draws them
-(``terminal/store.py``); Markdown and the report site write them.
-
-Values are shown in one display unit per metric (``units.pick_scale`` from the median value),
-times in UTC, run ids as stored, p-values to two significant figures.
+(``terminal/store.py``); Markdown and the report site write them (what they show:
+``docs/history/history.md``).
 """
 
 from __future__ import annotations
@@ -21,7 +19,6 @@ if TYPE_CHECKING:  # the records only: the store's modules stay off the import p
 
     from ..store.identity import SeriesKey
     from ..store.trends import Change, Point
-
 
 
 def tags_text(tags: Mapping[str, str] | SeriesKey | Iterable[tuple[str, str]]) -> str:

@@ -1,8 +1,6 @@
 """The words and cells of ``neuroncmp sweep``, the same in every format: the tables' columns and
-cells, the roofline's, the models' sentences, each finding's evidence, the heading.
-
-Every number comes from the ``Sweep`` value; the terminal draws them (``terminal/sweep.py``),
-Markdown and HTML write them (``formats/``).
+cells, the roofline's, the models' sentences, each finding's evidence, the heading. The terminal
+draws them (``terminal/sweep.py``), Markdown and HTML write them (``formats/``).
 """
 
 from __future__ import annotations
