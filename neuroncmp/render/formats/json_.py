@@ -1,5 +1,6 @@
-"""JSON of a comparison (schema ``neuroncmp.comparison/3``), a sweep, profiles and the catalog; the
-comparison's layout and the formulas its values follow: ``docs/comparison-json.md``."""
+"""JSON of a comparison (schema ``neuroncmp.comparison/3``: its layout and the formulas its values follow,
+``docs/comparison-json.md``), a sweep, profiles (``neuroncmp.profile/1``: ``docs/profile-json.md``) and the
+catalog."""
 
 from __future__ import annotations
 
@@ -9,13 +10,12 @@ from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
 from ...comparison.result import Deltas, Side
 from ...comparison.value_sources import formula
-from ...model import Profile
+from ...model import Metric, Profile
 from ..base import DiffReport, FormatsReport, Renderer, delegate
 from ..changes import changes_with_marks
 from ..headline import headline, notes, report_bound_line
 from ..json_out import dumps, laid_out
 from ..rows import Line, line
-from ..show_json import profile_dict
 from ..sweep_data import BOUNDS_FORMULA, bounds_dict, changes_dict, plain, roof_dict, shift_dict, sweep_dict
 
 if TYPE_CHECKING:  # types only: gates load only when --fail-on is used
@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # types only: gates load only when --fail-on is used
 
 SCHEMA = "neuroncmp.comparison/3"
 FORMATS_SCHEMA = "neuroncmp.formats/1"
+PROFILE_SCHEMA = "neuroncmp.profile/1"
 
 
 def _side(side: Side) -> dict[str, Any]:
@@ -144,6 +145,41 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
         "gates": [_gate(g) for g in report.gates],
         "findings": [plain(f) for f in report.findings],
         "rows": [_row(line(row, row.basis(comparison.basis)), sides) for row in view.rows],
+    }
+
+
+def metric_dict(metric: Metric) -> dict[str, Any]:
+    return {"value": metric.value, "unit": metric.unit, "group": metric.group,
+            "raw": metric.raw, "catalogued": metric.catalogued}
+
+
+def values_read(profile: Profile, name: str) -> Any:
+    metric = profile.metrics.get(name) or profile.training.get(name)
+    return None if metric is None else metric.value
+
+
+def profile_dict(profile: Profile) -> dict[str, Any]:
+    values = profile.values
+    return {
+        "schema": PROFILE_SCHEMA,
+        "label": profile.label,
+        "source": profile.source._asdict(),
+        "params": profile.params,
+        "metadata": profile.metadata,
+        "metrics": {name: metric_dict(m) for name, m in profile.metrics.items() if name not in values.unavailable},
+        "memory": [row._asdict() for row in profile.memory],
+        "memory_total_bytes": profile.memory_total(),
+        "training": {name: metric_dict(m) for name, m in profile.training.items()},
+        "derived": {name: dict(metric_dict(m), formula=m.raw.removeprefix("= "))
+                    for name, m in values.derived.items()},
+        # read, but no measurement (``conventions``), and derived metrics an input of which is there
+        "not_available": {name: {"read": values_read(profile, name), "why": why}
+                          for name, why in values.unavailable.items()},
+        "not_computed": dict(values.not_computed),
+        "notes": profile.notes,
+        "anomalies": [a._asdict() for a in profile.anomalies],
+        "uncatalogued": profile.uncatalogued(),
+        "skipped": {"count": len(profile.skipped), "items": [s._asdict() for s in profile.skipped]},
     }
 
 
