@@ -230,15 +230,11 @@ def _whole(comparison: Comparison) -> list[str]:
     return [w for w in whole_doubts(list(comparison.sides)) if w in comparison.warnings]
 
 
-def warning_texts(comparison: Comparison) -> list[str]:
+def warnings(comparison: Comparison, labels: Labels) -> list[RenderableType]:
     """The warnings under the headline: why lines are missing, then those not said under the title."""
     shown = set(_whole(comparison))
-    return [f"warning: {text}" for text in [*notes(comparison), *(w for w in later_warnings(comparison)
-                                                                  if w not in shown)]]
-
-
-def warnings(comparison: Comparison, labels: Labels) -> list[RenderableType]:
-    return [Wrapped(labels.say(text), "yellow") for text in warning_texts(comparison)]
+    return [Wrapped(labels.say(f"warning: {text}"), "yellow")
+            for text in [*notes(comparison), *(w for w in later_warnings(comparison) if w not in shown)]]
 
 
 class Body:
@@ -278,12 +274,10 @@ class Body:
             return out + self.plans[0].draw([self.headline, self.rows], found)
         out += [*found, Text()] if found else []
         for index, plan in enumerate(self.plans):
-            out += [*([Text()] if index else []), Wrapped(self._title(index), "bold")]
+            versus = f"{self.labels.shown[0]} vs {self.labels.shown[index + 1]}"
+            out += [*([Text()] if index else []), Wrapped(versus, "bold")]
             out += plan.draw([self.headline, *([self.rows] if self.rows else [])], [])
         return out
-
-    def _title(self, index: int) -> str:
-        return f"{self.labels.shown[0]} vs {self.labels.shown[index + 1]}"
 
     def heights(self) -> list[int]:
         """The lines each row of the table takes, summed over the tables that show it."""
