@@ -1,12 +1,6 @@
-"""Charts of a sweep as matplotlib figures (the ``plot`` extra; matplotlib is imported only here).
-
-- ``throughput_figure``: device and end-to-end throughput vs batch size, the step-time fit's curve,
-  and MFU in a panel of its own below;
-- ``roofline_figure``: the roof ``min(peak, intensity x bandwidth)`` on log axes and every point,
-  labelled where the label hides nothing (``chart_labels``);
-- ``memory_figure``: device memory by usage type per batch size (stacked), the forecast line and
-  the HBM a core has.
-Figures are built with matplotlib's object API (no pyplot state), so nothing global changes.
+"""Charts of a sweep as matplotlib figures (the ``plot`` extra; matplotlib is imported only here), what
+each shows: ``docs/commands/sweep.md``. Figures are built with matplotlib's object API (no pyplot state),
+so nothing global changes; points are labelled where the label hides nothing (``chart_labels``).
 """
 
 from __future__ import annotations

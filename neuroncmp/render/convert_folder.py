@@ -1,10 +1,5 @@
-"""A run folder written from loaded profiles (``neuroncmp convert``): one summary-json file per variant.
-
-Each variant gets ``<label>.json`` in the profiler's real summary-json schema (a wrapper key,
-base units, 0-1 fractions, ``*_ns`` in nanoseconds), plus sidecars for what summary-json cannot
-hold: ``<label>.memory.md`` (the memory table and neuron-top lines, as the UI prints them) and
-``<label>.all_results.json`` (Trainer metrics as Hugging Face writes them). ``manifest.json``
-records label, section, batch size (and whether it was inferred), notes and sidecars.
+"""A run folder written from loaded profiles (``neuroncmp convert``): one summary-json file per variant,
+its sidecars and a manifest; what each file holds: ``docs/commands/convert.md``.
 """
 
 from __future__ import annotations
