@@ -28,15 +28,9 @@ class Placement:
 
 def locate(segment: Sequence[float], t: int, min_size: int, rounds: int = 3,
            confidence: float = CONFIDENCE) -> Placement:
-    """Place a split: the posterior median of ``s`` with likelihood ``exp(-C(s) / (2 sigma^2))``,
-    ``C(s) = sum_{i<s} rho(x_i - a) + sum_{i>=s} rho(x_i - b)``, ``rho(r) = min(r^2, (CAP
-    sigma)^2)``; ``a`` and ``b`` the levels either side of the current split (``level``),
-    ``sigma`` the noise scale (``noise_scale``); repeated while the split moves. The interval
-    is the central ``confidence`` of the last posterior (``interval``).
-
-    Capping makes the likelihood that of Gaussian noise with rare arbitrary outliers; the
-    posterior median rather than the maximum minimizes the expected distance to the true split.
-    """
+    """Place a split near ``t``: the posterior median of the split under capped squared residuals,
+    re-placed up to ``rounds`` times while it moves, and the central ``confidence`` of the last
+    posterior (docs/shifts.md, "Where exactly?" and "Which run?")."""
     xs = np.asarray(segment, dtype=float)
     sigma = noise_scale(xs)
     cap = CAP * sigma
@@ -60,9 +54,8 @@ def _costs(segment: Array, a: float, b: float, cap: float, min_size: int) -> Arr
 
 
 def posterior(costs: Array, sigma: float) -> Array:
-    """The split's posterior under a flat prior over the allowed splits, unnormalized:
-    ``exp(-(C(s) - min C) / (2 sigma^2))``. With no noise (``sigma`` 0) every split of the least
-    cost weighs 1 and any other 0."""
+    """The split's posterior under a flat prior over the allowed splits, unnormalized (docs/shifts.md,
+    "Where exactly?"; with no noise every split of the least cost weighs 1 and any other 0)."""
     low = costs.min()
     if sigma <= 0:
         return (costs == low).astype(float)
@@ -76,10 +69,8 @@ def quantile(weights: Array, share: float) -> int:
 
 
 def interval(weights: Array, confidence: float) -> tuple[int, int]:
-    """The central ``confidence`` interval of a posterior over items (inclusive ends): the
-    first item where the running sum from the left exceeds ``(1 - confidence) / 2`` of the total
-    and the last where the running sum from the right does. At most that share lies beyond each
-    end, so the interval holds at least ``confidence``; it holds the median."""
+    """The central ``confidence`` interval of a posterior over items, inclusive ends (docs/shifts.md,
+    "Which run?"): it holds at least ``confidence``, and the median."""
     running = np.cumsum(weights)
     tail = running[-1] * (1 - confidence) / 2
     return _first(running > tail), len(weights) - 1 - _first(np.cumsum(weights[::-1]) > tail)
@@ -104,8 +95,7 @@ def level(values: Array, cap: float) -> float:
 
 
 def noise_scale(values: Array) -> float:
-    """Robust noise sigma: ``median |x_i - x_(i-1)| / 0.9539``. A level shift spoils one
-    difference and an outlier two, which the median ignores."""
+    """Robust noise sigma from successive differences (docs/shifts.md, "Where exactly?")."""
     if len(values) < 2:
         return 0.0
     return median(np.abs(np.diff(values))) / DIFF_MAD

@@ -46,25 +46,18 @@ def ranks_many(segments: Sequence[Sequence[float]]) -> list[Array]:
 
 def scan_many(ranks: Sequence[Array], min_size: int, below: float = 1.0) -> list[Split | None]:
     """The rank scan of each segment, given its centred ranks (``ranks_many``): (t, Z_t, p) at the
-    largest ``|Z_t|``, ``t`` points before the split, ``Z_t = S_t / sqrt(t (k-t) / (k (k-1)) * sum
-    c_i^2)`` with ``S_t = c_1 + ... + c_t`` (the standardized Mann-Whitney rank sum), ``t`` from
-    ``min_size`` to ``k - min_size``; None for a segment shorter than ``2 * min_size`` or constant,
-    and, with ``below``, for one whose p-value cannot be below it (``p_floor``: its p-value is not
-    computed)."""
+    largest ``|Z_t|`` (docs/shifts.md, "Is there a shift?"); None for a segment shorter than ``2 *
+    min_size`` or constant, and, with ``below``, for one whose p-value cannot be below it (``p_floor``:
+    its p-value is not computed)."""
     return _by_length(ranks, 2 * min_size, lambda centred: _scan(centred, min_size, below))
 
 
 def scan_windows_many(ranks: Sequence[Array], min_size: int,
                       widest: int = WIDEST, below: float = 1.0) -> list[Window | None]:
     """The window scan of each segment, given its centred ranks (``ranks_many``): (i, j, Z, p) for
-    the window ``[i, j)`` whose ranks differ most from the rest, ``Z = (S_j - S_i) / sqrt(L (k-L) /
-    (k (k-1)) * sum c_i^2)``, ``L = j - i`` from ``min_size`` to ``widest``, at least ``min_size``
-    points outside on each side.
-
-    This is circular binary segmentation's statistic: it finds a level that came back (a
-    regression fixed later), which a single split can miss. With ``below``, a segment whose window
-    cannot have a p-value below it may give None (the scan skips the windows too weak to).
-    """
+    the window ``[i, j)`` whose ranks differ most from the rest (docs/shifts.md, "A level that came
+    back?"). With ``below``, a segment whose window cannot have a p-value below it may give None (the
+    scan skips the windows too weak to)."""
     return _by_length(ranks, 3 * min_size, lambda centred: _windows(centred, min_size, widest, below))
 
 
@@ -238,15 +231,9 @@ def centred_ranks(stacked: Array) -> Array:
 
 
 def p_value(b: Any, k: int, min_size: int) -> Any:
-    """P(max_t |Z_t| >= b) in a segment of ``k`` points without a shift, ``t = m .. k-m`` (``b`` a
-    number or an array of them).
-
-    ``min(1, Bonferroni, Siegmund)``. Bonferroni: ``(k - 2m + 1) * 2 (1 - Phi(b))``. Siegmund:
-    the chance of starting above ``b`` plus that of crossing it at each later split,
-    ``2 (1 - Phi(b)) + b phi(b) sum_{t=m}^{k-m-1} k / (t (k-t)) * nu(b sqrt(k / (t (k-t))))``:
-    the two-sided tail of the maximum of a standardized Brownian bridge watched at ``k``
-    evenly spaced times. One split (``k = 2m``) gives the exact normal tail.
-    """
+    """P(max_t |Z_t| >= b) in a segment of ``k`` points without a shift (``b`` a number or an array
+    of them): ``min(1, Bonferroni, Siegmund)``, docs/shifts.md ("How surprising is the largest b?").
+    One split (``k = 2m``) gives the exact normal tail."""
     b = np.asarray(b, dtype=float)
     tail = 2.0 * _upper_tail(b)
     b = np.maximum(b, 1.0)  # b phi(b) peaks at 1: the crossing term is no smaller below it
@@ -275,15 +262,9 @@ def p_floor(b: Array, k: int, min_size: int) -> Array:
 
 
 def window_p_value(b: Any, k: int, min_size: int, widest: int = 10**9) -> Any:
-    """P(max over windows of |Z| >= b) in a segment of ``k`` points without a shift (``b`` a
-    number or an array of them).
-
-    ``min(1, Bonferroni, Siegmund)`` over the windows ``scan_windows_many`` looks at, ``n_L = k - 2m
-    - L + 1`` of each length ``L``. Bonferroni: ``sum_L n_L * 2 (1 - Phi(b))``. Siegmund:
-    ``2 (1 - Phi(b)) + b^3 phi(b) sum_L n_L k^2 / (2 L^2 (k-L)^2) * nu(b sqrt(k / (L (k-L))))^2``,
-    the two-sided tail of a two-parameter Gaussian field (each end of the window moves like the
-    single split).
-    """
+    """P(max over the windows ``scan_windows_many`` looks at of |Z| >= b) in a segment of ``k``
+    points without a shift (``b`` a number or an array of them): ``min(1, Bonferroni, Siegmund)``,
+    docs/shifts.md ("A level that came back?")."""
     b = np.asarray(b, dtype=float)
     widths = np.arange(min_size, min(widest, k - 2 * min_size) + 1)
     counts = k - 2 * min_size - widths + 1
@@ -297,9 +278,8 @@ def window_p_value(b: Any, k: int, min_size: int, widest: int = 10**9) -> Any:
 
 
 def nu(x: Any) -> Any:
-    """Siegmund's correction for watching a continuous process at discrete times (elementwise):
-    ``nu(x) = (2/x) (Phi(x/2) - 1/2) / ((x/2) Phi(x/2) + phi(x/2))`` (about ``exp(-0.583 x)``);
-    1 for ``x <= 0``."""
+    """Siegmund's correction for watching a continuous process at discrete times (elementwise,
+    docs/shifts.md); 1 for ``x <= 0``."""
     x = np.asarray(x, dtype=float)
     positive = np.where(x > 0, x, 2.0)  # (any positive number: its result is replaced by 1)
     half = positive / 2

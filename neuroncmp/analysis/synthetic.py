@@ -1,10 +1,7 @@
 """Synthetic metric histories with known truth, to measure the shift detector against.
 
-The model is what a fleet's nightly profiles look like (issue 13): a level, Gaussian noise of
-``noise`` (relative, about 1 % and different per metric), at most one level shift of
-``shift_sigma`` noise standard deviations placed at least ``margin`` runs from either end,
-isolated outliers (``outlier_rate`` of the values, each 6-10 sigma off in either direction) and
-"noisy node" runs (a whole run slow: every time metric of that run higher by 3-15 %). Only
+The model is what a fleet's nightly profiles look like: a level, Gaussian noise, at most one level
+shift, isolated outliers and "noisy node" runs (docs/shifts.md, "Measured": the parameters). Only
 ``random.Random(seed)`` is used, so a seed gives the same series on every machine.
 
 A generated profile passes the loader's own checks (``ingest.anomalies``, ``ingest.validate``) with

@@ -1,13 +1,6 @@
-"""The sweep table: one row per batch size, each column a formula over that point's values.
-
-Each column is declared once, in ``COLUMNS``, with everything every output needs: its name, title,
-unit and formula text, where its value comes from (a metric copied as read, or a function of the
-point, the axis' first and previous points, the point's bounds and the price), the printed block it
-sits in and how its cell is written when not as a plain value. The terminal, Markdown, HTML, JSON
-and DataFrame outputs all read it, so a new column is one entry here (and its line in docs/commands/sweep.md,
-"The table"). A value that cannot be computed (its inputs are missing) is None and shows as ``-``.
-``b0`` is the smallest batch on the axis and ``prev`` the next smaller one.
-"""
+"""The sweep table: one row per batch size, each column declared once in ``COLUMNS`` with everything
+every output needs (docs/code.md, "Adding a sweep column"; the formulas: docs/commands/sweep.md, "The
+table"). A value that cannot be computed (its inputs are missing) is None and shows as ``-``."""
 
 from __future__ import annotations
 

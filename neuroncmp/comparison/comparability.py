@@ -22,21 +22,15 @@ KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version"
 # ran different workloads: a training step against a kernel, not a change to one workload.
 WORK_SIGNALS = (("hardware_flops", "hardware FLOPs"), ("model_flops", "model FLOPs"),
                 ("hbm_traffic_bytes", "HBM traffic"), ("dma_transfer_total_bytes", "DMA bytes"))
-# Measured on the real profiles at hand (docs/judging.md, "Comparability"): runs of one workload are at most
-# 8.5x apart in their closest measure (inf2 matmul kernels N = 128 and 2048; trn2 attention variants
-# 4.8x; the bundled sweep per sample 1.1x, per step 6.3x between b2 and b64), a training step and a
-# kernel at least 131x (b2 against a trn2 attention kernel), the issue's pair 2,294x.
+# Set on the real profiles at hand: runs of one workload at most 8.5x apart in their closest measure, a
+# training step and a kernel at least 131x (docs/judging.md, "Comparability").
 UNLIKE_FACTOR = 100.0
 NOT_COMPARABLE = "not comparable"
 
 
 def not_comparable(sides: list[Side]) -> dict[int, str]:
-    """Side index -> why that variant and the baseline ran different workloads: every measure of
-    work per step (per sample when both batch sizes are known) that both state is more than
-    ``UNLIKE_FACTOR`` apart, and they do not run the same graph (one NEFF hash). A measure of 0 or
-    none is not stated (an NKI kernel's model FLOPs are 0 by convention); with none in common,
-    nothing is decided. A new NEFF, compiler or device family, or another batch size, moves these
-    measures far less (see ``UNLIKE_FACTOR``)."""
+    """Side index -> why that variant and the baseline ran different workloads, by the rule of
+    docs/judging.md ("Comparability")."""
     return {index: reason for index, side in enumerate(sides[1:], 1)
             if (reason := _unlike(sides[0], side)) is not None}
 

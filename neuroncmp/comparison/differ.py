@@ -1,10 +1,6 @@
-"""``compare()``: baseline against variants, metric by metric, with verdicts from the catalog.
-
-Pure: no printing, no CLI objects, no view state. Profiles sharing a label are repeated
-captures of one side: their median is compared, with the spread and a permutation test; a
-single capture gets no statistics. Extensive metrics (times, bytes, FLOPs, counts) are also
-compared per sample when batch sizes are known.
-"""
+"""``compare()``: baseline against variants, metric by metric, with verdicts from the catalog. Pure: no
+printing, no CLI objects, no view state. Repeated captures and verdicts: docs/judging.md; the basis:
+docs/commands/diff.md (``--basis``)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,9 @@
 """What ``compare()`` returns: immutable values, nothing about how they are shown.
 
-A ``Comparison`` holds every row (one per metric). A ``Row`` holds its variants' deltas as columns,
-``Deltas`` per basis (per step; per sample for extensive metrics with known batch sizes): each field
-(value, delta, relative, points, ratio, verdict, p-value, in band) one tuple with an entry per
-variant, all computed by ``compare()``. ``row.cells`` gives the same values as one ``Cell`` per
-variant, each with a ``Delta`` per basis, made when first read (``comparison.rows[i].cells[j].step.relative``
-reads as it always did); the renderers read the columns. Selecting, filtering and sorting rows is a
-separate, cheap step (``view.select``). Records are NamedTuples or frozen dataclasses.
-"""
+A ``Comparison`` holds a ``Row`` per metric; a row holds its variants' deltas as columns (``Deltas``
+per basis: a tuple per field, an entry per variant), which the renderers read, and gives the same
+values as one ``Cell`` per variant when asked (``row.cells``). Selecting and sorting rows is
+``view.select``."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""How each side's values came to be, where it matters to the comparison.
-
-A derived metric may have several formulas (``MetricSpec.formulas``: ``achieved_flop_rate`` from
-model FLOPs, else from the tensor engine's non-transpose FLOPs). A value made by another formula
-than the catalog's first is stated with it; values of one metric made by different formulas on two
-sides measure different things, so their change is not scored (a doubt of the variant's value, as
-the differ keeps them). Values read but not measurements (``ValueSet.unavailable``: a 0 the tool
-writes for "not known") are named as not available, apart from the metrics a side lacks.
-"""
+"""How each side's values came to be, where it matters to the comparison: a derived value made by another
+formula than the catalog's first is stated with it, and not compared with one a different formula made
+(a doubt of the variant's value); values read but not measurements (``ValueSet.unavailable``: a 0 the
+tool writes for "not known") are named as not available, apart from the metrics a side lacks."""
 
 from __future__ import annotations
 

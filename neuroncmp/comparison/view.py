@@ -1,11 +1,5 @@
-"""Views: which rows of a comparison to show, and in what order. Cheap, and never changes the result.
-
-``select(comparison, groups=..., metrics=..., only_changed=..., sort=...)`` keeps the rows whose
-catalog group and name match, drops unchanged ones on request (counting them), and orders them:
-``group`` (catalog order, shown under group headings), ``change`` (biggest change first) or
-``name``. ``brief=True`` (the terminal's default diff): the changed rows, biggest change first,
-for a renderer to ``cut`` to one screen.
-"""
+"""Views: which rows of a comparison to show, and in what order (``select``). Cheap, and never changes
+the result; what a view leaves out is counted, never silently dropped."""
 
 from __future__ import annotations
 
@@ -42,10 +36,11 @@ class View(NamedTuple):
 
 def select(comparison: Comparison, *, groups: Iterable[str] = (), metrics: Iterable[str] = (),
            only_changed: bool = False, sort: Sort = "group", brief: bool = False) -> View:
-    """The rows of ``comparison`` to show (see the module docstring). ``brief``: the rows that
-    changed beyond the noise band, largest change first (``--sort change``), the unchanged ones
-    counted; a renderer for one screen leaves out those its headline shows, shows as many of the
-    others as fit and counts the rest (``cut``)."""
+    """The rows of ``comparison`` whose catalog group and name match, the unchanged ones dropped on
+    request (counted), ordered by ``sort``: ``group`` (catalog order), ``change`` (biggest first) or
+    ``name``. ``brief``: the rows that changed beyond the noise band, largest change first, the
+    unchanged ones counted; a renderer for one screen leaves out those its headline shows, shows as
+    many of the others as fit and counts the rest (``cut``)."""
     groups = list(texts("groups", groups))
     sort = check("sort", sort, SORTS)
     flag("only_changed", only_changed)
