@@ -82,9 +82,9 @@ def _ev_if(point: Point, metric: str, unit: str, note: str = "") -> tuple[Eviden
     return () if value is None else (Evidence(metric, point.label, value, unit, note),)
 
 
-def _span(usable: list[Point], metric: str, scale: float = 100, unit: str = "%") -> str:
+def _span(usable: list[Point], metric: str, scale: float = 100, unit: str = "%", spec: str = ".3g") -> str:
     values = [p.number(metric) * scale for p in usable]
-    low, high = f"{min(values):.3g}{unit}", f"{max(values):.3g}{unit}"
+    low, high = f"{min(values):{spec}}{unit}", f"{max(values):{spec}}{unit}"
     return low if low == high else f"{low} to {high}"
 
 
@@ -356,9 +356,8 @@ class SmallDma(PointRule):
         return point.number("dma_transfer_average_bytes") < SMALL_DMA
 
     def cleared(self, usable: list[Point], context: Context) -> str:
-        sizes = [p.number("dma_transfer_average_bytes") / 1024 for p in usable]
-        low, high = f"{min(sizes):.0f}", f"{max(sizes):.0f}"
-        return f"average DMA transfer {low if low == high else f'{low} to {high}'} KiB (at least 4 KiB)"
+        sizes = _span(usable, "dma_transfer_average_bytes", 1 / 1024, "", ".0f")
+        return f"average DMA transfer {sizes} KiB (at least 4 KiB)"
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         size = point.get("dma_transfer_average_bytes") or 0
