@@ -124,9 +124,7 @@ def _facts(sides: tuple[Side, ...]) -> hardware.Hardware:
 
 
 def _stated_hbm(sides: tuple[Side, ...]) -> float | None:
-    """One core's device memory as the profile states it: ``neuron_device_memory_size`` over
-    ``neuroncore_per_device_count`` (neuron-monitor's hardware info counts logical cores, so at
-    LNC=2 on Trn2 this is 96 GiB / 4 = 24 GiB)."""
+    """One logical core's device memory as the profile states it (docs/commands/sweep.md, device memory)."""
     size, cores = first_info(sides, "neuron_device_memory_size"), first_info(sides, "neuroncore_per_device_count")
     numbers = all(type(v) in (int, float) for v in (size, cores))
     return size / cores if numbers and cores and size > 0 else None
@@ -164,10 +162,8 @@ def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: O
 
 
 def recommend(points: tuple[Point, ...], bound: OomBound | None = None) -> Recommendation | None:
-    """The batch with the best end-to-end throughput when the Trainer measured at least two, else
-    the best device throughput; a smaller batch within 2 % of it wins (less memory, less tuning).
-    A batch at or above ``bound`` (it ran out of memory at capture, yet a profile of it is here)
-    is recommended only with a caveat saying so."""
+    """The recommendation (docs/commands/sweep.md, "The models"); a batch at or above ``bound`` (it ran
+    out of memory at capture, yet a profile of it is here) only with a caveat saying so."""
     metric, by = "train_samples_per_second", "end-to-end throughput (Trainer)"
     measured = [(p, value) for p in points if (value := p.get(metric))]
     if len(measured) < 2:

@@ -44,9 +44,8 @@ class Band(NamedTuple):
         return self.value if self.points else math.log1p(self.value)
 
     def size(self, b: float, v: float) -> float:
-        """The change ``b`` -> ``v`` in bands (a unit-free size; 1 is the band's edge): a relative
-        change counts |ln(v / b)| / ln(1 + band), points |pp| / band, and a fraction judged on
-        both scales the larger of the two; a change from or to zero, or across it, is infinite."""
+        """The change ``b`` -> ``v`` in bands, a unit-free size (1 is the band's edge; docs/judging.md,
+        "Ranking by change"); a change from or to zero, or across it, is infinite."""
         if b == v or self._under_level(b, v):
             return 0.0
         if not self.points:

@@ -91,11 +91,8 @@ def _sorted(rows: list[Row], sort: Sort, basis: ShownBasis) -> list[Row]:
 
 
 def change_in_bands(row: Row, basis: ShownBasis) -> float:
-    """The row's largest change across variants in noise bands (``Band.size``): a unit-free size,
-    so ``+5.5pp`` (11 bands of 0.5 pp) and ``+149%`` (46 bands of 2 %) rank on one scale. A
-    relative change counts |ln(variant / baseline)| / ln(1 + band); points count |pp| / band (a
-    fraction: the larger of its two bands); a change from or to zero, or across zero, is
-    infinitely many bands."""
+    """The row's largest change across variants in noise bands (``Band.size``), a unit-free size on
+    which changes of every kind rank (docs/judging.md, "Ranking by change")."""
     sizes = [0.0 if delta.delta is None else row.band.size(delta.baseline, delta.variant) for delta in row.shown(basis)]
     return max(sizes, default=0.0)
 
