@@ -94,10 +94,9 @@ def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_
 
 
 def findings_for(sides: Iterable[Side], failed: Sequence[Failed] = ()) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
-    """The findings of a diff's sides (the baseline first), ranked, and whom they are about: of the
-    sweep the sides form (``()``); when they form none (one batch size on the axis: two files at one
-    batch size, or a variant in another configuration), of the variants, the change under test, not
-    of the baseline (their labels). No findings when no side has a batch size."""
+    """The findings of a diff's sides (the baseline first), ranked, and whom they are about: ``()`` for
+    the sweep the sides form, else the variants' labels (docs/findings.md, "Findings in a diff"); none
+    when no side has a batch size."""
     sides = tuple(sides)
     found = axis(list(sides))
     alone: tuple[str, ...] = ()
