@@ -1,8 +1,6 @@
-"""Rules judged at every batch size of the sweep; the finding reports the points it fires at and
-its evidence and impact at the recommended batch (or, if it does not fire there, the largest).
-
-A point whose needed value carries an input anomaly is not judged (suspect data never fires or
-clears a rule)."""
+"""Rules judged at every batch size of the sweep (docs/findings.md); the finding reports the points it
+fires at, its evidence and impact at the recommended batch (or, if it does not fire there, the largest).
+A point whose needed value carries an input anomaly is not judged."""
 
 from __future__ import annotations
 
