@@ -101,8 +101,7 @@ def test_show_loads_no_comparison_and_no_analysis():
     loaded = package_modules("show", str(RUN / "b32.json"), "--no-color")
     assert "neuroncmp.render.terminal.show" in loaded  # it did run
     bounds = {f"neuroncmp.analysis.{m}" for m in ("bounds", "gaps", "peaks", "roofline", "series", "side_bounds")} \
-        | {"neuroncmp.analysis", "neuroncmp.comparison", "neuroncmp.comparison.result", "neuroncmp.comparison.bands",
-           "neuroncmp.comparison.suspects"}
+        | {"neuroncmp.analysis", "neuroncmp.comparison", "neuroncmp.comparison.result", "neuroncmp.comparison.bands"}
     assert {m for m in loaded if m.split(".")[1:2] in (["comparison"], ["analysis"])} - bounds == set()
     assert not {"neuroncmp.render.terminal.diff", "neuroncmp.commands.diff", "neuroncmp.cli.diff"} & loaded
 

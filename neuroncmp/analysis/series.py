@@ -8,8 +8,7 @@ from itertools import chain
 from typing import NamedTuple
 
 from .. import per_sample as basis
-from ..comparison.result import Side
-from ..comparison.suspects import suspects
+from ..comparison.result import Side, suspects
 from ..model import Metric
 from ..stats import median
 from ..units import finite_number

@@ -10,8 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from .. import arguments
-from ..comparison.result import Side
-from ..comparison.suspects import suspects
+from ..comparison.result import Side, suspects
 from .bounds import Bounds, bounds_of
 from .peaks import Peaks, peaks_of
 from .roofline import Values

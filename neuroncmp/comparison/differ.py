@@ -35,10 +35,9 @@ from .cell_rules import (
     withheld,
 )
 from .comparability import NOT_COMPARABLE, not_comparable, unlike_eval_sets, unlike_memory, warnings_for
-from .result import ALPHA, Comparison, Row, Side
+from .result import ALPHA, Comparison, Row, Side, suspects
 from .shares import denominator_only
 from .sides import ProfileInput, arrange, flatten
-from .suspects import suspects
 
 # Timings of the evaluation pass: not like for like when the eval sets differ in size.
 EVAL_PASS_METRICS = frozenset({"eval_samples_per_second", "eval_steps_per_second", "eval_runtime"})

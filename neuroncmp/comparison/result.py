@@ -3,7 +3,7 @@
 A ``Comparison`` holds a ``Row`` per metric; a row holds its variants' deltas as columns (``Deltas``
 per basis: a tuple per field, an entry per variant), which the renderers read, and gives the same
 values as one ``Cell`` per variant when asked (``row.cells``). Selecting and sorting rows is
-``view.select``."""
+``view.select``. ``suspects``: which of a side's values cannot be trusted."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
-from ..catalog import MetricSpec, resolve_named, suggestion
+from ..catalog import MetricSpec, derived_specs, resolve_named, suggestion
 from ..choices import ABSENT, AUTO, CONTEXT, NEUTRAL, SAMPLE, STEP, SUSPECT, UNCHANGED, Basis, ShownBasis, Verdict
 from ..model import FrozenDict, Profile
 from .bands import Band, Bands
@@ -43,6 +43,21 @@ class Side(NamedTuple):
         """Inferred when every capture's is (``Profile.batch_size_inferred``, the one definition):
         a capture that states the size the others agree on makes it stated."""
         return self.batch_size is not None and all(p.batch_size_inferred for p in self.profiles)
+
+
+def suspects(side: Side) -> dict[str, str]:
+    """Metric -> why its value on this side cannot be trusted: its input anomalies, and the derived
+    values that inherit them (read by the differ and by one profile's bounds in ``show``)."""
+    found: dict[str, str] = {}
+    for profile in side.profiles:
+        for anomaly in profile.anomalies:
+            if anomaly.metric:
+                found.setdefault(anomaly.metric, f"{side.label}: {anomaly.code} ({anomaly.message})")
+    for spec in derived_specs():  # in catalog order: a derived input's doubt passes on
+        source = next((name for name in spec.every_input if name in found), None)
+        if source is not None and spec.name not in found:
+            found[spec.name] = found[source]  # the first doubted input's
+    return found
 
 
 class Delta(NamedTuple):
