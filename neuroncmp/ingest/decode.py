@@ -2,7 +2,9 @@
 
 Only regular files are read: a FIFO would block, ``/dev/zero`` never ends, so both are refused
 before a byte is read (the file is opened non-blocking and checked again after opening). Size,
-JSON nesting and value counts are bounded (``limits.py``). JSON numbers too large for a float
+JSON nesting and value counts are bounded by limits read from the environment when an input is read
+(``SETTINGS``; docs/limits.md), so a caller raises one for one run; an input beyond one is refused before
+the work it would cost, with a ``LimitError`` naming the variable. JSON numbers too large for a float
 (``1e400``, a 5,000-digit integer) decode to an infinity, which validation flags; an object that
 names a key twice keeps the first value and remembers the others (``JsonObject.repeated``).
 """
@@ -17,11 +19,40 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, ParseError
+from ..errors import InputError, LimitError, ParseError, UsageError
 from ..escape import quote
 from ..paths import file_kind
 from ..units import plain_number
-from . import limits
+
+# name -> (default, the limit's unit, what it bounds)
+SETTINGS = {
+    "NEURONCMP_MAX_INPUT_MB": (64, " MiB", "the size of one input file"),
+    "NEURONCMP_MAX_JSON_DEPTH": (64, " levels", "the nesting of a JSON input"),
+    "NEURONCMP_MAX_VALUES": (100_000, " values", "one input (JSON object members, or text lines)"),
+}
+
+
+def setting(name: str) -> int:
+    """The limit ``name`` (a key of ``SETTINGS``): the environment's value, else the default."""
+    default = SETTINGS[name][0]
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isascii() or not text.isdigit() or int(text) < 1:
+        raise UsageError(f"{name}={text[:40]!r}: expected a whole number >= 1 (default {default})")
+    return int(text)
+
+
+def max_input_bytes() -> int:
+    return setting("NEURONCMP_MAX_INPUT_MB") * 1024 * 1024
+
+
+def exceeded(path: object, name: str, found: str) -> LimitError:
+    """The error for an input beyond limit ``name``: what was found, the limit, how to raise it."""
+    _, unit, what = SETTINGS[name]
+    return LimitError(f"{quote(path)}: {found}, beyond the limit of {setting(name):,}{unit} on {what}; "
+                      f"set {name} to raise it")
+
 
 HEAD_BYTES = 65536  # what sniffing looks at
 _BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xef\xbb\xbf", "utf-8-sig"),
@@ -39,14 +70,14 @@ def check_regular(path: Path) -> None:
     if kind is not None:
         raise InputError(f"{quote(path)}: {kind}, not a regular file; neuroncmp reads only files "
                          "and folders")
-    if info.st_size > limits.max_input_bytes():
-        raise limits.exceeded(path, "NEURONCMP_MAX_INPUT_MB", f"{info.st_size:,} bytes")
+    if info.st_size > max_input_bytes():
+        raise exceeded(path, "NEURONCMP_MAX_INPUT_MB", f"{info.st_size:,} bytes")
 
 
 def read_bytes(path: Path) -> bytes:
     """The bytes of a regular file, at most the input size limit."""
     check_regular(path)
-    limit = limits.max_input_bytes()
+    limit = max_input_bytes()
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
@@ -62,7 +93,7 @@ def read_bytes(path: Path) -> bytes:
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise limits.exceeded(path, "NEURONCMP_MAX_INPUT_MB", f"more than {limit:,} bytes")
+        raise exceeded(path, "NEURONCMP_MAX_INPUT_MB", f"more than {limit:,} bytes")
     return data
 
 
@@ -94,8 +125,8 @@ def read_text(path: Path) -> str:
     if nul >= 0:
         raise ParseError(str(path), f"character {nul}", "text", "binary data (a NUL byte)")
     lines = text.count("\n")
-    if lines >= limits.setting("NEURONCMP_MAX_VALUES"):
-        raise limits.exceeded(path, "NEURONCMP_MAX_VALUES", f"{lines:,} lines")
+    if lines >= setting("NEURONCMP_MAX_VALUES"):
+        raise exceeded(path, "NEURONCMP_MAX_VALUES", f"{lines:,} lines")
     return text
 
 
@@ -143,7 +174,7 @@ def loads(text: str, path: str, seen: list[int] | None = None) -> Any:
         raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON",
                          exc.msg) from None
     except RecursionError:  # the depth limit was raised above what the decoder can nest
-        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+        raise exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -165,7 +196,7 @@ def documents(text: str, path: str) -> list[tuple[int, Any]]:
         except json.JSONDecodeError as exc:
             raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON", exc.msg) from None
         except RecursionError:
-            raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+            raise exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
         found.append((text.count("\n", 0, index) + 1, value))
         index = skip_space(text, end)
     return found
@@ -212,7 +243,7 @@ def sections(text: str, path: str, keep: frozenset[str], index: int = 0,
     except json.JSONDecodeError as exc:
         raise ParseError(path, f"line {exc.lineno} column {exc.colno}", "valid JSON", exc.msg) from None
     except RecursionError:
-        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
+        raise exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", "JSON nested too deep to decode") from None
     return kept, dropped, index + 1
 
 
@@ -229,12 +260,12 @@ def skip_space(text: str, index: int) -> int:
 
 def _objects(path: str, seen: list[int]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
     """The object hook of one decode: counts members against the limit, keeps first values."""
-    limit = limits.setting("NEURONCMP_MAX_VALUES")
+    limit = setting("NEURONCMP_MAX_VALUES")
 
     def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen[0] += len(pairs)
         if seen[0] > limit:
-            raise limits.exceeded(path, "NEURONCMP_MAX_VALUES", f"more than {limit:,} JSON values")
+            raise exceeded(path, "NEURONCMP_MAX_VALUES", f"more than {limit:,} JSON values")
         made = dict(pairs)
         return made if len(made) == len(pairs) else JsonObject(pairs)
     return build
@@ -252,13 +283,13 @@ _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 def _check_depth(text: str, path: str) -> None:
     """Refuse JSON nested deeper than the limit before the decoder recurses into it."""
-    limit = limits.setting("NEURONCMP_MAX_JSON_DEPTH")
+    limit = setting("NEURONCMP_MAX_JSON_DEPTH")
     if text.count("[") + text.count("{") <= limit:
         return  # cannot be deeper than the number of openings
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     depth = max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
     if depth > limit:
-        raise limits.exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", f"JSON nested {depth:,} deep")
+        raise exceeded(path, "NEURONCMP_MAX_JSON_DEPTH", f"JSON nested {depth:,} deep")
 
 
 def head_is_json_object(head: str) -> bool:

@@ -16,8 +16,8 @@ from ...errors import LimitError, MissingDependencyError, ParseError
 from ...escape import clip
 from ...model import MemoryRow, Metric, Profile, Skipped, Source
 from ...units import finite_number, is_number
-from .. import limits, shapes
-from ..decode import check_regular
+from .. import shapes
+from ..decode import check_regular, exceeded, setting
 from ..memory_types import canonical_usage
 from ..naming import params_from_name
 from ..registry import Parser
@@ -73,8 +73,8 @@ def read_rows(directory: Path, table: str) -> list[dict[str, Any]] | None:
         check_regular(file)
         try:
             meta = pq.ParquetFile(file).metadata
-            if meta.num_rows * max(meta.num_columns, 1) >= limits.setting("NEURONCMP_MAX_VALUES"):
-                raise limits.exceeded(file, "NEURONCMP_MAX_VALUES",
+            if meta.num_rows * max(meta.num_columns, 1) >= setting("NEURONCMP_MAX_VALUES"):
+                raise exceeded(file, "NEURONCMP_MAX_VALUES",
                                       f"{meta.num_rows:,} rows x {meta.num_columns} columns")
             rows += pq.read_table(file).to_pylist()
         except Exception as exc:  # pyarrow raises many types for a corrupt file: summarised

@@ -45,7 +45,7 @@ def _documents(text: str, path: str) -> list[tuple[int, dict[str, Any]]]:
     stripped = text.strip()
     if "\n{" not in stripped:
         return [(1, _report(loads(stripped, path), path, "top level"))]
-    documents, seen = [], [0]  # one count of values for the whole file (limits.py)
+    documents, seen = [], [0]  # one count of values for the whole file (decode.SETTINGS)
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
             documents.append((number, _report(loads(line, f"{path}:{number}", seen), path, f"line {number}")))
