@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import ParseError, UsageError
-from ..ingest.failures import OUT_OF_MEMORY
+from ..ingest.failures import OUT_OF_MEMORY, byte_count, text_or_none
 from ..ingest.manifest import (
     MANIFEST_SCHEMA,
     check_manifest,
@@ -156,12 +156,12 @@ def upper_bound(failed: list[dict[str, Any]]) -> dict[str, Any] | None:
         return None
     first, oom = ooms[0], ooms[0].get("oom") or {}
     return {"batch_size": first["batch_size"], "label": first["label"],
-            "stage": _text(oom.get("stage")) or "runtime", "code": _text(oom.get("code")),
-            "estimate_bytes": _whole(oom.get("estimate_bytes")), "limit_bytes": _whole(oom.get("limit_bytes")),
+            "stage": text_or_none(oom.get("stage")) or "runtime", "code": text_or_none(oom.get("code")),
+            "estimate_bytes": byte_count(oom.get("estimate_bytes")), "limit_bytes": byte_count(oom.get("limit_bytes")),
             "requested_bytes": oom.get("requested_bytes"),
             "requested_usage": oom.get("requested_usage"), "where": oom.get("where"),
             "device_bytes_by_type": oom.get("device_bytes_by_type"),
-            "bytes_by_type": _amounts(oom.get("bytes_by_type")), "bytes_level": _text(oom.get("bytes_level")),
+            "bytes_by_type": _amounts(oom.get("bytes_by_type")), "bytes_level": text_or_none(oom.get("bytes_level")),
             "log": (first.get("raw") or {}).get("log")}
 
 
@@ -174,9 +174,3 @@ def _amounts(value: Any) -> dict[str, int] | None:
             if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)} or None
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _whole(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

@@ -140,16 +140,18 @@ def _entry(entry: Any, where: str) -> Failed | str:
         return f"batch_size: expected a whole number >= 1, found {found(size)}"
     recorded = entry.get("oom")
     oom: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
-    return Failed(entry["label"], size, entry["status"], entry["reason"], _text(oom.get("stage")),
-                  _text(oom.get("code")), _bytes(oom.get("requested_bytes")), _text(oom.get("requested_usage")),
-                  _bytes(oom.get("estimate_bytes")), _bytes(oom.get("limit_bytes")), where)
+    return Failed(entry["label"], size, entry["status"], entry["reason"], text_or_none(oom.get("stage")),
+                  text_or_none(oom.get("code")), byte_count(oom.get("requested_bytes")),
+                  text_or_none(oom.get("requested_usage")), byte_count(oom.get("estimate_bytes")),
+                  byte_count(oom.get("limit_bytes")), where)
 
 
-def _text(value: Any) -> str | None:
+def text_or_none(value: Any) -> str | None:
+    """A text a manifest holds, else None."""
     return value if isinstance(value, str) else None
 
 
-def _bytes(value: Any) -> int | None:
+def byte_count(value: Any) -> int | None:
     """A byte count as capture writes it (a whole number >= 0), else None: an edited manifest's
     other values are not shown as sizes."""
     return value if type(value) is int and value >= 0 else None
