@@ -4,15 +4,12 @@ times in ISO 8601 UTC, NaN as null."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..stats import median
-from ..units import pick_scale
 from .json_out import dumps
-from .store_words import change_size
+from .store_words import change_size, display_scale
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
     from ..store.maintenance import CheckReport
@@ -24,8 +21,8 @@ RUNS_SCHEMA = "neuroncmp.runs/1"
 
 
 def history(result: History) -> str:
-    values = [p.value for s in result.series for p in s.points if math.isfinite(p.value)]
-    display = pick_scale(median(values), result.unit)[1] if values else ""
+    scale = display_scale((p.value for s in result.series for p in s.points), result.unit)
+    display = scale[1] if scale else ""
     document = {
         "schema": HISTORY_SCHEMA, "metric": result.metric, "unit": result.unit,
         "display_unit": display or result.unit, "warnings": list(result.warnings),

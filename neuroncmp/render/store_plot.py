@@ -12,10 +12,9 @@ from typing import Any
 
 from ..choices import BETTER, WORSE
 from ..stats import median
-from ..units import pick_scale
 from . import chart_labels
 from .charts import new_figure, png
-from .store_words import change_size
+from .store_words import change_size, display_scale
 
 LABEL_POINTS = 8  # the shift labels' font size
 LABEL_ROWS = 3  # rows of shift labels a panel keeps free above its points (more shifts share them)
@@ -28,8 +27,8 @@ def history_png(result: Any) -> bytes:
 
 def history_figure(result: Any) -> Any:
     """The figure ``history_png`` draws (its geometry is what the tests check)."""
-    values = [p.value for s in result.series for p in s.points if math.isfinite(p.value)]
-    factor, label = pick_scale(median(values), result.unit) if values else (1.0, result.unit)
+    values = [p.value for s in result.series for p in s.points]
+    factor, label = display_scale(values, result.unit) or (1.0, result.unit)
     figure = new_figure(10, 2.6 * max(1, len(result.series)), dpi=110, needs="--format png needs")
     panels = []
     for row, series in enumerate(result.series or [None]):

@@ -72,6 +72,13 @@ def _finite_median(values: list[float]) -> float | None:
     return median(finite) if finite else None
 
 
+def display_scale(values: Iterable[float], unit: str) -> tuple[float, str] | None:
+    """The one display unit of a series in every format, chosen from the median of its finite values (a
+    store keeps an infinity as read; it sets no scale); None without one."""
+    middle = _finite_median(list(values))
+    return None if middle is None else pick_scale(middle, unit)
+
+
 def sparkline(values: list[float], shifts: list[int], width: int) -> tuple[str, str]:
     """A trend of at most ``width`` characters (bucket medians) and a line marking the shifts.
 

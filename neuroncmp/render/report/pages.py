@@ -21,7 +21,7 @@ from ...comparison.bands import Bands
 from ...escape import html as escape
 from ...stats import median
 from ...units import format_value, pick_scale
-from ..store_words import CANDIDATES_NOTE, candidates_text, change_size, tags_text
+from ..store_words import CANDIDATES_NOTE, candidates_text, change_size, display_scale, tags_text
 from . import svg
 
 if TYPE_CHECKING:
@@ -104,13 +104,6 @@ def commit_cell(commit: str | None, template: str | None) -> str:
 
 def value_text(value: float, unit: str, scale: tuple[float, str] | None = None) -> str:
     return format_value(value, unit, scale) if math.isfinite(value) else "n/a"
-
-
-def display_scale(values: Iterable[float], unit: str) -> tuple[float, str]:
-    """One display unit for a whole series (as ``history`` picks it: from the median of its
-    finite values), so its heading, scale and table read in the same unit."""
-    finite = [v for v in values if math.isfinite(v)]
-    return pick_scale(median(finite), unit) if finite else (1.0, pick_scale(1.0, unit)[1])
 
 
 def candidates_cell(change: Change, template: str | None) -> str:
@@ -294,7 +287,7 @@ def _metric_section(metric: str, unit: str, series: Any, commit_url: str | None)
     values = [p.value for p in series.points]
     dates = (when(series.points[0].time), when(series.points[-1].time)) if series.points else ("", "")
     meaning = lookup(metric).meaning
-    scale = display_scale(values, unit)
+    scale = display_scale(values, unit) or (1.0, pick_scale(1.0, unit)[1])
     out = [(f'<section id="{anchor(metric)}"><h2>{escape(metric)} <span class="muted">'
            f"[{escape(scale[1] or unit)}]</span></h2>"),
            f'<p class="muted">{escape(meaning)}</p>' if meaning else "",

@@ -6,7 +6,6 @@ The words (tags, shift sizes, the runs that may start a shift, p-values, the tre
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -15,14 +14,14 @@ from rich.console import RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
-from ...stats import median
-from ...units import format_value, pick_scale
+from ...units import format_value
 from ..changes import DIRECTION_MARK  # a shift reads with the verdicts' own marks
 from ..store_words import (
     CANDIDATES_NOTE,
     candidates_text,
     change_size,
     change_text,
+    display_scale,
     iso_time,
     shift_cells,
     sparkline,
@@ -145,8 +144,7 @@ def history(report: HistoryReport, width: int) -> list[RenderableType]:
     values = [p.value for s in result.series for p in s.points]
     if not values:
         return [Indented(f"{result.metric}: no runs match")]
-    shown = [v for v in values if math.isfinite(v)]  # an infinity stored as read sets no scale
-    scale = pick_scale(median(shown), result.unit) if shown else (1.0, result.unit)
+    scale = display_scale(values, result.unit) or (1.0, result.unit)
     out: list[RenderableType] = [Indented(f"{result.metric} [{scale[1] or result.unit}]: {len(result.series)} "
                                          f"series, {len(values)} runs", "bold")]
     out += [Indented(f"warning: {w}", "yellow") for w in result.warnings]
