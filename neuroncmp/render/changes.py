@@ -1,7 +1,5 @@
-"""How a change is written, the same in every format: ``+9.52pp``, ``-9.5%``, ``x2.13``, a mark.
-
-Fractions change in percentage points (one significant digit under 0.01pp), everything else in
-relative %; a verdict mark makes the change readable without colour (colour only reinforces it).
+"""How a change is written, the same in every format: ``+9.52pp``, ``-9.5%``, ``x2.13``, a mark; the
+rules: ``docs/judging.md`` (how a change is written, and its marks).
 """
 
 from __future__ import annotations
