@@ -146,6 +146,14 @@ def report_bound_line(report: DiffReport) -> BoundLine | None:
     return bound_line(report.comparison, report.bounds, report.versions)
 
 
+def bound_rows(report: DiffReport) -> list[tuple[str, tuple[str, ...]]]:
+    """The "bound by" line as a document's rows, a cell a side: the bound, the next bottleneck, the speedup."""
+    bound = report_bound_line(report)
+    if bound is None:
+        return []
+    return [(BOUND_TITLE, bound.one_line()), (NEXT_TITLE, bound.next_cells()), (SPEEDUP_TITLE, bound.speedup_cells())]
+
+
 def _short(bounds: Bounds) -> str:
     return short_name(bounds.bottleneck.name) if bounds.bottleneck else "-"
 

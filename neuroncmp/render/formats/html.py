@@ -28,10 +28,8 @@ from ..captions import (
 )
 from ..changes import LEGEND, banded, change_with_mark
 from ..headline import (
-    BOUND_TITLE,
-    NEXT_TITLE,
-    SPEEDUP_TITLE,
     TALLY_LABEL,
+    bound_rows,
     headline,
     notes,
     report_bound_line,
@@ -77,12 +75,9 @@ def _headline(report: DiffReport) -> list[str]:
     for item in headline(report.comparison):
         unit = f" [{item.line.unit}]" if item.line.unit else ""
         parts.append(_line(item.line, item.label + unit))
-    bound = report_bound_line(report)
-    if bound is not None:
-        for name, cells in ((BOUND_TITLE, bound.one_line()), (NEXT_TITLE, bound.next_cells()),
-                            (SPEEDUP_TITLE, bound.speedup_cells())):
-            parts.append(f'<tr><td class="m">{escape(name)}</td>'
-                         + "".join(f"<td>{escape(text)}</td>" for text in cells) + "</tr>")
+    for name, cells in bound_rows(report):
+        parts.append(f'<tr><td class="m">{escape(name)}</td>'
+                     + "".join(f"<td>{escape(text)}</td>" for text in cells) + "</tr>")
     tallies = "".join(f"<td>{escape(text)}</td>" for text in tally_texts(report.comparison))
     parts.append(f'<tr><td class="m">{TALLY_LABEL}</td><td></td>{tallies}</tr>')
     return parts + ["</tbody></table>"]

@@ -27,10 +27,8 @@ from ..captions import (
 )
 from ..changes import LEGEND, change_with_word, direction_with_word
 from ..headline import (
-    BOUND_TITLE,
-    NEXT_TITLE,
-    SPEEDUP_TITLE,
     TALLY_LABEL,
+    bound_rows,
     headline,
     notes,
     report_bound_line,
@@ -60,11 +58,8 @@ def _header(report: DiffReport, first: str = "metric") -> list[str]:
 def _headline(report: DiffReport) -> list[str]:
     out = ["### Headline", ""] + _header(report, "")
     out += [_cells(item.line, _escape(item.label)) for item in headline(report.comparison)]
-    bound = report_bound_line(report)
-    if bound is not None:
-        for name, cells in ((BOUND_TITLE, bound.one_line()), (NEXT_TITLE, bound.next_cells()),
-                            (SPEEDUP_TITLE, bound.speedup_cells())):
-            out.append(markdown_row([name, *map(_escape, cells)]))
+    for name, cells in bound_rows(report):
+        out.append(markdown_row([name, *map(_escape, cells)]))
     tallies = " | ".join(tally_texts(report.comparison))
     return out + [f"| {TALLY_LABEL} | | {tallies} |"]
 
