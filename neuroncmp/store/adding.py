@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import stat
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -164,7 +163,9 @@ def prepare(entry: Entry) -> list[Prepared]:
     """Load what the entry names; a plain folder (no manifest, not an Explorer folder) is every
     file below it. Pure of the store: engines run it wherever the parsing happens."""
     path = entry.path
-    if _is_dir(path):
+    if not path.exists():
+        raise InputError(f"{path}: no such file or directory")
+    if path.is_dir():
         try:
             profiles = load(path)
         except UnknownFormatError:
@@ -182,18 +183,6 @@ def prepare(entry: Entry) -> list[Prepared]:
         sidecars = _sidecars(file, data, is_file=True if content.data is not None else None)
         out.append(Prepared(entry, file, group, content.content_hash, content.object, sidecars, data))
     return out
-
-
-def _is_dir(path: Path) -> bool:
-    """``path.is_dir()`` of a path that must exist (else an InputError): one stat, where
-    ``exists()`` then ``is_dir()`` take two."""
-    try:
-        return stat.S_ISDIR(path.stat().st_mode)
-    except (OSError, ValueError):
-        pass  # missing, or stranger: pathlib's own answers, as before
-    if not path.exists():
-        raise InputError(f"{path}: no such file or directory")
-    return path.is_dir()
 
 
 def _sidecars(file: Path, data: dict[str, bytes], is_file: bool | None = None) -> dict[str, Path]:

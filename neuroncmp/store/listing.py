@@ -5,9 +5,6 @@
 from __future__ import annotations
 
 import csv
-import errno
-import os
-import stat
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -57,7 +54,6 @@ def read(listing: Path) -> tuple[list[Entry], list[Problem]]:
     entries: list[Entry] = []
     problems: list[Problem] = []
     seen: dict[str, int] = {}
-    folders: dict[str, str] = {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -66,55 +62,25 @@ def read(listing: Path) -> tuple[list[Entry], list[Problem]]:
         if isinstance(found, Problem):
             problems.append(found)
             continue
-        entry, link = found
-        real = _resolved(entry.path, link, folders)
+        real = str(found.path.resolve())
         if real in seen:
             cell = row[header.index("path")].strip()
             problems.append(Problem(where, f"path '{cell}' is listed already on line {seen[real]}"))
         else:
             seen[real] = number
-            entries.append(entry)
+            entries.append(found)
     return entries, problems
 
 
-def _resolved(path: Path, link: bool, folders: dict[str, str]) -> str:
-    """``str(path.resolve())``, each folder resolved once (``folders`` remembers them): a listing
-    names thousands of files in a few folders, and a resolve costs a stat per component. A file
-    that is not a symlink resolves to its resolved folder and its name."""
-    if link or path.name in ("", ".", ".."):
-        return str(path.resolve())
-    folder, name = os.path.split(path)
-    if folder not in folders:
-        folders[folder] = os.path.realpath(folder or ".")  # what Path.resolve() does
-    return os.path.join(folders[folder], name)
-
-
-def _link(path: Path) -> bool | None:
-    """Whether ``path`` is a symlink; None when nothing is there (a broken link included), as
-    ``exists()`` says: one lstat of a plain file, where ``exists()`` and ``is_symlink()`` took two."""
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError as exc:
-        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
-            return None  # pathlib's exists() answers False to these, and raises the others
-        raise
-    except ValueError:  # a NUL in the name
-        return None
-    if stat.S_ISLNK(mode):
-        return True if path.exists() else None
-    return False
-
-
-def _entry(listing: Path, header: list[str], row: list[str], where: str) -> tuple[Entry, bool] | Problem:
-    """The row's entry and whether its path is a symlink, or the row's problem."""
+def _entry(listing: Path, header: list[str], row: list[str], where: str) -> Entry | Problem:
+    """The row's entry, or the row's problem."""
     if len(row) > len(header):
         return Problem(where, f"{len(row)} cells for {len(header)} columns")
     cells = {name: (row[i].strip() if i < len(row) else "") for i, name in enumerate(header)}
     if not cells["path"]:
         return Problem(where, "an empty path")
     path = listing.parent / cells["path"]
-    link = _link(path)
-    if link is None:
+    if not path.exists():
         return Problem(where, f"path '{cells['path']}': no such file ({path})")
     at = None
     if cells.get("time"):
@@ -124,4 +90,4 @@ def _entry(listing: Path, header: list[str], row: list[str], where: str) -> tupl
             return Problem(where, f"time '{cells['time']}': expected an ISO 8601 time "
                                   "(2024-05-01T02:00:00Z)")
     tags = {k: v for k, v in cells.items() if k not in RESERVED and k and v}
-    return Entry(path, tags, at, cells.get("commit") or None, where), link
+    return Entry(path, tags, at, cells.get("commit") or None, where)

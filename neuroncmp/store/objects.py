@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import os
 import re
@@ -17,7 +16,6 @@ SMALL = 1 << 20  # a file up to this size is hashed from bytes read once and cop
 OBJECT_NAME = re.compile(r"objects/[0-9a-f]{2}/[0-9a-f]{64}(\.[A-Za-z0-9_-]{1,20})?")
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _BINARY
-_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _BINARY
 
 
 def digest(path: Path) -> str:
@@ -28,10 +26,8 @@ def digest(path: Path) -> str:
             sha.update(file.relative_to(path).as_posix().encode() + b"\0")
             sha.update(hashlib.sha256(file.read_bytes()).digest())
         return sha.hexdigest()
-    with open(path, "rb", buffering=0) as handle:  # unbuffered: two system calls fewer
-        while chunk := handle.read(CHUNK):
-            sha.update(chunk)
-    return sha.hexdigest()
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 class Content(NamedTuple):
@@ -43,9 +39,9 @@ class Content(NamedTuple):
 
 
 def read(path: Path) -> Content:
-    """``digest(path)`` and ``object_path`` in one open of the file (no stat to ask whether it is a
-    folder), a small file's bytes kept: its copy is then written from the very bytes hashed, not
-    read again (an add of small files opened each twice more: ~15 us a file)."""
+    """``digest(path)`` and ``object_path``, a small file's bytes kept: its copy is then written from
+    the very bytes hashed, so it holds the content its name says even if the file changes before
+    the commit."""
     try:
         handle = os.open(path, _READ_FLAGS)
     except OSError:
@@ -89,14 +85,13 @@ def keep(root: Path, relative: str, source: Path, data: bytes | None = None) -> 
     try:
         if data is not None:
             _write_file(data, staged)
-            os.replace(staged, target)
-        elif source.is_dir():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copytree(source, staged)
-            os.rename(staged, target)
         else:
-            _copy_file(source, staged)
-            os.replace(staged, target)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_dir():
+                shutil.copytree(source, staged)
+            else:
+                shutil.copyfile(source, staged)  # a named pipe is refused, never waited on
+        os.replace(staged, target)
     except BaseException:
         if staged.is_dir():
             shutil.rmtree(staged, ignore_errors=True)
@@ -105,61 +100,12 @@ def keep(root: Path, relative: str, source: Path, data: bytes | None = None) -> 
         raise
 
 
-def _copy_file(source: Path, staged: Path) -> None:
-    """What ``shutil.copyfile(source, staged)`` does, in a third of its system calls (it stats
-    each file twice before opening it; an add copies thousands of small files): the source is
-    opened once and checked on the open file, a FIFO refused with copyfile's error (opened
-    non-blocking, never waited on), and the folder made only when found missing."""
-    src = os.open(source, _READ_FLAGS)
-    try:
-        info = os.fstat(src)
-        if stat.S_ISFIFO(info.st_mode):
-            raise shutil.SpecialFileError(f"`{source}` is a named pipe")
-        out = _create(staged)
-        try:
-            _copy_bytes(src, out, info.st_size)
-        finally:
-            os.close(out)
-    finally:
-        os.close(src)
-
-
 def _write_file(data: bytes, staged: Path) -> None:
-    out = _create(staged)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(out, view):]
-    finally:
-        os.close(out)
-
-
-def _create(path: Path) -> int:
-    """A new file open for writing; its folder is made if missing (the store has 256, mostly there)."""
-    try:
-        return os.open(path, _WRITE_FLAGS, 0o666)
-    except FileNotFoundError:
-        if path.parent.is_dir():
-            raise
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return os.open(path, _WRITE_FLAGS, 0o666)
-
-
-def _copy_bytes(src: int, out: int, size: int) -> None:
-    """Every byte of ``src`` to ``out``: by ``sendfile`` where the kernel copies file to file (as
-    copyfile does on Linux), else read and written."""
-    offset = 0
-    try:
-        while sent := os.sendfile(out, src, offset, max(size, CHUNK)):
-            offset += sent
-        return
-    except (AttributeError, OSError) as exc:  # no sendfile, or only to sockets (macOS)
-        if offset or getattr(exc, "errno", None) == errno.ENOSPC:
-            raise
-    while chunk := os.read(src, CHUNK):
-        view = memoryview(chunk)
-        while view:
-            view = view[os.write(out, view):]
+        staged.write_bytes(data)
+    except FileNotFoundError:  # the folder is made when first missing (the store has 256, mostly there)
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        staged.write_bytes(data)
 
 
 def verify(root: Path, relative: str, content_hash: str) -> bool:
