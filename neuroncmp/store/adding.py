@@ -297,7 +297,7 @@ def run_rows(item: Prepared, added: datetime, columns: table_rows.Columns | None
     for index, profile in enumerate(item.profiles):
         run = item.content_hash[:12] + (f".{index + 1}" if len(item.profiles) > 1 else "")
         when, source = _time(item, profile)
-        tags = table_rows.run_tags(profile, item.entry.tags)
+        tags = identity.run_tags(profile, item.entry.tags)
         if columns is not None:
             commit = item.entry.commit or (identity.commit_from_name(profile)
                                            if item.entry.commit_from_name else None)

@@ -13,13 +13,13 @@ from typing import Any
 
 from ..errors import InputError
 from ..escape import clip, quote
+from .schema import TABLES
 
 # What neuroncmp itself writes: part ids from ``parts.new_part_id`` and Spark's ``<id>-<k>.parquet``.
 # No ``/``, no ``..``: a part names a file in its table folder and nothing else.
 PART_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 PART_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}\.parquet")
 HASH = re.compile(r"[0-9a-f]{64}")
-TABLES = ("runs", "metrics", "memory")
 
 
 class StoreDamage(InputError):

@@ -16,12 +16,12 @@ from typing import Any
 
 from ..atomic import write_atomic
 from ..errors import InputError, UsageError
+from .schema import TABLES
 
 SCHEMA = "neuroncmp.store/1"
 SCHEMA_VERSION = 1
 MARKER = "STORE.json"
 SNAPSHOT = "snapshot.json"
-TABLES = ("runs", "metrics", "memory")
 DEFAULT = ".neuroncmp"
 ENV = "NEURONCMP_STORE"
 

@@ -31,6 +31,7 @@ from . import (
     maintenance,
     queries,
     reading,
+    schema,
     trends,
 )
 from .options import HistoryOptions, RegressionsOptions, keys, moment, tags
@@ -158,8 +159,8 @@ class Store:
 
     def table(self, name: str) -> Any:
         """A table (``runs``, ``metrics``, ``memory``) as a pandas DataFrame."""
-        if name not in folder.TABLES:
-            raise UsageError(f"no table '{name}' (tables: {', '.join(folder.TABLES)})")
+        if name not in schema.TABLES:
+            raise UsageError(f"no table '{name}' (tables: {', '.join(schema.TABLES)})")
         return reading.retrying(self._local("Store.table"),
                                 lambda con: con.execute(f"SELECT * FROM {name}").df())
 

@@ -11,9 +11,7 @@ from typing import Any
 from .. import catalog
 from ..model import Profile
 from . import schema
-from .identity import run_tags, series_key
-
-__all__ = ["Columns", "RunInfo", "add", "run_tags", "series_key"]
+from .identity import series_key
 
 
 @dataclass(frozen=True, slots=True)

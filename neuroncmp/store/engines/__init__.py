@@ -13,19 +13,16 @@ from ...choices import ENGINE_NAMES
 from ...errors import UsageError
 from .base import Engine
 
-NAMES = ENGINE_NAMES
-ENV = "NEURONCMP_ENGINE"
-
-__all__ = ["Engine", "NAMES", "ENV", "choose"]
+__all__ = ["Engine", "choose"]
 
 
 def choose(name: str | None = None, *, master: str | None = None,
            conf: Mapping[str, str] | None = None, session: Any = None) -> Engine:
     """The engine called ``name`` (else ``NEURONCMP_ENGINE``, else ``duckdb``). ``master``,
     ``conf`` and ``session`` (an existing SparkSession) are Spark's and refused for DuckDB."""
-    chosen = (name or os.environ.get(ENV) or "duckdb").strip().lower()
-    if chosen not in NAMES:
-        raise UsageError(f"engine '{chosen}': expected one of {', '.join(NAMES)}")
+    chosen = (name or os.environ.get("NEURONCMP_ENGINE") or "duckdb").strip().lower()
+    if chosen not in ENGINE_NAMES:
+        raise UsageError(f"engine '{chosen}': expected one of {', '.join(ENGINE_NAMES)}")
     if chosen == "duckdb":
         if master or conf or session is not None:
             raise UsageError("--spark-master and --conf apply to --engine spark")

@@ -17,7 +17,10 @@ from ..identity import SeriesKey
 from ..listing import Entry, Problem
 from ..reading import Run
 from ..scanned import Scan
+from . import spark_add, spark_reads
 from .base import StoredRows
+from .spark_session import first_line, start
+from .spark_tables import committed, snapshot
 
 T = TypeVar("T")
 
@@ -35,15 +38,11 @@ class SparkEngine:
     @property
     def session(self) -> Any:
         if self._session is None:
-            from .spark_session import start
-
             self._session = start(self.master, self.conf)
         return self._session
 
     def add(self, root: Path | str, entries: list[Entry], *, skip_bad: bool,
             problems: list[Problem]) -> AddReport:
-        from . import spark_add
-
         local = folder.local(root, "store add")
         return self._run(lambda: spark_add.add(self.session, local, entries, skip_bad=skip_bad,
                                                problems=problems),
@@ -53,42 +52,27 @@ class SparkEngine:
         """A local store's setting, or a URI's, from its snapshot read through Spark."""
         if isinstance(root, Path):
             return folder.series_by(root)
-        from .spark_tables import snapshot
-
         return folder.snapshot_series_by(self._run(lambda: snapshot(self.session, root), ""))
 
     def runs(self, root: Path | str) -> list[Run]:
-        from . import spark_reads
-
         return self._read(root, spark_reads.runs)
 
     def tag_sets(self, root: Path | str) -> list[dict[str, str]]:
-        from . import spark_reads
-
         return self._read(root, spark_reads.tag_sets)
 
     def units(self, root: Path | str, metric: str | None = None) -> dict[str, str]:
-        from . import spark_reads
-
         return self._read(root, lambda tables: spark_reads.units(tables, metric))
 
     def scan(self, root: Path | str, keys: Mapping[SeriesKey, SeriesKey], metrics: Sequence[str] | None,
              since: datetime | None = None) -> Scan:
-        from . import spark_reads
-
         return self._read(root, lambda tables: spark_reads.scan(tables, keys, metrics, since))
 
     def rows(self, root: Path | str, runs: Sequence[str]) -> StoredRows:
-        from . import spark_reads
-
         return self._read(root, lambda tables: spark_reads.rows(tables, runs))
 
     def _read(self, root: Path | str, work: Callable[[Any], T]) -> T:
         """``work(tables)``, once more on a fresh snapshot if a part file vanished under it
         (``store compact`` deletes the parts it merged once the new snapshot is published)."""
-        from .spark_session import first_line
-        from .spark_tables import committed
-
         def attempt() -> T:
             return work(committed(self.session, root))
         try:
@@ -104,8 +88,6 @@ class SparkEngine:
 
     def _run(self, work: Callable[[], T], after: str) -> T:
         """``work()``, a failed Spark job as one line (``after`` says what it means)."""
-        from .spark_session import first_line
-
         try:
             return work()
         except NeuroncmpError:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from ..identity import SeriesKey
 from ..reading import Run
@@ -31,22 +30,12 @@ def runs(tables: Tables) -> list[Run]:
 
 
 def tag_sets(tables: Tables) -> list[dict[str, str]]:
-    return [tags for _, tags in _tag_sets(tables)]
-
-
-def _tag_sets(tables: Tables) -> list[tuple[str, dict[str, str]]]:
-    """Each distinct tag set as Spark writes it in JSON (to join on) and as a dict."""
+    """The distinct tag sets, grouped by their JSON (Spark cannot group on a map)."""
     from pyspark.sql import functions as F
 
-    rows = _with_tags_json(tables.runs).groupBy("tags_json").agg(F.first("tags").alias("tags")) \
-        .toArrow().to_pylist()
-    return [(r["tags_json"], dict(r["tags"] or [])) for r in rows]
-
-
-def _with_tags_json(runs: Any) -> Any:
-    from pyspark.sql import functions as F
-
-    return runs.withColumn("tags_json", F.coalesce(F.to_json("tags"), F.lit("")))
+    rows = tables.runs.groupBy(F.coalesce(F.to_json("tags"), F.lit("")).alias("tags_json")) \
+        .agg(F.first("tags").alias("tags")).toArrow().to_pylist()
+    return [dict(r["tags"] or []) for r in rows]
 
 
 def units(tables: Tables, metric: str | None) -> dict[str, str]:
