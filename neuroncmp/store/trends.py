@@ -19,7 +19,6 @@ from ..analysis.shifts import MIN_SIZE, Shift, detect_many
 from ..catalog import HIGHER, LOWER, closest, lookup, suggestion
 from ..choices import BETTER, CHANGED, WORSE, Direction
 from ..errors import UsageError
-from . import where as where_check
 from .identity import SeriesKey, series_of, unknown_keys
 from .reading import Run
 from .scanned import Runs
@@ -202,14 +201,50 @@ def choose_keys(tag_sets: Iterable[Mapping[str, str]], where: Mapping[str, Seque
     sets = list(tag_sets)
     if series_by and sets and (missing := unknown_keys(series_by, sets)):
         known = sorted({k for tags in sets for k in tags})
-        near = closest(missing[0], known)
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
         raise UsageError(f"--series-by {','.join(series_by)}: no run has a tag "
-                         f"{', '.join(repr(k) for k in missing)}{hint} (tags: {', '.join(known)})")
+                         f"{', '.join(repr(k) for k in missing)}{_hint(missing[0], known)} (tags: {', '.join(known)})")
     found = {SeriesKey.of(tags): SeriesKey.of(series_of(tags, series_by))
              for tags in sets if matches(tags, where)}
-    where_check.check(sets, where, len(found))
+    _check_where(sets, where, len(found))
     return found
+
+
+def _check_where(tags: Iterable[Mapping[str, str]], where: Mapping[str, Sequence[str]], matched: int) -> None:
+    """A ``where`` that matches no run is a usage error, never an empty answer (a CI gate would pass on
+    a typo such as ``model=bert-larg``): it says which key or value is unknown, with the closest known ones."""
+    if not where or matched:
+        return
+    values: dict[str, set[str]] = {}
+    for run in tags:
+        for key, value in run.items():
+            values.setdefault(key, set()).add(value)
+    if not values:
+        raise UsageError(f"--where {_text(where)}: the store has no runs")
+    for key, wanted in where.items():
+        if key not in values:
+            raise UsageError(f"--where {key}=...: no run has a tag '{key}'"
+                             f"{_hint(key, values)} (tags: {_few(values)})")
+        missing = [v for v in wanted if v not in values[key]]
+        if len(missing) == len(wanted):
+            raise UsageError(f"--where {key}={','.join(wanted)}: no run has this value"
+                             f"{_hint(missing[0], values[key])} ({key}: {_few(values[key])})")
+    raise UsageError(f"--where {_text(where)}: no run has all of these tags together; "
+                     "'neuroncmp store ls' lists each run's tags")
+
+
+def _hint(typed: str, known: Iterable[str]) -> str:
+    near = closest(typed, sorted(known))
+    return f"; did you mean {', '.join(near)}?" if near else ""
+
+
+def _few(values: Iterable[str], shown: int = 8) -> str:
+    ordered = sorted(values)
+    more = f", ... ({len(ordered)} in all)" if len(ordered) > shown else ""
+    return ", ".join(ordered[:shown]) + more
+
+
+def _text(where: Mapping[str, Sequence[str]]) -> str:
+    return " ".join(f"{k}={','.join(v)}" for k, v in where.items())
 
 
 def chosen_runs(runs: list[Run], where: Mapping[str, Sequence[str]],

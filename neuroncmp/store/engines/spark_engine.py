@@ -71,23 +71,12 @@ class SparkEngine:
         return self._read(root, lambda tables: spark_reads.rows(tables, runs))
 
     def _read(self, root: Path | str, work: Callable[[Any], T]) -> T:
-        """``work(tables)``, once more on a fresh snapshot if a part file vanished under it
-        (``store compact`` deletes the parts it merged once the new snapshot is published)."""
-        def attempt() -> T:
-            return work(committed(self.session, root))
-        try:
-            return attempt()
-        except NeuroncmpError:
-            raise
-        except Exception as exc:
-            if not _from_spark(exc):
-                raise
-            if not _vanished(exc):
-                raise InputError(f"Spark job failed: {first_line(exc)}") from None
-        return self._run(attempt, "")
+        return self._run(lambda: work(committed(self.session, root)), "", retry=True)
 
-    def _run(self, work: Callable[[], T], after: str) -> T:
-        """``work()``, a failed Spark job as one line (``after`` says what it means)."""
+    def _run(self, work: Callable[[], T], after: str, retry: bool = False) -> T:
+        """``work()``, a failed Spark job as one line (``after`` says what it means); with ``retry``,
+        once more if a part file vanished under it (``store compact`` deletes the parts it merged
+        once the new snapshot is published)."""
         try:
             return work()
         except NeuroncmpError:
@@ -95,7 +84,9 @@ class SparkEngine:
         except Exception as exc:
             if not _from_spark(exc):
                 raise
-            raise InputError(f"Spark job failed: {first_line(exc)}{after}") from None
+            if not (retry and _vanished(exc)):
+                raise InputError(f"Spark job failed: {first_line(exc)}{after}") from None
+        return self._run(work, after)
 
 
 def _vanished(exc: BaseException) -> bool:
