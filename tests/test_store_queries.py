@@ -19,11 +19,10 @@ import pytest
 from conftest import ROOT
 
 from neuroncmp.store import Store, queries
-from neuroncmp.store.engines.base import StoredRows
+from neuroncmp.store.engines.base import Runs, Scan, StoredRows
 from neuroncmp.store.identity import SeriesKey
 from neuroncmp.store.options import HistoryOptions, RegressionsOptions
 from neuroncmp.store.reading import Run
-from neuroncmp.store.scanned import Runs, Scan
 
 START = datetime(2025, 1, 1, tzinfo=timezone.utc)
 

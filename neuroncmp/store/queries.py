@@ -11,11 +11,10 @@ from pathlib import Path
 
 from ..catalog import resolve_metric
 from . import recomputed, trends
-from .engines.base import Engine, Where
+from .engines.base import Engine, Scan, Where
 from .identity import SeriesKey
 from .options import HistoryOptions, RegressionsOptions
 from .reading import Run
-from .scanned import Scan
 
 
 def runs(engine: Engine, root: Path | str, where: Where, series_by: Sequence[str] = ()) -> list[Run]:

@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 from ..errors import MissingDependencyError
 from . import damage, folder, parts, schema
+from .engines.base import Runs, Scan, keyed
 from .identity import SeriesKey
-from .scanned import Runs, Scan, keyed
 
 
 @dataclass(frozen=True, slots=True)

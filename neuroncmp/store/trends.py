@@ -19,9 +19,9 @@ from ..analysis.shifts import MIN_SIZE, Shift, detect_many
 from ..catalog import HIGHER, LOWER, closest, lookup, suggestion
 from ..choices import BETTER, CHANGED, WORSE, Direction
 from ..errors import UsageError
+from .engines.base import Runs
 from .identity import SeriesKey, series_of, unknown_keys
 from .reading import Run
-from .scanned import Runs
 
 SHIFT_TEST_RUNS = 2 * MIN_SIZE  # the fewest runs in which the detector can find a shift
 _ORDER = {WORSE: 0, CHANGED: 1, BETTER: 2}

@@ -1,5 +1,7 @@
-"""What an engine does for the store: add, and the few reads every query is built from
-(``queries`` and ``baseline`` assemble the rest, once for every engine). A store's location is a
+"""What an engine does for the store: add, and the few reads every query is built from, with the
+records they return (``queries`` and ``baseline`` assemble the rest, once for every engine): one
+``scan`` returns the runs a query takes and every series' values as arrays, and everything above it
+is the same for every engine (docs/history/spark.md, "What runs where"). A store's location is a
 local folder (``Path``) or a URI (``str``: ``hdfs://``, ``s3a://``, ``file://``; only an engine
 that reads such paths accepts one).
 """
@@ -11,14 +13,44 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from ..identity import SeriesKey
+
 if TYPE_CHECKING:  # a query imports no parser: adding and listing load with an add only
     from ..adding import AddReport
-    from ..identity import SeriesKey
     from ..listing import Entry, Problem
     from ..reading import Run
-    from ..scanned import Scan
 
 Where = Mapping[str, Sequence[str]]
+Array = Any  # a numpy array (numpy is imported by the engines that fill one)
+
+
+class Runs(NamedTuple):
+    """The runs a query takes, in time order (then by id): each one's id, commit, time (UTC) and
+    batch size."""
+
+    ids: list[str]
+    commits: list[str | None]
+    times: list[datetime]
+    batch_sizes: list[int | None]
+
+
+class Scan(NamedTuple):
+    """One snapshot's values of the series a query reads: ``runs`` the runs it takes; ``series``
+    each series as (metric, series key text, unit), by metric then key text; ``sizes`` its number
+    of values; ``at`` each value's run (an index into ``runs``) and ``values`` the values (base
+    unit, text values left out), series after series, each in time order."""
+
+    runs: Runs
+    series: list[tuple[str, str, str]]
+    sizes: Array
+    at: Array
+    values: Array
+
+
+def keyed(keys: Mapping[SeriesKey, SeriesKey]) -> tuple[list[str], list[str]]:
+    """The tag sets a query takes, as stored (the runs' ``series`` column: all their tags), and
+    the text of the series key each one is read under."""
+    return [own.text for own in keys], [key.text for key in keys.values()]
 
 
 class StoredRows(NamedTuple):

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 from .. import folder, reading
 from ..identity import SeriesKey
 from ..reading import Run
-from ..scanned import Scan
-from .base import StoredRows
+from .base import Scan, StoredRows
 
 if TYPE_CHECKING:
     from ..adding import AddReport

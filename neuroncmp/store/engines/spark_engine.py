@@ -16,9 +16,8 @@ from ..adding import AddReport
 from ..identity import SeriesKey
 from ..listing import Entry, Problem
 from ..reading import Run
-from ..scanned import Scan
 from . import spark_add, spark_reads
-from .base import StoredRows
+from .base import Scan, StoredRows
 from .spark_session import first_line, start
 from .spark_tables import committed, snapshot
 

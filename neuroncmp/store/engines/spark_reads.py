@@ -9,9 +9,8 @@ from datetime import datetime
 
 from ..identity import SeriesKey
 from ..reading import Run
-from ..scanned import Runs, Scan, keyed
 from . import spark_jobs
-from .base import StoredRows
+from .base import Runs, Scan, StoredRows, keyed
 from .spark_tables import Tables
 
 KEYED = "`own` string, `key` string"
