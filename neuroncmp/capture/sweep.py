@@ -18,7 +18,7 @@ from ..ingest.manifest import write_manifest
 from . import compiler_oom, discovery, keep, oom, preflight, record, sidecars
 from .events import DONE, LINE, SKIP, START, VIEW, Event, Listener, ignore
 from .plan import Plan, Variant
-from .runner import RunResult, run
+from .runner import run
 from .tools import ToolError, Tools
 
 MEM_TABLE_GLOB = "neuron_mem_table_device_*_hbm_*.log"
@@ -126,7 +126,8 @@ def _capture(sweep: _Sweep, variant: Variant,
     result = run(variant.command, dict(variant.env), variant.log,
                  on_line=lambda line: event(LINE, line))
     log_text = variant.log.read_text(encoding="utf-8", errors="replace")
-    run_info = _run_info(result)
+    run_info = {"exit_status": result.exit_status, "started": result.started, "ended": result.ended,
+                "seconds": result.seconds}
     raw: dict[str, Any] = {"log": record.rel(variant.log, plan.out_dir)}
     if result.exit_status != 0:
         return _failed_run(plan, variant, log_text, clock, sweep.options, run_info, raw)
@@ -144,11 +145,6 @@ def _clear(plan: Plan, variant: Variant) -> None:
     for stale in plan.out_dir.glob(f"{variant.label}.*"):
         if stale.is_file():
             stale.unlink()
-
-
-def _run_info(result: RunResult) -> dict[str, Any]:
-    return {"exit_status": result.exit_status, "started": result.started, "ended": result.ended,
-            "seconds": result.seconds}
 
 
 def _failure(variant: Variant, status: str, reason: str, run_info: dict[str, Any],

@@ -229,12 +229,8 @@ def _files_below(entry: Entry) -> list[Entry]:
     below = set(folder_files(entry.path)[0])
     if not below:
         return []  # an empty folder: nothing to add (said by ``add``), not a bad input
-    return [_with_path(entry, file) for file in assemble([entry.path]).paths if Path(file) in below]
-
-
-def _with_path(entry: Entry, path: Path) -> Entry:
-    return Entry(path, entry.tags, entry.at, entry.commit, f"{entry.where} ({path})", entry.at_source,
-                 entry.commit_from_name)
+    return [replace(entry, path=file, where=f"{entry.where} ({file})")
+            for file in assemble([entry.path]).paths if file in below]
 
 
 def _commit(root: Path, staged: list[_Staged], columns: table_rows.Columns) -> tuple[AddedRun, ...]:
@@ -317,4 +313,4 @@ def _time(item: Prepared, profile: Profile) -> tuple[datetime, str]:
     stated = times.stated_time(profile)
     if stated is not None:
         return stated, "profile"
-    return times.file_time(item.source), "file mtime"
+    return datetime.fromtimestamp(item.source.stat().st_mtime, tz=timezone.utc), "file mtime"

@@ -26,16 +26,12 @@ DEFAULT = ".neuroncmp"
 ENV = "NEURONCMP_STORE"
 
 
-def default_path() -> Path:
-    """``NEURONCMP_STORE``, else ``.neuroncmp`` in the current directory."""
-    return Path(os.environ.get(ENV) or DEFAULT)
-
-
 def root_of(path: str | Path | None) -> Path | str:
-    """The store's location: a local folder (a Path), or a URI (``hdfs://``, ``s3a://``,
-    ``file://``, ...) kept as text for an engine that reads such paths (Spark)."""
+    """The store's location (``None``: ``NEURONCMP_STORE``, else ``.neuroncmp`` here): a local folder
+    (a Path), or a URI (``hdfs://``, ``s3a://``, ``file://``, ...) kept as text for an engine that reads
+    such paths (Spark)."""
     if path is None:
-        return default_path()
+        return Path(os.environ.get(ENV) or DEFAULT)
     text = str(path)
     return text.rstrip("/") if is_uri(text) else Path(path)
 
@@ -127,10 +123,6 @@ def read_snapshot(root: Path) -> dict[str, Any]:
 def write_snapshot(root: Path, snapshot: dict[str, Any]) -> None:
     """Publish a new state in one atomic rename: the commit point of every add and compaction."""
     write_atomic(root / SNAPSHOT, json.dumps(snapshot, separators=(",", ":")) + "\n")
-
-
-def part_file(root: Path, table: str, part: str) -> Path:
-    return root / "tables" / table / f"{part}.parquet"
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MissingDependencyError
-from . import damage, folder, schema
+from . import damage, schema
 
 if TYPE_CHECKING:
     from .table_rows import Columns
@@ -42,7 +42,7 @@ def staged(root: Path, table: str, part: str) -> Path:
 def place(root: Path, part: str) -> None:
     """Rename the staged files to their part names (runs last: a part without runs is ignored)."""
     for table in ("memory", "metrics", "runs"):
-        os.replace(staged(root, table, part), folder.part_file(root, table, part))
+        os.replace(staged(root, table, part), root / "tables" / table / f"{part}.parquet")
 
 
 def entry(part: str, columns: Columns) -> dict[str, Any]:

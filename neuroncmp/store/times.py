@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,10 +44,6 @@ def stated_time(profile: Profile) -> datetime | None:
             except ValueError:
                 continue
     return None
-
-
-def file_time(path: Path) -> datetime:
-    return datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
 
 
 def now() -> datetime:

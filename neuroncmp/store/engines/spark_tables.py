@@ -63,12 +63,10 @@ def committed(spark: Any, root: Path | str) -> Tables:
 
 def snapshot(spark: Any, root: Path | str) -> dict[str, Any]:
     """The store's snapshot (a folder that is no store is refused, untouched)."""
-    return _local_snapshot(root) if isinstance(root, Path) else _remote_snapshot(spark, root)
-
-
-def _local_snapshot(root: Path) -> dict[str, Any]:
-    folder.check(root)
-    return folder.read_snapshot(root)
+    if isinstance(root, Path):
+        folder.check(root)
+        return folder.read_snapshot(root)
+    return _remote_snapshot(spark, root)
 
 
 def _remote_snapshot(spark: Any, root: str) -> dict[str, Any]:
