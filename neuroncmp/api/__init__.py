@@ -1,11 +1,6 @@
-"""The Python API: ``load``, ``compare``, ``sweep``, with results that show themselves.
-
-    import neuroncmp as nc
-    profiles = nc.examples.load("trn1-2xlarge-bs-sweep")   # or nc.load("profiles/...")
-    cmp = nc.compare(profiles)        # an HTML table in Jupyter; cmp.to_frame() for pandas
-    sw = nc.sweep(profiles)           # sw.findings, sw.to_frame(), sw.plot("roofline")
-
-Every function accepts profiles, paths (files, run folders, Explorer folders) and lists of either.
+"""The Python API: ``load``, ``compare``, ``sweep``, ``ops``, ``ranks``, with results that show
+themselves (docs/python.md). Every function accepts profiles, paths (files, run folders, Explorer
+folders) and lists of either.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""The results the Python API returns: the pipeline's own values, as subclasses that show themselves.
-
-The compute layers return plain values and know nothing of display; these subclasses live above
-``render/`` and call into it: ``_repr_html_`` (Jupyter), ``__rich_console__`` (rich, IPython
-terminals), ``to_frame`` (pandas, imported only there) and ``plot`` (matplotlib, the plot extra).
-Each has a short ``repr``; the full table is one method call away.
+"""The results the Python API returns: the pipeline's own values, as subclasses that show themselves
+(docs/python.md). The compute layers return plain values and know nothing of display; these live
+above ``render/`` and call into it, importing pandas, matplotlib and rich only when asked.
 """
 
 from __future__ import annotations

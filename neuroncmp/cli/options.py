@@ -1,8 +1,7 @@
-"""Every option two or more commands take, declared once as a reusable decorator (sqlite-utils'
-habit): the flag, its type and default are the same wherever it appears, and its help too unless the
-command says what it does with it (``-o``, ``--threshold``). An option only one
-command takes is declared beside that command; ``tests/test_cli_commands.py`` checks that no flag is
-declared twice and that a shared one reads the same in every command.
+"""Every option two or more commands take, declared once as a reusable decorator: the flag, its type
+and default are the same wherever it appears, and its help too unless the command says what it does
+with it (``-o``, ``--threshold``). An option only one command takes is declared beside that command
+(``tests/test_cli_commands.py`` checks that no flag is declared twice).
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""``Store``: the Python API of a profile store, the same results the CLI prints.
-
-    store = neuroncmp.Store(".neuroncmp")
-    store.add("profiles/nightly/", tags={"model": "llama"}, commit="1a2b3c4")
-    store.history("total_time", model="llama").series[0].changes
-    store.regressions(since="2024-06-01").to_frame()      # pandas, imported there
+"""``Store``: the Python API of a profile store, the same results the CLI prints
+(docs/history/store.md, "From Python").
 """
 
 from __future__ import annotations
