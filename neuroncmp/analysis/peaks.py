@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from .. import hardware
-from ..units import format_value
+from ..units import format_value, is_number
 from .roofline import Values, implied_peak, roof
 
 Info = Callable[[str], Any]   # a profile fact by name (``Profile.info``), None when not stated
@@ -84,7 +84,7 @@ def _instance(info: Info) -> Any:
 def _header_peak(info: Info) -> tuple[float, str] | None:
     """One physical core's tensor-engine peak from the profiler's header, with its formula."""
     rows, cols, ghz = (info(f"tensor_engine_{key}") for key in ("num_rows", "num_cols", "clock_freq"))
-    if not all(type(v) in (int, float) and 0 < v < 1e6 for v in (rows, cols, ghz)):
+    if not all(is_number(v) and 0 < v < 1e6 for v in (rows, cols, ghz)):
         return None
     return (rows * cols * 2 * ghz * 1e9,
             f"tensor_engine_num_rows x num_cols x 2 x clock ({rows:g} x {cols:g} x 2 x {ghz:g} GHz, "
@@ -159,7 +159,7 @@ def _dma(info: Info, table: hardware.Hardware, lnc: int, given: float | None) ->
     if given is not None:
         return given, "DMA bandwidth from the command line", None
     header = info("dma_ddr_bandwidth")
-    if type(header) in (int, float) and 0 < header < 1e15:
+    if is_number(header) and 0 < header < 1e15:
         cores, said = _cores(info, "dma_cores", lnc, "data DMA")
         return header * cores, (f"DMA bandwidth: dma_ddr_bandwidth {format_value(header, 'B/s')} a physical core "
                                 f"(the profiler's header) x {said}"), cores

@@ -17,6 +17,7 @@ from ..comparison.result import Side
 from ..comparison.sides import ProfileInput, flatten, group
 from ..errors import InputError
 from ..ingest.failures import Failed
+from ..units import is_number
 from . import fits
 from .bounds import Bounds, Shift, shifts_along
 from .capture_bound import OomBound, oom_bound
@@ -125,7 +126,7 @@ def _facts(sides: tuple[Side, ...]) -> hardware.Hardware:
 def _stated_hbm(sides: tuple[Side, ...]) -> float | None:
     """One logical core's device memory as the profile states it (docs/commands/sweep.md, device memory)."""
     size, cores = first_info(sides, "neuron_device_memory_size"), first_info(sides, "neuroncore_per_device_count")
-    numbers = all(type(v) in (int, float) for v in (size, cores))
+    numbers = all(is_number(v) for v in (size, cores))
     return size / cores if numbers and cores and size > 0 else None
 
 
