@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from .. import stats
 from ..catalog import lookup
@@ -199,13 +200,13 @@ def unlike_memory(sides: list[Side]) -> frozenset[int]:
     two-row monitor breakdown against a profile's full table), or another number of cores (one
     inf2 core against two trn2 cores): their memory rows and total cover different things, so
     they are shown, not scored."""
-    return _unlike_types(sides) | _unlike_cores(sides)
+    return _differing(sides, _usage_types) | _differing(sides, memory_cores)
 
 
-def _unlike_types(sides: list[Side]) -> frozenset[int]:
-    base = _usage_types(sides[0])
-    return frozenset(i for i, side in enumerate(sides[1:], 1)
-                     if base and (types := _usage_types(side)) and types != base)
+def _differing(sides: list[Side], measure: Callable[[Side], Any]) -> frozenset[int]:
+    """Indexes of the variants whose ``measure`` differs from the baseline's, where both have one."""
+    base = measure(sides[0])
+    return frozenset(i for i, side in enumerate(sides[1:], 1) if base and (it := measure(side)) and it != base)
 
 
 def memory_cores(side: Side) -> int:
@@ -213,20 +214,14 @@ def memory_cores(side: Side) -> int:
     return len(side.profiles[0].memory_by_core()) if side.profiles[0].memory else 0
 
 
-def _unlike_cores(sides: list[Side]) -> frozenset[int]:
-    base = memory_cores(sides[0])
-    return frozenset(i for i, side in enumerate(sides[1:], 1) if base and (cores := memory_cores(side))
-                     and cores != base)
-
-
 def _memory_warnings(sides: list[Side]) -> list[str]:
     out = []
-    if unlike := _unlike_types(sides):
+    if unlike := _differing(sides, _usage_types):
         shown = ", ".join(f"{sides[i].label} {len(_usage_types(sides[i]))}" for i in sorted(unlike))
         out.append(f"memory tables list different usage types ({sides[0].label} "
                    f"{len(_usage_types(sides[0]))}, {shown}): device memory and its rows cover different "
                    "things there (shown, not scored)")
-    if unlike := _unlike_cores(sides):
+    if unlike := _differing(sides, memory_cores):
         shown = ", ".join(f"{sides[i].label} {_cores_text(sides[i])}" for i in sorted(unlike))
         out.append(f"memory tables cover different numbers of cores ({sides[0].label} {_cores_text(sides[0])}, "
                    f"{shown}): device memory is shown in total for each side, not compared")
