@@ -189,28 +189,17 @@ class Row:
         """Each variant's delta in ``basis`` (``Cell.shown``: per step where it has no per-sample value)."""
         return tuple(cell.shown(basis) for cell in self.cells)
 
-    def _shown(self, basis: ShownBasis, column: str) -> tuple[Any, ...]:
-        """Each variant's ``column`` (a ``Deltas`` field) in ``basis``, read from the columns as
-        ``Cell.shown`` picks its delta."""
-        step = getattr(self.step, column)
-        if basis != SAMPLE or self.sample is None:
-            return tuple(step)
-        return tuple(s if verdict is not None else t
-                     for s, t, verdict in zip(getattr(self.sample, column), step, self.sample.verdict, strict=True))
-
     def values(self, basis: ShownBasis) -> list[Any]:
-        """Each variant's value in ``basis`` (``Cell.shown(basis).variant``)."""
-        return list(self._shown(basis, "variant"))
+        """Each variant's value in ``basis``."""
+        return [delta.variant for delta in self.shown(basis)]
 
     def baseline(self, basis: ShownBasis) -> Any:
-        """The baseline's value in ``basis`` as the first variant's cell shows it (``Cell.shown``)."""
-        sample = self.sample
-        return sample.baseline if basis == SAMPLE and sample is not None and sample.verdict[0] is not None \
-            else self.step.baseline
+        """The baseline's value in ``basis`` as the first variant's cell shows it."""
+        return self.cell(0).shown(basis).baseline
 
     def verdicts(self, basis: ShownBasis) -> tuple[Verdict, ...]:
-        """Each variant's verdict in ``basis`` (``Cell.shown(basis).verdict``)."""
-        return self._shown(basis, "verdict")
+        """Each variant's verdict in ``basis``."""
+        return tuple(delta.verdict for delta in self.shown(basis))
 
     def basis(self, basis: ShownBasis) -> ShownBasis:
         """The basis this row is shown in: per sample only when every variant has a per-sample value
@@ -220,8 +209,8 @@ class Row:
     def changed(self, basis: ShownBasis) -> bool:
         """Whether a variant's value moved beyond the noise band (or came, went or is suspect); a row
         shown without a verdict (not scored, context, withheld) by its values against the band."""
-        return any(verdict not in (UNCHANGED, ABSENT) and not (inside and verdict in UNJUDGED)
-                   for verdict, inside in zip(self.verdicts(basis), self._shown(basis, "in_band"), strict=True))
+        return any(delta.verdict not in (UNCHANGED, ABSENT) and not (delta.in_band and delta.verdict in UNJUDGED)
+                   for delta in self.shown(basis))
 
     def __repr__(self) -> str:
         return f"<Row {self.name} [{self.unit}] x{len(self.variants)} variants>"
