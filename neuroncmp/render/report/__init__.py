@@ -14,9 +14,9 @@ from .pages import index, series_page
 MARKER = ".neuroncmp-report"  # in every folder the site is written to: what may be replaced
 
 
-def build(data: SiteData, commit_url: str | None = None, built: datetime | None = None) -> dict[str, str]:
+def build(data: SiteData, commit_url: str | None = None) -> dict[str, str]:
     """The site's files: ``index.html`` and one ``series-*.html`` per series."""
-    stamp = f"{(built or datetime.now(timezone.utc)):%Y-%m-%d %H:%M} UTC"
+    stamp = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC"
     files = {"index.html": index(data, commit_url, stamp)}
     for tags in data.by_series:
         files[page_name(tags)] = series_page(data, tags, commit_url)
