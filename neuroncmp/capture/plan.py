@@ -1,8 +1,6 @@
-"""The sweep plan: which batch sizes, which command line per variant, where its files go, which
-environment variables turn the Neuron runtime's device profiling on.
-
-Placeholders in the command: ``{batch}`` (the batch size), ``{out}`` (the variant's raw folder,
-e.g. the Trainer's ``--output_dir``), ``{steps}`` (``--steps``). Nothing runs here.
+"""The sweep plan: which batch sizes, which command line per variant (its placeholders:
+docs/commands/capture.md), where its files go, which environment variables turn the Neuron
+runtime's device profiling on. Nothing runs here.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from ..model import MemoryRow, Metric, Profile, Source
 from ..stats import median
 from . import objects, trends
 from .engines.base import Engine, StoredRows
-from .identity import file_of, run_tags
+from .identity import SeriesKey, file_of, run_tags
 from .reading import Run
 
 HISTORY_RUNS = 20
@@ -43,7 +43,7 @@ def history_baseline(engine: Engine, root: Path | str, new: Profile, where: Mapp
     chosen = _before(chosen, objects.digest(Path(new.source.path)))[-runs:]
     if len(chosen) < MIN_RUNS:
         raise InputError(f"{root}: only {len(chosen)} earlier runs in the series "
-                         f"{trends_text(chosen[0].tags if chosen else {})}; a history baseline needs "
+                         f"{SeriesKey.of(chosen[0].tags if chosen else {}).shown()}; a history baseline needs "
                          f"at least {MIN_RUNS}")
     profiles = tuple(_rebuild(engine.rows(root, [r.run for r in chosen]), chosen))
     return HistoryBaseline(profiles, tuple(_bands(profiles)), chosen[0].tags, tuple(r.run for r in chosen))
@@ -62,7 +62,8 @@ def _series_runs(runs: list[Run], new: Profile, where: Mapping[str, Sequence[str
         found = narrowed if narrowed else found
         series = {r.series for r in found}
     if not found:
-        raise InputError(f"no runs in the store match {trends_text({k: ','.join(v) for k, v in where.items()})}")
+        wanted = SeriesKey.of({k: ",".join(v) for k, v in where.items()})
+        raise InputError(f"no runs in the store match {wanted.shown()}")
     if len(series) > 1:
         listed = "; ".join(sorted(key.text for key in series)[:5])
         raise UsageError(f"--baseline-history: {len(series)} series match ({listed}); choose one with --where")
@@ -116,7 +117,3 @@ def _bands(profiles: tuple[Profile, ...]) -> list[str]:
         if middle:
             rules.append(f"{name}={BAND_SIGMAS * sigma / abs(middle) * 100:.6f}%")
     return rules
-
-
-def trends_text(tags: Mapping[str, str]) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted(tags.items())) or "(no tags)"

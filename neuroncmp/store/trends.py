@@ -1,9 +1,5 @@
-"""History and regressions: each series' points in time order and the level shifts in it.
-
-Pure over what an engine's scan returns: the records (``SeriesValues`` in, ``Series``, ``Shifts``,
-``History``, ``Regressions`` out), which runs a query takes and how they are keyed
-(``choose_keys``), and the detection over every series at once (``series_shifts``: the detector
-``analysis.shifts.detect_many``); ``queries`` puts them together.
+"""History and regressions: each series' points in time order and the level shifts in it, pure over
+what an engine's scan returns (its records and functions: docs/code.md); ``queries`` puts them together.
 """
 
 from __future__ import annotations
