@@ -207,7 +207,7 @@ def main() -> None:
     found = store.regressions()
     model, batch = configs[0]
     one = {"model": [model], "batch": [str(batch)]}
-    history = warm(lambda: store.history_where("total_time", one), args.repeat)
+    history = warm(lambda: store.history("total_time", **one), args.repeat)
     regressions = warm(store.regressions, args.repeat)
     print(f"  in-process (median of {args.repeat}): history total_time (1 series, {per_config} points) "
           f"{history:6.2f} s; regressions ({found.series_count} series of {found.metric_count} metrics) "

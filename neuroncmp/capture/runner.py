@@ -1,9 +1,7 @@
-"""Run one command with its output streamed to a log file, line by line, nothing printed.
-
-The log is written as ``<log>.part`` while the command runs and renamed to ``<log>`` when it
-ends (with any exit status), so a ``command.log`` is always whole; after an interruption the
-``.part`` file stays, marked partial by its name. On Ctrl-C (KeyboardInterrupt) the command's
-own process group (started here, in a new session) is terminated before the interrupt goes on.
+"""Run one command with its output streamed to a log file, line by line, nothing printed: written as
+``<log>.part`` while it runs, renamed when it ends, so a ``command.log`` is always whole. On Ctrl-C
+the command's own process group (started here, in a new session) is terminated before the
+interrupt goes on.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""The command group and the CLI's one error boundary.
-
-Every command is a ``BoundaryCommand``: the library raises typed errors (``errors.py``) and this
-class turns them into a one-line message and the exit code each carries (docs/exit-codes.md: 1
-input, 2 usage, 3 a gate tripped; 130 on Ctrl-C), inside the command's context so usage errors
-show its usage line.
+"""The command group and the CLI's one error boundary: every command is a ``BoundaryCommand``, which
+turns the library's typed errors (``errors.py``) into a one-line message and the exit code each
+carries (docs/exit-codes.md), inside the command's context so usage errors show its usage line.
 No other place in the CLI catches errors or exits.
 """
 

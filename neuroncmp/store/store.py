@@ -90,12 +90,8 @@ class Store:
                 **where: str | Iterable[str]) -> trends.History:
         """Every series of ``metric`` (one per distinct tag set) with its shifts; the keywords are tag
         filters, as ``runs`` takes them."""
-        return self.history_where(metric, tags(where, keywords=True), series_by=series_by)
-
-    def history_where(self, metric: str, where: Mapping[str, Iterable[str]], *,
-                      series_by: str | Iterable[str] | None = None) -> trends.History:
-        """``history`` with the tags as a mapping (what ``--where`` gives)."""
-        return queries.history(self.engine, self.path, HistoryOptions.of(metric, where, series_by))
+        options = HistoryOptions.of(metric, tags(where, keywords=True), series_by)
+        return queries.history(self.engine, self.path, options)
 
     def regressions(self, *, where: Mapping[str, str | Iterable[str]] | None = None,
                     since: str | datetime | None = None, all_changes: bool = False,
