@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 EXACT_LIMIT = 20_000
 SAMPLES = 20_000
+MAD_SIGMA = 1.4826  # the median absolute deviation times this is a normal distribution's standard deviation
 
 
 def median(values: list[float]) -> float:
@@ -23,6 +24,12 @@ def median(values: list[float]) -> float:
     if len(ordered) % 2:
         return ordered[middle]
     return (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def robust_sigma(values: list[float]) -> float:
+    """``1.4826 * median(|x - median|)``: a standard deviation outliers do not move."""
+    middle = median(values)
+    return MAD_SIGMA * median([abs(v - middle) for v in values])
 
 
 def spread(values: list[float]) -> tuple[float, float]:

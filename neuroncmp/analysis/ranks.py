@@ -11,11 +11,10 @@ from dataclasses import dataclass
 from ..comparison.bands import Band
 from ..ingest.ranks import RankId
 from ..model import Profile
-from ..stats import median
+from ..stats import median, robust_sigma
 from ..units import finite_number
 
 Z_LIMIT = 3.5   # modified z-score beyond which a value is an outlier (Iglewicz & Hoaglin)
-MAD_SIGMA = 1.4826  # MAD * this = a normal distribution's standard deviation
 CAUSE_SHARE = 0.5  # a part is the cause when it accounts for at least half of the excess
 STEP, COLLECTIVES, OUTSIDE = "step", "collectives", "outside collectives"
 COLLECTIVE_SOURCES = ("cc_op_active_time", "cc_op_time")
@@ -111,15 +110,9 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
 
 
-def robust_sigma(values: Sequence[float]) -> float:
-    """``1.4826 * median(|x - median|)``."""
-    middle = median(list(values))
-    return MAD_SIGMA * median([abs(v - middle) for v in values])
-
-
 def spread(name: str, values: Sequence[float]) -> Spread:
     return Spread(name, len(values), median(list(values)), percentile(values, 0.9), max(values),
-                  robust_sigma(values), min(values))
+                  robust_sigma(list(values)), min(values))
 
 
 def _number(profile: Profile, name: str) -> float | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..catalog import lookup
 from ..errors import InputError, UsageError
 from ..model import MemoryRow, Metric, Profile, Source
-from ..stats import median
+from ..stats import median, robust_sigma
 from . import objects, trends
 from .engines.base import Engine, StoredRows
 from .identity import SeriesKey, file_of, run_tags
@@ -20,7 +20,6 @@ from .reading import Run
 HISTORY_RUNS = 20
 MIN_RUNS = 5
 BAND_SIGMAS = 3.0
-MAD_TO_SIGMA = 1.4826
 LABEL = "history"
 INTEGRAL = ("count", "bytes", "cycles", "flop", "index")
 
@@ -111,7 +110,7 @@ def _bands(profiles: tuple[Profile, ...]) -> list[str]:
         if len(xs) < MIN_RUNS or any(c in name for c in "*?[]="):
             continue
         middle = median(xs)
-        sigma = MAD_TO_SIGMA * median([abs(x - middle) for x in xs])
+        sigma = robust_sigma(xs)
         if lookup(name).kind == "fraction":  # both of a fraction's bands, measured alike
             rules.append(f"{name}={BAND_SIGMAS * sigma * 100:.6f}pp")
         if middle:
