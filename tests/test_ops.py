@@ -28,7 +28,7 @@ from neuroncmp.cli import cli
 from neuroncmp.commands.ops import OpsOptions, ops_report
 from neuroncmp.errors import ParseError, UsageError
 from neuroncmp.ingest.ops import read_ops
-from neuroncmp.ingest.ops.table import union_length
+from neuroncmp.ingest.ops.union import union_length
 
 THIRD = ROOT / "tests" / "data" / "third_party" / "view-json"
 SHARED = Path("/work/shared/samples/neuron-profile/view-json")
@@ -739,7 +739,7 @@ def test_api_returns_a_frame(explorer):
 def test_column_wise_union_agrees_with_the_plain_one(ordered, batches, far):
     """union.py (numpy, every operator at once, in row groups carrying each operator's reach, or
     the whole table sorted; ``far``: times so spread the shift would overflow) against
-    intervals.union_length (a plain loop, one operator at a time) on random overlapping intervals."""
+    the stretches a plain merge of each operator's sorted intervals makes, on random overlapping intervals."""
     import numpy as np
 
     from neuroncmp.ingest.ops import union
@@ -758,7 +758,19 @@ def test_column_wise_union_agrees_with_the_plain_one(ordered, batches, far):
     got = {name: covered for name, _, covered, _, _, _, _ in totals.rows()}
     for name in set(group_names):
         mine = [i for i, n in enumerate(group_names) if n == name]
-        assert got[name] == union_length((int(start[i]), int(end[i])) for i in mine), name
+        assert got[name] == _merged_length([(int(start[i]), int(end[i])) for i in mine]), name
+
+
+def _merged_length(intervals):
+    """Covered length by merging sorted intervals into stretches and adding each stretch once."""
+    total, start, end = 0, None, None
+    for low, high in sorted(intervals):
+        if end is not None and low <= end:
+            end = max(end, high)
+            continue
+        total += 0 if end is None else end - start
+        start, end = low, high
+    return total + (0 if end is None else end - start)
 
 
 def test_rows_out_of_time_order_are_read_whole(explorer, tmp_path):

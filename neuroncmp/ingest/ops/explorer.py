@@ -21,7 +21,7 @@ from ...errors import ParseError
 from ..formats.explorer_parquet import _pyarrow_parquet, table_files
 from . import checks, union
 from . import columns as columns_
-from .table import NONE, WAIT_OPCODES, WAITS_APART, Graph, Op, OpTable, nested_parent, union_length
+from .table import NONE, WAIT_OPCODES, WAITS_APART, Graph, Op, OpTable, nested_parent
 
 _NS = 1e-9
 _KEY = {"hlo": "hlo_name", "layer": "layer", "kernel": "nki_source_location"}
@@ -225,7 +225,7 @@ def _hlo_intervals(files: list[Path], directory: Path) -> OpTable:
         known = moved.get(name, 0.0)
         moved[name] = None if known is None or None in both else known + sum(b or 0.0 for b in both)
         counts[name] += 1
-    ops = tuple(Op(name, counts[name], union_length(found) * _NS, None, None, moved[name])
+    ops = tuple(Op(name, counts[name], union.union_length(found) * _NS, None, None, moved[name])
                 for name, found in spans.items())
     return OpTable("hlo", str(directory), ops, Graph(_neff_hash(directory)),
                    ("from HloInstruction: time is the union of each op's time_intervals; count is its rows",))

@@ -7,7 +7,6 @@ per-instruction sections. Times are seconds; ``time`` (the union of an op's inte
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import NamedTuple
 
 from ...choices import OPS_LEVELS
@@ -67,18 +66,3 @@ def nested_parent(key: str, keys: set[str]) -> str | None:
         if (ancestor := "/".join(parts[:end])) in keys:
             return ancestor
     return None
-
-
-def union_length(intervals: Iterable[tuple[float, float]]) -> float:
-    """Covered length: overlapping and touching intervals merged, each stretch counted once."""
-    total, start, end = 0.0, None, None
-    for low, high in sorted(intervals):
-        if end is None or low > end:
-            if end is not None and start is not None:
-                total += end - start
-            start, end = low, high
-        elif high > end:
-            end = high
-    if start is not None and end is not None:
-        total += end - start
-    return total

@@ -16,7 +16,7 @@ needed columns otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -134,16 +134,11 @@ def _covered(totals: Totals, group: Any, start: Any, end: Any, in_time_order: bo
     low, high = start[order], end[order]
     low += shift
     high += shift
-    reach = np.maximum.accumulate(high)
-    gained = np.empty_like(reach)
-    gained[0] = _FLOOR
-    gained[1:] = reach[:-1]
+    floor = _FLOOR
     if bool(np.any(totals.reach != _FLOOR)):  # reaches carried from earlier row groups
         carried = np.where(totals.reach == _FLOOR, _FLOOR, totals.reach + (np.arange(size) * span - origin))
-        np.maximum(gained, carried[sorted_group], out=gained)
-    np.maximum(gained, low, out=gained)
-    np.subtract(high, gained, out=gained)
-    np.maximum(gained, 0, out=gained)
+        floor = carried[sorted_group]
+    gained, reach = gains(low, high, floor)
     last = np.flatnonzero(np.append(sorted_group[1:] != sorted_group[:-1], True))  # each operator's last row
     ends = reach[last] - shift[last]
     totals.reach[sorted_group[last]] = np.maximum(totals.reach[sorted_group[last]], ends)
@@ -152,11 +147,30 @@ def _covered(totals: Totals, group: Any, start: Any, end: Any, in_time_order: bo
 
 def _covered_one(totals: Totals, number: int, start: Any, end: Any, size: int) -> Any:
     order = np.argsort(start, kind="stable")
-    low, high = start[order], end[order]
-    reach = np.maximum.accumulate(high)
-    before = np.concatenate(([totals.reach[number]], reach[:-1]))
-    before = np.maximum(before, totals.reach[number])
+    gained, reach = gains(start[order], end[order], totals.reach[number])
     out = np.zeros(size)
-    out[number] = float(np.maximum(high - np.maximum(low, before), 0).sum())
+    out[number] = float(gained.sum())
     totals.reach[number] = max(int(totals.reach[number]), int(reach[-1]))
     return out
+
+
+def gains(low: Any, high: Any, floor: Any = None) -> tuple[Any, Any]:
+    """What each interval adds to the covered time, and the running reach: the intervals in order of
+    start, each adds ``max(0, high - max(low, reach))``, ``reach`` the largest end before it and at
+    least ``floor`` (one number, or one per interval: a reach carried from earlier rows)."""
+    reach = np.maximum.accumulate(high)
+    gained = np.empty_like(reach)
+    gained[0] = low[0]
+    gained[1:] = reach[:-1]
+    if floor is not None:
+        np.maximum(gained, floor, out=gained)
+    np.maximum(gained, low, out=gained)
+    np.subtract(high, gained, out=gained)
+    np.maximum(gained, 0, out=gained)
+    return gained, reach
+
+
+def union_length(intervals: Iterable[tuple[float, float]]) -> float:
+    """Covered length: overlapping and touching intervals merged, each stretch counted once."""
+    spans = np.array(sorted(intervals), dtype=float).reshape(-1, 2)
+    return float(gains(spans[:, 0], spans[:, 1])[0].sum()) if len(spans) else 0.0

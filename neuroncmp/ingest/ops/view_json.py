@@ -15,7 +15,8 @@ from ...errors import ParseError
 from .. import shapes
 from ..decode import read_text, sections
 from . import checks
-from .table import NONE, WAIT_OPCODES, WAITS_APART, Graph, Op, OpTable, nested_parent, union_length
+from .table import NONE, WAIT_OPCODES, WAITS_APART, Graph, Op, OpTable, nested_parent
+from .union import union_length
 
 _SECTIONS = frozenset({"instruction", "layer_summary", "neff_header"})
 _NS = 1e-9
