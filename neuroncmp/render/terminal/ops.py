@@ -1,7 +1,5 @@
-"""``neuroncmp ops`` in the terminal: the graph changes first, then per variant its heading, the top
-operators' table (the rest summed on one line, then the unexplained rest) and what it folded or left
-out, its semaphore waits, and the rule the verdicts follow. The rows are ``render/ops.py``'s, the same
-in every format."""
+"""``neuroncmp ops`` in the terminal (what it shows: ``docs/commands/ops.md``); the rows and sentences
+are ``render/ops.py``'s, the same in every format."""
 
 from __future__ import annotations
 

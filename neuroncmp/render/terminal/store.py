@@ -1,7 +1,5 @@
-"""The store's commands in the terminal: add, ls, check, compact, series-by, history, regressions.
-
-The words (tags, shift sizes, the runs that may start a shift, p-values, the trend line) are
-``store_words``'s, shared with Markdown and the report site; this module draws them.
+"""The store's commands in the terminal: add, ls, check, compact, series-by, history, regressions. The
+words are ``store_words``'s, shared with Markdown and the report site; this module draws them.
 """
 
 from __future__ import annotations
