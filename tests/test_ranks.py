@@ -120,7 +120,22 @@ def test_the_planted_straggler_is_found_late_with_its_cause():
     assert "8 ranks of one step (told apart by file name); 1 outlier" in flat
     assert "rank 5 is late, the others wait for it: its time outside collectives is +6.975 ms" in flat
     assert "vector engine +7.278 ms (104%)" in flat and "cause: vector engine" in flat
-    assert out.index("rank 5 is late") < out.index("rank     step ms")  # said before the table
+    assert out.index("rank 5 is late") < re.search(r"rank +step ms", out).start()  # said before the table
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_narrow_terminal_cuts_no_rank_name_or_number(width):
+    """The per-rank table is wider than 80 columns: it continues below, the rank repeated, as the
+    sweep's tables do, and the straggler's kind stays beside its step time; nothing is ellipsized."""
+    code, out = run("ranks", str(BEFORE), "--width", str(width))
+    assert code == 0 and "\u2026" not in out, out
+    assert all(len(line) <= width for line in out.splitlines() if not line.startswith("note:")), out
+    steps = {r: b["total_time"] for r, b in per_rank(BEFORE).items()}
+    median = statistics.median(steps.values())
+    step, against = re.escape(f"{steps[5] * 1e3:.1f}"), re.escape(f"{(steps[5] / median - 1) * 100:+.2f}%")
+    straggler = rf"^rank 5 +{step} +{against} +late\b"
+    assert re.search(straggler, out, re.M), out
+    assert all(re.search(rf"^rank {r} ", out, re.M) for r in steps)
 
 
 def test_json_and_csv_hold_every_rank_in_base_units():

@@ -1,42 +1,39 @@
-"""``neuroncmp ranks`` in the terminal: the sentences wrapped, then the per-rank table and, with a
-baseline run, the changes; the rows and sentences are ``render/ranks.py``'s, the same in every format."""
+"""``neuroncmp ranks`` in the terminal: the sentences, then the per-rank table and, with a baseline
+run, the changes; the rows and sentences are ``render/ranks.py``'s, the same in every format. The
+tables are laid out as the sweep's are (``tables``): too wide for the terminal, they continue below
+with the rank (or quantity) column repeated, so no number is cut."""
 
 from __future__ import annotations
 
-import textwrap
-
-from rich.box import SIMPLE_HEAD
 from rich.console import RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from ...commands.ranks import RanksReport
-from ...escape import text
 from ..ranks import CHANGE_COLUMNS, change_cells, opening, runs_lines, table, tail_lines
+from . import Indented, tables
 
 
 def drawn(report: RanksReport, width: int = 100) -> list[RenderableType]:
     analysis = report.analysis
-    out = [*_wrapped(opening(analysis), width), Text(), _table(*table(analysis)),
-           *_wrapped(tail_lines(analysis), width)]
+    out = [*_paragraphs(opening(analysis)), Text(), *_rank_tables(*table(analysis), width),
+           *_paragraphs(tail_lines(analysis))]
     if report.runs is not None:
+        changes = [change_cells(c) for c in report.runs.changes]
         out += [Text(), Text("against the baseline run:"),
-                _table(CHANGE_COLUMNS, [change_cells(c) for c in report.runs.changes]),
-                *_wrapped(runs_lines(report.runs, report.gates), width)]
+                *tables(CHANGE_COLUMNS, changes, range(1, len(CHANGE_COLUMNS) - 1), width),
+                *_paragraphs(runs_lines(report.runs, report.gates))]
     return out
 
 
-def _wrapped(lines: list[str], width: int) -> list[RenderableType]:
-    return [Text(part, no_wrap=True) for line in lines
-            for part in textwrap.wrap(text(line), width, subsequent_indent="  ")]
+def _paragraphs(lines: list[str]) -> list[RenderableType]:
+    return [Indented(line) for line in lines]
 
 
-def _table(head: tuple[str, ...] | list[str], rows: list[list[str]]) -> Table:
-    table = Table(box=SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
-    for index, name in enumerate(head):
-        last = index == len(head) - 1  # the outlier column wraps; numbers never break across lines
-        table.add_column(name, justify="left" if index == 0 or last else "right", no_wrap=not last,
-                         overflow="fold" if last else "ellipsis")
-    for row in rows:
-        table.add_row(*(text(cell) for cell in row))
-    return table
+def _rank_tables(head: list[str], rows: list[list[str]], width: int) -> list[RenderableType]:
+    """The outlier column (the table's last) beside ``vs median``, so a narrow terminal keeps it in
+    the first block; left out when no rank is an outlier, as the opening says. The rank and the
+    outlier's kinds read as text, the numbers right-aligned."""
+    outlier = len(head) - 1
+    order = [0, 1, 2, *([outlier] if any(row[outlier] for row in rows) else []), *range(3, outlier)]
+    right = [at for at, column in enumerate(order) if column not in (0, outlier)]
+    return tables([head[i] for i in order], [[row[i] for i in order] for row in rows], right, width)
