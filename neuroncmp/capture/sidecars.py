@@ -12,10 +12,9 @@ from typing import Any
 from ..atomic import write_atomic
 from ..errors import NeuroncmpError
 from ..ingest.formats.trainer import HEADER
-from ..model import MemoryRow
+from ..ingest.formats.ui_markdown import memory_table
 
 TRAINER_FILES = ("all_results.json", "train_results.json")
-MEMORY_HEADER = "| ND Idx | NC Idx | Usage Type | Amount |\n| --- | --- | --- | --- |\n"
 
 
 def trainer_file(raw_dir: Path, skip: Path) -> Path | None:
@@ -67,18 +66,6 @@ def _json_object(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and data else None
 
 
-def memory_markdown(rows: list[MemoryRow]) -> str | None:
-    """The memory rows as the ui-markdown parser's memory table (amounts in bytes)."""
-    if not rows:
-        return None
-    body = "".join(f"| {_idx(r.device)} | {_idx(r.core)} | {r.label} | {r.bytes} B |\n" for r in rows)
-    return MEMORY_HEADER + body
-
-
-def _idx(value: int | None) -> str:
-    return "" if value is None else str(value)
-
-
 def keep_memory(parquet_dir: Path, out_dir: Path, label: str) -> tuple[str | None, str | None]:
     """(sidecar file name or None, why not) for Explorer's memory table of one variant."""
     from ..ingest import load
@@ -87,9 +74,9 @@ def keep_memory(parquet_dir: Path, out_dir: Path, label: str) -> tuple[str | Non
         profiles = load(parquet_dir, format="explorer-parquet")
     except NeuroncmpError as exc:  # no pyarrow, or a table it cannot read: keep the raw files
         return None, str(exc)
-    text = memory_markdown([row for p in profiles for row in p.memory])
-    if text is None:
+    rows = [row for p in profiles for row in p.memory]
+    if not rows:
         return None, "no HbmUsageSummaryByType rows"
     name = f"{label}.memory.md"
-    write_atomic(out_dir / name, text)
+    write_atomic(out_dir / name, "\n".join(memory_table(rows)) + "\n")
     return name, None

@@ -17,9 +17,10 @@ from ..catalog import lookup
 from ..errors import OutputError
 from ..escape import quote
 from ..ingest.decode import read_bytes
+from ..ingest.formats.ui_markdown import memory_table
 from ..ingest.manifest import MANIFEST, MANIFEST_SCHEMA
-from ..model import MemoryRow, Metric, Profile
-from ..units import BYTE, DISPLAY_UNITS, parse_display
+from ..model import Metric, Profile
+from ..units import DISPLAY_UNITS
 from .json_out import dumps
 
 _NEURON_TOP = (("host", "Host Used Memory", ("total", "tensors", "constants", "app")),
@@ -50,26 +51,13 @@ def summary_json(profile: Profile) -> dict[str, Any]:
 def memory_markdown(profile: Profile) -> str | None:
     lines = []
     if profile.memory:
-        lines += ["| ND Idx | NC Idx | Usage Type | Amount |", "| --- | --- | --- | --- |"]
-        lines += [f"| {_idx(r.device)} | {_idx(r.core)} | {r.label} | {_amount(r)} |"
-                  for r in profile.memory]
+        lines += memory_table(profile.memory)
     for side, title, keys in _NEURON_TOP:
         pairs = [f"{_TOP_LABELS[k]}: {profile.metrics[f'{side}_used_memory_{k}'].raw}"
                  for k in keys if f"{side}_used_memory_{k}" in profile.metrics]
         if pairs:
             lines.append(f"{title}  " + "  ".join(pairs))
     return "\n".join(lines) + "\n" if lines else None
-
-
-def _amount(row: MemoryRow) -> str:
-    """The amount as read when it carries its unit (``3.5 GiB``), else in bytes: neuron-monitor
-    and Explorer give bare integers, which the memory table would not read back."""
-    parsed = parse_display(row.raw) if row.raw else None
-    return row.raw if parsed is not None and parsed[1] == BYTE else f"{row.bytes} B"
-
-
-def _idx(value: int | None) -> str:
-    return "" if value is None else str(value)
 
 
 def trainer_json(profile: Profile) -> dict[str, Any] | None:

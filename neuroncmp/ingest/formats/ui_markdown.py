@@ -247,6 +247,23 @@ def _index(text: str, path: str, where: str) -> int | None:
     return shapes.index(text, path, where, "a device or core index") if text else None
 
 
+def memory_table(rows: list[MemoryRow]) -> list[str]:
+    """The rows as the memory table this parser reads back (``convert``'s and ``capture``'s sidecar)."""
+    cells = [f"| {_index_text(r.device)} | {_index_text(r.core)} | {r.label} | {_amount(r)} |" for r in rows]
+    return ["| ND Idx | NC Idx | Usage Type | Amount |", "| --- | --- | --- | --- |", *cells]
+
+
+def _index_text(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def _amount(row: MemoryRow) -> str:
+    """The amount as read when it carries its unit (``3.5 GiB``), else in bytes: neuron-monitor
+    and Explorer give bare integers, which the memory table would not read back."""
+    parsed = u.parse_display(row.raw) if row.raw else None
+    return row.raw if parsed is not None and parsed[1] == u.BYTE else f"{row.bytes} B"
+
+
 def sniff(head: str) -> bool:
     has_table = "| Group" in head or "Usage Type" in head or re.search(r"^\|.*\*\*", head, re.M)
     return bool(has_table) or (bool(re.search(r"^# \S", head, re.M)) and "|" in head)
