@@ -100,7 +100,6 @@ def choice(name: str, value: Any, allowed: Iterable[str]) -> str:
 
 
 def optional_text(name: str, value: Any) -> str | None:
-    """None or a string."""
     if value is not None and not isinstance(value, str):
         raise UsageError(f"{shown(name, value)}: expected a string or None, found {_kind(value)}")
     return value

@@ -579,7 +579,6 @@ def guess(name: str) -> MetricSpec:
 
 @lru_cache(maxsize=1)
 def derived_specs() -> tuple[MetricSpec, ...]:
-    """The derived metrics' specs."""
     return tuple(spec for spec in catalog().values() if spec.derived)
 
 

@@ -2,8 +2,8 @@
 
 Values a profile carries win; this table is the fallback, and every analysis says which source it used.
 Rows are per *physical* NeuronCore; ``for_instance`` scales them to one *logical* core at the LNC. Each
-figure's AWS source, and which one wins where two disagree: docs/bounds.md ("Hardware facts", "Peaks per
-profile").
+figure's AWS source, and which one wins where two disagree: docs/bounds.md ("Hardware facts", "Where neuroncmp
+differs from AWS": Peaks per profile).
 """
 
 from __future__ import annotations

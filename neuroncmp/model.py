@@ -293,7 +293,6 @@ class ValueSet(NamedTuple):
 
 
 def value_set(profile: Profile) -> ValueSet:
-    """The value set of ``profile``."""
     memory = _memory_metrics(profile)
     measured = {**profile.metrics, **memory, **profile.training}
     numbers = finite_numbers(measured)
