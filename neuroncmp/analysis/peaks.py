@@ -1,7 +1,7 @@
 """The hardware numbers one profile's bounds are measured against, each from the profile when it can: one
 derivation of the peak FLOP/s, the DMA and HBM bandwidths and the cores they count, for every place that
 prints or divides by them (``show``, ``diff``, ``sweep``'s bounds and roofline, the findings). The order
-of sources and the formulas: docs/bounds.md ("Peaks per profile", "Hardware facts"). The user's
+of sources and the formulas: docs/bounds.md ("Where neuroncmp differs": Peaks per profile; "Hardware facts"). The user's
 ``--peak-tflops``, ``--dma-gbps`` and ``--hbm-gbps`` win over all, used as given (no LNC applied)."""
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def _cores(info: Info, key: str, lnc: int, what: str) -> tuple[int, str]:
 
 def _peak(points: Sequence[Values], info: Info, table: hardware.Hardware, one: tuple[float, str] | None,
           lnc: int) -> tuple[float, str, int | None, bool]:
-    """The profile's own peak (docs/bounds.md, "Peaks per profile"), its source, the cores it counts and whether the
+    """The profile's own peak (docs/bounds.md, Peaks per profile), its source, the cores it counts and whether the
     profile states or implies it."""
     header = _header_peak(info)
     if header is not None:

@@ -58,8 +58,7 @@ def implied_peak(points: Sequence[Values], flops_name: str = "model_flops",
 
 
 def _mbu_bandwidth(points: Sequence[Values]) -> float | None:
-    """The bandwidth MBU was computed with, ``(hbm_read_bytes + hbm_write_bytes) / (total_time x
-    mbu_estimated_percent)``, the median over the points: it equals the profile's own
+    """The bandwidth MBU was computed with (docs/commands/sweep.md, "The models"): it equals the profile's own
     ``hbm_ddr_bandwidth`` on every real summary checked (tests/data/third_party/RELATIONS.md)."""
     found = []
     for p in points:
