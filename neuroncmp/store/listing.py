@@ -73,7 +73,6 @@ def read(listing: Path) -> tuple[list[Entry], list[Problem]]:
 
 
 def _entry(listing: Path, header: list[str], row: list[str], where: str) -> Entry | Problem:
-    """The row's entry, or the row's problem."""
     if len(row) > len(header):
         return Problem(where, f"{len(row)} cells for {len(header)} columns")
     cells = {name: (row[i].strip() if i < len(row) else "") for i, name in enumerate(header)}
