@@ -171,10 +171,21 @@ def is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def text_or_none(value: object) -> str | None:
+    """A text as read (a manifest's or a metric's string), else None."""
+    return value if isinstance(value, str) else None
+
+
 def finite_number(value: object) -> TypeGuard[int | float]:
     """A number a sum, a ratio, a median or a fit can use: ``is_number``, neither NaN nor an
     infinity nor an integer beyond a float's range (each an anomaly the profile shows)."""
     return is_number(value) and is_finite(value)
+
+
+def positive_number(value: object) -> TypeGuard[int | float]:
+    """A finite number above zero: the only kind an estimate, a rate or a roof can be built from (0 or
+    an infinity, from 1e400 or from dividing by 5e-324, would put a zero or an infinity in it)."""
+    return finite_number(value) and value > 0
 
 
 def as_float(number: float) -> float:

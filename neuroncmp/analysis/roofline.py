@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeGuard
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..hardware import Hardware
 from ..stats import median
-from ..units import finite_number
+from ..units import positive_number
 
 if TYPE_CHECKING:
     from .series import Point
@@ -52,7 +52,7 @@ def implied_peak(points: Sequence[Values], flops_name: str = "model_flops",
     peaks = []
     for p in points:
         flops, used = p.get(flops_name), (p.get(share_name) or 0) * (p.get("total_time") or 0)
-        if flops and used and _usable(flops / used):  # used: 0 when the product underflows
+        if flops and used and positive_number(flops / used):  # used: 0 when the product underflows
             peaks.append(flops / used)
     return median(peaks) if peaks else None
 
@@ -64,7 +64,7 @@ def _mbu_bandwidth(points: Sequence[Values]) -> float | None:
     for p in points:
         moved = (p.get("hbm_read_bytes") or 0) + (p.get("hbm_write_bytes") or 0)
         used = (p.get("total_time") or 0) * (p.get("mbu_estimated_percent") or 0)
-        if moved and used and _usable(moved / used):
+        if moved and used and positive_number(moved / used):
             found.append(moved / used)
     return median(found) if found else None
 
@@ -75,19 +75,13 @@ def _agree(a: float, b: float) -> bool:
     return abs(a - b) <= 0.05 * max(a, b)
 
 
-def _usable(value: float | None) -> TypeGuard[float]:
-    """A positive, finite number: anything else (0, an infinity from 1e400 or from dividing by
-    5e-324) would put a zero or an infinity in the roof."""
-    return finite_number(value) and value > 0
-
-
 def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
          bandwidth: float | None = None, hbm: float | None = None, stated_hbm: float | None = None,
          own: tuple[float, str] | None = None) -> Roof:
     """The roof, from the user's values, else the profile's, else the table's (``sources`` says).
     ``own``: the profiles' own peak and its source (``peaks.derived_peak``, the one derivation of it;
     None when they state and imply none)."""
-    ridges = [ratio for p in points if _usable(ratio := p.get("peak_flops_bandwidth_ratio"))]
+    ridges = [ratio for p in points if positive_number(ratio := p.get("peak_flops_bandwidth_ratio"))]
     implied = own[0] if own else None
     sources = []
     if peak is None:
@@ -95,12 +89,12 @@ def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
         sources.append(own[1] if own else f"peak FLOP/s: {table.source}")
     else:
         sources.append("peak FLOP/s from the command line")
-    stacks = [stack for p in points if _usable(stack := p.get("hbm_ddr_bandwidth"))]
+    stacks = [stack for p in points if positive_number(stack := p.get("hbm_ddr_bandwidth"))]
     ridged = implied / median(ridges) if ridges and implied else None
     measured = _mbu_bandwidth(points)
     if bandwidth is not None:
         sources.append("HBM bandwidth from the command line")
-    elif ridged is not None and _usable(ridged) and (measured is None or _agree(ridged, measured)):  # its own roof
+    elif positive_number(ridged) and (measured is None or _agree(ridged, measured)):  # its own roof
         bandwidth = ridged
         sources.append("HBM bandwidth from the profile (implied peak / peak_flops_bandwidth_ratio)")
     elif measured is not None:  # the ridge is not peak / bandwidth (Trn2 at LNC=2 writes half of it)
@@ -113,7 +107,7 @@ def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
     else:
         bandwidth = table.hbm_bandwidth
         sources.append(f"HBM bandwidth: {table.source}")
-    stated = stated_hbm if stated_hbm is not None and _usable(stated_hbm) else None
+    stated = stated_hbm if positive_number(stated_hbm) else None
     hbm_bytes = hbm if hbm is not None else stated if stated is not None else table.hbm_bytes
     sources.append("HBM per core from the command line" if hbm is not None else
                    "HBM per core from the profile (device memory size / cores per device)"

@@ -10,13 +10,14 @@ from typing import Any
 
 from .. import __version__
 from ..errors import ParseError, UsageError
-from ..ingest.failures import OUT_OF_MEMORY, byte_count, text_or_none
+from ..ingest.failures import OUT_OF_MEMORY, byte_count
 from ..ingest.manifest import (
     MANIFEST_SCHEMA,
     check_manifest,
     manifest_document,
     profile_entry,
 )
+from ..units import text_or_none
 from .plan import INSPECT, INSPECT_OUTPUT, RAW, Plan, Variant
 from .runner import now
 

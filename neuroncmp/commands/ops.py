@@ -29,7 +29,7 @@ from ..comparison.ops import OpsComparison, OpsSide
 from ..errors import UsageError
 from ..escape import quote
 from ..model import Profile
-from ..units import finite_number
+from ..units import positive_number
 
 TOP = 20  # operators shown per variant by default (--top)
 
@@ -180,7 +180,7 @@ def _step(profile: Profile, label: str) -> tuple[float | None, str | None]:
     ``diff`` marks suspect and never scores), or a value that is not a finite number above 0."""
     doubts = [f"{a.message} [{a.code}]" for a in profile.anomalies if a.metric == "total_time"]
     value = profile.value("total_time")
-    if not doubts and finite_number(value) and value > 0:
+    if not doubts and positive_number(value):
         return float(value), None
     if not doubts and isinstance(value, (int, float)):
         doubts = [f"total_time is {value!r}"]

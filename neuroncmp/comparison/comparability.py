@@ -10,7 +10,7 @@ from ..catalog import lookup
 from ..choices import SAMPLE, ShownBasis
 from ..ingest.tool_notes import PREFIX, is_tool_warning
 from ..model import Profile
-from ..units import finite_number, format_value
+from ..units import format_value, positive_number
 from .result import Side
 
 KEYS = ("instance_type", "compiler_version", "runtime_version", "driver_version",
@@ -62,7 +62,7 @@ def _work(side: Side, name: str, per_sample: bool) -> float | None:
     """The side's positive measure ``name``, measured or derived (the median of its captures'), per
     sample when asked."""
     numbers = [value for p in side.profiles if (metric := p.values.all.get(name)) is not None
-               and finite_number(value := metric.value) and value > 0]
+               and positive_number(value := metric.value)]
     if not numbers:
         return None
     central = float(stats.median(numbers))

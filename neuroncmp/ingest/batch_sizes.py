@@ -7,11 +7,11 @@ never passed off as fact.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeGuard, TypeVar
+from typing import TypeVar
 
 from ..model import Profile
 from ..per_sample import flops_per_sample
-from ..units import finite_number
+from ..units import positive_number
 
 P = TypeVar("P", bound=Profile)
 TOLERANCE = 0.02  # an estimate must be within 2 % of a whole number to be taken
@@ -25,13 +25,13 @@ def infer_batch_sizes(profiles: Sequence[P]) -> list[P]:
         return out
     how = f"model_flops / {per_sample / 1e9:.2f} GFLOP per sample (median across the set)"
     return [_take(profile, flops / per_sample, "inferred", how)
-            if profile.batch_size is None and _positive(flops := profile.value("model_flops")) else profile
+            if profile.batch_size is None and positive_number(flops := profile.value("model_flops")) else profile
             for profile in out]
 
 
 def _from_trainer(profile: P) -> P:
     samples, steps = profile.value("train_samples_per_second"), profile.value("train_steps_per_second")
-    if _positive(samples) and _positive(steps):
+    if positive_number(samples) and positive_number(steps):
         return _take(profile, samples / steps, "trainer", "train_samples_per_second / train_steps_per_second")
     return profile
 
@@ -39,12 +39,7 @@ def _from_trainer(profile: P) -> P:
 def _flops_per_sample(profiles: Sequence[Profile]) -> float | None:
     return flops_per_sample((flops, p.batch_size) for p in profiles
                             if p.batch_size and p.params.get("batch_size_source") not in ("inferred",)
-                            and _positive(flops := p.value("model_flops")))
-
-
-def _positive(value: object) -> TypeGuard[int | float]:
-    """A finite number above zero: the only kind an estimate can be built from."""
-    return finite_number(value) and value > 0
+                            and positive_number(flops := p.value("model_flops")))
 
 
 def _take(profile: P, estimate: float, source: str, how: str) -> P:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from ..errors import ParseError
 from ..model import Profile
-from ..units import BYTE, format_value
+from ..units import BYTE, format_value, text_or_none
 from .manifest import MANIFEST, entry_for, manifest_document, remembered
 from .shapes import found
 
@@ -144,11 +144,6 @@ def _entry(entry: Any, where: str) -> Failed | str:
                   text_or_none(oom.get("code")), byte_count(oom.get("requested_bytes")),
                   text_or_none(oom.get("requested_usage")), byte_count(oom.get("estimate_bytes")),
                   byte_count(oom.get("limit_bytes")), where)
-
-
-def text_or_none(value: Any) -> str | None:
-    """A text a manifest holds, else None."""
-    return value if isinstance(value, str) else None
 
 
 def byte_count(value: Any) -> int | None:

@@ -12,7 +12,7 @@ from ..analysis.sweep import Sweep
 from ..choices import SHOWN_BASES
 from ..errors import MissingDependencyError, UsageError
 from ..model import Profile
-from ..units import COUNT, DIMENSIONLESS, TEXT, format_value, is_number, pick_scale
+from ..units import COUNT, DIMENSIONLESS, TEXT, format_value, is_number, pick_scale, text_or_none
 from .base import DiffReport
 from .rows import scale_for
 from .tidy import FIELDS, records
@@ -28,10 +28,6 @@ def _number(value: Any) -> float:
     return float(value) if is_number(value) else float("nan")
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def profile_frame(profile: Profile) -> Any:
     """One row per metric, Trainer value and derived metric of ``profile``."""
     metrics = [*profile.metrics.values(), *profile.training.values(), *profile.values.derived.values()]
@@ -40,7 +36,7 @@ def profile_frame(profile: Profile) -> Any:
         factor, label = pick_scale(metric.value, metric.unit) if metric.unit != TEXT and not isinstance(
             metric.value, str) else (1.0, "")
         rows.append({"metric": metric.name, "group": metric.group, "value": _number(metric.value),
-                     "text": _text(metric.value), "unit": metric.unit,
+                     "text": text_or_none(metric.value), "unit": metric.unit,
                      "display": format_value(metric.value, metric.unit),
                      "display_unit": label, "display_factor": factor, "raw": metric.raw,
                      "catalogued": metric.catalogued, "derived": metric.spec.derived})
@@ -63,7 +59,7 @@ def comparison_frame(report: DiffReport, wide: bool = False) -> Any:
     for record in records(comparison, report.view.rows, report.gates):
         scale = scales.get((record["metric"], record["basis"])) or (1.0, "")
         out.append(dict(record, baseline=_number(record["baseline"]), variant=_number(record["variant"]),
-                        baseline_text=_text(record["baseline"]), variant_text=_text(record["variant"]),
+                        baseline_text=text_or_none(record["baseline"]), variant_text=text_or_none(record["variant"]),
                         display_unit=scale[1], display_factor=scale[0], suspect=record["suspect"] or None))
     frame = _pandas().DataFrame(out, columns=[*FIELDS, "baseline_text", "variant_text", "display_unit",
                                               "display_factor"])

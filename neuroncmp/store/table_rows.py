@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import catalog
 from ..model import Profile
+from ..units import text_or_none
 from . import schema
 from .identity import series_key
 
@@ -79,7 +80,7 @@ def _add_run(runs: dict[str, list[Any]], profile: Profile, info: RunInfo,
         "section": profile.source.section, "format": profile.source.format, "object": info.object,
         "sidecars": info.sidecars,
         "batch_size": profile.batch_size, "batch_size_source": profile.params.get("batch_size_source"),
-        "instance_type": instance if isinstance(instance, str) else None,
+        "instance_type": text_or_none(instance),
         "versions": versions, "added": info.added,
     }
     for column, value in values.items():
