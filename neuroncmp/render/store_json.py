@@ -5,9 +5,9 @@ times in ISO 8601 UTC, NaN as null."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from ..store.times import iso
 from .json_out import dumps
 from .store_words import change_size, display_scale
 
@@ -37,7 +37,7 @@ def regressions(result: Regressions) -> str:
     document = {
         "schema": REGRESSIONS_SCHEMA,
         "filters": {"all_changes": result.all_changes, "min_change": result.min_change,
-                    "since": _time(result.since) if result.since else None,
+                    "since": iso(result.since) if result.since else None,
                     "where": {key: list(values) for key, values in result.where.items()}},
         "series_count": result.series_count, "metric_count": result.metric_count,
         "warnings": list(result.warnings),
@@ -47,7 +47,7 @@ def regressions(result: Regressions) -> str:
 
 
 def _point(point: Point) -> dict[str, Any]:
-    return {"run": point.run, "commit": point.commit, "time": _time(point.time),
+    return {"run": point.run, "commit": point.commit, "time": iso(point.time),
             "value": point.value}
 
 
@@ -69,11 +69,7 @@ def _candidates(found: Candidates) -> dict[str, Any]:
 
 
 def _ref(point: Point) -> dict[str, Any]:
-    return {"run": point.run, "commit": point.commit, "time": _time(point.time)}
-
-
-def _time(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
+    return {"run": point.run, "commit": point.commit, "time": iso(point.time)}
 
 
 def check(report: CheckReport) -> str:
@@ -90,7 +86,7 @@ def runs(runs: Sequence[Any], series_by: Sequence[str]) -> str:
     document = {
         "schema": RUNS_SCHEMA, "series_by": list(series_by),
         "series_count": len({r.series for r in runs}),
-        "runs": [{"run": r.run, "time": _time(r.time),
+        "runs": [{"run": r.run, "time": iso(r.time),
                   "time_source": r.time_source, "commit": r.commit, "label": r.label,
                   "series": dict(r.series), "tags": dict(r.tags), "source": r.source,
                   "format": r.format, "batch_size": r.batch_size} for r in runs],

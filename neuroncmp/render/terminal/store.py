@@ -12,6 +12,7 @@ from rich.console import RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
+from ...store.times import iso
 from ...units import format_value
 from ..changes import DIRECTION_MARK  # a shift reads with the verdicts' own marks
 from ..store_words import (
@@ -91,7 +92,7 @@ def store_runs(report: StoreRunsReport, width: int) -> list[RenderableType]:
     for r in runs:
         keyed = dict(r.series)
         other = {k: v for k, v in r.tags.items() if k not in keyed}
-        rows.append([r.run, r.time.isoformat().replace("+00:00", "Z"), r.commit or "", r.label,
+        rows.append([r.run, iso(r.time), r.commit or "", r.label,
                      tags_text(keyed), tags_text(other) if other else ""])
     header = ["run", "time", "commit", "label", "series", "other tags"]
     if not any(row[-1] for row in rows):
