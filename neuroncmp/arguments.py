@@ -36,6 +36,7 @@ def _kind(value: Any) -> str:
 OVERRIDES = {"price_per_hour": (0.0, 1e6, " USD"), "hbm_per_core": (0.0, 2.0 ** 50, " bytes"),
              "peak_flops": (1e9, 1e18, " FLOP/s"), "hbm_bandwidth": (1e6, 1e15, " bytes/s"),
              "dma_bandwidth": (1e6, 1e15, " bytes/s")}
+TEXT_WIDTHS = (40, 400)  # a terminal text's width in columns: --width, and text(width=) in Python
 
 
 def override(name: str, value: Any, shown_as: str | None = None, scale: float = 1.0, unit: str | None = None) -> float:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis import sweep as _sweep
 from ..analysis.findings import base as _base
-from ..arguments import choice, flag, integer, texts
+from ..arguments import TEXT_WIDTHS, choice, flag, integer, texts
 from ..choices import Sort
 from ..commands.documents import DiffReport
 from ..comparison import result as _result
@@ -209,9 +209,6 @@ def drawn(document: str, value: Any, options: Any) -> Any:
     from ..render.formats.term import RENDERER
 
     return RENDERER.drawn(document, value, options.max_width)
-
-
-TEXT_WIDTHS = (40, 400)  # the CLI's --width range
 
 
 def text_width(width: object) -> int:

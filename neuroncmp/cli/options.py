@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ..arguments import TEXT_WIDTHS
 from ..choices import AUTO, BASES, ENGINE_NAMES, LISTING_FORMATS, ORDERS
 from ..errors import UsageError
 
@@ -44,7 +45,7 @@ format_in_option = click.option(
     "--format-in", "format_in", metavar="NAME", default=None,
     help="Force the input parser (see 'neuroncmp formats'); default: by suffix and content.")
 no_color_option = click.option("--no-color", is_flag=True, help="Plain text, no colour.")
-width_option = click.option("--width", type=click.IntRange(40, 400), default=None,
+width_option = click.option("--width", type=click.IntRange(*TEXT_WIDTHS), default=None,
                             help="Terminal width in columns (default: the terminal's).")
 
 
