@@ -151,6 +151,11 @@ def significant(number: float, digits: int = 4) -> str:
     return text.removesuffix(".")  # "2551." -> "2551"
 
 
+def counted(number: int, noun: str) -> str:
+    """``no ops``, ``1 op``, ``14 ops``: a count of things in words (a noun whose plural adds an s)."""
+    return f"no {noun}s" if number == 0 else f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _expand(number: float, digits: int) -> str:
     exponent = int(f"{abs(number):e}".split("e")[1])
     decimals = max(digits - 1 - exponent, 0)

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ..catalog import NAMED_FORM, resolve_metric, split_basis, suggestion
 from ..choices import SAMPLE, SHOWN_BASES, STEP, ShownBasis
 from ..errors import RuleError
+from ..units import counted
 from .bands import OPTION_NUMBER, threshold_number
 from .result import Comparison, Delta, Row
 
@@ -93,7 +94,7 @@ class GateResult(NamedTuple):
             return "nothing"
         if len(counts) == 1:
             return f"per {next(iter(counts))}"
-        return ", ".join(f"per {basis} for {counts[basis]} metric{'s' if counts[basis] > 1 else ''}"
+        return ", ".join(f"per {basis} for {counted(counts[basis], 'metric')}"
                          for basis in SHOWN_BASES[::-1] if basis in counts)
 
     @property

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from ..choices import ADDED, BETTER, LESS_WAITING, MORE_WAITING, REMOVED, SAMPLE, SUSPECT, WORSE
 from ..ingest.ops.table import LEVEL_NAMES, NONE, Op, OpTable
+from ..units import counted
 from .bands import Band
 
 
@@ -186,7 +187,7 @@ def graph_change(base: OpsSide, side: OpsSide) -> str | None:
     keys_b = {op.key for op in b.work() if op.key != NONE}
     sizes = []
     if keys_b - keys_a or keys_a - keys_b:
-        sizes.append(f"{_count(len(keys_b - keys_a), level)} only in {side.label}, "
+        sizes.append(f"{counted(len(keys_b - keys_a), level)} only in {side.label}, "
                      f"{len(keys_a - keys_b) or 'none'} only in the baseline")
     why = []
     if a.graph.neff_hash and b.graph.neff_hash and a.graph.neff_hash != b.graph.neff_hash:
@@ -201,9 +202,5 @@ def graph_change(base: OpsSide, side: OpsSide) -> str | None:
     if sizes:
         return f"the compiler changed the graph: {sizes[0]}" + (f" ({'; '.join(why)})" if why else "")
     # the change is in why; the operators, when there are any, are on both sides
-    same = f"; {_count(len(keys_a), level)} on both sides" if keys_a else ""
+    same = f"; {counted(len(keys_a), level)} on both sides" if keys_a else ""
     return f"the compiler changed the graph: {'; '.join(why)}{same}"
-
-
-def _count(number: int, noun: str) -> str:
-    return f"no {noun}s" if number == 0 else f"{number} {noun}{'' if number == 1 else 's'}"

@@ -16,6 +16,7 @@ import re
 from typing import NamedTuple
 
 from ..model import Skipped
+from ..units import counted
 
 # Patterns are compiled on first use (through re's cache), not at import: most runs read clean
 # files and need two of them; a cold CLI start pays for every pattern compiled at import.
@@ -210,7 +211,7 @@ def _run(lines: list[str], run: list[int]) -> list[Skipped]:
     where = f"line {first}" if len(run) == 1 else f"lines {first}-{last}"
     what = _kind(lines[run[0]])
     return [Skipped(where, lines[run[0]].strip()[:80],
-                    f"{len(run)} line{'s' if len(run) > 1 else ''} around the profile ({what})")]
+                    f"{counted(len(run), 'line')} around the profile ({what})")]
 
 
 def _kind(line: str) -> str:

@@ -24,7 +24,7 @@ from ..analysis.ranks import (
 )
 from ..commands.ranks import RanksReport
 from ..escape import html, markdown
-from ..units import SECOND, format_value, pick_scale
+from ..units import SECOND, counted, format_value, pick_scale
 from . import tidy
 from .changes import relative_text
 from .json_out import dumps
@@ -51,7 +51,7 @@ def opening(analysis: RanksAnalysis) -> list[str]:
     set_of = f"{count + unlike} ranks ({count} of one step, {unlike} unlike)" if unlike else \
         f"{count} ranks of one step"
     said = [f"{set_of} (told apart by {analysis.how}); "
-            f"{len(analysis.outliers) or 'no'} outlier{'' if len(analysis.outliers) == 1 else 's'}"]
+            f"{counted(len(analysis.outliers), 'outlier')}"]
     said += [f"{row.id.name} {why}" for row, why in analysis.unlike]
     said += [outlier_sentence(o, analysis) for o in analysis.outliers]
     return said
