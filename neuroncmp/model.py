@@ -333,7 +333,8 @@ def _ready(names: frozenset[str]) -> tuple[tuple[MetricSpec, catalog.Formula], .
 
 
 def finite_numbers(measured: Mapping[str, Metric]) -> dict[str, float]:
-    """The finite numbers among ``measured`` (a huge int sum is not one)."""
+    """``{name: value}`` of the finite numbers: no sum, fit, roof or rule can use an infinity (1e400,
+    a huge integer, a ratio over 5e-324)."""
     return {name: metric.value for name, metric in measured.items()
             if finite_number(metric.value)}
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 
-from neuroncmp.analysis.series import usable_values
-from neuroncmp.model import Metric
+from neuroncmp.model import Metric, finite_numbers
 from neuroncmp.units import finite_number
 
 
@@ -14,11 +13,11 @@ def test_the_usable_numbers_are_finite_and_not_bools() -> None:
     kept = {"a": 0, "b": -0.0, "c": 2.5, "d": -(2**1023)}
     dropped = {"e": math.nan, "f": math.inf, "g": 10**400, "h": True, "i": "12", "j": None}
     metrics = {name: Metric(name, value, "", str(value), "t") for name, value in {**kept, **dropped}.items()}
-    assert usable_values(metrics) == kept
+    assert finite_numbers(metrics) == kept
 
 
 def test_the_integer_edge_is_a_floats_range() -> None:
     edge = 2**1024 - 2**970
     assert not finite_number(edge) and finite_number(edge - 1)
-    assert not usable_values({"m": Metric("m", edge, "", "", "t")})
-    assert usable_values({"m": Metric("m", edge - 1, "", "", "t")}) == {"m": edge - 1}
+    assert not finite_numbers({"m": Metric("m", edge, "", "", "t")})
+    assert finite_numbers({"m": Metric("m", edge - 1, "", "", "t")}) == {"m": edge - 1}

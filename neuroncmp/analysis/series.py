@@ -9,9 +9,8 @@ from typing import NamedTuple
 
 from .. import per_sample as basis
 from ..comparison.result import Side, suspects
-from ..model import Metric
+from ..model import finite_numbers
 from ..stats import median
-from ..units import finite_number
 
 
 class MissingValue(LookupError):
@@ -104,12 +103,6 @@ def medians(sides: list[Side]) -> dict[str, float]:
     every = [profile.values.all for side in sides for profile in side.profiles]
     collected: dict[str, list[float]] = {name: [] for name in dict.fromkeys(chain.from_iterable(every))}
     for values in every:  # the names in order of first appearance, usable or not, as read
-        for name, value in usable_values(values).items():
+        for name, value in finite_numbers(values).items():
             collected[name].append(value)
     return {name: median(numbers) for name, numbers in collected.items() if numbers}
-
-
-def usable_values(values: Mapping[str, Metric]) -> dict[str, float]:
-    """``{name: value}`` of the finite numbers: no fit, roof or rule can use an infinity (1e400, a
-    huge integer, a ratio over 5e-324)."""
-    return {name: metric.value for name, metric in values.items() if finite_number(metric.value)}
