@@ -67,7 +67,7 @@ CANDIDATES_NOTE = ("at run, commit: the best estimate of the first run of the ne
 NOT_FINITE = "?"
 
 
-def _finite_median(values: list[float]) -> float | None:
+def finite_median(values: list[float]) -> float | None:
     finite = [v for v in values if math.isfinite(v)]
     return median(finite) if finite else None
 
@@ -75,7 +75,7 @@ def _finite_median(values: list[float]) -> float | None:
 def display_scale(values: Iterable[float], unit: str) -> tuple[float, str] | None:
     """The one display unit of a series in every format, chosen from the median of its finite values (a
     store keeps an infinity as read; it sets no scale); None without one."""
-    middle = _finite_median(list(values))
+    middle = finite_median(list(values))
     return None if middle is None else pick_scale(middle, unit)
 
 
@@ -87,7 +87,7 @@ def sparkline(values: list[float], shifts: list[int], width: int) -> tuple[str, 
     nothing else shows ``NOT_FINITE``."""
     width = max(width, 8)
     size = max(1, math.ceil(len(values) / width))
-    buckets = [_finite_median(values[i:i + size]) for i in range(0, len(values), size)]
+    buckets = [finite_median(values[i:i + size]) for i in range(0, len(values), size)]
     ordered = sorted(v for v in values if math.isfinite(v)) or [0.0]
     low = ordered[int(0.02 * (len(ordered) - 1))]
     high = ordered[math.ceil(0.98 * (len(ordered) - 1))]

@@ -19,9 +19,8 @@ from ...choices import STEP
 from ...commands.report import SiteData, Tags, page_name, tags_of
 from ...comparison.bands import Bands
 from ...escape import html as escape
-from ...stats import median
 from ...units import format_value, pick_scale
-from ..store_words import CANDIDATES_NOTE, candidates_text, change_size, display_scale, tags_text
+from ..store_words import CANDIDATES_NOTE, candidates_text, change_size, display_scale, finite_median, tags_text
 from . import svg
 
 if TYPE_CHECKING:
@@ -237,10 +236,9 @@ def _spark(metric: str, series: Any) -> str:
 def svg_band(metric: str, values: Sequence[float]) -> svg.Band | None:
     """The noise band ``diff`` uses for ``metric`` (its default), around the median of the finite
     ``values``: what a sparkline is drawn against. None without a value or a band."""
-    finite = [v for v in values if math.isfinite(v)]
-    if not finite:
+    centre = finite_median(list(values))
+    if centre is None:
         return None
-    centre = median(finite)
     band = Bands().band(lookup(metric))
     low, high = band.edges(centre)
     if not low < high:
