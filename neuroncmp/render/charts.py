@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..choices import BETTER, SAMPLE, WORSE
 from ..errors import MissingDependencyError
+from ..hardware import GIB
 from ..units import format_value
 from . import chart_labels
 
@@ -18,7 +19,6 @@ if TYPE_CHECKING:  # types only: ``history --format png`` draws with ``new_figur
     from ..analysis.series import Point
     from ..analysis.sweep import Sweep
 
-GIB = 2**30
 TOP_TYPES = 6  # memory types shown by name; the rest are "other"
 
 
