@@ -8,6 +8,9 @@ the classes here.
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import Any
+
 from .escape import clip, quote
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_GATE = 0, 1, 2, 3
@@ -60,6 +63,15 @@ class NoProfileError(ParseError, UnknownFormatError):
 
 class MissingDependencyError(InputError):
     """An optional extra (pyarrow, matplotlib, ...) is needed but not installed."""
+
+
+def optional(module: str, needs: str) -> Any:
+    """The optional extra's ``module``, imported when first needed; else ``needs`` (who needs which
+    extra and how to install it) as a ``MissingDependencyError``."""
+    try:
+        return import_module(module)
+    except ImportError:
+        raise MissingDependencyError(needs) from None
 
 
 class OutputError(NeuroncmpError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import MissingDependencyError
+from ..errors import optional
 from .app import BoundaryCommand
 
 
@@ -20,10 +20,8 @@ def mcp(ctx: click.Context, folders: tuple[str, ...], port: int | None, allow_wr
     reading only under FOLDERS (default: the current folder)."""
     from ..agent.server import Service
 
-    try:
-        import mcp.server.lowlevel  # noqa: F401  (the extra's presence, before anything is served)
-    except ImportError:
-        raise MissingDependencyError("neuroncmp mcp needs the mcp extra: pip install 'neuroncmp[mcp]'") from None
+    # the extra's presence, before anything is served
+    optional("mcp.server.lowlevel", "neuroncmp mcp needs the mcp extra: pip install 'neuroncmp[mcp]'")
     from ..agent import protocol
 
     group = ctx.find_root().command

@@ -10,7 +10,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ..choices import BETTER, SAMPLE, WORSE
-from ..errors import MissingDependencyError
+from ..errors import optional
 from ..hardware import GIB
 from ..units import format_value
 from . import chart_labels
@@ -24,13 +24,10 @@ TOP_TYPES = 6  # memory types shown by name; the rest are "other"
 
 def new_figure(width: float = 7.0, height: float = 4.2, dpi: int = 100, needs: str = "charts need") -> Any:
     """An empty figure drawn by Agg (no display, no pyplot state); ``needs``: who asks for matplotlib."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise MissingDependencyError(f"{needs} matplotlib: pip install 'neuroncmp[plot]'") from None
-    figure = Figure(figsize=(width, height), dpi=dpi, layout="constrained")
-    FigureCanvasAgg(figure)  # a renderer to measure labels with (Agg: no display needed)
+    needed = f"{needs} matplotlib: pip install 'neuroncmp[plot]'"
+    figure = optional("matplotlib.figure", needed).Figure(figsize=(width, height), dpi=dpi, layout="constrained")
+    # a renderer to measure labels with (Agg: no display needed)
+    optional("matplotlib.backends.backend_agg", needed).FigureCanvasAgg(figure)
     return figure
 
 

@@ -10,7 +10,7 @@ from ..analysis import table
 from ..analysis.findings.base import Finding
 from ..analysis.sweep import Sweep
 from ..choices import SHOWN_BASES
-from ..errors import MissingDependencyError, UsageError
+from ..errors import UsageError, optional
 from ..model import Profile
 from ..units import COUNT, DIMENSIONLESS, TEXT, format_value, is_number, pick_scale, text_or_none
 from .base import DiffReport
@@ -103,10 +103,7 @@ def _values() -> list[table.Column]:
 
 def _with_pint(frame: Any) -> Any:
     """Columns as pint-pandas arrays in their unit; needs pint-pandas and ``use_pint_pandas()``."""
-    try:
-        import pint_pandas
-    except ImportError:
-        raise MissingDependencyError("units='pint' needs pint-pandas: pip install pint-pandas") from None
+    pint_pandas = optional("pint_pandas", "units='pint' needs pint-pandas: pip install pint-pandas")
     from ..units import pint_unit, registry
 
     if pint_pandas.PintType.ureg is not registry():

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import MissingDependencyError
+from ..errors import optional
 from . import damage, schema
 
 if TYPE_CHECKING:
@@ -98,10 +98,5 @@ def read_table(root: Path, path: Path, **options: Any) -> Any:
 
 
 def arrow() -> tuple[Any, Any]:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise MissingDependencyError(
-            "the store needs pyarrow and duckdb: pip install 'neuroncmp[store]'") from None
-    return pa, pq
+    needs = "the store needs pyarrow and duckdb: pip install 'neuroncmp[store]'"
+    return optional("pyarrow", needs), optional("pyarrow.parquet", needs)

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import MissingDependencyError
+from ..errors import optional
 from . import damage, folder, parts, schema
 from .engines.base import Runs, Scan, keyed
 from .identity import SeriesKey
@@ -179,9 +179,4 @@ def utc(micros: int) -> datetime:
 
 
 def _duckdb() -> Any:
-    try:
-        import duckdb
-    except ImportError:
-        raise MissingDependencyError(
-            "the store needs duckdb and pyarrow: pip install 'neuroncmp[store]'") from None
-    return duckdb
+    return optional("duckdb", "the store needs duckdb and pyarrow: pip install 'neuroncmp[store]'")

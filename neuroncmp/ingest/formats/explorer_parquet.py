@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ... import catalog
-from ...errors import LimitError, MissingDependencyError, ParseError
+from ...errors import LimitError, ParseError, optional
 from ...escape import clip
 from ...model import MemoryRow, Metric, Profile, Skipped, Source
 from ...units import finite_number, is_number
@@ -37,13 +37,8 @@ _THROTTLE_FIELDS = {"throttle_active_time_ns": ("active", "_ns"),
 
 
 def _pyarrow_parquet() -> Any:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise MissingDependencyError(
-            "reading Neuron Explorer Parquet output needs pyarrow: pip install 'neuroncmp[parquet]'"
-        ) from None
-    return pq
+    return optional("pyarrow.parquet",
+                    "reading Neuron Explorer Parquet output needs pyarrow: pip install 'neuroncmp[parquet]'")
 
 
 def table_files(directory: Path, table: str) -> list[Path]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...errors import InputError, MissingDependencyError, UsageError
+from ...errors import InputError, UsageError, optional
 
 DEFAULT_MASTER = "local[*]"
 # A terminal command's output should not be interleaved with progress bars and INFO logs.
@@ -24,12 +24,8 @@ def start(master: str | None, conf: Mapping[str, str]) -> Any:
     if master and remote:
         raise UsageError(f"--spark-master {master} and SPARK_REMOTE={remote} both name a cluster; "
                          "unset one")
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError:
-        raise MissingDependencyError("--engine spark needs pyspark and Java 17: "
-                                     "pip install 'neuroncmp[spark]'") from None
-    builder = SparkSession.builder.appName("neuroncmp")
+    sql = optional("pyspark.sql", "--engine spark needs pyspark and Java 17: pip install 'neuroncmp[spark]'")
+    builder = sql.SparkSession.builder.appName("neuroncmp")
     chosen = remote or master or os.environ.get("SPARK_MASTER") or DEFAULT_MASTER
     if chosen.startswith("local"):  # local mode, or a local Spark Connect server pyspark starts
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # see the module's docstring
