@@ -151,6 +151,12 @@ def significant(number: float, digits: int = 4) -> str:
     return text.removesuffix(".")  # "2551." -> "2551"
 
 
+def percent(share: float) -> str:
+    """A threshold or a setting as its messages print it: ``0.25`` -> ``25 %`` (the constant is the one
+    place the number lives; a message reads it through this, never restates it)."""
+    return f"{share * 100:g} %"
+
+
 def counted(number: int, noun: str) -> str:
     """``no ops``, ``1 op``, ``14 ops``: a count of things in words (a noun whose plural adds an s)."""
     return f"no {noun}s" if number == 0 else f"{number} {noun}{'' if number == 1 else 's'}"

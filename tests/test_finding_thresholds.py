@@ -12,10 +12,11 @@ from pathlib import Path
 from conftest import RUN
 
 import neuroncmp
-from neuroncmp.analysis.findings import base, pointwise, scaling
+from neuroncmp.analysis.findings import pointwise, scaling
 from neuroncmp.analysis.sweep import sweep
 from neuroncmp.catalog import catalog
 from neuroncmp.choices import BETTER_WAYS
+from neuroncmp.units import percent
 
 FINDINGS = Path(pointwise.__file__).parent
 
@@ -34,7 +35,7 @@ def messages(rule: str) -> str:
 
 
 def test_percent_prints_a_share_as_the_messages_do():
-    assert (base.percent(0.25), base.percent(0.1), base.percent(0.05), base.percent(0.9)) == \
+    assert (percent(0.25), percent(0.1), percent(0.05), percent(0.9)) == \
         ("25 %", "10 %", "5 %", "90 %")
 
 

@@ -35,7 +35,7 @@ class Band(NamedTuple):
     def __str__(self) -> str:
         if self.points:
             text = f"{self.value:g}pp" + (f" and {self.relative * 100:g}%" if self.relative is not None else "")
-            return text + (f" (both under {self.level * 100:g} %: not scored)" if self.level else "")
+            return text + (f" (both under {u.percent(self.level)}: not scored)" if self.level else "")
         relative = f"{self.value * 100:g}%"
         return f"{relative} or {setting(self.floor, self.floor_unit)}" if self.floor else relative
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from ..stats import median
-from ..units import FRACTION, format_value, pick_scale, significant
+from ..units import FRACTION, format_value, percent, pick_scale, significant
 from .changes import DIRECTION_MARK, points_text, sparks
 
 if TYPE_CHECKING:  # the records only: the store's modules stay off the import path of a render
@@ -45,7 +45,7 @@ def candidates_text(change: Change, shown: Callable[[Point, str], str] | None = 
         text = (point.commit if by_commit else point.run) or point.run
         return shown(point, text) if shown else text
 
-    sure = f"{found.confidence * 100:g} %"
+    sure = percent(found.confidence)
     if found.runs == 1:
         return f"at {kind} {name(found.first)} ({sure})"
     return f"between {kind}s {name(found.first)} and {name(found.last)} ({found.runs} runs, {sure})"

@@ -14,7 +14,7 @@ from ..analysis.roofline import RooflinePoint
 from ..analysis.series import at_every
 from ..analysis.sweep import Sweep
 from ..analysis.table import EVERY, Column, TableRow
-from ..units import FRACTION, SAMPLE_RATE, format_value, significant
+from ..units import FRACTION, SAMPLE_RATE, format_value, percent, significant
 from .captions import impact_text, where_text
 
 
@@ -164,10 +164,10 @@ def _spill(sweep: Sweep) -> list[tuple[str, str]]:
         return []
     if len(sweep.points) == 1:  # one profile: above the threshold or not, no trend
         where = "above" if spill.above_share else "at or below"
-        return [("spill", f"reload {where} 25 % of HBM reads at {sweep.points[0].label}")]
+        return [("spill", f"reload {where} {percent(fits.SPILL_SHARE)} of HBM reads at {sweep.points[0].label}")]
     above = ("at every batch size measured" if spill.everywhere else f"first at b{spill.above_share}") \
         if spill.above_share else "at no batch size"
-    return [("spill", f"reload above 25 % of HBM reads {above}{spill_trend_text(spill)}")]
+    return [("spill", f"reload above {percent(fits.SPILL_SHARE)} of HBM reads {above}{spill_trend_text(spill)}")]
 
 
 def spill_trend_text(spill: fits.SpillOnset) -> str:

@@ -98,9 +98,3 @@ class Rule(Protocol):
     id: str
 
     def apply(self, context: Context) -> Outcome | None: ...
-
-
-def percent(share: float) -> str:
-    """A rule's threshold as its messages print it: ``0.25`` -> ``25 %`` (the constant is the one place
-    the number lives; a message reads it through this, never restates it)."""
-    return f"{share * 100:g} %"

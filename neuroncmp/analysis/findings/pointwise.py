@@ -10,7 +10,7 @@ from ... import units
 from .. import fits
 from ..series import MissingValue, Point, at_every
 from ..table import throttled_share
-from .base import PERFORMANCE, Context, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
+from .base import PERFORMANCE, Context, Evidence, Finding, Impact, NotRun, Outcome, Passed
 
 OUTSIDE_SHARE = 0.20     # XProf: input time of 20 % or more of the step is "highly input-bound"
 MFU_GAP = 0.5            # Neuron Explorer: MFU far below the roofline bound points at data movement
@@ -226,7 +226,7 @@ class Spill(PointRule):
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         return (f"spill reload is {_span(usable, 'spill_reload_share')} of HBM reads "
-                f"(threshold {percent(fits.SPILL_SHARE)})")
+                f"(threshold {units.percent(fits.SPILL_SHARE)})")
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         moved = (point.get("spill_reload_bytes") or 0) + (point.get("spill_save_bytes") or 0)
@@ -239,8 +239,8 @@ class Spill(PointRule):
         return Finding(
             self.id, PERFORMANCE,
             f"spill reload is {point.number('spill_reload_share') * 100:.1f} % of HBM reads at {point.label} "
-            f"(above {percent(fits.SPILL_SHARE)}{first}){rising}",
-            where, (_ev(point, "spill_reload_share", "fraction", f"threshold {percent(fits.SPILL_SHARE)}"),
+            f"(above {units.percent(fits.SPILL_SHARE)}{first}){rising}",
+            where, (_ev(point, "spill_reload_share", "fraction", f"threshold {units.percent(fits.SPILL_SHARE)}"),
                     _ev(point, "spill_reload_bytes", "B"), *_ev_if(point, "spill_save_bytes", "B")),
             Impact(min(seconds / total, 1.0), "device step time", seconds, "s",
                    f"(spill_save_bytes + spill_reload_bytes) / HBM bandwidth {context.roof.bandwidth / 1e9:.0f} GB/s: "
@@ -270,7 +270,7 @@ class Transposes(PointRule):
 
     def cleared(self, usable: list[Point], context: Context) -> str:
         return (f"transposes are {_span(usable, 'transpose_share')} of hardware FLOPs "
-                f"(threshold {percent(TRANSPOSE_SHARE)})")
+                f"(threshold {units.percent(TRANSPOSE_SHARE)})")
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         seconds = (point.get("transpose_flops") or 0) / context.roof.peak_flops
@@ -279,7 +279,7 @@ class Transposes(PointRule):
             self.id, PERFORMANCE,
             f"transposes are {point.number('transpose_share') * 100:.1f} % of the tensor engine's FLOPs at "
             f"{point.label} ({(point.get('transpose_flops') or 0) / 1e9:.1f} GFLOP a step)",
-            where, (_ev(point, "transpose_share", "fraction", f"threshold {percent(TRANSPOSE_SHARE)}"),
+            where, (_ev(point, "transpose_share", "fraction", f"threshold {units.percent(TRANSPOSE_SHARE)}"),
                     _ev(point, "transpose_flops", "FLOP")),
             Impact(seconds / total, "device step time", seconds, "s",
                    f"transpose_flops / peak {units.format_value(context.roof.peak_flops, 'FLOP/s')}: "
@@ -308,7 +308,7 @@ class Throttling(PointRule):
     def cleared(self, usable: list[Point], context: Context) -> str:
         shares = [throttled_share(p) or 0 for p in usable]
         return (f"throttled for {min(shares):.1%} to {max(shares):.1%} of the step "
-                f"(threshold {percent(THROTTLED_SHARE)})")
+                f"(threshold {units.percent(THROTTLED_SHARE)})")
 
     def finding(self, point: Point, where: tuple[str, ...], context: Context) -> Finding:
         limits = _limits(point)
@@ -320,7 +320,7 @@ class Throttling(PointRule):
             f"throttled for {throttled_share(point):.1%} of the step at {point.label}; the step's average "
             f"utilization cap is {limits[name] * 100:.2f} %",
             where, (Evidence("throttled share", point.label, throttled_share(point) or 0, "fraction",
-                             f"threshold {percent(THROTTLED_SHARE)}"),
+                             f"threshold {units.percent(THROTTLED_SHARE)}"),
                     _ev(point, name, "fraction")),
             Impact(max(lost, 0.0), "device step time", max(lost, 0.0) * total, "s",
                    f"1 - {name}: the share of the step's capacity the cap takes"),

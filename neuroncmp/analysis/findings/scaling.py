@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 
+from ...units import percent
 from .. import fits
 from ..capture_bound import CONTRADICTED, MAY_FIT
 from ..table import TableRow
-from .base import BATCH, PERFORMANCE, Context, Evidence, Finding, Impact, NotRun, Outcome, Passed, percent
+from .base import BATCH, PERFORMANCE, Context, Evidence, Finding, Impact, NotRun, Outcome, Passed
 
 AMORTISED = 0.9      # per-sample collective time at the largest batch under 90 % of the smallest's
 HEADROOM = 1.25      # a batch at least 25 % larger than the largest measured fits

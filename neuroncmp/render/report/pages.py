@@ -19,7 +19,7 @@ from ...choices import STEP
 from ...commands.report import SiteData, Tags, page_name, tags_of
 from ...comparison.bands import Bands
 from ...escape import html as escape
-from ...units import format_value, pick_scale
+from ...units import format_value, percent, pick_scale
 from ..store_words import CANDIDATES_NOTE, candidates_text, change_size, display_scale, finite_median, tags_text
 from . import svg
 
@@ -243,7 +243,7 @@ def svg_band(metric: str, values: Sequence[float]) -> svg.Band | None:
     low, high = band.edges(centre)
     if not low < high:
         return None
-    text = f"±{band.value:g}pp" if band.points else f"±{band.value * 100:g} %"
+    text = f"±{band.value:g}pp" if band.points else f"±{percent(band.value)}"
     return svg.Band(low, high, centre, text)
 
 
