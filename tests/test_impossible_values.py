@@ -38,7 +38,7 @@ def test_a_flop_count_beyond_any_core_is_flagged_and_never_scored(tmp_path):
     (found,) = [a for a in profile.anomalies if a.metric == "hardware_flops"]
     assert found.code == "out-of-range" and "more than any NeuronCore can reach" in found.message
     comparison = nc.compare(nc.load(RUN / "b32-cc-optim.json"), nc.load(path))
-    assert comparison.row("hardware_flops").step.verdict == ("suspect",)
+    assert comparison.row("hardware_flops").verdicts("step") == ("suspect",)
     out = CliRunner().invoke(cli, ["diff", str(RUN / "b32-cc-optim.json"), str(path), "--no-color"]).output
     assert "warning: b32: 1 input anomaly" in " ".join(out.split()) and "hardware_flops is" in out
 

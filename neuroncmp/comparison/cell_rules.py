@@ -27,7 +27,7 @@ from ..choices import (
 from ..model import Metric
 from ..per_sample import per_sample_all
 from .bands import Band, Bands
-from .result import ALPHA, Cell, Delta, Deltas, Row, Side
+from .result import ALPHA, Cell, Delta, Row, Side
 
 # One variant capture against at least this many baseline captures (a history baseline) is tested
 # too: the permutation test of 1 against N has N + 1 splits, so p can go below ALPHA = 0.05.
@@ -147,9 +147,9 @@ def withheld(row: Row, variants: frozenset[int]) -> Row:
     """``row`` with the verdicts of ``variants`` (indexes of ``row.variants``) withheld: context, their
     changes shown, none judged; suspect, new and gone stay, as they say what the inputs hold, not how
     the runs compare."""
-    def deltas(columns: Deltas) -> Deltas:
-        verdicts = tuple(CONTEXT if index in variants and verdict not in (None, SUSPECT, *SAID) else verdict
-                         for index, verdict in enumerate(columns.verdict))
-        return columns._replace(verdict=verdicts)
+    def held(delta: Delta) -> Delta:
+        return delta if delta.verdict in (SUSPECT, *SAID) else delta._replace(verdict=CONTEXT)
 
-    return replace(row, step=deltas(row.step), sample=None if row.sample is None else deltas(row.sample))
+    cells = tuple(each._replace(step=held(each.step), sample=None if each.sample is None else held(each.sample))
+                  if index in variants else each for index, each in enumerate(row.cells))
+    return replace(row, cells=cells)

@@ -115,7 +115,7 @@ def _row(name: str, shared: RowContext) -> Row:
                                                if (metric := values.get(name)) is not None)).unit
     facts = _facts(name, spec, shared.bands.band(spec), [m.value for m in baseline], shared)
     cells = tuple(cell(facts, shared, index) for index in range(1, len(shared.sides)))
-    return Row.of_cells(name, spec, unit, facts.band, cells)
+    return Row(name, spec, unit, facts.band, cells)
 
 
 def _facts(name: str, spec: MetricSpec, band: Band, step: list[Any], shared: RowContext) -> Facts:

@@ -159,7 +159,7 @@ def _judged_basis(rule: Rule, row: Row, default_basis: ShownBasis) -> ShownBasis
     if not row.spec.extensive:
         return STEP
     if rule.basis is not None:
-        return rule.basis if rule.basis == STEP or row.sample is not None else None
+        return rule.basis if rule.basis == STEP or row.has_sample else None
     return row.basis(default_basis)
 
 
@@ -167,13 +167,13 @@ def _skipped(rows: list[Row], bases: list[ShownBasis | None]) -> list[str]:
     """"metric variant: why" of each value the rule could not judge: a suspect input, no per-sample value."""
     out = []
     for row, basis in zip(rows, bases, strict=True):
-        for index, (variant, suspect) in enumerate(zip(row.variants, row.suspect, strict=True)):
-            if suspect is not None:
-                out.append(f"{row.name} {variant}: {suspect}")
-            elif basis == SAMPLE and (row.sample is None or row.sample.verdict[index] is None):
-                out.append(f"{row.name} {variant}: no per-sample value (a batch size is unknown)")
+        for cell in row.cells:
+            if cell.suspect is not None:
+                out.append(f"{row.name} {cell.variant}: {cell.suspect}")
+            elif basis == SAMPLE and cell.sample is None:
+                out.append(f"{row.name} {cell.variant}: no per-sample value (a batch size is unknown)")
             elif basis is None:
-                out.append(f"{row.name} {variant}: no per-sample value (the baseline's batch size is unknown)")
+                out.append(f"{row.name} {cell.variant}: no per-sample value (the baseline's batch size is unknown)")
     return out
 
 
@@ -193,9 +193,9 @@ def _hits(rule: Rule, row: Row, basis: ShownBasis | None) -> list[Hit]:
     if basis is None:
         return []
     hits = []
-    for index, suspect in enumerate(row.suspect):
-        delta = row.step.at(index) if basis == STEP or row.sample is None else row.sample.at(index)
-        value = None if delta is None or suspect is not None else rule.measure(delta)
+    for cell in row.cells:
+        delta = cell.step if basis == STEP else cell.sample
+        value = None if delta is None or cell.suspect is not None else rule.measure(delta)
         if value is not None and _OPS[rule.op](value, rule.threshold):
-            hits.append(Hit(row.name, row.variants[index], basis, value, rule.unit, row.spec.extensive))
+            hits.append(Hit(row.name, cell.variant, basis, value, rule.unit, row.spec.extensive))
     return hits

@@ -1,16 +1,14 @@
 """What ``compare()`` returns: immutable values, nothing about how they are shown.
 
-A ``Comparison`` holds a ``Row`` per metric; a row holds its variants' deltas as columns (``Deltas``
-per basis: a tuple per field, an entry per variant), which the renderers read, and gives the same
-values as one ``Cell`` per variant when asked (``row.cells``). Selecting and sorting rows is
-``view.select``. ``suspects``: which of a side's values cannot be trusted."""
+A ``Comparison`` holds a ``Row`` per metric and a row a ``Cell`` per variant. Selecting and sorting
+rows is ``view.select``. ``suspects``: which of a side's values cannot be trusted."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from ..catalog import MetricSpec, derived_specs, resolve_named, suggestion
 from ..choices import ABSENT, AUTO, CONTEXT, NEUTRAL, SAMPLE, STEP, SUSPECT, UNCHANGED, Basis, ShownBasis, Verdict
@@ -104,86 +102,25 @@ class Cell(NamedTuple):
         return self.sample if basis == SAMPLE and self.sample is not None else self.step
 
 
-class Deltas(NamedTuple):
-    """One row's deltas in one basis, as columns: an entry per variant (in the comparison's order).
-    ``at(i)`` is the ``Delta`` of variant ``i``; a variant with no value in this basis (per sample:
-    a side without a batch size) has ``None`` in every column, its verdict too, and ``at(i)`` is None."""
-
-    basis: ShownBasis
-    baseline: Any                       # the baseline's value (its median for repeated captures), one per row
-    variant: tuple[Any, ...]
-    delta: tuple[float | None, ...]
-    relative: tuple[float | None, ...]
-    points: tuple[float | None, ...]
-    ratio: tuple[float | None, ...]
-    verdict: tuple[Verdict | None, ...]
-    p_value: tuple[float | None, ...]
-    in_band: tuple[bool, ...]
-
-    def __repr__(self) -> str:
-        return f"<Deltas {self.basis} x{len(self.verdict)} variants>"
-
-    def at(self, index: int) -> Delta | None:
-        return None if self.verdict[index] is None else self.made(index)
-
-    def made(self, index: int) -> Delta:
-        """The ``Delta`` of variant ``index``, which has one in this basis (per step every variant has)."""
-        return Delta(self.basis, self.baseline, self.variant[index], self.delta[index], self.relative[index],
-                     self.points[index], self.ratio[index], cast("Verdict", self.verdict[index]),
-                     self.p_value[index], self.in_band[index])
-
-    def all(self) -> tuple[Delta | None, ...]:
-        """``at(i)`` of every variant."""
-        return tuple(self.at(index) for index in range(len(self.verdict)))
-
-    @classmethod
-    def of(cls, basis: ShownBasis, baseline: Any, deltas: Sequence[Delta | None]) -> Deltas:
-        """The columns of ``deltas`` (one per variant, None where a variant has none in this basis)."""
-        filled = [_NO_DELTA if delta is None else delta[2:] for delta in deltas]
-        return cls(basis, baseline, *zip(*filled, strict=True))
-
-
-_NO_DELTA = (None, None, None, None, None, None, None, False)  # a variant's entries, no value
-
-
 @dataclass(frozen=True)
 class Row:
-    """One metric across all variants, as columns (``step``, ``sample``: ``Deltas``; the cells' other
-    fields a tuple each). ``cells`` are the same values as one ``Cell`` record per variant."""
+    """One metric against every variant: a ``Cell`` per variant, in the comparison's order."""
 
     name: str
     spec: MetricSpec
     unit: str
     band: Band          # the noise band verdicts were judged against
-    variants: tuple[str, ...]  # the variants' labels
-    step: Deltas
-    sample: Deltas | None      # extensive metrics with the baseline's batch size known
-    n_baseline: int
-    n_variant: tuple[int, ...]
-    spread_baseline: tuple[float, float] | None
-    spread_variant: tuple[tuple[float, float] | None, ...]
-    suspect: tuple[str | None, ...]  # per variant: why its values (or the baseline's) cannot be trusted
-
-    @classmethod
-    def of_cells(cls, name: str, spec: MetricSpec, unit: str, band: Band, cells: tuple[Cell, ...]) -> Row:
-        """The row of ``cells`` (one per variant, at least one): the columns of their fields."""
-        labels, steps, samples, n_baseline, n_variant, spread_baseline, spreads, suspect = zip(*cells, strict=True)
-        step = steps[0]
-        sample = next((delta for delta in samples if delta is not None), None)
-        return cls(name, spec, unit, band, labels, Deltas.of(step.basis, step.baseline, steps),
-                   None if sample is None else Deltas.of(sample.basis, sample.baseline, samples),
-                   n_baseline[0], n_variant, spread_baseline[0], spreads, suspect)
+    cells: tuple[Cell, ...]
 
     @property
-    def cells(self) -> tuple[Cell, ...]:
-        """A ``Cell`` per variant."""
-        return tuple(self.cell(index) for index in range(len(self.variants)))
+    def variants(self) -> tuple[str, ...]:
+        """The variants' labels."""
+        return tuple(cell.variant for cell in self.cells)
 
-    def cell(self, index: int) -> Cell:
-        """The cell of variant ``index`` (0 is the first variant)."""
-        sample = None if self.sample is None else self.sample.at(index)
-        return Cell(self.variants[index], self.step.made(index), sample, self.n_baseline, self.n_variant[index],
-                    self.spread_baseline, self.spread_variant[index], self.suspect[index])
+    @property
+    def has_sample(self) -> bool:
+        """Some variant has a per-sample value (an extensive metric, the baseline's batch size known)."""
+        return any(cell.sample is not None for cell in self.cells)
 
     def shown(self, basis: ShownBasis) -> tuple[Delta, ...]:
         """Each variant's delta in ``basis`` (``Cell.shown``: per step where it has no per-sample value)."""
@@ -195,7 +132,7 @@ class Row:
 
     def baseline(self, basis: ShownBasis) -> Any:
         """The baseline's value in ``basis`` as the first variant's cell shows it."""
-        return self.cell(0).shown(basis).baseline
+        return self.cells[0].shown(basis).baseline
 
     def verdicts(self, basis: ShownBasis) -> tuple[Verdict, ...]:
         """Each variant's verdict in ``basis``."""
@@ -204,7 +141,8 @@ class Row:
     def basis(self, basis: ShownBasis) -> ShownBasis:
         """The basis this row is shown in: per sample only when every variant has a per-sample value
         (a side without a batch size keeps the whole row per step, never a mix of the two)."""
-        return SAMPLE if basis == SAMPLE and self.sample is not None and None not in self.sample.verdict else STEP
+        every = all(cell.sample is not None for cell in self.cells)
+        return SAMPLE if basis == SAMPLE and every else STEP
 
     def changed(self, basis: ShownBasis) -> bool:
         """Whether a variant's value moved beyond the noise band (or came, went or is suspect); a row
@@ -213,7 +151,7 @@ class Row:
                    for delta in self.shown(basis))
 
     def __repr__(self) -> str:
-        return f"<Row {self.name} [{self.unit}] x{len(self.variants)} variants>"
+        return f"<Row {self.name} [{self.unit}] x{len(self.cells)} variants>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,11 +192,10 @@ class Comparison:
         if self.not_comparable:  # withheld: no count of a variant that ran another workload
             counted = tuple({} if side.label in self.not_comparable else counts
                             for side, counts in zip(self.variants, counted, strict=True))
-        doubted = [row.suspect for row in self.rows if row.suspect.count(None) != len(row.suspect)]
         for index, counts in enumerate(counted):
             if not counts:
                 continue
-            suspect = sum(1 for reasons in doubted if reasons[index] is not None)
+            suspect = sum(1 for row in self.rows if row.cells[index].suspect is not None)
             if suspect:
                 counts[SUSPECT] = suspect
             else:
@@ -279,7 +216,7 @@ class Comparison:
         """One metric against one variant (by label): ``comparison.cell("total_time", "b32")``."""
         row = self.row(metric)
         if variant in row.variants:
-            return row.cell(row.variants.index(variant))
+            return row.cells[row.variants.index(variant)]
         raise KeyError(f"{variant!r} is not a variant of this comparison")
 
     def __repr__(self) -> str:

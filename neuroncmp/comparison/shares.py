@@ -10,7 +10,7 @@ from ..catalog import LOWER, MetricSpec
 from ..choices import BETTER, WORSE
 from ..ingest.anomalies import share_time
 from .cell_rules import withheld
-from .result import Deltas, Row
+from .result import Delta, Row
 
 
 def share_of(spec: MetricSpec) -> tuple[str, str] | None:
@@ -35,9 +35,9 @@ def denominator_only(rows: Sequence[Row]) -> tuple[tuple[Row, ...], list[str]]:
     for row in rows:
         names = share_of(row.spec) if row.spec.direction == LOWER else None
         part, whole = (by_name.get(names[0]), by_name.get(names[1])) if names else (None, None)
-        fell_alone = [] if part is None else [i for i, verdict in enumerate(row.step.verdict)
-                                              if (verdict == BETTER and not _moved(part.step, i, -1))
-                                              or (verdict == WORSE and not _moved(part.step, i, 1))]
+        fell_alone = [] if part is None else [i for i, (cell, its) in enumerate(zip(row.cells, part.cells, strict=True))
+                                              if (cell.step.verdict == BETTER and not _moved(its.step, -1))
+                                              or (cell.step.verdict == WORSE and not _moved(its.step, 1))]
         if whole is None or not fell_alone:
             out.append(row)
             continue
@@ -50,10 +50,9 @@ def denominator_only(rows: Sequence[Row]) -> tuple[tuple[Row, ...], list[str]]:
                         "(per step), are shown, not scored: " + "; ".join(said)]
 
 
-def _moved(part: Deltas, index: int, sign: int) -> bool:
+def _moved(part: Delta, sign: int) -> bool:
     """Whether the part moved beyond its noise band, down (``sign`` -1) or up (1); a value on one side only: no."""
-    delta = part.delta[index]
-    return delta is not None and delta * sign > 0 and not part.in_band[index]
+    return part.delta is not None and part.delta * sign > 0 and not part.in_band
 
 
 def _said(shares: list[str], whole: Row, variants: tuple[int, ...]) -> str:
@@ -65,5 +64,5 @@ def _said(shares: list[str], whole: Row, variants: tuple[int, ...]) -> str:
 
 
 def _relative(row: Row, index: int) -> str:
-    relative = row.step.relative[index]
+    relative = row.cells[index].step.relative
     return "changed" if relative is None else f"{relative:+.1%}"

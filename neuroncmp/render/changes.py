@@ -5,7 +5,7 @@ rules: ``docs/judging.md`` (how a change is written, and its marks).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
@@ -26,7 +26,7 @@ from ..choices import (
 from ..units import finite_number
 
 if TYPE_CHECKING:  # types only: the store's views (sparklines, directions) load no comparison code
-    from ..comparison.result import Delta, Deltas
+    from ..comparison.result import Delta
 
 # A row withheld or shown as context carries no mark: its change is beside it. A compared row with no
 # better direction (neutral) is marked by its noise band: "=" inside it, "~" beyond it (``mark``).
@@ -133,9 +133,9 @@ def change_with_mark(delta: Delta, sep: str = " ") -> str:
     return f"{change}{sep}{marked}" if change and marked else change or marked
 
 
-def changes_with_marks(deltas: Deltas, sep: str = " ") -> list[str]:
-    """``change_with_mark`` of each variant of a row's columns (``""`` where it has no value in this basis)."""
-    return ["" if delta is None else change_with_mark(delta, sep) for delta in deltas.all()]
+def changes_with_marks(deltas: Iterable[Delta], sep: str = " ") -> list[str]:
+    """``change_with_mark`` of each delta (a line's variants)."""
+    return [change_with_mark(delta, sep) for delta in deltas]
 
 
 def word(delta: Delta) -> str:

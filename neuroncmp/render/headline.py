@@ -42,7 +42,7 @@ def _memory_lines(comparison: Comparison, label: str, total: Row) -> list[Headli
     which one changed), the usage type that changed most, and the profiler's buffers apart (never
     scored: they are the tool's, not the workload's)."""
     cores = [row for row in comparison.rows if row.name.startswith(f"{WORKLOAD}.")]
-    if any(row.step.baseline is None or None in row.step.variant for row in cores):
+    if any(cell.step.baseline is None or cell.step.variant is None for row in cores for cell in row.cells):
         # the sides list other cores (1 against 2): each side's total, both shown, not compared (a warning says so)
         cores, label = [], label.replace("device memory", "device memory, every core")
     out = [HeadlineRow(label.replace("device memory", f"device memory {_core(row.name)}"), line(row, STEP))
@@ -65,11 +65,11 @@ def _core(name: str) -> str:
 def _largest_change(row: Row) -> float:
     """The largest change of a row's bytes against the baseline over the variants (a value on one
     side only changes by all of it)."""
-    step = row.step
-    changes = [abs(delta) if delta is not None else abs(value if isinstance(value, (int, float)) else step.baseline
-                                                        if isinstance(step.baseline, (int, float)) else 0)
-               for delta, value, verdict in zip(step.delta, step.variant, step.verdict, strict=True)
-               if verdict is not None]
+    steps = [cell.step for cell in row.cells]
+    changes = [abs(step.delta) if step.delta is not None else abs(step.variant if isinstance(step.variant, (int, float))
+                                                                  else step.baseline
+                                                                  if isinstance(step.baseline, (int, float)) else 0)
+               for step in steps]
     return max(changes, default=0.0)
 
 

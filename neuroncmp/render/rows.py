@@ -14,7 +14,7 @@ from itertools import chain
 from typing import Any, NamedTuple
 
 from ..choices import SAMPLE, STEP, ShownBasis
-from ..comparison.result import Comparison, Delta, Deltas, Row
+from ..comparison.result import Comparison, Delta, Row
 from ..comparison.view import View
 from ..units import finite_number, format_value, pick_scale
 from .changes import sparkline
@@ -62,18 +62,9 @@ class Line(NamedTuple):
     def baseline(self) -> Any:
         return self.row.baseline(self.basis)
 
-    def columns(self) -> Deltas:
-        """``deltas`` as the row's columns (no ``Delta`` made): its own in this basis, or, where some
-        variant has no value per sample (a side without a batch size), gathered from ``deltas``."""
-        row = self.row
-        sample = row.sample
-        if self.basis != SAMPLE or sample is None:
-            return row.step
-        return sample if None not in sample.verdict else Deltas.of(SAMPLE, self.baseline, self.deltas)
-
-    def values(self, columns: Deltas) -> list[Any]:
-        """The values ``columns`` (this line's) compare: the baseline's, then each variant's."""
-        return [columns.baseline, *columns.variant]
+    def values(self) -> list[Any]:
+        """The values this line compares: the baseline's, then each variant's."""
+        return [self.baseline, *(delta.variant for delta in self.deltas)]
 
     def value(self, value: Any, *, with_unit: bool = True) -> str:
         """A value of this row in its display unit."""
@@ -83,7 +74,7 @@ class Line(NamedTuple):
         """A sparkline of the sides' values (``values``, else this line's), in ``order`` (side indexes;
         see ``trend_order``)."""
         if values is None:
-            values = self.values(self.columns())
+            values = self.values()
         # flat when the values' whole range, lowest to highest, is inside the row's noise band
         return sparkline([values[i] for i in order], inside=self.row.band.inside)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...analysis.sweep import Sweep
 from ...catalog import MetricSpec
-from ...comparison.result import Deltas, Side
+from ...comparison.result import Delta, Side
 from ...comparison.value_sources import formula
 from ...model import Metric, Profile
 from ..base import DiffReport, FormatsReport, Renderer, delegate
@@ -37,24 +37,26 @@ def _row(shown: Line, sides: tuple[Side, ...]) -> dict[str, Any]:
     """One metric: what it is, its baseline once, and a column per field with one entry per variant
     (in the order of the document's ``variants``). Columns, not an object per cell: the baseline is
     written once per row."""
-    row, spec = shown.row, shown.row.spec
-    sample = row.sample if row.sample is not None and row.sample.verdict.count(None) < len(row.variants) else None
+    row, spec, cells = shown.row, shown.row.spec, shown.row.cells
+    samples = [cell.sample for cell in cells]
+    sample = next((delta for delta in samples if delta is not None), None)
     out = {"metric": row.name, "group": spec.group, "unit": row.unit, "kind": spec.kind,
            "direction": spec.direction, "extensive": spec.extensive, "catalogued": spec.catalogued,
            "meaning": spec.meaning, "derived": spec.derived, "formula": _formula(sides[0], row.name, spec),
            "display_unit": shown.unit, "shown_basis": shown.basis,
-           "baseline": {"step": row.step.baseline, "sample": sample.baseline if sample else None,
-                        "display": shown.value(shown.baseline), "n": row.n_baseline, "spread": row.spread_baseline},
-           "n": list(row.n_variant),
-           "step": _column(row.step), "sample": _column(sample) if sample else None,
+           "baseline": {"step": cells[0].step.baseline, "sample": sample.baseline if sample else None,
+                        "display": shown.value(shown.baseline), "n": cells[0].n_baseline,
+                        "spread": cells[0].spread_baseline},
+           "n": [cell.n_variant for cell in cells],
+           "step": _column([cell.step for cell in cells]), "sample": _column(samples) if sample else None,
            "display": [shown.value(value) for value in row.values(shown.basis)],
-           "change": changes_with_marks(shown.columns())}
+           "change": changes_with_marks(shown.deltas)}
     if spec.derived:  # the formula that made each variant's value, where one differs from the baseline's
         made = [formula(side, row.name) for side in sides[1:]]
         if any(text not in (None, out["formula"]) for text in made):
             out["formula_variant"] = made
-    _optional(out, "spread", list(row.spread_variant))
-    _optional(out, "suspect", list(row.suspect))
+    _optional(out, "spread", [cell.spread_variant for cell in cells])
+    _optional(out, "suspect", [cell.suspect for cell in cells])
     return out
 
 
@@ -63,11 +65,14 @@ def _formula(side: Side, name: str, spec: MetricSpec) -> str | None:
     return (formula(side, name) or spec.formula or None) if spec.derived else None
 
 
-def _column(deltas: Deltas) -> dict[str, Any]:
+def _column(deltas: list[Delta] | list[Delta | None]) -> dict[str, Any]:
     """A basis' values and verdicts per variant (null where a variant has no value in this basis), and
     whether each change is inside the noise band (what says a row without a verdict moved)."""
-    out = {"value": list(deltas.variant), "verdict": list(deltas.verdict), "in_band": list(deltas.in_band)}
-    _optional(out, "p_value", list(deltas.p_value))
+    def column(field: str, missing: Any = None) -> list[Any]:
+        return [missing if delta is None else getattr(delta, field) for delta in deltas]
+
+    out = {"value": column("variant"), "verdict": column("verdict"), "in_band": column("in_band", False)}
+    _optional(out, "p_value", column("p_value"))
     return out
 
 
@@ -83,12 +88,12 @@ def _headline(report: DiffReport) -> list[dict[str, Any]]:
     out = []
     for item in headline(report.comparison):
         shown = item.line
-        columns = shown.columns()
+        deltas = shown.deltas
         out.append({"label": item.label, "metric": shown.row.name, "basis": shown.basis,
                     "display_unit": shown.unit, "baseline": shown.value(shown.baseline),
-                    "value": [shown.value(value) for value in columns.variant],
-                    "change": changes_with_marks(columns),
-                    "verdict": list(columns.verdict)})
+                    "value": [shown.value(delta.variant) for delta in deltas],
+                    "change": changes_with_marks(deltas),
+                    "verdict": [delta.verdict for delta in deltas]})
     return out
 
 

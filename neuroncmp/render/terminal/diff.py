@@ -122,14 +122,14 @@ def _cells(shown: Line, order: list[int] | None, name: str | None = None) -> lis
         name = ("  " if shown.step_context else "") + shown.titled(shown.unit)
     else:
         name += unit
-    columns = shown.columns()  # read as columns: no Delta record made
-    values = shown.values(columns)
+    deltas = shown.deltas
+    values = shown.values()
     texts = [shown.value(value, with_unit=False) for value in values]
     out: list[Cell] = [[(name, "")], [(texts[0], "")]]
-    styles = [STYLE.get(verdict and banded(verdict, inside), "")  # the colour says what the mark says
-              for verdict, inside in zip(columns.verdict, columns.in_band, strict=True)]
+    # the colour says what the mark says
+    styles = [STYLE.get(banded(delta.verdict, delta.in_band), "") for delta in deltas]
     out += [[(value, ""), (change, style)]
-            for value, change, style in zip(texts[1:], changes_with_marks(columns, sep=""), styles, strict=True)]
+            for value, change, style in zip(texts[1:], changes_with_marks(deltas, sep=""), styles, strict=True)]
     if order is not None:
         out.append([(shown.trend(order, values), "dim")])
     return out
