@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import arguments
-from ..analysis.bounds import Bounds
 from ..analysis.findings.base import Finding
 from ..analysis.side_bounds import overrides
 from ..choices import AUTO, BASES, ORDERS, SORTS, Basis, Order, Sort, check
@@ -18,7 +17,7 @@ from ..comparison.bands import Bands
 from ..comparison.result import Comparison
 from ..comparison.sides import ProfileInput, flatten
 from ..comparison.view import View, select
-from ..ingest.failures import Failed, Failures, failures_of
+from ..ingest.failures import Failed, failures_of
 from ..model import Profile
 from .documents import DiffReport
 from .ranks import refuse_ranks
@@ -128,46 +127,31 @@ def history_diff_report(store: Store, path: str | Path, options: DiffOptions, *,
 
 def report_of(comparison: Comparison, options: DiffOptions, view: View | None = None) -> DiffReport:
     """A comparison made elsewhere (``compare``, the store's history baseline, the API's result),
-    reported: the gates checked, the rows selected (or ``view``), the findings found."""
+    reported: the gates checked, the rows selected (or ``view``), the findings found, and warnings
+    added of what the comparison's inputs and its sides' bounds put in doubt."""
+    from ..analysis.side_bounds import Overrides, basis_doubts, bounds_for
+
     failed = failures_of(profile for side in comparison.sides for profile in side.profiles)
-    comparison = _with_failures(comparison, failed)
-    comparison = _with_cores(comparison)
     gates = _evaluated(comparison, options.gates, options.allow_incomparable)
     if view is None:
         view = select(comparison, groups=options.groups, metrics=options.metrics,
                       only_changed=options.only_changed, sort=options.sort, brief=options.brief)
     findings, alone = _findings(comparison, failed.entries) if options.findings else ((), ())
-    bounds = _bounds(comparison, options)
-    comparison = _with_basis(comparison, bounds)
+    bounds = bounds_for(comparison.sides, Overrides(options.peak_flops, options.hbm_bandwidth,
+                                                    dma_bandwidth=options.dma_bandwidth))
+    # each batch size its run folders' capture could not profile (``b64: out of device memory at
+    # capture``) and each capture record left unread; then the sides pooling several ranks or cores
+    said = (*(f"{f.axis_text()} (not in this comparison)" for f in failed.entries), *failed.notes,
+            *_pooled_cores(comparison))
+    said += tuple(w for w in basis_doubts(comparison.sides, bounds) if w not in comparison.warnings + said)
+    comparison = replace(comparison, warnings=comparison.warnings + said) if said else comparison
     return DiffReport(comparison, view, gates, options.summary, findings, bounds,
                       options.versions, options.bounds_only, alone)
 
 
-def _bounds(comparison: Comparison, options: DiffOptions) -> tuple[Bounds, ...]:
-    from ..analysis.side_bounds import Overrides, bounds_for
-
-    return bounds_for(comparison.sides, Overrides(options.peak_flops, options.hbm_bandwidth,
-                                                  dma_bandwidth=options.dma_bandwidth))
-
-
-def _with_basis(comparison: Comparison, bounds: tuple[Bounds, ...]) -> Comparison:
-    """The comparison, warning when its sides' bounds count different cores (``side_bounds.basis_doubts``)."""
-    from ..analysis.side_bounds import basis_doubts
-
-    said = tuple(w for w in basis_doubts(comparison.sides, bounds) if w not in comparison.warnings)
-    return replace(comparison, warnings=comparison.warnings + said) if said else comparison
-
-
-def _with_failures(comparison: Comparison, failed: Failures) -> Comparison:
-    """The comparison, warning of each batch size its run folders' capture could not profile
-    (``b64: out of device memory at capture``) and of each capture record left unread."""
-    said = tuple(f"{f.axis_text()} (not in this comparison)" for f in failed.entries) + failed.notes
-    return replace(comparison, warnings=comparison.warnings + said) if said else comparison
-
-
-def _with_cores(comparison: Comparison) -> Comparison:
-    """The comparison, warning of each side whose captures come from different ranks or cores (pooled
-    as repeated captures of one side, they may instead be the ranks of one step)."""
+def _pooled_cores(comparison: Comparison) -> list[str]:
+    """A warning for each side whose captures come from different ranks or cores (pooled as repeated
+    captures of one side, they may instead be the ranks of one step)."""
     from ..errors import UsageError
     from ..ingest.ranks import identify
 
@@ -182,7 +166,7 @@ def _with_cores(comparison: Comparison) -> Comparison:
         said.append(f"{side.label} pools {len(places)} captures from different ranks or cores "
                     f"({', '.join(p.name for p in places[:4])}{', ...' if len(places) > 4 else ''}): if they are "
                     "the ranks of one step rather than repeated captures, compare them with 'neuroncmp ranks'")
-    return replace(comparison, warnings=comparison.warnings + tuple(said)) if said else comparison
+    return said
 
 
 def _evaluated(comparison: Comparison, rules: tuple[Rule, ...], allow_incomparable: bool) -> tuple[GateResult, ...]:
