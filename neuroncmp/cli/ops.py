@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..choices import BASES, OPS_LEVELS, ORDERS, check
+from ..choices import OPS_LEVELS, Basis, OpsLevel, Order
 from ..errors import UsageError
 from .app import BoundaryCommand
 from .options import (
@@ -34,8 +34,8 @@ from .options import (
 @output_options("ops")
 @format_in_option
 @terminal_options
-def ops(files: tuple[str, ...], level: str, top: int | None, all_rows: bool, baseline: str | None, basis: str,
-        order: str, bands: tuple[str, ...], fmt: str | None, output: str | None, format_in: str | None,
+def ops(files: tuple[str, ...], level: OpsLevel, top: int | None, all_rows: bool, baseline: str | None,
+        basis: Basis, order: Order, bands: tuple[str, ...], fmt: str | None, output: str | None, format_in: str | None,
         no_color: bool, width: int | None) -> None:
     """Compare operators: FILES are view JSONs (--output-format json), Explorer Parquet folders or
     capture run folders' profiles; the first is the baseline unless --baseline names another."""
@@ -45,8 +45,7 @@ def ops(files: tuple[str, ...], level: str, top: int | None, all_rows: bool, bas
     renderer = choose("ops", fmt, output)
     check_output(output, files)
     shown = _top(top, all_rows, terminal=renderer.name == "term" and output is None)
-    options = OpsOptions(check("--level", level, OPS_LEVELS), shown, baseline, check("--basis", basis, BASES),
-                         tuple(bands), check("--order", order, ORDERS), format_in)
+    options = OpsOptions(level, shown, baseline, basis, tuple(bands), order, format_in)  # click chose them
     report = ops_report(files, options)
     notes(report.notes)
     if renderer.kind == "table":  # rows only: the graph changes and step doubts go to standard error
