@@ -27,7 +27,7 @@ def _heading(profile: Profile, width: int) -> list[RenderableType]:
     line = Text.assemble(piece(profile.label, "bold"))
     if profile.batch_size is not None:
         line.append(f"  batch size {profile.batch_size}")
-        if profile.params.get("batch_size_source") in ("inferred", "trainer"):
+        if profile.batch_size_inferred:
             line.append(piece(f" (inferred: {profile.params.get('batch_size_how')})", "yellow"))
     keys = ("instance_type", "lnc_config", "compiler_version", "runtime_version", "profiler_version",
             "neff", "neff_hash")  # the last two from a view JSON: which compiled graph was profiled
