@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from conftest import ROOT, RUN, STANDINS, TRAIN, use_standins
 
 import neuroncmp
-from neuroncmp.capture import discovery, oom, plan, preflight, sidecars, tools
+from neuroncmp.capture import discovery, keep, oom, plan, preflight, tools
 from neuroncmp.cli import cli
 from neuroncmp.errors import InputError, MissingDependencyError, UsageError
 
@@ -403,7 +403,7 @@ def test_placeholder_detection():
 def test_trainer_block_is_cut_out_of_a_log():
     log = ("step 1\n***** train metrics *****\n  epoch                    =        3.0\n"
            "  train_runtime            = 0:04:14.32\n[INFO] done\n")
-    assert sidecars.trainer_block(log) == ("***** train metrics *****\n  epoch                    =        3.0\n"
+    assert keep.trainer_block(log) == ("***** train metrics *****\n  epoch                    =        3.0\n"
                                            "  train_runtime            = 0:04:14.32\n")
 
 

@@ -96,34 +96,34 @@ def oom_at_128(tmp_path_factory):
 # ---- neuronx-cc's messages --------------------------------------------------------------------
 
 def test_xcg815_read_from_real_logs():
-    from neuroncmp.capture import compiler_oom
+    from neuroncmp.capture import oom
 
     # aws-neuron-sdk#884: "Estimated peak HBM usage (22.839451) exceeds 16GB"; the compiler's GB are
     # GiB (its 16GB is trn1's 16 GiB per core), the estimate in the limit's unit
-    first = compiler_oom.parse((FIXTURES / "neuronx-cc_XCG815_trn1_aws-neuron-sdk-884.log").read_text())
+    first = oom.parse_compiler((FIXTURES / "neuronx-cc_XCG815_trn1_aws-neuron-sdk-884.log").read_text())
     assert first is not None and first.code == "XCG815"
     assert abs(first.estimate_bytes - 22.839451 * GiB) < 1 and first.limit_bytes == 16 * GiB
-    second = compiler_oom.parse((FIXTURES / "neuronx-cc_XCG815_trn1_huggingface-inferentia2-samples-12.log")
-                                .read_text())
+    second = oom.parse_compiler((FIXTURES / "neuronx-cc_XCG815_trn1_huggingface-inferentia2-samples-12.log")
+                               .read_text())
     assert second is not None and abs(second.estimate_bytes - 19.000523 * GiB) < 1
     assert second.message.startswith("[XCG815]  Estimated peak HBM usage (19.000523) exceeds 16GB.")
 
 
 def test_eoom_messages_read_as_quoted():
-    from neuroncmp.capture import compiler_oom
+    from neuroncmp.capture import oom
 
     quoted = (FIXTURES / "neuronx-cc_EOOM_quoted.txt").read_text().split("\n\n")
-    read = [compiler_oom.parse(text) for text in quoted]
+    read = [oom.parse_compiler(text) for text in quoted]
     assert [(r.code, r.target) for r in read] == [("EOOM002", "Trn1"), ("EOOM002", "Trn2"), ("EOOM001", "Trn2")]
     for found, (usage, limit) in zip(read, [(18.12, 16), (28.44, 24), (32, 24)]):
         assert abs(found.estimate_bytes - usage * GiB) < 1 and found.limit_bytes == limit * GiB
 
 
 def test_other_failures_are_not_compile_oom():
-    from neuroncmp.capture import compiler_oom
+    from neuroncmp.capture import oom
 
-    assert compiler_oom.parse("ValueError: tokenizer vocabulary file not found") is None
-    assert compiler_oom.parse("[XTP002] Number of instructions (8658944) is over the threshold (5000000).") is None
+    assert oom.parse_compiler("ValueError: tokenizer vocabulary file not found") is None
+    assert oom.parse_compiler("[XTP002] Number of instructions (8658944) is over the threshold (5000000).") is None
 
 
 @pytest.mark.parametrize("kind", ["XCG815", "EOOM002"])

@@ -1,17 +1,21 @@
-"""The Neuron runtime's out-of-memory report, read from a job's log: the failed allocation and
-the memory table (or, from older runtimes, the bullet list) after it. Its forms, and why sizes are
-binary: docs/commands/capture.md ("Device memory"); samples in
-``shared/samples/neuron-runtime/oom_memory_usage_table.txt`` and ``tests/data/third_party/runtime-oom/``.
+"""Out-of-memory reports read from a job's log: the Neuron runtime's (the failed allocation and the
+memory table, or from older runtimes the bullet list, after it) and neuronx-cc's (the compiler refuses
+a graph whose estimated peak device memory exceeds one NeuronCore's, before anything runs; a
+torch-neuronx job compiles as it runs, so that message is in the job's log too). Their forms, traps and
+why sizes are binary: docs/commands/capture.md ("Device memory"); samples in
+``shared/samples/neuron-runtime/oom_memory_usage_table.txt``, ``tests/data/third_party/runtime-oom/``
+and ``tests/fixtures/README.md``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import units
 from ..ingest.memory_types import canonical_usage
+from ..units import BYTE, format_value
 
 _FAILED = re.compile(r"Failed to allocate\s+(?P<size>[\d.]+\s*[KMGT]?B)\s*\((?P<details>[^)]*)\)"
                      r"(?:\s+on\s+(?P<where>ND\s*\d+\s*:\s*NC\s*\d+))?")
@@ -22,6 +26,11 @@ _SIZE = r"[\d.]+\s*[KMGT]?i?B"
 _BULLET = re.compile(rf"^\s*\*\s*(?:(?P<label>[A-Za-z][\w ]*?)\s*:\s*(?P<size>{_SIZE})"
                      rf"|(?P<size2>{_SIZE})\s*:\s*(?P<label2>[A-Za-z][\w ]*?))\s*$")
 _PLACE = re.compile(r"ND\s*(\d+)\s*:\s*NC\s*(\d+)")
+_CODE = re.compile(r"(?:\[|\b)(?:NCC_)?(?P<code>XCG815|EOOM001|EOOM002|EXSP001)\]")
+_ESTIMATED = re.compile(rf"Estimated peak HBM usage\s*\((?P<usage>[\d.]+)\)\s*exceeds\s+(?P<limit>{_SIZE})")
+_MAXIMUM = re.compile(rf"Maximum peak HBM usage of\s+(?P<usage>{_SIZE})(?:\s*\(at instruction[^)]*\))?\s+"
+                      rf"exceeds HBM limit of\s+(?P<limit>{_SIZE})(?:\s+for\s+(?P<target>\w+))?")
+_UNIT = re.compile(r"[KMGT]?i?B$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,3 +162,49 @@ def _names(lines: list[str], start: int) -> tuple[tuple[int, str], ...]:
         if match:
             names.append((int(match.group(1)), match.group(2)))
     return tuple(names)
+
+
+class CompileOom(NamedTuple):
+    """The compiler's refusal: its code, its estimate of the graph's peak device memory and the
+    limit it held it to (bytes; None when the message gives none), the target it names, the line."""
+
+    code: str
+    estimate_bytes: int | None
+    limit_bytes: int | None
+    target: str | None
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"stage": "compile", "code": self.code, "estimate_bytes": self.estimate_bytes,
+                "limit_bytes": self.limit_bytes, "target": self.target, "message": self.message}
+
+    def reason(self) -> str:
+        """``neuronx-cc [XCG815] estimated the graph's peak device memory at 22.84 GiB, over its 16 GiB limit``."""
+        if self.estimate_bytes is None or self.limit_bytes is None:
+            return f"neuronx-cc [{self.code}]: the graph's peak device memory exceeds the limit (no size given)"
+        return (f"neuronx-cc [{self.code}] estimated the graph's peak device memory at "
+                f"{format_value(self.estimate_bytes, BYTE)}, over its {format_value(self.limit_bytes, BYTE)} limit")
+
+
+def parse_compiler(text: str) -> CompileOom | None:
+    """The first compile-time out-of-memory message in ``text``, or None."""
+    found = _CODE.search(text)
+    if found is None:
+        return None
+    line = text[found.start():].partition("\n")[0].strip()
+    after = text[found.end():found.end() + 600]  # the message, even where a log wrapped it
+    usage, limit, target = _sizes(after)
+    return CompileOom(found["code"], usage, limit, target, line[:400])
+
+
+def _sizes(message: str) -> tuple[int | None, int | None, str | None]:
+    """(estimate, limit, target) as the message states them; Nones where it states none."""
+    estimated = _ESTIMATED.search(message)
+    if estimated is not None:
+        limit = estimated["limit"].replace(" ", "")
+        unit = _UNIT.search(limit)
+        return size_bytes(estimated["usage"] + (unit.group(0) if unit else "")), size_bytes(limit), None
+    maximum = _MAXIMUM.search(message)
+    if maximum is not None:
+        return size_bytes(maximum["usage"]), size_bytes(maximum["limit"]), maximum["target"]
+    return None, None, None

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..ingest.manifest import write_manifest
-from . import compiler_oom, discovery, keep, oom, preflight, record, sidecars
+from . import discovery, keep, oom, preflight, record
 from .events import DONE, LINE, SKIP, START, VIEW, Event, Listener, ignore
 from .plan import Plan, Variant
 from .runner import run
@@ -163,7 +163,7 @@ def _failed_run(plan: Plan, variant: Variant, log_text: str, started: float, opt
     if report is not None:
         return _failure(variant, record.OOM, f"out of device memory: the runtime failed to allocate "
                         f"{report.asked()} on {report.where or 'the device'}", run_info, raw, report.as_dict())
-    compiled = compiler_oom.parse(log_text)
+    compiled = oom.parse_compiler(log_text)
     if compiled is not None:
         return _failure(variant, record.OOM, f"out of device memory at compile time: {compiled.reason()}",
                         run_info, raw, compiled.as_dict())
@@ -212,7 +212,7 @@ def _keep_profile(sweep: _Sweep, variant: Variant, log_text: str, run_info: dict
     raw.update(neff=record.rel(pair.neff, plan.out_dir), ntff=record.rel(pair.ntff, plan.out_dir))
     event(VIEW, f"{tools.kind} view {pair.ntff.name}")
     file, memory = keep.view(plan.out_dir, variant.label, tools, pair, variant.raw_dir, raw)
-    training = sidecars.keep_trainer(variant.raw_dir, variant.inspect_dir, log_text, plan.out_dir, variant.label)
+    training = keep.keep_trainer(variant.raw_dir, variant.inspect_dir, log_text, plan.out_dir, variant.label)
     entry = record.captured_entry(variant, file, run_info, sweep.metadata, memory, training, raw)
     entry["tool"] = sweep.tool
     return entry, None, Outcome(variant.label, variant.batch_size, record.CAPTURED, "", file)
