@@ -19,7 +19,7 @@ from ..adding import AddedRun, AddReport
 from ..listing import Entry, Problem
 from . import spark_jobs
 from .spark_session import shares_cwd
-from .spark_tables import uri
+from .spark_tables import spark_schema, uri
 
 UNITS_PER_TASK = 2000  # entries a task parses: small enough to spread, big enough to amortize
 
@@ -76,8 +76,9 @@ def _parse(spark: Any, units: list[Entry], added: int) -> Any:
         "commit_from_name": [u.commit_from_name for u in units]}, schema=spark_jobs.units_schema())
     cores = parallelism(spark)  # whole waves of tasks: no wave runs on one core while others idle
     tasks = cores * math.ceil(len(units) / (cores * UNITS_PER_TASK))
-    frame = spark.createDataFrame(table, spark_jobs.UNITS).repartition(min(tasks, len(units)))
-    return frame.mapInArrow(partial(spark_jobs.parse_units, added=added), spark_jobs.PARSED)
+    frame = spark.createDataFrame(table, spark_schema(table.schema)).repartition(min(tasks, len(units)))
+    return frame.mapInArrow(partial(spark_jobs.parse_units, added=added),
+                            spark_schema(spark_jobs.parsed_schema()))
 
 
 def parallelism(spark: Any) -> int:

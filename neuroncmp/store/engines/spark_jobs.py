@@ -2,9 +2,9 @@
 
 Spark ships these functions by reference (module and name), so every executor needs neuroncmp
 installed. Each is pure of the driver: it gets rows, returns rows. ``parse_units`` returns a row
-per run (``PARSED``, its metric and memory rows nested) and one per entry that does not load;
-``unit``/``item``/``seq`` place each run in the add, so the driver can decide, in add order, which
-files are new.
+per run (``parsed_schema``, its metric and memory rows nested) and one per entry that does not
+load; ``unit``/``item``/``seq`` place each run in the add, so the driver can decide, in add order,
+which files are new.
 """
 
 from __future__ import annotations
@@ -18,17 +18,10 @@ from typing import Any
 from ...errors import NeuroncmpError
 from .. import adding, objects, schema, table_rows
 from ..listing import Entry, Problem
-from .spark_tables import ddl, struct
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 UNITS_PER_BATCH = 200  # entries parsed before a batch is yielded: bounds a worker's memory
 NESTED = ("metrics", "memory")
-HEAD = ("`kind` string, `unit` int, `item` int, `seq` int, `p_where` string, `p_message` string, "
-        "`rep_source` string, `copies` map<string,string>")
-PARSED = ", ".join([HEAD, ddl("runs", "runs__", "bigint")] +
-                   [f"`{table}` array<{struct(table)}>" for table in NESTED])
-UNITS = ("`unit` int, `path` string, `tags` map<string,string>, `at` bigint, `at_source` string, "
-         "`commit` string, `where` string, `commit_from_name` boolean")
 
 
 def micros(moment: datetime) -> int:
@@ -41,8 +34,8 @@ def moment(us: int) -> datetime:
 
 
 def parse_units(batches: Iterator[Any], added: int) -> Iterator[Any]:
-    """``mapInArrow`` over the add's entries (``UNITS``): their runs as ``PARSED`` batches; an
-    entry that does not load gives one ``problem`` row (its place and the one-line error)."""
+    """``mapInArrow`` over the add's entries (``units_schema``): their runs as ``parsed_schema``
+    batches; an entry that does not load gives one ``problem`` row (its place and the one-line error)."""
     when = moment(added)
     rows = _Rows()
     for batch in batches:
@@ -131,7 +124,7 @@ def _batch(pa: Any, target: Any, n: int, values: dict[str, Any]) -> Any:
 
 
 def parsed_schema() -> Any:
-    """``PARSED`` in pyarrow's types (``schema.arrow_schema``; timestamps as int64 us)."""
+    """A row of ``parse_units``' output (``schema.arrow_schema``'s runs, timestamps as int64 us)."""
     import pyarrow as pa
 
     head = [("kind", pa.string()), ("unit", pa.int32()), ("item", pa.int32()), ("seq", pa.int32()),
@@ -144,7 +137,7 @@ def parsed_schema() -> Any:
 
 
 def units_schema() -> Any:
-    """``UNITS`` in pyarrow's types."""
+    """A row of the add's entries, as ``parse_units`` reads them."""
     import pyarrow as pa
 
     return pa.schema([("unit", pa.int32()), ("path", pa.string()),

@@ -13,10 +13,6 @@ from typing import Any
 from ...errors import InputError
 from .. import folder, parts, schema
 
-SPARK_TYPES = {"VARCHAR": "string", "DOUBLE": "double", "BIGINT": "bigint", "INTEGER": "int",
-               "TIMESTAMP WITH TIME ZONE": "timestamp", "MAP(VARCHAR, VARCHAR)": "map<string,string>",
-               "VARCHAR[]": "array<string>"}
-
 
 @dataclass(frozen=True)
 class Tables:
@@ -27,21 +23,11 @@ class Tables:
     memory: Any
 
 
-def ddl(table: str, prefix: str = "", timestamps: str = "timestamp") -> str:
-    """The table's columns as a Spark DDL string (``prefix`` on every name; timestamps as
-    ``timestamps``: ``bigint`` where they travel as microseconds since the epoch)."""
-    return ", ".join(f"`{prefix}{name}` {kind}" for name, kind in columns(table, timestamps))
+def spark_schema(arrow: Any) -> Any:
+    """A pyarrow schema (``schema.arrow_schema`` and those built on it) as Spark's ``StructType``."""
+    from pyspark.sql.pandas.types import from_arrow_schema
 
-
-def columns(table: str, timestamps: str = "timestamp") -> list[tuple[str, str]]:
-    """(name, Spark type) of the table's columns."""
-    return [(name, timestamps if kind.startswith("TIMESTAMP") else SPARK_TYPES[kind])
-            for name, kind, _ in schema.TABLES[table]]
-
-
-def struct(table: str) -> str:
-    """The table's row as a Spark struct type (``array<...>`` of it nests a run's rows)."""
-    return "struct<" + ", ".join(f"`{name}`: {kind}" for name, kind in columns(table)) + ">"
+    return from_arrow_schema(arrow)
 
 
 def uri(root: Path | str) -> str:
@@ -56,8 +42,9 @@ def committed(spark: Any, root: Path | str) -> Tables:
     frames = {}
     for table in schema.TABLES:
         paths = [f"{base}/{name}" for name in parts.names(found, table)]
-        reader = spark.read.schema(ddl(table))
-        frames[table] = reader.parquet(*paths) if paths else spark.createDataFrame([], ddl(table))
+        columns = spark_schema(schema.arrow_schema(table))
+        frames[table] = spark.read.schema(columns).parquet(*paths) if paths else \
+            spark.createDataFrame([], columns)
     return Tables(**frames)
 
 
