@@ -110,14 +110,14 @@ class Shifts:
     changes: tuple[Change, ...]
 
 
-def short_warning(series: int, short: int) -> str | None:
+def short_warnings(series: int, short: int) -> tuple[str, ...]:
     """A warning when most series are too short for a shift test: then no shift can be found
     and an all-clear means nothing (nightly file names that split series do this)."""
     if not series or short * 2 <= series:
-        return None
+        return ()
     held = "none with" if short == series else f"{short:,} without"
     return (f"{series:,} series, {held} the {SHIFT_TEST_RUNS} runs a shift test needs: do the "
-            "file names split them? see --series-by ('neuroncmp store ls' shows each run's series)")
+            "file names split them? see --series-by ('neuroncmp store ls' shows each run's series)",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +128,7 @@ class History:
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        short = sum(len(s.points) < SHIFT_TEST_RUNS for s in self.series)
-        found = short_warning(len(self.series), short)
-        return (found,) if found else ()
+        return short_warnings(len(self.series), sum(len(s.points) < SHIFT_TEST_RUNS for s in self.series))
 
     def to_frame(self) -> Any:
         """pandas (imported here): one row per point, the series' tags as columns, ``shift``
@@ -159,8 +157,7 @@ class Regressions:
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        found = short_warning(self.series_count, self.short_series)
-        return (found,) if found else ()
+        return short_warnings(self.series_count, self.short_series)
 
     def to_frame(self) -> Any:
         """pandas (imported here): one row per change, as in the JSON with ``at`` and
