@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from .. import hardware
 from ..units import format_value, is_number
-from .roofline import Values, implied_peak, roof
+from .roofline import Values, implied_rate, roof
 
 Info = Callable[[str], Any]   # a profile fact by name (``Profile.info``), None when not stated
 CLOSE = 0.05                  # an implied peak within 5 % of a whole number of cores names that number
@@ -106,7 +106,7 @@ def _lnc(points: Sequence[Values], info: Info, row: hardware.Hardware,
     stated = hardware.stated_lnc(info("lnc_config"))
     if stated:
         return stated, f"LNC={stated}, as the profile states (lnc_config)"
-    implied = implied_peak(points, "hardware_flops", "hfu_estimated_percent")
+    implied = implied_rate(points, ("hardware_flops",), "hfu_estimated_percent")
     core = one[0] if one else row.peak_flops
     cores = _whole(implied, core, (1, 2))
     if implied is not None and cores is not None:
@@ -142,7 +142,7 @@ def _peak(points: Sequence[Values], info: Info, table: hardware.Hardware, one: t
         return header[0] * cores, f"peak FLOP/s: {header[1]} x {said}", cores, True
     for flops, share, name in (("hardware_flops", "hfu_estimated_percent", "HFU"),
                                ("model_flops", "mfu_estimated_percent", "MFU")):
-        implied = implied_peak(points, flops, share)
+        implied = implied_rate(points, (flops,), share)
         if implied is None:
             continue
         whole = _whole(implied, one[0], (lnc,)) if one else None

@@ -45,26 +45,15 @@ class RooflinePoint(NamedTuple):
         return self.achieved / self.attainable if self.attainable else 0.0
 
 
-def implied_peak(points: Sequence[Values], flops_name: str = "model_flops",
-                 share_name: str = "mfu_estimated_percent") -> float | None:
-    """The peak FLOP/s a utilization was computed with, ``flops / (share x total_time)`` (MFU with
-    model_flops; HFU with hardware_flops), the median over the points; None when none has them."""
-    peaks = []
-    for p in points:
-        flops, used = p.get(flops_name), (p.get(share_name) or 0) * (p.get("total_time") or 0)
-        if flops and used and positive_number(flops / used):  # used: 0 when the product underflows
-            peaks.append(flops / used)
-    return median(peaks) if peaks else None
-
-
-def _mbu_bandwidth(points: Sequence[Values]) -> float | None:
-    """The bandwidth MBU was computed with (docs/commands/sweep.md, "The models"): it equals the profile's own
+def implied_rate(points: Sequence[Values], amounts: tuple[str, ...], share_name: str) -> float | None:
+    """The rate a utilization was computed with, ``sum(amounts) / (share x total_time)``, the median over
+    the points; None when none has them. The peak FLOP/s of MFU (model_flops) or HFU (hardware_flops); the
+    bandwidth of MBU (hbm_read_bytes + hbm_write_bytes), which equals the profile's own
     ``hbm_ddr_bandwidth`` on every real summary checked (tests/data/third_party/RELATIONS.md)."""
     found = []
     for p in points:
-        moved = (p.get("hbm_read_bytes") or 0) + (p.get("hbm_write_bytes") or 0)
-        used = (p.get("total_time") or 0) * (p.get("mbu_estimated_percent") or 0)
-        if moved and used and positive_number(moved / used):
+        moved, used = sum(p.get(name) or 0 for name in amounts), (p.get(share_name) or 0) * (p.get("total_time") or 0)
+        if moved and used and positive_number(moved / used):  # used: 0 when the product underflows
             found.append(moved / used)
     return median(found) if found else None
 
@@ -91,7 +80,7 @@ def roof(points: Sequence[Values], table: Hardware, peak: float | None = None,
         sources.append("peak FLOP/s from the command line")
     stacks = [stack for p in points if positive_number(stack := p.get("hbm_ddr_bandwidth"))]
     ridged = implied / median(ridges) if ridges and implied else None
-    measured = _mbu_bandwidth(points)
+    measured = implied_rate(points, ("hbm_read_bytes", "hbm_write_bytes"), "mbu_estimated_percent")
     if bandwidth is not None:
         sources.append("HBM bandwidth from the command line")
     elif positive_number(ridged) and (measured is None or _agree(ridged, measured)):  # its own roof
