@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...choices import OPS_LEVELS
-
-LEVELS = OPS_LEVELS
 LEVEL_NAMES = {"opcode": "engine x opcode", "hlo": "HLO op", "layer": "layer", "kernel": "NKI source line"}
 # An engine waiting on a semaphore: the instruction spans the wait (up to the whole kernel on
 # an idle engine), so it is shown apart from work and never counted as the op's time.
