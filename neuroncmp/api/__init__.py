@@ -39,7 +39,11 @@ def load(path: str | Path, format: str | None = None) -> list[Profile]:
 
 def load_many(paths: Iterable[str | Path], format: str | None = None) -> list[Profile]:
     """Profiles of several paths, in order; batch sizes inferred across the whole set."""
-    checked = [path_arg(f"paths[{i}]", p) for i, p in enumerate(texts_or_paths("paths", paths))]
+    if isinstance(paths, (str, Path)):  # one path
+        paths = [paths]
+    elif isinstance(paths, (bytes, Mapping)) or not isinstance(paths, Iterable):
+        raise UsageError(f"{shown('paths', paths)}: expected a list of paths")
+    checked = [path_arg(f"paths[{i}]", p) for i, p in enumerate(paths)]
     return [Profile.of(p) for p in _load_many(checked, optional_text("format", format))]
 
 
@@ -107,15 +111,6 @@ def sweep(*inputs: Input, price_per_hour: float | None = None, hbm_per_core: flo
                            dma_bandwidth)
     result: Sweep = showing_findings(as_subclass(sweep_report(profiles_of(*inputs), options), Sweep))
     return result
-
-
-def texts_or_paths(name: str, value: Any) -> list[Any]:
-    """One path, or a list of them (checked one by one by the caller)."""
-    if isinstance(value, (str, Path)):
-        return [value]
-    if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
-        raise UsageError(f"{shown(name, value)}: expected a list of paths")
-    return list(value)
 
 
 def use_pint_pandas() -> Any:
