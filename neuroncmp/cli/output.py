@@ -75,8 +75,6 @@ def _checked_target(named: str, output: str, inputs: tuple[str, ...], store: str
     from ..atomic import target_of
     from ..ingest.loader import input_files
 
-    if output == "":
-        raise UsageError("-o '': an empty path; name a file, or leave out -o to print")
     target, mode = target_of(Path(output))
     if store is not None and inside(target, store):
         raise UsageError(f"{named}: that is inside the store this run reads ({quote(store)}); "
