@@ -94,31 +94,6 @@ def _finding(index: int, finding: Finding) -> list[str]:
             *(f"   - {label}: {_escape(text)}" for label, text in sweep_text.finding_facts(finding))]
 
 
-def sweep_markdown(sweep: Sweep) -> str:
-    head = sweep_text.heading_text(sweep)
-    out = [f"## {_escape(head[0])}", ""] + [f"{_escape(text)}  " for text in head[1:]] + [""]
-    out += _sweep_table(sweep, table.THROUGHPUT, "Throughput (per step on one NeuronCore)") + [""]
-    out += _sweep_table(sweep, table.ENGINES, "Utilization (% of the step)") + [""]
-    out += _sweep_table(sweep, table.MOVEMENT, "Data movement and memory") + [""]
-    roof = sweep_text.roofline_rows(sweep)
-    if roof:
-        header = sweep_text.ROOFLINE_HEADER
-        out += ["#### Roofline", "", *markdown_table(header, roof, range(len(header))), ""]
-    out += ["#### Models", ""]
-    out += [f"- **{label}**: {_escape(text)}" for label, text in sweep_text.models_text(sweep)] + [""]
-    chosen = sweep.recommendation
-    if chosen is not None:
-        out += [f"**Recommendation:** {_escape(chosen.label)} (batch {chosen.batch_size}): best {chosen.by}, "
-                f"{chosen.value:.1f} samples/s" + (f"; next {_escape(chosen.runner_up)}" if chosen.runner_up else "")
-                + f". _{_escape(chosen.caveat)}_", ""]
-    out += ["#### Findings (ranked by estimated impact)", "", f"_{sweep_text.OVERLAP}_", ""]
-    for index, finding in enumerate(sweep.findings, 1):
-        out += _finding(index, finding)
-    out += [""] + [f"- checked, did not fire: {p.rule}: {_escape(p.reason)}" for p in sweep.passed]
-    out += [f"- not run: {n.rule}: {_escape(n.reason)}" for n in sweep.not_run]
-    return "\n".join(out + [f"- note: {_escape(note)}" for note in sweep.notes]) + "\n"
-
-
 HEADLINE_CHANGES = 5  # the worst shifts shown above the fold; all of them in the table folded below
 SHIFT_LEGEND = ("✘ worse  ✔ better  ~ changed (no better direction); at run, commit: the best estimate of "
                 "the first run of the new level; first new run: the runs that may be it, named by their "
@@ -145,24 +120,6 @@ SHIFT_HEADER = ("verdict", "metric", "series", "at run", "commit", "time", "befo
 
 def _shift_table(changes: Sequence[Any]) -> list[str]:
     return markdown_table(SHIFT_HEADER, [_shift_row(c) for c in changes], {6, 7, 8, 9}, str)
-
-
-def regressions_markdown(report: RegressionsReport) -> str:
-    """The worst shifts as a table, every shift in a table folded under it, warnings as a list."""
-    result = report.regressions
-    kind = "changes" if result.all_changes else "changes for the worse"
-    out = [f"## neuroncmp regressions: {len(result.changes)} {kind}", "",
-           f"In {result.series_count} series of {result.metric_count} metrics (store {markdown_code(report.store)}).",
-           ""]
-    if result.warnings:
-        out += ["**Warnings**", ""] + [f"- {_escape(w)}" for w in result.warnings] + [""]
-    if not result.changes:
-        return "\n".join(out) + "\n"
-    out += _shift_table(result.changes[:HEADLINE_CHANGES]) + [""]
-    if len(result.changes) > HEADLINE_CHANGES:
-        out += [f"<details><summary>All {len(result.changes)} changes</summary>", ""]
-        out += _shift_table(result.changes) + ["", "</details>", ""]
-    return "\n".join(out + [f"<sub>{SHIFT_LEGEND}</sub>"]) + "\n"
 
 
 class Markdown(Renderer):
@@ -195,10 +152,45 @@ class Markdown(Renderer):
         return "\n".join(out) + "\n"
 
     def sweep(self, sweep: Sweep, width: int = 100) -> str:
-        return sweep_markdown(sweep)
+        head = sweep_text.heading_text(sweep)
+        out = [f"## {_escape(head[0])}", ""] + [f"{_escape(text)}  " for text in head[1:]] + [""]
+        out += _sweep_table(sweep, table.THROUGHPUT, "Throughput (per step on one NeuronCore)") + [""]
+        out += _sweep_table(sweep, table.ENGINES, "Utilization (% of the step)") + [""]
+        out += _sweep_table(sweep, table.MOVEMENT, "Data movement and memory") + [""]
+        roof = sweep_text.roofline_rows(sweep)
+        if roof:
+            header = sweep_text.ROOFLINE_HEADER
+            out += ["#### Roofline", "", *markdown_table(header, roof, range(len(header))), ""]
+        out += ["#### Models", ""]
+        out += [f"- **{label}**: {_escape(text)}" for label, text in sweep_text.models_text(sweep)] + [""]
+        chosen = sweep.recommendation
+        if chosen is not None:
+            runner = f"; next {_escape(chosen.runner_up)}" if chosen.runner_up else ""
+            out += [f"**Recommendation:** {_escape(chosen.label)} (batch {chosen.batch_size}): best {chosen.by}, "
+                    f"{chosen.value:.1f} samples/s{runner}. _{_escape(chosen.caveat)}_", ""]
+        out += ["#### Findings (ranked by estimated impact)", "", f"_{sweep_text.OVERLAP}_", ""]
+        for index, finding in enumerate(sweep.findings, 1):
+            out += _finding(index, finding)
+        out += [""] + [f"- checked, did not fire: {p.rule}: {_escape(p.reason)}" for p in sweep.passed]
+        out += [f"- not run: {n.rule}: {_escape(n.reason)}" for n in sweep.not_run]
+        return "\n".join(out + [f"- note: {_escape(note)}" for note in sweep.notes]) + "\n"
 
     def regressions(self, report: RegressionsReport, width: int = 100) -> str:
-        return regressions_markdown(report)
+        """The worst shifts as a table, every shift in a table folded under it, warnings as a list."""
+        result = report.regressions
+        kind = "changes" if result.all_changes else "changes for the worse"
+        store = markdown_code(report.store)
+        out = [f"## neuroncmp regressions: {len(result.changes)} {kind}", "",
+               f"In {result.series_count} series of {result.metric_count} metrics (store {store}).", ""]
+        if result.warnings:
+            out += ["**Warnings**", ""] + [f"- {_escape(w)}" for w in result.warnings] + [""]
+        if not result.changes:
+            return "\n".join(out) + "\n"
+        out += _shift_table(result.changes[:HEADLINE_CHANGES]) + [""]
+        if len(result.changes) > HEADLINE_CHANGES:
+            out += [f"<details><summary>All {len(result.changes)} changes</summary>", ""]
+            out += _shift_table(result.changes) + ["", "</details>", ""]
+        return "\n".join(out + [f"<sub>{SHIFT_LEGEND}</sub>"]) + "\n"
 
     ranks = delegate("ranks", "markdown_text")
     ops = delegate("ops", "markdown_text")
