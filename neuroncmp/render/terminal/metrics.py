@@ -33,7 +33,8 @@ def described(header: list[str], rows: list[list[str]], width: int, dim: set[int
 
 
 def metrics(specs: list[MetricSpec], width: int) -> list[RenderableType]:
-    rows = [[spec.name, spec.group, spec.unit, _better(spec), spec.kind, _meaning(spec)] for spec in specs]
+    rows = [[spec.name, spec.group, spec.unit, spec.direction if spec.scored else "-", spec.kind, _meaning(spec)]
+            for spec in specs]
     header = ["metric", "group", "unit", "better", "kind", "meaning"]
     return [*described(header, rows, width, {1, 4}), Text(), piece(f"{len(specs)} metrics", "dim")]
 
@@ -42,10 +43,6 @@ def _meaning(spec: MetricSpec) -> str:
     formulas = "; else ".join(formula.text for formula in spec.formulas)
     meaning = spec.meaning + (f" (derived: {formulas})" if spec.derived else "")
     return meaning + (" (per sample when batch sizes differ)" if spec.extensive else "")
-
-
-def _better(spec: MetricSpec) -> str:
-    return {"higher": "higher", "lower": "lower"}.get(spec.direction, "-")
 
 
 def formats(report: Any, width: int) -> list[RenderableType]:
