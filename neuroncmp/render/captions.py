@@ -8,9 +8,8 @@ from ..comparison.result import Comparison, Side
 from ..comparison.view import View
 from ..units import format_value
 
-if TYPE_CHECKING:  # gates load only when --fail-on is used
+if TYPE_CHECKING:  # types only
     from ..analysis.findings.base import Finding, Impact
-    from ..comparison.gates import GateResult
 
 
 GROUP_TITLES = {
@@ -109,10 +108,6 @@ def bands_text(comparison: Comparison) -> str:
               for xs, what, unit in ((relative, "relative", "%"), (points, "in points", "pp")) if xs]
     return (f"{general}; measured per metric for {len(keys)} metrics ({', '.join(ranges)}; "
             "0: constant in the history); every one in --format json (noise_bands)")
-
-
-def gate_lines(gates: tuple[GateResult, ...]) -> list[str]:
-    return [gate.line for gate in gates]
 
 
 FINDINGS_TITLE = "findings (the sweep analysis of these profiles; 'neuroncmp sweep' shows the evidence)"

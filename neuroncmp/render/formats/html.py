@@ -20,7 +20,6 @@ from ..captions import (
     finding_line,
     findings_title,
     footer_lines,
-    gate_lines,
     group_title,
     later_warnings,
     opening,
@@ -114,8 +113,8 @@ def fragment(report: DiffReport) -> str:
              f"<p>{escape(batch_line(comparison))}; basis: {escape(comparison.basis_reason)}</p>"]
     parts += _headline(report)
     parts += [f'<p class="warn">warning: {escape(w)}</p>' for w in [*notes(comparison), *later_warnings(comparison)]]
-    parts += [f'<p class="{"fail" if g.startswith("FAILED") else "foot"}">{escape(g)}</p>'
-              for g in gate_lines(report.gates)]
+    parts += [f'<p class="{"fail" if g.tripped else "foot"}">{escape(g.line)}</p>'
+              for g in report.gates]
     bound = report_bound_line(report) if report.bounds_only else None
     if bound is not None:
         parts += bounds_html([s.label for s in comparison.sides], bound.bounds, report.versions)

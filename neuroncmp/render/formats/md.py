@@ -19,7 +19,6 @@ from ..captions import (
     finding_line,
     findings_title,
     footer_lines,
-    gate_lines,
     group_title,
     later_warnings,
     opening,
@@ -136,7 +135,7 @@ class Markdown(Renderer):
         warnings = [*notes(comparison), *later_warnings(comparison)]
         if warnings:
             out += ["", "**Warnings**", ""] + [f"- {_escape(w)}" for w in warnings]
-        gates = gate_lines(report.gates)
+        gates = [gate.line for gate in report.gates]
         if gates:
             out += ["", "**Gates**", ""] + [f"- {_escape(g)}" for g in gates]
         bound = report_bound_line(report) if report.bounds_only else None

@@ -19,7 +19,6 @@ from ..captions import (
     finding_line,
     findings_title,
     footer_lines,
-    gate_lines,
     group_title,
     later_warnings,
     opening,
@@ -301,8 +300,8 @@ def footer(report: DiffReport, summary: bool, labels: Labels) -> list[Renderable
                     f"when a batch size is unknown); {FLAT * 3} where the row's whole range is inside its "
                     "noise band (its ups and downs are noise)")
     out: list[RenderableType] = [Wrapped(labels.say(note), "dim") for note in [*said, LEGEND]]
-    return out + [Wrapped(labels.say(gate), "bold red" if gate.startswith("FAILED") else "green")
-                  for gate in gate_lines(report.gates)]
+    return out + [Wrapped(labels.say(gate.line), "bold red" if gate.tripped else "green")
+                  for gate in report.gates]
 
 
 def findings(report: DiffReport, labels: Labels, summary: bool = False) -> list[RenderableType]:
