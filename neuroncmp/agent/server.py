@@ -55,7 +55,7 @@ class Service:
                          and (command := group.get_command(context, name)) is not None}
 
     def tools(self) -> list[dict[str, Any]]:
-        return [{"name": name, "description": _description(command),
+        return [{"name": name, "description": " ".join((command.help or "").split("\n\n")[0].split()),
                  "input_schema": schemas.input_schema(command, self.allow_write),
                  "read_only": not self.allow_write, "meta": {"neuroncmp/schema_version": schemas.SCHEMA_VERSION}}
                 for name, command in self.commands.items()]
@@ -110,10 +110,6 @@ class Service:
                                            stderr=subprocess.STDOUT if merged else subprocess.PIPE)
         return Outcome(done.returncode, done.stdout.decode(errors="replace"),
                        (done.stderr or b"").decode(errors="replace"))
-
-
-def _description(command: click.Command) -> str:
-    return " ".join((command.help or "").split("\n\n")[0].split())
 
 
 def _summary(said: Outcome) -> str:

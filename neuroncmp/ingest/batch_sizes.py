@@ -20,7 +20,9 @@ TOLERANCE = 0.02  # an estimate must be within 2 % of a whole number to be taken
 def infer_batch_sizes(profiles: Sequence[P]) -> list[P]:
     """``profiles``, those whose batch size is unknown with the one inferred (``Profile.replace``)."""
     out = [_from_trainer(profile) if profile.batch_size is None else profile for profile in profiles]
-    per_sample = _flops_per_sample(out)
+    per_sample = flops_per_sample((flops, p.batch_size) for p in out
+                                  if p.batch_size and p.params.get("batch_size_source") not in ("inferred",)
+                                  and positive_number(flops := p.value("model_flops")))
     if per_sample is None:
         return out
     how = f"model_flops / {per_sample / 1e9:.2f} GFLOP per sample (median across the set)"
@@ -34,12 +36,6 @@ def _from_trainer(profile: P) -> P:
     if positive_number(samples) and positive_number(steps):
         return _take(profile, samples / steps, "trainer", "train_samples_per_second / train_steps_per_second")
     return profile
-
-
-def _flops_per_sample(profiles: Sequence[Profile]) -> float | None:
-    return flops_per_sample((flops, p.batch_size) for p in profiles
-                            if p.batch_size and p.params.get("batch_size_source") not in ("inferred",)
-                            and positive_number(flops := p.value("model_flops")))
 
 
 def _take(profile: P, estimate: float, source: str, how: str) -> P:

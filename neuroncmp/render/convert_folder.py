@@ -60,10 +60,6 @@ def memory_markdown(profile: Profile) -> str | None:
     return "\n".join(lines) + "\n" if lines else None
 
 
-def trainer_json(profile: Profile) -> dict[str, Any] | None:
-    return {name: m.value for name, m in profile.training.items()} or None
-
-
 def manifest_entry(profile: Profile, files: dict[str, str]) -> dict[str, Any]:
     entry: dict[str, Any] = {"file": files["summary"], "label": profile.label,
                              "section": profile.source.section, "params": profile.params}
@@ -103,7 +99,8 @@ def plan(profiles: list[Profile], source: Path) -> dict[str, str]:
         stem = safe_stem(profile.label, taken)
         files = {"summary": f"{stem}.json"}
         outputs[files["summary"]] = _json(summary_json(profile))
-        memory, training = memory_markdown(profile), trainer_json(profile)
+        memory = memory_markdown(profile)
+        training = {name: m.value for name, m in profile.training.items()}
         if memory:
             files["memory"] = f"{stem}.memory.md"
             outputs[files["memory"]] = memory
