@@ -15,10 +15,7 @@ NON_FINITE = "non_finite"
 
 def dumps(data: Any, **options: Any) -> str:
     """``json.dumps`` that never writes ``NaN`` or ``Infinity`` (see the module docstring)."""
-    try:  # the common case: nothing to replace, no walk over the data
-        return json.dumps(data, allow_nan=False, default=_text, **options)
-    except ValueError:
-        return json.dumps(finite(data), allow_nan=False, default=_text, **options)
+    return json.dumps(finite(data), allow_nan=False, default=_text, **options)
 
 
 def _text(value: Any) -> str:
@@ -35,10 +32,7 @@ def laid_out(data: Any, levels: int = 2) -> str:
     """``dumps(data, indent=2)`` down to ``levels`` deep, and each value below that on one compact
     line: readable at the top, a line per row, and written by json's C encoder (``indent`` runs its
     pure-Python one). Ends with a newline."""
-    try:  # as in dumps: the data is walked for NaN and infinities only when it holds some
-        return _laid_out(data, levels, "") + "\n"
-    except ValueError:
-        return _laid_out(finite(data), levels, "") + "\n"
+    return _laid_out(finite(data), levels, "") + "\n"
 
 
 def _laid_out(value: Any, levels: int, margin: str) -> str:
