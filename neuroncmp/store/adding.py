@@ -238,14 +238,8 @@ def _commit(root: Path, staged: list[_Staged], columns: table_rows.Columns) -> t
     added = times.now()
     with folder.locked(root):
         snapshot = folder.read_snapshot(root)
-        present = {h for part in snapshot["parts"] for h in part["hashes"]}
-        report, new = [], []
-        for item in staged:
-            is_present = item.content_hash in present
-            present.add(item.content_hash)
-            report += [replace(run, present=True) for run in item.runs] if is_present else item.runs
-            if not is_present:
-                new.append(item)
+        report, places = decide([(item.content_hash, item.runs) for item in staged], snapshot)
+        new = [staged[place] for place in places]
         if new:
             for item in new:
                 for relative, file, data in item.copies:
@@ -256,7 +250,24 @@ def _commit(root: Path, staged: list[_Staged], columns: table_rows.Columns) -> t
             parts.write(root, part, chosen)
             snapshot["parts"].append(parts.entry(part, chosen))
             folder.write_snapshot(root, snapshot)
-    return as_stored(root, snapshot, tuple(report))
+    return as_stored(root, snapshot, report)
+
+
+def decide(files: list[tuple[str, list[AddedRun]]],
+           snapshot: dict[str, Any]) -> tuple[tuple[AddedRun, ...], list[int]]:
+    """In add order, each file's (content hash, runs): one whose content the store (or this add,
+    earlier) holds is present. The runs as reported, and the new files' places in ``files``."""
+    present = {h for part in snapshot["parts"] for h in part["hashes"]}
+    report: list[AddedRun] = []
+    new = []
+    for place, (content_hash, runs) in enumerate(files):
+        if content_hash in present:
+            report += [replace(run, present=True) for run in runs]
+        else:
+            report += runs
+            new.append(place)
+        present.add(content_hash)
+    return tuple(report), new
 
 
 def as_stored(root: Path, snapshot: dict[str, Any], report: tuple[AddedRun, ...]) -> tuple[AddedRun, ...]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -112,7 +112,12 @@ def _commit(spark: Any, root: Path, parsed: Any, loaded: list[_Loaded]) -> tuple
     """Under the lock: decide what is new, copy, write, publish (as ``adding._commit``)."""
     with folder.locked(root):
         snapshot = folder.read_snapshot(root)
-        report, new = _decide(loaded, {h for part in snapshot["parts"] for h in part["hashes"]})
+        by_file: dict[tuple[int, int], tuple[str, list[AddedRun]]] = {}
+        for run in loaded:  # in add order: a file's runs follow one another
+            by_file.setdefault(run.place[:2], (run.content_hash, []))[1].append(run.run)
+        items = list(by_file)
+        report, places = adding.decide(list(by_file.values()), snapshot)
+        new = {items[place] for place in places}
         if new:
             chosen = _chosen(spark, parsed, new)
             _copy(root, chosen)
@@ -123,19 +128,6 @@ def _commit(spark: Any, root: Path, parsed: Any, loaded: list[_Loaded]) -> tuple
             snapshot["parts"].append({"id": part, "runs": count, "hashes": hashes, "files": files})
             folder.write_snapshot(root, snapshot)
     return adding.as_stored(root, snapshot, report)
-
-
-def _decide(loaded: list[_Loaded], present: set[str]) -> tuple[tuple[AddedRun, ...], set[tuple[int, int]]]:
-    """In add order: a file whose content the store (or this add, earlier) holds is present."""
-    report, new, seen = [], set(), set(present)
-    for run in loaded:
-        item = run.place[:2]
-        is_new = item in new or run.content_hash not in seen
-        if is_new:
-            new.add(item)
-        seen.add(run.content_hash)
-        report.append(replace(run.run, present=not is_new))
-    return tuple(report), new
 
 
 def _chosen(spark: Any, parsed: Any, new: set[tuple[int, int]]) -> Any:
