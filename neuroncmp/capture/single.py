@@ -55,8 +55,9 @@ def capture_graph(request: GraphRequest, tools: Tools, about: dict[str, Any],
     """Capture and view one NEFF into ``request.out_dir``; the written ``<label>.json``."""
     check(request)
     out_dir = request.out_dir.resolve()
-    manifest = manifest_document(out_dir) if out_dir.is_dir() else None
-    manifest = manifest or _new_manifest(about)
+    manifest = (manifest_document(out_dir) if out_dir.is_dir() else None) or {
+        "schema": MANIFEST_SCHEMA, "captured_by": f"neuroncmp {__version__} capture --neff", **about,
+        "started": now(), "profiles": []}
     if any(e.get("label") == request.label for e in manifest.get("profiles", [])):
         raise UsageError(f"{out_dir} already holds a profile labelled {request.label!r}: "
                          "choose another --label or --out")
@@ -72,11 +73,6 @@ def capture_graph(request: GraphRequest, tools: Tools, about: dict[str, Any],
     write_manifest(out_dir, manifest)
     on_event(Event(DONE, 0, 1, request.label, record.CAPTURED, summary))
     return out_dir / summary
-
-
-def _new_manifest(about: dict[str, Any]) -> dict[str, Any]:
-    return {"schema": MANIFEST_SCHEMA, "captured_by": f"neuroncmp {__version__} capture --neff",
-            **about, "started": now(), "profiles": []}
 
 
 def _run_capture(request: GraphRequest, tools: Tools, raw_dir: Path, on_event: Listener) -> Path:
