@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from .. import catalog
@@ -88,11 +86,9 @@ def _add_run(runs: dict[str, list[Any]], profile: Profile, info: RunInfo,
 
 
 def _add_metrics(metrics: dict[str, list[Any]], profile: Profile, run: str) -> list[tuple[str, str]]:
-    """The profile's metric rows, a column at a time: its metrics, then Trainer values it does
-    not have (the profile's are kept), then memory by type and the catalog's derived metrics
-    (flagged derived). Returns the tool versions it states (its text metrics named *_version),
-    for the run's row. Columns are taken whole where they can be: a bulk add writes some 90 rows a
-    run, and a pass per column runs in C where a loop over rows runs in Python."""
+    """The profile's metric rows: its metrics, then Trainer values it does not have (the profile's
+    are kept), then memory by type and the catalog's derived metrics (flagged derived). Returns the
+    tool versions it states (its text metrics named *_version), for the run's row."""
     rows = dict(profile.metrics)
     for name, metric in profile.training.items():
         rows.setdefault(name, metric)
@@ -100,66 +96,25 @@ def _add_metrics(metrics: dict[str, list[Any]], profile: Profile, run: str) -> l
     # `history device_throughput` works; flagged derived, so a history baseline rebuilds
     # profiles from measured values only
     extra = {**profile.values.memory, **profile.values.derived}
-    derived = [name for name in extra if name not in rows]
-    rows.update((name, extra[name]) for name in derived)
-    names = tuple(rows)
-    metric_names, values, units, _, groups = zip(*rows.values()) if rows else ((),) * 5  # Metric's fields
-    texts = [i for i, value in enumerate(values) if isinstance(value, str)] if str in set(map(type, values)) else []
-    metrics["run"] += [run] * len(names)
-    metrics["metric"] += names
-    metrics["value"] += _numbers(values, texts)
-    metrics["text"] += _texts(values, texts)
-    metrics["unit"] += units
-    metrics["group"] += groups
-    metrics["flags"] += _flag_column(names, metric_names, profile, derived)
-    own = len(profile.metrics)  # the profile's own metrics come first in ``rows``
-    return [(names[i], str(values[i])) for i in texts if i < own and names[i].endswith("_version")]
-
-
-def _numbers(values: tuple[Any, ...], texts: list[int]) -> list[float | None]:
-    """The value column: floats (ints converted: pyarrow refuses a large int as a double), None
-    for text."""
-    if not texts:
-        return list(map(float, values))
-    return [None if isinstance(value, str) else float(value) for value in values]
-
-
-def _texts(values: tuple[Any, ...], texts: list[int]) -> list[str | None]:
-    column: list[str | None] = [None] * len(values)
-    for i in texts:
-        column[i] = values[i]
-    return column
-
-
-def _flag_column(names: tuple[str, ...], metric_names: tuple[str, ...], profile: Profile,
-                 derived: list[str]) -> list[tuple[str, ...]]:
-    """Each row's flags: its anomaly codes (once each, in order), uncatalogued, derived. Tuples,
-    not lists: the empty one is shared and tuples of text leave the cyclic GC's watch, which
-    matters with some 90 rows per run held until the part is written."""
+    derived = {name for name in extra if name not in rows}
+    rows.update((name, metric) for name, metric in extra.items() if name in derived)
     codes: dict[str, list[str]] = {}
     for anomaly in profile.anomalies:
         if anomaly.metric is not None:
             codes.setdefault(anomaly.metric, []).append(anomaly.code)
-    column: list[tuple[str, ...]] = [()] * len(names)
-    uncatalogued = _uncatalogued(metric_names)
-    position = _positions(names)
-    marked = uncatalogued.union(position[name] for name in codes.keys() | derived if name in position)
-    for i in marked:
-        name = names[i]
-        column[i] = (*dict.fromkeys(codes.get(name, ())),
-                     *(("uncatalogued",) if i in uncatalogued else ()),
-                     *(("derived",) if name in derived else ()))
-    return column
-
-
-@lru_cache(maxsize=64)
-def _positions(names: tuple[str, ...]) -> Mapping[str, int]:
-    """Each name's row (runs of one format share their list of names: built once a bulk add)."""
-    return {name: i for i, name in enumerate(names)}
-
-
-@lru_cache(maxsize=64)
-def _uncatalogued(names: tuple[str, ...]) -> frozenset[int]:
-    """Which of ``names`` the catalog does not know, by position. Runs of one format share their
-    names, so a bulk add looks each list up once, not each row."""
-    return frozenset(i for i, name in enumerate(names) if not catalog.lookup(name).catalogued)
+    texts = [isinstance(metric.value, str) for metric in rows.values()]
+    metrics["run"] += [run] * len(rows)
+    metrics["metric"] += rows
+    metrics["value"] += [None if text else float(m.value) for text, m in zip(texts, rows.values(), strict=True)]
+    metrics["text"] += [m.value if text else None for text, m in zip(texts, rows.values(), strict=True)]
+    metrics["unit"] += [m.unit for m in rows.values()]
+    metrics["group"] += [m.group for m in rows.values()]
+    # each row's flags: its anomaly codes (once each, in order), uncatalogued, derived
+    flagged = {name for name, m in rows.items()
+               if name in codes or name in derived or not catalog.lookup(m.name).catalogued}
+    metrics["flags"] += [(*dict.fromkeys(codes.get(name, ())),
+                          *(() if catalog.lookup(m.name).catalogued else ("uncatalogued",)),
+                          *(("derived",) if name in derived else ())) if name in flagged else ()
+                         for name, m in rows.items()]
+    return [(name, metric.value) for name, metric in profile.metrics.items()
+            if isinstance(metric.value, str) and name.endswith("_version")]
