@@ -15,18 +15,14 @@ from . import Indented, tables
 
 def drawn(report: RanksReport, width: int = 100) -> list[RenderableType]:
     analysis = report.analysis
-    out = [*_paragraphs(opening(analysis)), Text(), *_rank_tables(*table(analysis), width),
-           *_paragraphs(tail_lines(analysis))]
+    out = [*map(Indented, opening(analysis)), Text(), *_rank_tables(*table(analysis), width),
+           *map(Indented, tail_lines(analysis))]
     if report.runs is not None:
         changes = [change_cells(c) for c in report.runs.changes]
         out += [Text(), Text("against the baseline run:"),
                 *tables(CHANGE_COLUMNS, changes, range(1, len(CHANGE_COLUMNS) - 1), width),
-                *_paragraphs(runs_lines(report.runs, report.gates))]
+                *map(Indented, runs_lines(report.runs, report.gates))]
     return out
-
-
-def _paragraphs(lines: list[str]) -> list[RenderableType]:
-    return [Indented(line) for line in lines]
 
 
 def _rank_tables(head: list[str], rows: list[list[str]], width: int) -> list[RenderableType]:
