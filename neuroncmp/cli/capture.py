@@ -72,7 +72,7 @@ def capture(batches: str | None, out_dir: str, steps: int | None, warmup: int | 
     """
     from ..capture import session
 
-    _check_mode(batches, neff, command, num_exec, nth, label)
+    _check_mode(neff, command, num_exec, nth, label)
     with _progress() as listener:
         if neff is not None:
             path = session.graph(Path(neff), Path(out_dir), label=label, batch=batches,
@@ -88,7 +88,7 @@ def capture(batches: str | None, out_dir: str, steps: int | None, warmup: int | 
     _raise_on_failures(result)
 
 
-def _check_mode(batches: str | None, neff: str | None, command: tuple[str, ...],
+def _check_mode(neff: str | None, command: tuple[str, ...],
                 num_exec: int | None, nth: int | None, label: str | None) -> None:
     if neff is not None and command:
         raise UsageError("--neff captures one compiled graph and runs no command: drop one")

@@ -149,7 +149,7 @@ def memory(section: dict[str, Any], sums: Sums, where: str, profile: Profile) ->
     sums.fields(used, {"host": "host_used_memory_total", "neuron_device": "device_used_memory_total"}, where,
                 profile, also=("usage_breakdown",))
     if "neuron_device" in used:  # the device total, as a metric (as neuron-top's) and as the table's Total
-        _total_row(used["neuron_device"], sums.path, f"{where}.neuron_device", profile)
+        _total_row(used["neuron_device"], f"{where}.neuron_device", profile)
     breakdown = shapes.obj(used.get("usage_breakdown"), sums.path, f"{where}.usage_breakdown")
     where = f"{where}.usage_breakdown"
     profile.skipped += shapes.unknown(breakdown, ("host", "neuroncore_memory_usage"), where)
@@ -162,7 +162,7 @@ def memory(section: dict[str, Any], sums: Sums, where: str, profile: Profile) ->
     return models
 
 
-def _total_row(amount: Any, path: str, where: str, profile: Profile) -> None:
+def _total_row(amount: Any, where: str, profile: Profile) -> None:
     if type(amount) is not int:
         profile.skipped.append(Skipped(where, f"{amount!r:.40}", "memory amount is not a whole number of bytes"))
         return

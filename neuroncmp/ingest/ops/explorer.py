@@ -124,10 +124,10 @@ def _stream(files: list[Path], level: str, key: str | None, columns: list[str], 
             raise _unreadable(files[0], "Instruction", exc) from None
         if found is None:
             return totals
-        _add_batch(totals, *found, level, key, in_time_order)
+        _add_batch(totals, *found, key, in_time_order)
 
 
-def _add_batch(totals: union.Totals, batch: Any, locate: columns_.Locate, level: str, key: str | None,
+def _add_batch(totals: union.Totals, batch: Any, locate: columns_.Locate, key: str | None,
                in_time_order: bool) -> None:
     start, end = columns_.times(batch, locate)  # checked first: a bad table is refused, never summed
     amounts = _amounts(batch, locate)
