@@ -91,7 +91,7 @@ def sweep(*profiles: ProfileInput, price_per_hour: float | None = None, hbm_per_
     if not found.points:
         raise InputError("no profile states or implies a batch size: a sweep needs them "
                          "(name the files b8.json ..., or give them in a manifest)")
-    return _analyse(found, sides, given.price_per_hour, given, tuple(failed))
+    return _analyse(found, sides, given, tuple(failed))
 
 
 def findings_for(sides: Iterable[Side], failed: Sequence[Failed] = ()) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
@@ -108,7 +108,7 @@ def findings_for(sides: Iterable[Side], failed: Sequence[Failed] = ()) -> tuple[
             alone = tuple(label for point in variants.points for label in point.labels)
     if not found.points:
         return (), ()
-    return _analyse(found, sides, None, Overrides(), tuple(failed)).findings, alone
+    return _analyse(found, sides, Overrides(), tuple(failed)).findings, alone
 
 
 def _roof(values: Sequence[Values], sides: tuple[Side, ...], given: Overrides) -> Roof:
@@ -136,9 +136,8 @@ def _profiled(sides: tuple[Side, ...]) -> bool:
     return any(p.memory and p.source.format != "neuron-monitor" for side in sides for p in side.profiles)
 
 
-def _analyse(found: Axis, sides: tuple[Side, ...], price: float | None, given: Overrides,
-             failed: tuple[Failed, ...] = ()) -> Sweep:
-    points = found.points
+def _analyse(found: Axis, sides: tuple[Side, ...], given: Overrides, failed: tuple[Failed, ...] = ()) -> Sweep:
+    points, price = found.points, given.price_per_hour
     instance = first_info(sides, "instance_type")
     facts = _facts(sides)
     top = _roof(points, sides, given)
