@@ -49,18 +49,13 @@ def find(root: Path) -> Found:
     """All NEFF/NTFF pairs under ``root`` (any depth), in a stable order."""
     pairs, unpaired, sessions = [], [], []
     for ntff in sorted(root.rglob("*.ntff")) if root.is_dir() else []:
-        if is_session(ntff):
+        if _SESSION_NTFF.search(ntff.name):  # a session-mode trace (profile_nc_0_session_0.ntff)
             sessions.append(ntff)
         elif (pair := pair_for(ntff)) is None:
             unpaired.append(ntff)
         else:
             pairs.append(pair)
     return Found(tuple(pairs), tuple(unpaired), tuple(sessions))
-
-
-def is_session(ntff: Path) -> bool:
-    """A session-mode trace (``profile_nc_0_session_0.ntff``)."""
-    return bool(_SESSION_NTFF.search(ntff.name))
 
 
 def session_refusal(ntff: Path) -> str:

@@ -93,12 +93,8 @@ def _drawn(read: Sequence[trends.SeriesValues], found: Sequence[trends.Shifts],
         if values.metric in metrics:
             series = trends.Series(values.key, values.points(), shifts.changes)
             by_metric.setdefault(values.metric, []).append((values.unit, series))
-    return {metric: trends.History(metric, each[0][0], tuple(sorted((s for _, s in each), key=_text)))
+    return {metric: trends.History(metric, each[0][0], tuple(sorted((s for _, s in each), key=lambda s: s.key.text)))
             for metric, each in sorted(by_metric.items())}
-
-
-def _text(series: trends.Series) -> str:
-    return series.key.text
 
 
 def _series(scan: Scan, metrics: Sequence[str] | None) -> list[trends.SeriesValues]:
