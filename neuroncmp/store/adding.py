@@ -180,16 +180,15 @@ def prepare(entry: Entry) -> list[Prepared]:
         file = path if source == str(path) else Path(source)
         content = objects.read(file)
         data = {content.object: content.data} if content.data is not None else {}
-        sidecars = _sidecars(file, data, is_file=True if content.data is not None else None)
+        sidecars = _sidecars(file, data)
         out.append(Prepared(entry, file, group, content.content_hash, content.object, sidecars, data))
     return out
 
 
-def _sidecars(file: Path, data: dict[str, bytes], is_file: bool | None = None) -> dict[str, Path]:
+def _sidecars(file: Path, data: dict[str, bytes]) -> dict[str, Path]:
     """The sidecar files a run folder's manifest names for ``file`` (else those beside it, named
-    after it), by their object names; the bytes of those read whole go to ``data``. ``is_file``:
-    whether ``file`` is a file, when known."""
-    if not (file.is_file() if is_file is None else is_file):
+    after it), by their object names; the bytes of those read whole go to ``data``."""
+    if not file.is_file():
         return {}
     entry = entry_for(file)
     # a sidecar beside a profile may be a link leading out of its folder: its file is not copied

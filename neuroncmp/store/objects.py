@@ -52,7 +52,7 @@ def read(path: Path) -> Content:
             if stat.S_ISREG(info.st_mode) and info.st_size <= SMALL:
                 data = _read_all(handle, info.st_size)
                 content_hash = hashlib.sha256(data).hexdigest()
-                return Content(content_hash, object_path(content_hash, path, folder=False), data)
+                return Content(content_hash, object_path(content_hash, path), data)
         finally:
             os.close(handle)
     content_hash = digest(path)
@@ -67,10 +67,9 @@ def _read_all(handle: int, size: int) -> bytes:
     return b"".join(parts)
 
 
-def object_path(content_hash: str, source: Path, folder: bool | None = None) -> str:
-    """Where the copy lives, relative to the store: ``objects/ab/<hash><suffix>`` (``.d`` folders).
-    ``folder``: whether ``source`` is one, when known (else it is asked)."""
-    suffix = ".d" if (source.is_dir() if folder is None else folder) else "".join(source.suffixes[-1:]).lower()
+def object_path(content_hash: str, source: Path) -> str:
+    """Where the copy lives, relative to the store: ``objects/ab/<hash><suffix>`` (``.d`` folders)."""
+    suffix = ".d" if source.is_dir() else "".join(source.suffixes[-1:]).lower()
     return f"objects/{content_hash[:2]}/{content_hash}{suffix}"
 
 
