@@ -49,9 +49,19 @@ def explorer_memory(out_dir: Path, label: str, tools: Tools, pair: Pair, raw_dir
         raw["parquet_error"] = str(exc)
         return None
     raw["parquet"] = rel(parquet, out_dir)
-    name, why_not = keep_memory(parquet, out_dir, label)
-    if why_not:
-        raw["memory_error"] = why_not
+    from ..ingest import load
+
+    try:
+        profiles = load(parquet, format="explorer-parquet")
+    except NeuroncmpError as exc:  # no pyarrow, or a table it cannot read: keep the raw files
+        raw["memory_error"] = str(exc)
+        return None
+    rows = [row for p in profiles for row in p.memory]
+    if not rows:
+        raw["memory_error"] = "no HbmUsageSummaryByType rows"
+        return None
+    name = f"{label}.memory.md"
+    write_atomic(out_dir / name, "\n".join(memory_table(rows)) + "\n")
     return name
 
 
@@ -111,18 +121,3 @@ def _json_object(path: Path) -> dict[str, Any] | None:
         return None
     return data if isinstance(data, dict) and data else None
 
-
-def keep_memory(parquet_dir: Path, out_dir: Path, label: str) -> tuple[str | None, str | None]:
-    """(sidecar file name or None, why not) for Explorer's memory table of one variant."""
-    from ..ingest import load
-
-    try:
-        profiles = load(parquet_dir, format="explorer-parquet")
-    except NeuroncmpError as exc:  # no pyarrow, or a table it cannot read: keep the raw files
-        return None, str(exc)
-    rows = [row for p in profiles for row in p.memory]
-    if not rows:
-        return None, "no HbmUsageSummaryByType rows"
-    name = f"{label}.memory.md"
-    write_atomic(out_dir / name, "\n".join(memory_table(rows)) + "\n")
-    return name, None
