@@ -322,6 +322,31 @@ def test_an_unparseable_profile_among_thousands_is_named_refused_or_skipped(gene
     assert len(Store(tmp_path / "s").runs()) == 1999 and Store(tmp_path / "s").check().ok
 
 
+def test_a_symlink_leading_out_of_a_plain_folder_is_refused_or_skipped_on_both_engines(spark, tmp_path):
+    """A folder holding a link to a profile outside it: DuckDB's add refused the folder (or listed the
+    link under --skip-bad) while Spark's dropped the link without a word. Both now say it, the same
+    way, and neither stores the file it leads to."""
+    folder, elsewhere = tmp_path / "runs", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    for name in ("b16.json", "b32.json"):
+        shutil.copy(RUN / name, folder / name)
+    shutil.copy(RUN / "b4.json", elsewhere / "b4.json")
+    (folder / "b4.json").symlink_to(elsewhere / "b4.json")
+    messages, reports = [], []
+    for name, engine in (("d", "duckdb"), ("s", spark)):
+        with pytest.raises(InputError, match=r"b4\.json.*symlink leading out") as caught:
+            Store(tmp_path / name, engine=engine).add(folder)
+        messages.append(str(caught.value))
+        reports.append(Store(tmp_path / name, engine=engine).add(folder, skip_bad=True))
+    assert messages[0] == messages[1]
+    assert [p.where for p in reports[1].skipped] == [p.where for p in reports[0].skipped] == \
+        [f"{folder} ({folder / 'b4.json'})"]
+    assert len(reports[1].added) == len(reports[0].added) == 2
+    stored = {path.read_bytes() for path in (tmp_path / "s" / "objects").rglob("*.json")}
+    assert (elsewhere / "b4.json").read_bytes() not in stored
+
+
 # An executor (a Python worker) killed mid-add: sitecustomize, on PYTHONPATH of the add's process
 # only, makes every Python process of it count calls of the executor-side step and SIGKILL itself
 # at the Nth (the driver never calls these on the Spark engine: it only plans and publishes).

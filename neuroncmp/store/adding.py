@@ -203,16 +203,12 @@ def _sidecars(file: Path, data: dict[str, bytes]) -> dict[str, Path]:
     return out
 
 
-def plan(entry: Entry) -> list[Entry]:
-    """The entries ``prepare`` would load one by one, found without parsing: a plain folder is
-    every file below it (what ``prepare`` falls back to), anything else is itself. An engine that
-    spreads the parsing gives each its own task; the results are those of ``prepare(entry)``."""
-    return expand(entry)[0]
-
-
 def expand(entry: Entry) -> tuple[list[Entry], list[Problem]]:
-    """``plan``, and a problem for each symlink in a plain folder that leads out of it: such a
-    link is not followed (a manifest may not name one either), so no file from outside is copied."""
+    """The entries ``prepare`` would load one by one, found without parsing: a plain folder is
+    every file below it (what ``prepare`` falls back to), anything else is itself (an engine that
+    spreads the parsing gives each its own task); and a problem for each symlink in a plain folder
+    that leads out of it: such a link is not followed (a manifest may not name one either), so no
+    file from outside is copied."""
     path = entry.path
     if not is_plain_folder(path):
         return [entry], []

@@ -37,8 +37,12 @@ def add(spark: Any, root: Path, entries: list[Entry], *, skip_bad: bool,
         problems: list[Problem]) -> AddReport:
     """Add ``entries`` to the local (or mounted) store ``root`` (the steps: docs/history/spark.md)."""
     folder.usable(root)
-    units = [unit for entry in entries for unit in adding.plan(entry)]
+    units: list[Entry] = []
     problems = list(problems)
+    for entry in entries:  # a plain folder: each file its own unit, a link out of it a problem
+        found, outside = adding.expand(entry)
+        units += found
+        problems += outside
     if not units:
         if problems and not skip_bad:
             raise InputError(adding.refusal(problems))
